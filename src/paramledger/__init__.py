@@ -1,0 +1,58 @@
+"""paramledger: the exact parameter inventory of a transformer language model.
+
+    >>> import paramledger
+    >>> arch = paramledger.load("seed-baseline")
+    >>> paramledger.inventory(arch).total
+    13110528
+"""
+
+from __future__ import annotations
+
+from ._exceptions import (
+    ArchitectureError,
+    FileFormatError,
+    OptionError,
+    ParamledgerError,
+    SourceError,
+    UnknownKeyError,
+    UnknownModelError,
+    UnsupportedFamilyError,
+)
+from .architecture import Architecture
+from .inventory import ACTIVE_DEFINITION, COMPONENTS, NON_EMBEDDING_DEFINITIONS, Inventory, Tensor
+from .sources import load
+from .analysis import break_even_vocab_size, rule_of_thumb
+
+__all__ = [
+    "ACTIVE_DEFINITION",
+    "COMPONENTS",
+    "NON_EMBEDDING_DEFINITIONS",
+    "Architecture",
+    "ArchitectureError",
+    "FileFormatError",
+    "Inventory",
+    "OptionError",
+    "ParamledgerError",
+    "SourceError",
+    "Tensor",
+    "UnknownKeyError",
+    "UnknownModelError",
+    "UnsupportedFamilyError",
+    "break_even_vocab_size",
+    "inventory",
+    "load",
+    "rule_of_thumb",
+]
+
+__version__ = "0.1.0"
+
+
+def inventory(architecture: Architecture | str, **overrides: object) -> Inventory:
+    """The inventory of a declared architecture (or of anything :func:`load` accepts)."""
+    from . import families
+    from ._builder import build
+    from .naming import LLAMA
+
+    arch = architecture if isinstance(architecture, Architecture) and not overrides else load(architecture, **overrides)
+    family = families.get(arch.model_type)
+    return build(arch, family.naming if family else LLAMA, source=arch.source)

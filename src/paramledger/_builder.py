@@ -1,0 +1,163 @@
+"""The generic builder: one architecture plus one naming table gives the tensor list.
+
+The arithmetic is written once here for every family; a family only names tensors and
+turns switches on (see naming.py and families/).
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+
+from .architecture import Architecture
+from .inventory import Inventory, Tensor, inventory_from_tensors
+from .naming import Naming
+
+
+class _Collector:
+    def __init__(self, arch: Architecture, naming: Naming) -> None:
+        self.arch = arch
+        self.naming = naming
+        self.tensors: list[Tensor] = []
+        self.frozen = arch.frozen
+
+    def add(self, name: str, shape: tuple[int, ...], component: str, layer: int | None = None,
+            experts: int = 0) -> None:
+        frozen = any(fnmatchcase(name, pattern) for pattern in self.frozen) if self.frozen else False
+        self.tensors.append(Tensor(name, shape, component, layer, frozen, experts))
+
+    def linear(self, path: str, out_features: int, in_features: int, component: str,
+               layer: int | None, bias: bool) -> None:
+        shape = (in_features, out_features) if self.naming.conv1d else (out_features, in_features)
+        self.add(path + ".weight", shape, component, layer)
+        if bias:
+            self.add(path + ".bias", (out_features,), component, layer)
+
+    def norm(self, path: str, size: int, layer: int | None) -> None:
+        kind = self.arch.norm_type
+        if kind == "nonparametric":
+            return
+        self.add(path + ".weight", (size,), "norm", layer)
+        if kind == "layernorm":
+            self.add(path + ".bias", (size,), "norm", layer)
+
+
+def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inventory:
+    c = _Collector(arch, naming)
+    n = naming
+    d = arch.hidden_size
+    c.add(n.embed + ".weight", (arch.vocab_size, d), "embedding")
+    if arch.position_embedding_type == "learned":
+        c.add(n.positions + ".weight", (arch.max_position_embeddings + n.position_offset, d), "positions")
+    for i in range(arch.num_hidden_layers):
+        prefix = n.layer.format(i=i) + "."
+        _attention(c, arch, prefix, i)
+        if arch.is_moe_layer(i):
+            _experts(c, arch, prefix, i)
+        else:
+            _dense_ffn(c, arch, prefix, i, arch.ffn_size, prefix + n.gate, prefix + n.up, prefix + n.down,
+                       "ffn", arch.mlp_bias)
+        _block_norms(c, arch, prefix, i)
+    if arch.final_norm:
+        c.norm(n.final_norm, d, None)
+    aliases: dict[str, str] = {}
+    head = n.lm_head + ".weight"
+    if arch.tie_word_embeddings:
+        aliases[head] = n.embed + ".weight"
+    else:
+        c.add(head, (arch.vocab_size, d), "lm_head")
+    if arch.lm_head_bias:
+        c.add(n.lm_head + ".bias", (arch.vocab_size,), "lm_head")
+    return inventory_from_tensors(c.tensors, aliases, architecture=arch, source=source, notes=arch.notes)
+
+
+def _attention(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
+    n = c.naming
+    d = arch.hidden_size
+    heads = arch.num_attention_heads
+    if arch.is_mla:
+        q_dim = heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim)
+        if arch.q_lora_rank is None:
+            c.linear(prefix + n.q, q_dim, d, "attention", i, arch.attention_bias)
+        else:
+            c.linear(prefix + n.q_a, arch.q_lora_rank, d, "attention", i, arch.attention_bias)
+            c.norm(prefix + n.q_a_norm, arch.q_lora_rank, i)
+            c.linear(prefix + n.q_b, q_dim, arch.q_lora_rank, "attention", i, False)
+        c.linear(prefix + n.kv_a, arch.kv_lora_rank + arch.qk_rope_head_dim, d, "attention", i,
+                 arch.attention_bias)
+        c.norm(prefix + n.kv_a_norm, arch.kv_lora_rank, i)
+        c.linear(prefix + n.kv_b, heads * (arch.qk_nope_head_dim + arch.v_head_dim), arch.kv_lora_rank,
+                 "attention", i, False)
+        c.linear(prefix + n.o, d, heads * arch.v_head_dim, "attention", i, arch.attention_output_bias)
+    else:
+        hd = arch.attention_head_dim
+        q_out, kv_out = heads * hd, arch.kv_heads * hd
+        if n.qkv is not None:
+            c.linear(prefix + n.qkv, q_out + 2 * kv_out, d, "attention", i, arch.attention_bias)
+        else:
+            c.linear(prefix + n.q, q_out, d, "attention", i, arch.attention_bias)
+            c.linear(prefix + n.k, kv_out, d, "attention", i, arch.attention_bias)
+            c.linear(prefix + n.v, kv_out, d, "attention", i, arch.attention_bias)
+        c.linear(prefix + n.o, d, q_out, "attention", i, arch.attention_output_bias)
+        if arch.qk_norm == "head":
+            c.norm(prefix + n.q_norm, hd, i)
+            c.norm(prefix + n.k_norm, hd, i)
+        elif arch.qk_norm == "full":
+            c.norm(prefix + n.q_norm, q_out, i)
+            c.norm(prefix + n.k_norm, kv_out, i)
+    if arch.attention_sinks:
+        c.add(prefix + n.sinks, (heads,), "attention", i)
+
+
+def _dense_ffn(c: _Collector, arch: Architecture, prefix: str, i: int, size: int, gate: str, up: str,
+               down: str, component: str, bias: bool, fused_gate_up: str | None = None) -> None:
+    d = arch.hidden_size
+    fused = fused_gate_up if fused_gate_up is not None else (
+        prefix + c.naming.gate_up if c.naming.gate_up is not None and component == "ffn" else None)
+    if arch.mlp_gated and fused is not None:
+        c.linear(fused, 2 * size, d, component, i, bias)
+    elif arch.mlp_gated:
+        c.linear(gate, size, d, component, i, bias)
+        c.linear(up, size, d, component, i, bias)
+    else:
+        c.linear(up, size, d, component, i, bias)
+    c.linear(down, d, size, component, i, bias)
+
+
+def _experts(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
+    n = c.naming
+    d, e, m = arch.hidden_size, arch.num_experts, arch.expert_size
+    c.linear(prefix + n.router, e, d, "router", i, arch.router_bias)
+    up_out = 2 * m if arch.mlp_gated else m
+    if n.experts_in_out:
+        c.add(prefix + n.experts_gate_up, (e, d, up_out), "experts", i, experts=e)
+    else:
+        c.add(prefix + n.experts_gate_up, (e, up_out, d), "experts", i, experts=e)
+    if arch.mlp_bias:
+        c.add(prefix + n.experts_gate_up + "_bias", (e, up_out), "experts", i, experts=e)
+    if n.experts_in_out:
+        c.add(prefix + n.experts_down, (e, m, d), "experts", i, experts=e)
+    else:
+        c.add(prefix + n.experts_down, (e, d, m), "experts", i, experts=e)
+    if arch.mlp_bias:
+        c.add(prefix + n.experts_down + "_bias", (e, d), "experts", i, experts=e)
+    shared = arch.shared_expert_size
+    if shared:
+        base = prefix + n.shared_expert + "."
+        _dense_ffn(c, arch, prefix, i, shared, base + "gate_proj", base + "up_proj", base + "down_proj",
+                   "shared_experts", False)
+    if arch.shared_expert_gate:
+        c.linear(prefix + n.shared_expert_gate, 1, d, "shared_experts", i, False)
+
+
+def _block_norms(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
+    n = c.naming
+    d = arch.hidden_size
+    placement = arch.norm_placement
+    if placement in ("pre", "sandwich", "parallel"):
+        c.norm(prefix + n.attn_pre_norm, d, i)
+    if placement in ("post", "sandwich"):
+        c.norm(prefix + n.attn_post_norm, d, i)
+    if placement in ("pre", "sandwich"):
+        c.norm(prefix + n.ffn_pre_norm, d, i)
+    if placement in ("post", "sandwich"):
+        c.norm(prefix + n.ffn_post_norm, d, i)

@@ -1,0 +1,332 @@
+"""The declared architecture: one frozen, validated description of a decoder-only transformer.
+
+Field names are Hugging Face config keys wherever one exists (vocab_size, hidden_size,
+num_hidden_layers, ...), so a config.json and a spec file read the same.  Where Hugging
+Face has no single key for an axis (norm placement, a gated FFN), the field is named
+for what it holds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ._exceptions import ArchitectureError, UnknownKeyError, did_you_mean
+
+NORM_TYPES = ("rmsnorm", "layernorm", "layernorm_nobias", "nonparametric")
+"""rmsnorm: a learned scale (d); layernorm: scale and offset (2d); layernorm_nobias: scale
+only (d); nonparametric: normalizes with no learned entries (OLMo's LayerNorm)."""
+
+NORM_PLACEMENTS = ("pre", "post", "sandwich", "parallel", "none")
+"""pre: a norm before attention and before the FFN (2 per block); post: after each
+sublayer (2); sandwich: before and after each (4, Gemma 2/3); parallel: one norm shared by
+parallel attention and FFN branches (1, GPT-J, Phi-2); none: no norms inside blocks."""
+
+QK_NORMS = ("none", "head", "full")
+"""head: one scale vector of head_dim shared by all heads (Qwen3, Gemma 3); full: one over
+all query (and key) channels (OLMo 2)."""
+
+POSITION_TYPES = ("rope", "learned", "alibi", "sinusoidal", "none")
+"""Only a learned table (max_position_embeddings × hidden_size) holds parameters."""
+
+
+def _whole(value: Any, key: str, where: str | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        raise ArchitectureError(key, f"must be a whole number, got {value!r}", where)
+    return value
+
+
+def _positive(value: Any, key: str, where: str | None, *, allow_zero: bool = False) -> int:
+    value = _whole(value, key, where)
+    if value < 0 or (value == 0 and not allow_zero):
+        bound = "zero or more" if allow_zero else "positive"
+        raise ArchitectureError(key, f"must be {bound}, got {value}", where)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Architecture:
+    """A decoder-only transformer, as declared.  Build one with :meth:`from_mapping`
+    (validating) or with :func:`paramledger.load`."""
+
+    vocab_size: int
+    hidden_size: int
+    num_hidden_layers: int
+    num_attention_heads: int
+    num_key_value_heads: int | None = None  # None: = num_attention_heads (MHA)
+    head_dim: int | None = None  # None: hidden_size // num_attention_heads, which must divide
+    intermediate_size: int | None = None  # None: 4 × hidden_size, or from intermediate_ratio
+    # A coupled FFN width: intermediate_size = ratio × hidden_size rounded up to a multiple
+    # of intermediate_multiple_of, so changing the width moves the FFN (seed 000's m = 4d).
+    intermediate_ratio: Fraction | None = None
+    intermediate_multiple_of: int = 1
+    mlp_gated: bool = False  # three matrices (gate, up, down: SwiGLU/GeGLU) instead of two
+    hidden_act: str = "gelu"  # informational: no parameters
+    attention_bias: bool = False  # biases on q, k and v
+    attention_output_bias: bool = False  # bias on the attention output projection
+    mlp_bias: bool = False  # biases on the FFN (and expert) matrices
+    lm_head_bias: bool = False
+    norm_type: str = "rmsnorm"
+    norm_placement: str = "pre"
+    qk_norm: str = "none"
+    final_norm: bool = True
+    position_embedding_type: str = "rope"
+    max_position_embeddings: int = 2048  # rows of a learned position table; 0 parameters otherwise
+    tie_word_embeddings: bool = True
+    # Mixture of experts (num_experts = 0: dense).
+    num_experts: int = 0
+    num_experts_per_tok: int = 0
+    moe_intermediate_size: int | None = None  # None: = intermediate_size
+    n_shared_experts: int = 0
+    shared_expert_intermediate_size: int | None = None  # None: n_shared_experts × moe_intermediate_size
+    shared_expert_gate: bool = False  # a (1, hidden) sigmoid gate on the shared expert (Qwen2-MoE)
+    router_bias: bool = False
+    mlp_only_layers: tuple[int, ...] = ()  # dense layers in an MoE model (DeepSeek's first_k_dense_replace)
+    # Multi-head latent attention (DeepSeek V2/V3): kv_lora_rank set turns it on.
+    q_lora_rank: int | None = None  # None: a full-rank query projection
+    kv_lora_rank: int | None = None
+    qk_nope_head_dim: int | None = None
+    qk_rope_head_dim: int | None = None
+    v_head_dim: int | None = None
+    attention_sinks: bool = False  # one learned logit per head (gpt-oss)
+    # Attention pattern: count-neutral, needed for the KV cache.
+    sliding_window: int | None = None
+    layer_types: tuple[str, ...] = ()  # per layer "full_attention" or "sliding_attention"
+    # Which tensors a training stage holds fixed (glob patterns on tensor names).  Frozen
+    # tensors still count: freezing changes trainability, not the inventory.
+    frozen: tuple[str, ...] = ()
+    model_type: str = "paramledger"  # the family whose tensor names the inventory uses
+    # Where the design came from and what the loader noticed (a text_config was used, a
+    # config key it did not understand).  Not part of the design: equal designs from two
+    # sources compare equal.
+    source: str | None = field(default=None, compare=False)
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+    # ----------------------------------------------------------------- derived values
+    @property
+    def kv_heads(self) -> int:
+        return self.num_key_value_heads or self.num_attention_heads
+
+    @property
+    def attention_head_dim(self) -> int:
+        return self.head_dim or self.hidden_size // self.num_attention_heads
+
+    @property
+    def ffn_size(self) -> int:
+        if self.intermediate_size is not None:
+            return self.intermediate_size
+        if self.intermediate_ratio is not None:
+            step = self.intermediate_multiple_of
+            return math.ceil(self.intermediate_ratio * self.hidden_size / step) * step
+        return 4 * self.hidden_size
+
+    @property
+    def expert_size(self) -> int:
+        return self.moe_intermediate_size or self.ffn_size
+
+    @property
+    def shared_expert_size(self) -> int:
+        if self.shared_expert_intermediate_size is not None:
+            return self.shared_expert_intermediate_size
+        return self.n_shared_experts * self.expert_size
+
+    @property
+    def is_moe(self) -> bool:
+        return self.num_experts > 0
+
+    @property
+    def is_mla(self) -> bool:
+        return self.kv_lora_rank is not None
+
+    def is_moe_layer(self, layer: int) -> bool:
+        return self.is_moe and layer not in self.mlp_only_layers
+
+    @property
+    def attention_kind(self) -> str:
+        """'MHA', 'GQA' or 'MQA' (or 'MLA')."""
+        if self.is_mla:
+            return "MLA"
+        if self.kv_heads == self.num_attention_heads:
+            return "MHA"
+        return "MQA" if self.kv_heads == 1 else "GQA"
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        """The keys a spec file, a --set or a config may give."""
+        return tuple(f.name for f in dataclasses.fields(cls) if f.compare)
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any], where: str | None = None,
+                     notes: tuple[str, ...] = (), source: str | None = None) -> Architecture:
+        """Validate ``values`` (field name -> value) and build the architecture.
+
+        Every key must be a field; ``where`` (a file, a model name, "--set") prefixes
+        messages and is the source unless ``source`` is given."""
+        known = cls.field_names()
+        clean: dict[str, Any] = {}
+        for key, value in values.items():
+            if key not in known:
+                raise UnknownKeyError(key, known, where)
+            clean[key] = _coerce(key, value, where)
+        for required in ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads"):
+            if required not in clean or clean[required] is None:
+                raise ArchitectureError(required, "missing (required)", where)
+        arch = cls(**clean, source=source or where, notes=tuple(notes))
+        arch.validate(where)
+        return arch
+
+    def replace(self, where: str | None = None, **changes: Any) -> Architecture:
+        """A validated copy with ``changes`` applied.  Setting hidden_size keeps a coupled
+        FFN coupled; setting intermediate_size explicitly uncouples it."""
+        values = {f: getattr(self, f) for f in self.field_names()}
+        if "intermediate_size" in changes and "intermediate_ratio" not in changes:
+            values["intermediate_ratio"] = None
+        values.update(changes)
+        return Architecture.from_mapping(values, where or self.source, self.notes, source=self.source)
+
+    def to_mapping(self, *, include_defaults: bool = False) -> dict[str, Any]:
+        """Field name → value; without ``include_defaults`` only what differs from the defaults."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if not f.compare:
+                continue
+            value = getattr(self, f.name)
+            if include_defaults or f.default is dataclasses.MISSING or value != f.default:
+                out[f.name] = list(value) if isinstance(value, tuple) else value
+        if isinstance(out.get("intermediate_ratio"), Fraction):
+            out["intermediate_ratio"] = str(out["intermediate_ratio"])
+        return out
+
+    def validate(self, where: str | None = None) -> None:
+        for key in ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads"):
+            _positive(getattr(self, key), key, where)
+        heads = self.num_attention_heads
+        if self.num_key_value_heads is not None:
+            _positive(self.num_key_value_heads, "num_key_value_heads", where)
+            if heads % self.num_key_value_heads:
+                raise ArchitectureError(
+                    "num_key_value_heads",
+                    f"{self.num_key_value_heads} does not divide num_attention_heads={heads}",
+                    where,
+                )
+        if self.head_dim is not None:
+            _positive(self.head_dim, "head_dim", where)
+        elif not self.is_mla and self.hidden_size % heads:
+            raise ArchitectureError(
+                "num_attention_heads",
+                f"{heads} heads do not divide hidden_size={self.hidden_size}; set head_dim",
+                where,
+            )
+        if self.intermediate_size is not None:
+            _positive(self.intermediate_size, "intermediate_size", where)
+        if self.intermediate_ratio is not None and self.intermediate_ratio <= 0:
+            raise ArchitectureError("intermediate_ratio", "must be positive", where)
+        _positive(self.intermediate_multiple_of, "intermediate_multiple_of", where)
+        _positive(self.max_position_embeddings, "max_position_embeddings", where)
+        for key, allowed in (
+            ("norm_type", NORM_TYPES),
+            ("norm_placement", NORM_PLACEMENTS),
+            ("qk_norm", QK_NORMS),
+            ("position_embedding_type", POSITION_TYPES),
+        ):
+            value = getattr(self, key)
+            if value not in allowed:
+                raise ArchitectureError(
+                    key, f"{value!r} is not one of {', '.join(allowed)}{did_you_mean(str(value), allowed)}", where
+                )
+        _positive(self.num_experts, "num_experts", where, allow_zero=True)
+        _positive(self.n_shared_experts, "n_shared_experts", where, allow_zero=True)
+        if self.is_moe:
+            if not 1 <= self.num_experts_per_tok <= self.num_experts:
+                raise ArchitectureError(
+                    "num_experts_per_tok",
+                    f"must be between 1 and num_experts={self.num_experts}, got {self.num_experts_per_tok}",
+                    where,
+                )
+            for layer in self.mlp_only_layers:
+                if not 0 <= layer < self.num_hidden_layers:
+                    raise ArchitectureError(
+                        "mlp_only_layers", f"layer {layer} is outside 0..{self.num_hidden_layers - 1}", where
+                    )
+        elif self.num_experts_per_tok:
+            raise ArchitectureError("num_experts_per_tok", "set without num_experts", where)
+        for key in ("moe_intermediate_size", "shared_expert_intermediate_size", "q_lora_rank",
+                    "qk_nope_head_dim", "v_head_dim", "sliding_window"):
+            if getattr(self, key) is not None:
+                _positive(getattr(self, key), key, where)
+        if self.shared_expert_intermediate_size is not None:
+            _positive(self.shared_expert_intermediate_size, "shared_expert_intermediate_size", where, allow_zero=True)
+        if self.is_mla:
+            _positive(self.kv_lora_rank, "kv_lora_rank", where)
+            for key in ("qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
+                if getattr(self, key) is None:
+                    raise ArchitectureError(key, "required with kv_lora_rank (multi-head latent attention)", where)
+            _positive(self.qk_rope_head_dim, "qk_rope_head_dim", where, allow_zero=True)
+        if self.layer_types and len(self.layer_types) != self.num_hidden_layers:
+            raise ArchitectureError(
+                "layer_types",
+                f"has {len(self.layer_types)} entries for num_hidden_layers={self.num_hidden_layers}",
+                where,
+            )
+
+
+_BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
+_FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Architecture)}
+
+
+def _coerce(key: str, value: Any, where: str | None) -> Any:
+    """Turn a value from TOML, JSON or a ``--set KEY=VALUE`` string into the field's type."""
+    kind = _FIELD_TYPES[key]
+    if value is None:
+        if "None" in kind:
+            return None
+        raise ArchitectureError(key, "may not be null", where)
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in _BOOL_WORDS:
+            return _BOOL_WORDS[value.lower()]
+        raise ArchitectureError(key, f"must be true or false, got {value!r}", where)
+    if kind.startswith("int"):
+        if isinstance(value, str):
+            if value.lower() in ("none", "null") and "None" in kind:
+                return None
+            try:
+                value = int(value.replace("_", ""))
+            except ValueError:
+                raise ArchitectureError(key, f"must be a whole number, got {value!r}", where) from None
+        return _whole(value, key, where)
+    if kind.startswith("Fraction"):
+        try:
+            return Fraction(str(value))
+        except (ValueError, ZeroDivisionError):
+            raise ArchitectureError(key, f"must be a number or a fraction like 8/3, got {value!r}", where) from None
+    if kind.startswith("tuple[int"):
+        items = value.split(",") if isinstance(value, str) else value
+        if not isinstance(items, (list, tuple)):
+            raise ArchitectureError(key, f"must be a list of layer indices, got {value!r}", where)
+        return tuple(_coerce_int_item(key, item, where) for item in items if str(item).strip() != "")
+    if kind.startswith("tuple[str"):
+        items = value.split(",") if isinstance(value, str) else value
+        if not isinstance(items, (list, tuple)) or not all(isinstance(i, str) for i in items):
+            raise ArchitectureError(key, f"must be a list of strings, got {value!r}", where)
+        return tuple(i.strip() for i in items if i.strip())
+    if not isinstance(value, str):
+        raise ArchitectureError(key, f"must be a string, got {value!r}", where)
+    return value
+
+
+def _coerce_int_item(key: str, item: Any, where: str | None) -> int:
+    if isinstance(item, str):
+        try:
+            item = int(item)
+        except ValueError:
+            raise ArchitectureError(key, f"must be a list of whole numbers, got {item!r}", where) from None
+    return _positive(item, key, where, allow_zero=True)

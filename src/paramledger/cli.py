@@ -1,0 +1,70 @@
+"""The command line: parse, call the library, render.  Nothing is computed here.
+
+Each subcommand lives in ``paramledger/commands/<name>.py`` and exposes
+``register(subparsers)``, which adds its parser and sets ``func(args) -> int``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from ._exceptions import ParamledgerError, did_you_mean
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        if "invalid choice" in message and "COMMAND" in message:
+            word = message.split("'")[1] if "'" in message else ""
+            message = f"unknown command {word!r}{did_you_mean(word, _command_names())}"
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _command_modules() -> list[str]:
+    from . import commands
+
+    return sorted(info.name for info in pkgutil.iter_modules(commands.__path__) if not info.name.startswith("_"))
+
+
+def _command_names() -> list[str]:
+    return _command_modules()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="paramledger", description="The exact parameter inventory of a transformer language model.")
+    parser.add_argument("--version", action="version", version=f"paramledger {_version()}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    subparsers.required = True
+    for name in _command_modules():
+        importlib.import_module(f"{__package__}.commands.{name}").register(subparsers)
+    return parser
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except ParamledgerError as error:
+        print(f"paramledger: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("paramledger: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

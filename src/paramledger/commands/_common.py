@@ -1,0 +1,38 @@
+"""Arguments and output helpers shared by the subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .._exceptions import OptionError
+
+
+def add_source(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", metavar="SOURCE",
+                        help="a bundled design or model name, a spec file (.toml), a config.json or its folder")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                        help="override an architecture key (HF config names), validated like the file; repeatable")
+
+
+def parse_overrides(pairs: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise OptionError("--set", f"expected KEY=VALUE, got {pair!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def load_source(args: argparse.Namespace):
+    from .. import load
+
+    return load(args.source, **parse_overrides(args.overrides))
+
+
+def print_json(value: Any) -> None:
+    json.dump(value, sys.stdout, indent=2)
+    sys.stdout.write("\n")

@@ -1,0 +1,44 @@
+"""The family registry: every module here lists its families in ``FAMILIES``.
+
+``get(model_type)`` returns one; ``supported()`` lists the model_types.  Names are
+checked unique at import (a duplicate would silently shadow an entry).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from ._family import COUNT_NEUTRAL, Family
+
+__all__ = ["COUNT_NEUTRAL", "Family", "get", "supported", "all_families"]
+
+_REGISTRY: dict[str, Family] | None = None
+
+
+def _load() -> dict[str, Family]:
+    global _REGISTRY
+    if _REGISTRY is None:
+        registry: dict[str, Family] = {}
+        for info in pkgutil.iter_modules(__path__):
+            if info.name.startswith("_"):
+                continue
+            module = importlib.import_module(f"{__name__}.{info.name}")
+            for family in getattr(module, "FAMILIES", ()):
+                if family.model_type in registry:
+                    raise RuntimeError(f"family {family.model_type!r} is declared twice ({info.name})")
+                registry[family.model_type] = family
+        _REGISTRY = registry
+    return _REGISTRY
+
+
+def get(model_type: str) -> Family | None:
+    return _load().get(model_type)
+
+
+def supported() -> list[str]:
+    return sorted(_load())
+
+
+def all_families() -> list[Family]:
+    return [_load()[name] for name in supported()]

@@ -1,0 +1,195 @@
+"""The Inventory: the one currency every input becomes and every output views.
+
+An inventory is the list of unique learned tensors (name, shape, count, component, layer)
+plus the names that alias them.  Every total, share and breakdown below is computed from
+that list and nothing else.
+
+Counting rule (seed 000): each distinct learned parameter object counts once.  An alias
+(a tied output head) adds nothing; a frozen tensor still counts; two independent tables
+with equal values count twice.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .architecture import Architecture
+
+COMPONENTS = (
+    "embedding",  # the token table (input side)
+    "positions",  # a learned position table
+    "attention",
+    "ffn",  # dense feed-forward matrices
+    "router",
+    "experts",  # routed experts (MoE)
+    "shared_experts",
+    "norm",  # every normalization vector, the final norm included
+    "lm_head",  # an untied output head (and any output bias)
+)
+
+NON_EMBEDDING_DEFINITIONS = {
+    "hf": "Hugging Face num_parameters(exclude_embeddings=True): the total minus every "
+    "nn.Embedding weight (token and learned position tables); an untied LM head stays in",
+    "nanogpt": "nanoGPT get_num_params(non_embedding=True): the total minus the position "
+    "table only; the token table stays in because the tied head uses it",
+    "kaplan": "Kaplan et al. (2020), N: the total minus the token table, the position table "
+    "and an untied output projection (every vocabulary- or position-sized matrix)",
+}
+
+ACTIVE_DEFINITION = (
+    "parameters a single token's forward pass reads: every dense tensor, the router, the "
+    "shared experts and num_experts_per_tok of the routed experts; the token table counts "
+    "in full (one row is read, but the table is one tensor)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Tensor:
+    """One learned tensor.  ``layer`` is None outside the repeated blocks; ``experts`` is
+    the number of experts stacked on its first axis (0 for a dense tensor)."""
+
+    name: str
+    shape: tuple[int, ...]
+    component: str
+    layer: int | None = None
+    frozen: bool = False
+    experts: int = 0
+
+    @property
+    def count(self) -> int:
+        return math.prod(self.shape)
+
+
+@dataclass(frozen=True)
+class Inventory:
+    tensors: tuple[Tensor, ...]
+    aliases: Mapping[str, str] = field(default_factory=dict)  # alias name -> tensor name
+    architecture: Architecture | None = None
+    source: str | None = None
+    notes: tuple[str, ...] = ()  # what a reader should know (a text_config was used, ...)
+
+    # ------------------------------------------------------------------ totals
+    @cached_property
+    def total(self) -> int:
+        return sum(t.count for t in self.tensors)
+
+    @cached_property
+    def components(self) -> dict[str, int]:
+        """Component -> count, in COMPONENTS order, components with no tensors left out."""
+        sums: dict[str, int] = {}
+        for t in self.tensors:
+            sums[t.component] = sums.get(t.component, 0) + t.count
+        order = {name: i for i, name in enumerate(COMPONENTS)}
+        return dict(sorted(sums.items(), key=lambda kv: order.get(kv[0], len(order))))
+
+    @cached_property
+    def by_layer(self) -> dict[int | None, int]:
+        """Layer index -> count; None collects the tensors outside the blocks."""
+        sums: dict[int | None, int] = {}
+        for t in self.tensors:
+            sums[t.layer] = sums.get(t.layer, 0) + t.count
+        return sums
+
+    def component(self, name: str) -> int:
+        return self.components.get(name, 0)
+
+    @property
+    def embedding(self) -> int:
+        return self.component("embedding")
+
+    @property
+    def embedding_share(self) -> Fraction:
+        """Token table / total, exact."""
+        return Fraction(self.embedding, self.total) if self.total else Fraction(0)
+
+    @property
+    def vocabulary(self) -> int:
+        """Every vocabulary-sized tensor: the token table plus an untied head."""
+        return self.embedding + self.component("lm_head")
+
+    @property
+    def tied(self) -> bool:
+        return bool(self.aliases)
+
+    def non_embedding(self, definition: str = "hf") -> int:
+        """The total without embeddings, by a named definition (NON_EMBEDDING_DEFINITIONS)."""
+        if definition == "hf":
+            return self.total - self.embedding - self.component("positions")
+        if definition == "nanogpt":
+            return self.total - self.component("positions")
+        if definition == "kaplan":
+            return self.total - self.embedding - self.component("positions") - self.component("lm_head")
+        from ._exceptions import OptionError
+
+        raise OptionError("definition", f"unknown non-embedding definition {definition!r}; "
+                          f"one of {', '.join(NON_EMBEDDING_DEFINITIONS)}")
+
+    # ------------------------------------------------------------------ trainability
+    @property
+    def frozen(self) -> int:
+        return sum(t.count for t in self.tensors if t.frozen)
+
+    @property
+    def trainable(self) -> int:
+        return self.total - self.frozen
+
+    # ------------------------------------------------------------------ mixture of experts
+    @cached_property
+    def active(self) -> int:
+        """Parameters read per token (ACTIVE_DEFINITION); the total for a dense model."""
+        arch = self.architecture
+        if arch is None or not arch.is_moe:
+            return self.total
+        routed = sum(t.count for t in self.tensors if t.experts)
+        per_expert_share = sum(t.count // t.experts for t in self.tensors if t.experts)
+        return self.total - routed + per_expert_share * arch.num_experts_per_tok
+
+    # ------------------------------------------------------------------ lookups
+    def __getitem__(self, name: str) -> Tensor:
+        target = self.aliases.get(name, name)
+        for t in self.tensors:
+            if t.name == target:
+                return t
+        raise KeyError(name)
+
+    def names(self) -> list[str]:
+        return [t.name for t in self.tensors]
+
+    def select(self, *, component: str | None = None, layer: int | None | object = ...) -> list[Tensor]:
+        return [
+            t for t in self.tensors
+            if (component is None or t.component == component) and (layer is ... or t.layer == layer)
+        ]
+
+    def aliases_of(self, name: str) -> list[str]:
+        return [alias for alias, target in self.aliases.items() if target == name]
+
+
+def inventory_from_tensors(
+    tensors: Iterable[Tensor],
+    aliases: Mapping[str, str] | None = None,
+    *,
+    architecture: Architecture | None = None,
+    source: str | None = None,
+    notes: Iterable[str] = (),
+) -> Inventory:
+    """Build an inventory, refusing duplicate names and aliases to nothing."""
+    tensors = tuple(tensors)
+    names = {t.name for t in tensors}
+    if len(names) != len(tensors):
+        seen: set[str] = set()
+        dupes = sorted({t.name for t in tensors if t.name in seen or seen.add(t.name)})
+        raise ValueError(f"duplicate tensor names: {', '.join(dupes)}")
+    aliases = dict(aliases or {})
+    for alias, target in aliases.items():
+        if target not in names:
+            raise ValueError(f"alias {alias} points at no tensor ({target})")
+        if alias in names:
+            raise ValueError(f"alias {alias} is also a tensor")
+    return Inventory(tensors, aliases, architecture, source, tuple(notes))

@@ -1,0 +1,58 @@
+"""How a family names its tensors: a sparse table of module paths.
+
+The defaults are Llama's names (transformers' LlamaForCausalLM).  A family lists only the
+paths that differ.  Paths under a layer are relative to ``layer`` ("model.layers.{i}");
+the builder appends ".weight" and ".bias" to module paths.  Raw parameters that are not
+inside a Linear (fused 3-D experts, attention sinks) are named as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Naming:
+    embed: str = "model.embed_tokens"
+    positions: str = "model.embed_positions"
+    position_offset: int = 0  # extra rows some families allocate in the learned table (OPT: 2)
+    layer: str = "model.layers.{i}"
+    # attention (separate projections, or one fused qkv when ``qkv`` is set)
+    q: str = "self_attn.q_proj"
+    k: str = "self_attn.k_proj"
+    v: str = "self_attn.v_proj"
+    o: str = "self_attn.o_proj"
+    qkv: str | None = None
+    q_norm: str = "self_attn.q_norm"
+    k_norm: str = "self_attn.k_norm"
+    sinks: str = "self_attn.sinks"
+    # multi-head latent attention (DeepSeek V2/V3)
+    q_a: str = "self_attn.q_a_proj"
+    q_a_norm: str = "self_attn.q_a_layernorm"
+    q_b: str = "self_attn.q_b_proj"
+    kv_a: str = "self_attn.kv_a_proj_with_mqa"
+    kv_a_norm: str = "self_attn.kv_a_layernorm"
+    kv_b: str = "self_attn.kv_b_proj"
+    # dense FFN: up and down (plain); gate, up and down (gated); or a fused gate_up
+    gate: str = "mlp.gate_proj"
+    up: str = "mlp.up_proj"
+    down: str = "mlp.down_proj"
+    gate_up: str | None = None
+    # mixture of experts: fused 3-D expert tensors, as transformers 5 builds them
+    router: str = "mlp.gate"
+    experts_gate_up: str = "mlp.experts.gate_up_proj"
+    experts_down: str = "mlp.experts.down_proj"
+    experts_in_out: bool = False  # (experts, in, out) as gpt-oss; default (experts, out, in)
+    shared_expert: str = "mlp.shared_experts"  # holds gate_proj, up_proj, down_proj
+    shared_expert_gate: str = "mlp.shared_expert_gate"
+    # norms by role: before/after attention, before/after the FFN
+    attn_pre_norm: str = "input_layernorm"
+    attn_post_norm: str = "post_attention_layernorm"
+    ffn_pre_norm: str = "post_attention_layernorm"  # Llama's name for the pre-FFN norm
+    ffn_post_norm: str = "post_feedforward_layernorm"
+    final_norm: str = "model.norm"
+    lm_head: str = "lm_head"
+    conv1d: bool = False  # GPT-2's Conv1D stores weights as (in, out), not Linear's (out, in)
+
+
+LLAMA = Naming()

@@ -1,0 +1,106 @@
+"""Views of an inventory: the readable table, the manifest and the JSON object.
+
+Counts are printed with thousands separators and never with a binary prefix;
+percentages are computed here, at the edge, from exact fractions.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from .analysis import break_even_vocab_size, rule_of_thumb
+from .inventory import ACTIVE_DEFINITION, NON_EMBEDDING_DEFINITIONS, Inventory
+
+
+def percent(part: int | Fraction, whole: int | None = None, digits: int = 2) -> str:
+    share = Fraction(part, whole) if whole is not None else Fraction(part)
+    return f"{float(share * 100):.{digits}f} %"
+
+
+def _table(rows: list[tuple[str, ...]], align: str) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [cell.ljust(w) if a == "l" else cell.rjust(w) for cell, w, a in zip(row, widths, align)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def inventory_table(inv: Inventory) -> str:
+    total = inv.total
+    rows = [("component", "parameters", "share")]
+    for name, count in inv.components.items():
+        rows.append((name, f"{count:,}", percent(count, total)))
+    rows.append(("total", f"{total:,}", "100.00 %"))
+    out = [_heading(inv), _table(rows, "lrr"), ""]
+    out.append(f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)")
+    if inv.tied:
+        pairs = ", ".join(f"{alias} -> {target}" for alias, target in inv.aliases.items())
+        out.append(f"output head: tied ({pairs}), counted once")
+    else:
+        out.append("output head: untied, an independent table counted in full")
+    out.append(f"non-embedding (Hugging Face exclude_embeddings): {inv.non_embedding('hf'):,}")
+    if inv.frozen:
+        out.append(f"frozen: {inv.frozen:,} (still counted); trainable: {inv.trainable:,}")
+    arch = inv.architecture
+    if arch is not None and arch.is_moe:
+        out.append(f"active per token: {inv.active:,} ({percent(inv.active, total)} of the total)")
+    out.extend(f"note: {note}" for note in inv.notes)
+    return "\n".join(out)
+
+
+def _heading(inv: Inventory) -> str:
+    arch = inv.architecture
+    if arch is None:
+        return f"{inv.source or 'inventory'}"
+    return (f"{inv.source or 'design'}: {arch.model_type}, {arch.num_hidden_layers} layers, "
+            f"hidden {arch.hidden_size}, vocabulary {arch.vocab_size:,}, {arch.attention_kind}")
+
+
+def manifest_table(inv: Inventory) -> str:
+    rows = [("tensor", "shape", "parameters", "component", "layer")]
+    for t in inv.tensors:
+        shape = " × ".join(str(s) for s in t.shape)
+        layer = "" if t.layer is None else str(t.layer)
+        mark = " (frozen)" if t.frozen else ""
+        rows.append((t.name + mark, shape, f"{t.count:,}", t.component, layer))
+    text = _table(rows, "lrrll")
+    if inv.aliases:
+        text += "\n\naliases (counted once, with the tensor they share):\n"
+        text += "\n".join(f"  {alias} -> {target}" for alias, target in inv.aliases.items())
+    return text
+
+
+def inventory_json(inv: Inventory, *, manifest: bool = False) -> dict[str, Any]:
+    arch = inv.architecture
+    out: dict[str, Any] = {
+        "source": inv.source,
+        "total": inv.total,
+        "components": inv.components,
+        "embedding": inv.embedding,
+        "embedding_share": float(inv.embedding_share),
+        "tied": inv.tied,
+        "aliases": dict(inv.aliases),
+        "non_embedding": {name: inv.non_embedding(name) for name in NON_EMBEDDING_DEFINITIONS},
+        "non_embedding_definitions": NON_EMBEDDING_DEFINITIONS,
+        "trainable": inv.trainable,
+        "frozen": inv.frozen,
+        "by_layer": {("outside" if k is None else str(k)): v for k, v in inv.by_layer.items()},
+        "notes": list(inv.notes),
+    }
+    if arch is not None:
+        out["architecture"] = arch.to_mapping()
+        out["active"] = inv.active
+        out["active_definition"] = ACTIVE_DEFINITION
+        rule = rule_of_thumb(arch)
+        out["rule_of_thumb"] = {"formula": "12 * num_hidden_layers * hidden_size**2",
+                                "estimate": rule.estimate, "gap": rule.gap}
+        out["break_even_vocab_size"] = break_even_vocab_size(arch)
+    if manifest:
+        out["tensors"] = [
+            {"name": t.name, "shape": list(t.shape), "count": t.count, "component": t.component,
+             "layer": t.layer, "frozen": t.frozen, "aliases": inv.aliases_of(t.name)}
+            for t in inv.tensors
+        ]
+    return out

@@ -1,0 +1,158 @@
+"""Every input becomes a declared architecture: a bundled design or model name, a spec
+file (TOML), a config.json or the folder holding it, or a mapping."""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Mapping
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ._exceptions import FileFormatError, SourceError, UnknownModelError
+from .architecture import Architecture
+
+SPEC_METADATA = ("description", "reference")  # spec-file keys that describe, not declare
+
+
+def _data_dir(name: str) -> Path:
+    return Path(str(resources.files("paramledger") / name))
+
+
+@lru_cache(maxsize=1)
+def bundled_designs() -> dict[str, Path]:
+    """Design name -> spec file shipped in paramledger/designs."""
+    folder = _data_dir("designs")
+    return {p.stem: p for p in sorted(folder.glob("*.toml"))} if folder.is_dir() else {}
+
+
+@lru_cache(maxsize=1)
+def bundled_models() -> dict[str, Path]:
+    """Model name (as released, without the org) -> entry file in paramledger/models."""
+    folder = _data_dir("models")
+    return {p.stem: p for p in sorted(folder.glob("*.json"))} if folder.is_dir() else {}
+
+
+def bundled_names() -> list[str]:
+    return [*bundled_designs(), *bundled_models()]
+
+
+def _find_bundled(name: str) -> tuple[str, Path] | None:
+    designs, models = bundled_designs(), bundled_models()
+    if name in designs:
+        return "design", designs[name]
+    short = name.split("/")[-1]  # the org prefix is optional
+    for candidate in (short, short.lower()):
+        if candidate in models:
+            return "model", models[candidate]
+    lowered = {key.lower(): path for key, path in models.items()}
+    if short.lower() in lowered:
+        return "model", lowered[short.lower()]
+    return None
+
+
+def read_json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SourceError(str(path), "no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise FileFormatError(str(path), f"cannot be read ({error.__class__.__name__})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise FileFormatError(str(path), f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
+
+
+def read_spec(path: Path, label: str | None = None) -> Architecture:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SourceError(str(path), "no such file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise FileFormatError(str(path), f"invalid TOML: {error}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise FileFormatError(str(path), f"cannot be read ({error.__class__.__name__})") from None
+    for key in SPEC_METADATA:
+        data.pop(key, None)
+    return Architecture.from_mapping(data, label or str(path))
+
+
+def read_config(path: Path, label: str | None = None) -> Architecture:
+    from .hf_config import architecture_from_config
+
+    return architecture_from_config(read_json(path), label or str(path))
+
+
+def _read_bundled_model(name: str, path: Path) -> Architecture:
+    from .hf_config import architecture_from_config
+
+    entry = read_json(path)
+    if not isinstance(entry, dict) or not isinstance(entry.get("config"), dict):
+        raise FileFormatError(str(path), "a bundled model entry needs a 'config' object")
+    return architecture_from_config(entry["config"], entry.get("repo", name))
+
+
+def load(source: str | os.PathLike[str] | Mapping[str, Any] | Architecture, **overrides: Any) -> Architecture:
+    """The declared architecture of ``source``, with ``overrides`` (field -> value) applied.
+
+    ``source``: a bundled design or model name, a spec file (.toml), a config.json or a
+    folder holding one, a config mapping (with model_type) or a field mapping."""
+    arch = _load(source)
+    if overrides:
+        arch = arch.replace(where=f"{arch.source} (override)", **overrides)
+    return arch
+
+
+def _load(source: Any) -> Architecture:
+    if isinstance(source, Architecture):
+        return source
+    if isinstance(source, Mapping):
+        if "model_type" in source and source["model_type"] != "paramledger":
+            from .hf_config import architecture_from_config
+
+            return architecture_from_config(source, "config")
+        return Architecture.from_mapping(source, "mapping")
+    text = os.fspath(source)
+    path = Path(text)
+    if path.is_dir():
+        config = path / "config.json"
+        if not config.is_file():
+            raise SourceError(text, "folder has no config.json")
+        return read_config(config)
+    if path.is_file():
+        if path.suffix == ".toml":
+            return read_spec(path)
+        return read_config(path)
+    found = _find_bundled(text)
+    if found is not None:
+        kind, file = found
+        return read_spec(file, text) if kind == "design" else _read_bundled_model(text, file)
+    if path.suffix in (".json", ".toml") or os.sep in text and not text.count("/") == 1:
+        raise SourceError(text, "no such file")
+    hub = _from_hub(text)
+    if hub is not None:
+        return hub
+    raise UnknownModelError(text, bundled_names())
+
+
+def _from_hub(repo_id: str) -> Architecture | None:
+    """A hub id ("org/name") through huggingface_hub, when it is installed and online."""
+    if repo_id.count("/") != 1:
+        return None
+    try:
+        from huggingface_hub import hf_hub_download
+    except ImportError:
+        return None
+    try:
+        path = hf_hub_download(repo_id, "config.json")
+    except Exception as error:  # offline, gated, missing: one clear line
+        raise SourceError(
+            repo_id,
+            f"not bundled, and config.json could not be fetched from the hub ({error.__class__.__name__}); "
+            "pass a local config.json or folder instead",
+        ) from None
+    return read_config(Path(path), repo_id)
