@@ -102,6 +102,7 @@ class Architecture:
     # tensors still count: freezing changes trainability, not the inventory.
     frozen: tuple[str, ...] = ()
     model_type: str = "paramledger"  # the family whose tensor names the inventory uses
+    tokenizer: str | None = None  # the vocabulary the table's rows belong to (count-neutral)
     # Where the design came from and what the loader noticed (a text_config was used, a
     # config key it did not understand).  Not part of the design: equal designs from two
     # sources compare equal.
@@ -122,8 +123,9 @@ class Architecture:
         if self.intermediate_size is not None:
             return self.intermediate_size
         if self.intermediate_ratio is not None:
-            step = self.intermediate_multiple_of
-            return math.ceil(self.intermediate_ratio * self.hidden_size / step) * step
+            step, ratio = self.intermediate_multiple_of, self.intermediate_ratio
+            # ceil(ratio · d / step) · step, in integers
+            return -(-ratio.numerator * self.hidden_size // (ratio.denominator * step)) * step
         return 4 * self.hidden_size
 
     @property

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from .architecture import Architecture
@@ -49,10 +49,12 @@ ACTIVE_DEFINITION = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Tensor:
+class Tensor(NamedTuple):
     """One learned tensor.  ``layer`` is None outside the repeated blocks; ``experts`` is
-    the number of experts stacked on its first axis (0 for a dense tensor)."""
+    the number of experts stacked on its first axis (0 for a dense tensor).
+
+    Immutable like a frozen dataclass, but a NamedTuple: an inventory makes one per tensor
+    on every count, and a tuple is built four times faster (issue 2's 50 µs target)."""
 
     name: str
     shape: tuple[int, ...]

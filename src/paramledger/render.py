@@ -34,6 +34,7 @@ def inventory_table(inv: Inventory) -> str:
         rows.append((name, f"{count:,}", percent(count, total)))
     rows.append(("total", f"{total:,}", "100.00 %"))
     out = [_heading(inv), _table(rows, "lrr"), ""]
+    arch = inv.architecture
     out.append(f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)")
     if inv.tied:
         pairs = ", ".join(f"{alias} -> {target}" for alias, target in inv.aliases.items())
@@ -41,9 +42,10 @@ def inventory_table(inv: Inventory) -> str:
     else:
         out.append("output head: untied, an independent table counted in full")
     out.append(f"non-embedding (Hugging Face exclude_embeddings): {inv.non_embedding('hf'):,}")
+    if arch is not None and arch.tokenizer:
+        out.append(f"tokenizer: {arch.tokenizer} (the table's rows are its ids)")
     if inv.frozen:
         out.append(f"frozen: {inv.frozen:,} (still counted); trainable: {inv.trainable:,}")
-    arch = inv.architecture
     if arch is not None and arch.is_moe:
         out.append(f"active per token: {inv.active:,} ({percent(inv.active, total)} of the total)")
     out.extend(f"note: {note}" for note in inv.notes)

@@ -1,0 +1,64 @@
+"""How fast is a count?  In-process microseconds per count, and the whole CLI process
+beside a bare interpreter start, measured side by side in one run.
+
+    python bench/bench_count.py
+
+Targets (issue 2): under 50 µs per count of seed-baseline in-process; a few milliseconds
+for the largest bundled model; `paramledger count seed-baseline --json` within 4× of
+`python -c pass`.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+
+import paramledger
+from paramledger.sources import bundled_models
+
+
+def per_count_us(arch, repeat: int) -> float:
+    start = time.perf_counter()
+    for _ in range(repeat):
+        paramledger.inventory(arch).total
+    return (time.perf_counter() - start) / repeat * 1e6
+
+
+def process_ms(argv: list[str], runs: int = 15) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e3
+
+
+def main() -> None:
+    baseline = paramledger.load("seed-baseline")
+    per_count_us(baseline, 200)  # warm up
+    us = per_count_us(baseline, 5000)
+    print(f"seed-baseline: {us:.1f} µs per count in-process (target < 50 µs): {'met' if us < 50 else 'NOT met'}")
+    largest = None
+    for name in bundled_models():
+        try:
+            arch = paramledger.load(name)
+        except paramledger.ParamledgerError:
+            continue
+        tensors = len(paramledger.inventory(arch).tensors)
+        if largest is None or tensors > largest[1]:
+            largest = (name, tensors, arch)
+    if largest:
+        name, tensors, arch = largest
+        ms = per_count_us(arch, 50) / 1e3
+        print(f"{name} ({tensors:,} tensors): {ms:.2f} ms per count in-process")
+    bare = process_ms([sys.executable, "-c", "pass"])
+    cli = process_ms([sys.executable, "-m", "paramledger", "count", "seed-baseline", "--json"])
+    ratio = cli / bare
+    print(f"python -c pass: {bare:.1f} ms; paramledger count seed-baseline --json: {cli:.1f} ms; "
+          f"ratio {ratio:.2f}× (target within 4×): {'met' if ratio <= 4 else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()

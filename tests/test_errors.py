@@ -1,0 +1,122 @@
+"""Every refused input: a one-line message naming the key and the place, exit status 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import paramledger
+from paramledger import Architecture, ArchitectureError, FileFormatError, SourceError, UnknownKeyError
+
+BASE = {"vocab_size": 100, "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4}
+
+
+@pytest.mark.parametrize("changes,match", [
+    ({"num_attention_heads": 6}, r"num_attention_heads: 6 heads do not divide hidden_size=64; set head_dim"),
+    ({"num_key_value_heads": 3}, r"num_key_value_heads: 3 does not divide num_attention_heads=4"),
+    ({"hidden_size": 0}, r"hidden_size: must be positive, got 0"),
+    ({"num_hidden_layers": -1}, r"num_hidden_layers: must be positive, got -1"),
+    ({"vocab_size": 2.5}, r"vocab_size: must be a whole number, got 2.5"),
+    ({"vocab_size": True}, r"vocab_size: must be a whole number, got True"),
+    ({"head_dim": 0}, r"head_dim: must be positive, got 0"),
+    ({"intermediate_size": -4}, r"intermediate_size: must be positive, got -4"),
+    ({"norm_type": "rmsnrom"}, r"norm_type: 'rmsnrom' is not one of .* \(did you mean 'rmsnorm'\?\)"),
+    ({"norm_placement": "middle"}, r"norm_placement: 'middle' is not one of pre, post, sandwich"),
+    ({"position_embedding_type": "rotary"}, r"position_embedding_type: 'rotary' is not one of"),
+    ({"tie_word_embeddings": "maybe"}, r"tie_word_embeddings: must be true or false, got 'maybe'"),
+    ({"num_experts": 4, "num_experts_per_tok": 5}, r"num_experts_per_tok: must be between 1 and num_experts=4, got 5"),
+    ({"num_experts_per_tok": 2}, r"num_experts_per_tok: set without num_experts"),
+    ({"num_experts": 4, "num_experts_per_tok": 1, "mlp_only_layers": [7]}, r"mlp_only_layers: layer 7 is outside 0..1"),
+    ({"kv_lora_rank": 8}, r"qk_nope_head_dim: required with kv_lora_rank"),
+    ({"layer_types": ["full_attention"]}, r"layer_types: has 1 entries for num_hidden_layers=2"),
+    ({"intermediate_ratio": "x/3"}, r"intermediate_ratio: must be a number or a fraction like 8/3"),
+    ({"vocab_size": None}, r"vocab_size: may not be null"),
+])
+def test_inconsistent_architecture_is_refused(changes, match):
+    with pytest.raises(ArchitectureError, match=match):
+        Architecture.from_mapping({**BASE, **changes}, "design.toml")
+
+
+def test_message_names_the_place():
+    with pytest.raises(ArchitectureError, match=r"^design.toml: hidden_size: must be positive"):
+        Architecture.from_mapping({**BASE, "hidden_size": 0}, "design.toml")
+
+
+def test_missing_required_key():
+    with pytest.raises(ArchitectureError, match=r"spec: hidden_size: missing \(required\)"):
+        Architecture.from_mapping({"vocab_size": 10, "num_hidden_layers": 1, "num_attention_heads": 1}, "spec")
+
+
+def test_misspelt_key_gets_did_you_mean():
+    with pytest.raises(UnknownKeyError, match=r"num_hiden_layers: unknown key \(did you mean 'num_hidden_layers'\?\)"):
+        paramledger.load("seed-baseline", num_hiden_layers=3)
+
+
+def test_unknown_name_gets_did_you_mean():
+    with pytest.raises(SourceError, match=r"seed-baselin: not a file, a folder or a bundled model name \(did you mean 'seed-baseline'\?\)"):
+        paramledger.load("seed-baselin")
+
+
+def test_malformed_spec_file(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("vocab_size = = 3\n")
+    with pytest.raises(FileFormatError, match=r"bad.toml: invalid TOML"):
+        paramledger.load(bad)
+
+
+def test_spec_with_unknown_key(tmp_path):
+    spec = tmp_path / "d.toml"
+    spec.write_text("vocab_size = 10\nhidden_size = 8\nnum_hidden_layers = 1\nnum_attention_heads = 2\nvocab = 3\n")
+    with pytest.raises(UnknownKeyError, match=r"d.toml: vocab: unknown key \(did you mean 'vocab_size'\?\)"):
+        paramledger.load(spec)
+
+
+def test_missing_spec_file(tmp_path):
+    with pytest.raises(SourceError, match=r"nope.toml: no such file"):
+        paramledger.load(tmp_path / "nope.toml")
+
+
+def test_folder_without_config(tmp_path):
+    with pytest.raises(SourceError, match=r"folder has no config.json"):
+        paramledger.load(tmp_path)
+
+
+@pytest.mark.parametrize("argv,line", [
+    (["count", "seed-baseline", "--set", "num_attention_heads=3"],
+     "paramledger: error: seed-baseline (override): num_attention_heads: 3 heads do not divide hidden_size=256; set head_dim"),
+    (["count", "seed-baseline", "--set", "num_hiden_layers=3"],
+     "paramledger: error: seed-baseline (override): num_hiden_layers: unknown key (did you mean 'num_hidden_layers'?)"),
+    (["count", "seed-baseline", "--set", "num_hidden_layers"],
+     "paramledger: error: --set: expected KEY=VALUE, got 'num_hidden_layers'"),
+    (["count", "seed-baseline", "--set", "hidden_size=-8"],
+     "paramledger: error: seed-baseline (override): hidden_size: must be positive, got -8"),
+    (["count", "seed-baseline", "--set", "hidden_size=wide"],
+     "paramledger: error: seed-baseline (override): hidden_size: must be a whole number, got 'wide'"),
+    (["count", "seed-baselin"],
+     "paramledger: error: seed-baselin: not a file, a folder or a bundled model name (did you mean 'seed-baseline'?) (see `paramledger models`)"),
+    (["cuont", "seed-baseline"], "paramledger: error: unknown command 'cuont' (did you mean 'count'?)"),
+    (["encode", "seed-small-vocab", "cameras"],
+     "paramledger: error: text: 's' has no piece in the toy vocabulary seed-B (it lists only ca, me, ra)"),
+])
+def test_cli_error_is_one_line_exit_2(cli, argv, line):
+    status, out, err = cli(*argv)
+    assert status == 2
+    assert out == ""
+    assert err == line + "\n"
+
+
+def test_cli_usage_error_is_one_line(cli):
+    status, out, err = cli("count")
+    assert status == 2 and err.count("\n") == 1 and "SOURCE" in err
+
+
+def test_real_process_no_traceback(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b"\xff\xfe not text")
+    result = subprocess.run([sys.executable, "-m", "paramledger", "count", str(bad)], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("paramledger: error: ") and result.stderr.count("\n") == 1
+    assert "Traceback" not in result.stderr
