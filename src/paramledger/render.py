@@ -42,6 +42,13 @@ def inventory_table(inv: Inventory) -> str:
     else:
         out.append("output head: untied, an independent table counted in full")
     out.append(f"non-embedding (Hugging Face exclude_embeddings): {inv.non_embedding('hf'):,}")
+    if arch is not None:
+        rule = rule_of_thumb(arch)
+        out.append(f"rule of thumb 12·L·d²: {rule.estimate:,}, {percent(rule.estimate, rule.exact)} of the exact "
+                   f"count (off by {rule.gap:+,})")
+        break_even = break_even_vocab_size(arch)
+        if break_even is not None:
+            out.append(f"break-even vocabulary: from {break_even:,} rows the token table outweighs everything else")
     if arch is not None and arch.tokenizer:
         out.append(f"tokenizer: {arch.tokenizer} (the table's rows are its ids)")
     if inv.frozen:
