@@ -1,0 +1,51 @@
+"""paramledger memory SOURCE: weight bytes, KV cache, active parameters, FLOPs, training memory."""
+
+from __future__ import annotations
+
+import argparse
+
+from ._common import add_source, load_source, print_json
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "memory", help="bytes of the weights and the KV cache, FLOPs per token, training memory",
+        description="Weight bytes by dtype (with quantization scales), the KV cache by context and batch, "
+                    "active parameters, forward FLOPs per token and training memory, from the exact inventory.")
+    add_source(parser)
+    parser.add_argument("--dtype", default="bf16", metavar="D",
+                        help="weight format: fp32, fp16, bf16, fp8_e4m3, fp8_e5m2, int8, int4, int4_asym, nf4, "
+                             "nf4_dq, fp4, mxfp4, mxfp6_e2m3, mxfp6_e3m2, mxfp8_e4m3 (default bf16)")
+    parser.add_argument("--kv-dtype", default=None, metavar="D",
+                        help="KV cache format (default: --dtype when it is fp32/fp16/bf16/fp8/int8, else bf16)")
+    parser.add_argument("--context", type=int, default=None, metavar="N",
+                        help="tokens per sequence (default: max_position_embeddings)")
+    parser.add_argument("--batch", type=int, default=1, metavar="B", help="sequences (default 1)")
+    parser.add_argument("--keep", action="append", default=[], metavar="COMPONENT=DTYPE",
+                        help="keep a component (embedding, norm, lm_head, ..., or vectors: every 1-D tensor) "
+                             "at another dtype; repeatable")
+    parser.add_argument("--group-size", type=int, default=None, metavar="G",
+                        help="values per quantization scale for --dtype (int4: 128, nf4: 64, mxfp4: 32)")
+    parser.add_argument("--training", default=None, metavar="RECIPE",
+                        help="training memory for a recipe: fp32-adam, bf16-mixed-adam, fp16-mixed-adam")
+    parser.add_argument("--zero", type=int, default=None, metavar="STAGE", help="ZeRO stage 1, 2 or 3 (with --devices)")
+    parser.add_argument("--devices", type=int, default=None, metavar="N", help="devices ZeRO shards over")
+    parser.add_argument("--tokens", type=int, default=None, metavar="D", help="training tokens for 6·N·D")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .. import inventory
+    from ..memory import memory_report, report_json, report_text
+
+    report = memory_report(
+        inventory(load_source(args)), dtype=args.dtype, kv_dtype=args.kv_dtype, context=args.context,
+        batch=args.batch, keep=args.keep, group_size=args.group_size, training=args.training,
+        zero_stage=args.zero, devices=args.devices, tokens=args.tokens,
+    )
+    if args.json:
+        print_json(report_json(report))
+    else:
+        print(report_text(report))
+    return 0

@@ -1,0 +1,95 @@
+"""Compute: forward FLOPs per token at a context length, and training compute 6·N·D.
+
+A multiply-add is 2 FLOPs.  The forward pass of one token that attends to ``context`` keys
+(itself included) costs
+- 2 × the active matmul weights: every matrix a token multiplies by (attention and FFN
+  projections, the router, num_experts_per_tok of the routed experts, the shared experts
+  and the output head).  The token-table lookup is a gather, not a matmul, and a learned
+  position table likewise, so both are left out; a tied head is the same table used as a
+  matmul, so it is counted in (vocab_size × hidden_size once).  Norm scales, biases and
+  attention sinks are left out: they cost one operation per element, not two per
+  parameter, and are a rounding error beside the matrices (Kaplan et al. 2020, Table 1,
+  leaves them out likewise).
+- the attention terms that grow with context, per layer: 2 × heads × qk_head_dim × keys for
+  QKᵀ and 2 × heads × v_head_dim × keys for AV (= 2 × 2 × heads × head_dim × keys without
+  MLA), keys = context on a full layer, min(context, sliding_window) on a sliding one.  MLA
+  is priced as computed per head (qk_head_dim = qk_nope_head_dim + qk_rope_head_dim), as
+  transformers computes it after expand_kv.  Softmax and masking are left out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._exceptions import OptionError
+from .inventory import ACTIVE_DEFINITION, Inventory, Tensor
+from .kvcache import check_context, is_sliding_layer
+
+MATMUL_DEFINITION = (
+    "matrices a token multiplies by: attention and FFN projections, the router, num_experts_per_tok "
+    "routed experts, shared experts, the output head (a tied head counted once as a matmul); "
+    "the embedding and position lookups (gathers), norms, biases and sinks are left out"
+)
+TRAINING_DEFINITION = "6 × N × D: N = the active parameters per token (the total for a dense model), D = training tokens; attention terms left out"
+
+
+def _is_matrix(t: Tensor) -> bool:
+    dims = t.shape[1:] if t.experts else t.shape
+    return len(dims) >= 2 and t.component not in ("embedding", "positions")
+
+
+def active_parameters(inv: Inventory) -> tuple[int, str]:
+    """Parameters one token reads, with the definition they follow."""
+    return inv.active, ACTIVE_DEFINITION
+
+
+def matmul_parameters(inv: Inventory) -> int:
+    """Active matmul weights per token (MATMUL_DEFINITION)."""
+    arch = inv.architecture
+    k = arch.num_experts_per_tok if arch is not None and arch.is_moe else 0
+    total = 0
+    for t in inv.tensors:
+        if _is_matrix(t):
+            total += t.count // t.experts * k if t.experts else t.count
+    if inv.tied:
+        total += sum(inv[target].count for target in set(inv.aliases.values()))
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class ForwardFlops:
+    context: int
+    matmul_parameters: int
+    weight_flops: int  # 2 × matmul_parameters
+    attention_flops: int  # QKᵀ and AV over the keys each layer attends to
+
+    @property
+    def total(self) -> int:
+        return self.weight_flops + self.attention_flops
+
+
+def forward_flops_per_token(inv: Inventory, context: int) -> ForwardFlops:
+    """FLOPs for one token that attends to ``context`` keys (itself included)."""
+    check_context(context, 1)
+    arch = inv.architecture
+    if arch is None:
+        raise OptionError("source", "FLOPs need the architecture (heads, head_dim), not a bare tensor list")
+    heads = arch.num_attention_heads
+    if arch.is_mla:
+        qk_dim, v_dim = arch.qk_nope_head_dim + arch.qk_rope_head_dim, arch.v_head_dim
+    else:
+        qk_dim = v_dim = arch.attention_head_dim
+    attention = 0
+    for i in range(arch.num_hidden_layers):
+        keys = min(context, arch.sliding_window) if is_sliding_layer(arch, i) else context
+        attention += 2 * heads * (qk_dim + v_dim) * keys
+    matmul = matmul_parameters(inv)
+    return ForwardFlops(context, matmul, 2 * matmul, attention)
+
+
+def training_flops(inv: Inventory, tokens: int, parameters: int | None = None) -> int:
+    """6 · N · D (Kaplan et al. 2020; Hoffmann et al. 2022): forward 2ND plus backward 4ND,
+    attention terms left out.  N defaults to the active parameters per token."""
+    if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:
+        raise OptionError("tokens", f"must be a whole number of at least 1, got {tokens!r}")
+    return 6 * (inv.active if parameters is None else parameters) * tokens

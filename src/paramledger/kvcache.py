@@ -1,0 +1,146 @@
+"""The KV cache: what each layer keeps per token, and what a batch of sequences holds.
+
+Per layer and per token (one sequence):
+- MHA, GQA, MQA: a key and a value per KV head, 2 × num_key_value_heads × head_dim values
+  (head_dim as declared, not hidden_size / heads).
+- Multi-head latent attention (DeepSeek V2/V3), two layouts, both reported:
+  "latent": the compressed latent kv_lora_rank plus the shared rotary key qk_rope_head_dim,
+  as DeepSeek's inference code and vLLM store it, and as transformers 5.24.0's DynamicCache
+  holds it (modeling_deepseek_v3.py caches kv_nope and k_rot before expand_kv);
+  "decompressed": per-head keys (qk_nope_head_dim + qk_rope_head_dim) and values
+  (v_head_dim) for every head, as transformers 4.x's DynamicCache held them and as
+  expand_kv rebuilds them for each forward pass.
+- A sliding-window layer holds at most ``sliding_window - 1`` tokens: transformers'
+  DynamicSlidingWindowLayer (cache_utils.py) keeps the last ``sliding_window - 1`` keys and
+  values after each update; the token being processed makes the window whole.  (With
+  ``sliding_window = 1`` transformers 5.24.0 slices ``[-0:]`` and keeps every token; we
+  hold 0, what the window means.)  A layer is sliding when ``sliding_window`` is set and
+  its ``layer_types`` entry is "sliding_attention"; with no ``layer_types``, every layer is
+  (Mistral, Mixtral, Phi-3: transformers' get_layer_types_and_kwargs infers the same).
+
+The cache dtype is separate from the weights' (KV_DTYPES: one value per element).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._exceptions import OptionError
+from .architecture import Architecture
+from .dtypes import KV_DTYPES, DType, get_dtype
+
+MLA_LAYOUTS = {
+    "latent": "compressed latent (kv_lora_rank + qk_rope_head_dim per layer and token), as DeepSeek's "
+              "inference code, vLLM and transformers 5.24.0's DynamicCache store it",
+    "decompressed": "per-head keys (qk_nope_head_dim + qk_rope_head_dim) and values (v_head_dim) for every "
+                    "head, as transformers 4.x's DynamicCache held them",
+}
+
+
+def is_sliding_layer(arch: Architecture, layer: int) -> bool:
+    if not arch.sliding_window:
+        return False
+    return not arch.layer_types or arch.layer_types[layer] == "sliding_attention"
+
+
+def tokens_held(window: int | None, context: int) -> int:
+    """Tokens a layer's cache holds after ``context`` tokens (window: None for a full layer)."""
+    return context if window is None else min(context, window - 1)
+
+
+def layer_values_per_token(arch: Architecture, layer: int = 0, mla_layout: str = "latent") -> int:
+    """Key and value elements one layer caches for one token of one sequence."""
+    if arch.is_mla:
+        if mla_layout == "latent":
+            return arch.kv_lora_rank + arch.qk_rope_head_dim
+        heads = arch.num_attention_heads
+        return heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim) + heads * arch.v_head_dim
+    return 2 * arch.kv_heads * arch.attention_head_dim
+
+
+@dataclass(frozen=True, slots=True)
+class LayerCache:
+    layer: int
+    values_per_token: int
+    window: int | None  # the sliding window, None for a full-attention layer
+
+
+@dataclass(frozen=True)
+class KVCache:
+    """The cache of ``batch`` sequences of ``context`` tokens, stored as ``dtype``."""
+
+    layers: tuple[LayerCache, ...]
+    context: int
+    batch: int
+    dtype: DType
+    mla_layout: str | None = None  # "latent" or "decompressed" for MLA, None otherwise
+
+    @property
+    def values_per_token(self) -> int:
+        """Every layer's keys and values for one token (below any sliding window)."""
+        return sum(layer.values_per_token for layer in self.layers)
+
+    @property
+    def bytes_per_value(self) -> int:
+        return self.dtype.bits // 8
+
+    @property
+    def bytes_per_token(self) -> int:
+        return self.values_per_token * self.bytes_per_value
+
+    @property
+    def values(self) -> int:
+        """Elements held for the whole batch: each layer's tokens held × its values per token."""
+        return self.batch * sum(l.values_per_token * tokens_held(l.window, self.context) for l in self.layers)
+
+    @property
+    def bytes(self) -> int:
+        return self.values * self.bytes_per_value
+
+    @property
+    def sliding_layers(self) -> int:
+        return sum(1 for layer in self.layers if layer.window is not None)
+
+    @property
+    def definition(self) -> str:
+        text = f"keys and values of {len(self.layers)} layers for {self.batch} × {self.context} tokens"
+        if self.sliding_layers:
+            window = next(l.window for l in self.layers if l.window is not None)
+            text += (f"; {self.sliding_layers} sliding layers hold at most sliding_window - 1 = {window - 1} "
+                     "tokens (transformers' DynamicSlidingWindowLayer)")
+        if self.mla_layout:
+            text += f"; MLA {self.mla_layout}: {MLA_LAYOUTS[self.mla_layout]}"
+        return text
+
+
+def check_context(context: int, batch: int) -> None:
+    for option, value in (("context", context), ("batch", batch)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise OptionError(option, f"must be a whole number of at least 1, got {value!r}")
+
+
+def kv_dtype(name: str | DType) -> DType:
+    dtype = name if isinstance(name, DType) else get_dtype(name, "kv-dtype")
+    if dtype.name not in KV_DTYPES:
+        raise OptionError("kv-dtype", f"{dtype.name} is a group-quantized weight format; the KV cache takes "
+                          f"{', '.join(KV_DTYPES)}")
+    return dtype
+
+
+def kv_cache(arch: Architecture, context: int, batch: int = 1, dtype: str | DType = "bf16",
+             mla_layout: str = "latent") -> KVCache:
+    """The KV cache of ``arch`` for ``batch`` sequences of ``context`` tokens."""
+    check_context(context, batch)
+    if mla_layout not in MLA_LAYOUTS:
+        raise OptionError("mla-layout", f"unknown layout {mla_layout!r}; one of {', '.join(MLA_LAYOUTS)}")
+    layers = tuple(
+        LayerCache(i, layer_values_per_token(arch, i, mla_layout),
+                   arch.sliding_window if is_sliding_layer(arch, i) else None)
+        for i in range(arch.num_hidden_layers)
+    )
+    return KVCache(layers, context, batch, kv_dtype(dtype), mla_layout if arch.is_mla else None)
+
+
+def kv_values_per_token(arch: Architecture, mla_layout: str = "latent") -> int:
+    """Seed 002: 24 layers × 2 × 16 heads × 128 = 98,304 values per token."""
+    return sum(layer_values_per_token(arch, i, mla_layout) for i in range(arch.num_hidden_layers))

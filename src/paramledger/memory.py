@@ -1,0 +1,272 @@
+"""Memory: the bytes every tensor of an inventory takes at a dtype, plus the KV cache.
+
+Weights: each unique tensor (a tied head is stored once, with the table it shares) at
+``dtype``, except the components ``keep`` holds at another precision, as real quantized
+checkpoints keep norms, embeddings or the LM head in bf16/fp32.  ``keep`` maps a component
+(inventory.COMPONENTS) or "vectors" (every 1-D tensor: norm scales, biases, sinks) to a
+dtype; a component entry wins over "vectors".  ``group_size`` sets the group of ``dtype``
+(dtypes.py says how groups lie and which sizes are refused); kept formats use their own
+default group.  Bytes are whole per tensor (dtypes.tensor_bytes).
+
+Units: bytes are exact integers; GB = 10⁹ bytes and GiB = 2³⁰ bytes, each printed with its
+own label (format_bytes).  Counts are never given a binary prefix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ._exceptions import OptionError, did_you_mean
+from .architecture import Architecture
+from .compute import MATMUL_DEFINITION, TRAINING_DEFINITION, ForwardFlops, forward_flops_per_token, training_flops
+from .dtypes import KV_DTYPES, DType, get_dtype, group_size_for, tensor_bytes
+from .inventory import ACTIVE_DEFINITION, COMPONENTS, Inventory, Tensor
+from .kvcache import MLA_LAYOUTS, KVCache, kv_cache
+from .training import TrainingMemory, training_memory
+
+KEEP_TARGETS = (*COMPONENTS, "vectors")
+DECIMAL_UNITS = (("TB", 10**12), ("GB", 10**9), ("MB", 10**6), ("kB", 10**3))
+BINARY_UNITS = (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10))
+TOTAL_DEFINITION = "weights + KV cache; activations, workspace and framework overhead not included"
+
+
+def in_unit(size: int, unit: str) -> Fraction:
+    """``size`` bytes in ``unit`` (GB = 10⁹, GiB = 2³⁰, ...), exact."""
+    table = dict(DECIMAL_UNITS + BINARY_UNITS)
+    if unit not in table:
+        raise OptionError("unit", f"unknown unit {unit!r}{did_you_mean(unit, table)}; one of {', '.join(table)}")
+    return Fraction(size, table[unit])
+
+
+def format_bytes(size: int) -> str:
+    """'1,610,612,736 bytes (1.61 GB, 1.50 GiB)': the exact count, then one decimal and one binary figure."""
+    parts = []
+    for units in (DECIMAL_UNITS, BINARY_UNITS):
+        label, divisor = next(((name, d) for name, d in units if size >= d), units[-1])
+        parts.append(f"{float(Fraction(size, divisor)):.2f} {label}")
+    return f"{size:,} bytes ({', '.join(parts)})"
+
+
+@dataclass(frozen=True, slots=True)
+class TensorBytes:
+    name: str
+    shape: tuple[int, ...]
+    component: str
+    dtype: str
+    bytes: int
+
+
+@dataclass(frozen=True)
+class WeightBytes:
+    tensors: tuple[TensorBytes, ...]
+    dtype: str
+    group_size: int | None
+    keep: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(t.bytes for t in self.tensors)
+
+    @property
+    def by_component(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for t in self.tensors:
+            out[t.component] = out.get(t.component, 0) + t.bytes
+        return out
+
+    @property
+    def by_dtype(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for t in self.tensors:
+            out[t.dtype] = out.get(t.dtype, 0) + t.bytes
+        return out
+
+
+def parse_keep(pairs: list[str] | Mapping[str, str] | None) -> dict[str, str]:
+    """``["norm=fp32", "embedding=bf16"]`` (or a mapping) -> {component: dtype}, checked."""
+    if not pairs:
+        return {}
+    items = pairs.items() if isinstance(pairs, Mapping) else [_split_keep(p) for p in pairs]
+    out: dict[str, str] = {}
+    for component, dtype in items:
+        if component not in KEEP_TARGETS:
+            raise OptionError("keep", f"unknown component {component!r}{did_you_mean(component, KEEP_TARGETS)}; "
+                              f"one of {', '.join(KEEP_TARGETS)}")
+        out[component] = get_dtype(dtype, "keep").name
+    return out
+
+
+def _split_keep(pair: str) -> tuple[str, str]:
+    component, sep, dtype = pair.partition("=")
+    if not sep or not component.strip() or not dtype.strip():
+        raise OptionError("keep", f"expected COMPONENT=DTYPE, got {pair!r}")
+    return component.strip(), dtype.strip()
+
+
+def _dtype_for(t: Tensor, default: DType, keep: Mapping[str, str]) -> DType:
+    if t.component in keep:
+        return get_dtype(keep[t.component])
+    if "vectors" in keep and len(t.shape) == 1:
+        return get_dtype(keep["vectors"])
+    return default
+
+
+def weight_bytes(inv: Inventory, dtype: str | DType = "bf16", keep: Mapping[str, str] | list[str] | None = None,
+                 group_size: int | None = None) -> WeightBytes:
+    """Bytes of every unique tensor of ``inv`` at ``dtype``, ``keep`` overriding by component."""
+    main = dtype if isinstance(dtype, DType) else get_dtype(dtype)
+    size = group_size_for(main, group_size)
+    kept = parse_keep(keep)
+    rows = []
+    for t in inv.tensors:
+        chosen = _dtype_for(t, main, kept)
+        rows.append(TensorBytes(t.name, t.shape, t.component, chosen.name,
+                                tensor_bytes(chosen, t.shape, size if chosen is main else None, t.name)))
+    return WeightBytes(tuple(rows), main.name, size if main.grouped else None, kept)
+
+
+@dataclass(frozen=True)
+class MemoryReport:
+    inventory: Inventory
+    weights: WeightBytes
+    kv: KVCache
+    flops: ForwardFlops
+    kv_decompressed: KVCache | None = None  # MLA only: the per-head layout beside the latent one
+    training: TrainingMemory | None = None
+    training_tokens: int | None = None
+
+    @property
+    def total_bytes(self) -> int:
+        return self.weights.total + self.kv.bytes
+
+
+def _inventory(source: Inventory | Architecture | str) -> Inventory:
+    if isinstance(source, Inventory):
+        return source
+    from . import inventory
+
+    return inventory(source)
+
+
+def memory_report(source: Inventory | Architecture | str, *, dtype: str = "bf16", kv_dtype: str | None = None,
+                  context: int | None = None, batch: int = 1, keep: Mapping[str, str] | list[str] | None = None,
+                  group_size: int | None = None, training: str | None = None, zero_stage: int | None = None,
+                  devices: int | None = None, tokens: int | None = None) -> MemoryReport:
+    """Weights, KV cache, active parameters, FLOPs per token and (with ``training``) training memory.
+
+    ``kv_dtype`` defaults to ``dtype`` when that is a KV format (KV_DTYPES), else bf16;
+    ``context`` defaults to max_position_embeddings."""
+    inv = _inventory(source)
+    arch = inv.architecture
+    if arch is None:
+        raise OptionError("source", "memory needs the architecture (layers, heads), not a bare tensor list")
+    main = get_dtype(dtype)
+    if kv_dtype is None:
+        kv_dtype = main.name if main.name in KV_DTYPES else "bf16"
+    if context is None:
+        context = arch.max_position_embeddings
+    if training is None and (zero_stage is not None or devices is not None):
+        raise OptionError("zero" if zero_stage is not None else "devices", "needs --training RECIPE")
+    if training is not None and devices is not None and not zero_stage:
+        raise OptionError("devices", "needs --zero STAGE (1, 2 or 3): without ZeRO every device holds everything")
+    weights = weight_bytes(inv, main, keep, group_size)
+    kv = kv_cache(arch, context, batch, kv_dtype)
+    decompressed = kv_cache(arch, context, batch, kv_dtype, "decompressed") if arch.is_mla else None
+    train = training_memory(inv, training, zero_stage or 0, devices) if training is not None else None
+    if tokens is not None:
+        training_flops(inv, tokens)  # validates
+    return MemoryReport(inv, weights, kv, forward_flops_per_token(inv, context), decompressed, train, tokens)
+
+
+def report_json(report: MemoryReport) -> dict[str, Any]:
+    inv, kv, flops = report.inventory, report.kv, report.flops
+    out: dict[str, Any] = {
+        "source": inv.source,
+        "dtype": report.weights.dtype,
+        "group_size": report.weights.group_size,
+        "keep": dict(report.weights.keep),
+        "weights_bytes": report.weights.total,
+        "weights_bytes_by_component": report.weights.by_component,
+        "weights_bytes_by_dtype": report.weights.by_dtype,
+        "kv_dtype": kv.dtype.name,
+        "context": kv.context,
+        "batch": kv.batch,
+        "kv_values_per_token": kv.values_per_token,
+        "kv_bytes_per_token": kv.bytes_per_token,
+        "kv_cache_values": kv.values,
+        "kv_cache_bytes": kv.bytes,
+        "kv_sliding_layers": kv.sliding_layers,
+        "kv_definition": kv.definition,
+        "total_bytes": report.total_bytes,
+        "total_definition": TOTAL_DEFINITION,
+        "parameters": inv.total,
+        "active_parameters": inv.active,
+        "active_definition": ACTIVE_DEFINITION,
+        "flops_per_token": {
+            "context": flops.context,
+            "matmul_parameters": flops.matmul_parameters,
+            "weights": flops.weight_flops,
+            "attention": flops.attention_flops,
+            "total": flops.total,
+            "definition": f"2 × active matmul weights ({MATMUL_DEFINITION}) + attention QKᵀ and AV over "
+                          "the keys each layer attends to (context, or the sliding window)",
+        },
+        "units": {"GB": 10**9, "GiB": 2**30},
+    }
+    if report.kv_decompressed is not None:
+        d = report.kv_decompressed
+        out["kv_mla_decompressed"] = {"kv_values_per_token": d.values_per_token,
+                                      "kv_bytes_per_token": d.bytes_per_token, "kv_cache_bytes": d.bytes,
+                                      "definition": d.definition}
+    if report.training is not None:
+        t = report.training
+        out["training"] = {"recipe": t.recipe.name, "zero_stage": t.zero_stage, "devices": t.devices,
+                           "weights_bytes": t.weights, "gradients_bytes": t.gradients,
+                           "optimizer_bytes": t.optimizer, "total_bytes": t.total, "definition": t.definition}
+    if report.training_tokens is not None:
+        out["training_flops"] = {"tokens": report.training_tokens, "parameters": inv.active,
+                                 "flops": training_flops(inv, report.training_tokens),
+                                 "definition": TRAINING_DEFINITION}
+    return out
+
+
+def report_text(report: MemoryReport) -> str:
+    inv, w, kv, flops = report.inventory, report.weights, report.kv, report.flops
+    arch = inv.architecture
+    group = f", groups of {w.group_size}" if w.group_size else ""
+    lines = [f"{inv.source or 'design'}: {arch.model_type}, {inv.total:,} parameters, {arch.attention_kind}", "",
+             f"weights at {w.dtype}{group}: {format_bytes(w.total)}"]
+    if w.keep:
+        lines.append("  kept: " + ", ".join(f"{c}={d}" for c, d in w.keep.items()))
+        if inv.tied and "lm_head" in w.keep:
+            lines.append("  note: the head is tied to the token table, stored once at the embedding's dtype")
+    for component, size in w.by_component.items():
+        lines.append(f"  {component:<15}{size:>20,} bytes")
+    lines += ["",
+              f"KV cache at {kv.dtype.name}: {kv.values_per_token:,} values per token = "
+              f"{kv.bytes_per_token:,} bytes per token",
+              f"  {kv.batch} × {kv.context:,} tokens: {format_bytes(kv.bytes)}",
+              f"  ({kv.definition})"]
+    if report.kv_decompressed is not None:
+        d = report.kv_decompressed
+        lines.append(f"  MLA decompressed: {d.values_per_token:,} values per token, {format_bytes(d.bytes)} "
+                     f"({MLA_LAYOUTS['decompressed']})")
+    lines += ["", f"total (weights + KV cache): {format_bytes(report.total_bytes)}",
+              f"  ({TOTAL_DEFINITION})", "",
+              f"active parameters per token: {inv.active:,} ({ACTIVE_DEFINITION})", "",
+              f"forward FLOPs per token at context {flops.context:,}: {flops.total:,}",
+              f"  weights: 2 × {flops.matmul_parameters:,} active matmul weights = {flops.weight_flops:,}",
+              f"    ({MATMUL_DEFINITION})",
+              f"  attention (QKᵀ and AV, grows with context): {flops.attention_flops:,}"]
+    if report.training_tokens is not None:
+        lines.append(f"training compute for {report.training_tokens:,} tokens: "
+                     f"{training_flops(inv, report.training_tokens):,} FLOPs ({TRAINING_DEFINITION})")
+    if report.training is not None:
+        t = report.training
+        lines += ["", f"training memory ({t.recipe.name}): {format_bytes(t.total)}",
+                  f"  weights {t.weights:,} + gradients {t.gradients:,} + optimizer states {t.optimizer:,} bytes",
+                  f"  ({t.definition})"]
+    return "\n".join(lines)

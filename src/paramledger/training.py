@@ -1,0 +1,104 @@
+"""Training memory: weights, gradients and optimizer states for a stated recipe.
+
+Activations, temporary buffers, communication buckets and framework overhead are NOT
+included: they depend on batch, sequence length, checkpointing and kernels, not on the
+inventory.  Frozen tensors keep their weights but need no gradient and no optimizer state.
+
+ZeRO (Rajbhandari et al. 2020; DeepSpeed) over N devices, per device: stage 1 shards the
+optimizer states (with the fp32 master weights, which DeepSpeed keeps in the optimizer),
+stage 2 also the gradients, stage 3 also the weights.  A shard is rounded up to a whole
+byte (DeepSpeed also pads partitions for alignment; that padding is not modelled).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._exceptions import OptionError, did_you_mean
+from .inventory import Inventory
+
+
+@dataclass(frozen=True, slots=True)
+class Recipe:
+    name: str
+    weight_bytes: int  # per parameter, the working copy
+    gradient_bytes: int  # per trainable parameter
+    master_bytes: int  # per trainable parameter (fp32 copy in mixed precision)
+    optimizer_bytes: int  # per trainable parameter (Adam: first and second moments)
+    description: str
+
+
+RECIPES = {
+    r.name: r
+    for r in (
+        Recipe("fp32-adam", 4, 4, 0, 8, "fp32 weights and gradients, fp32 Adam moments: 4 + 4 + 8 = 16 bytes/param"),
+        Recipe("bf16-mixed-adam", 2, 2, 4, 8,
+               "bf16 weights and gradients, fp32 master weights, fp32 Adam moments: "
+               "2 + 2 + 4 + 8 = 16 bytes/param (Rajbhandari et al. 2020, §3.1)"),
+        Recipe("fp16-mixed-adam", 2, 2, 4, 8,
+               "fp16 weights and gradients, fp32 master weights, fp32 Adam moments: 2 + 2 + 4 + 8 = 16 bytes/param"),
+    )
+}
+RECIPE_ALIASES = {"fp32": "fp32-adam", "bf16-mixed": "bf16-mixed-adam", "fp16-mixed": "fp16-mixed-adam"}
+ZERO_STAGES = (0, 1, 2, 3)
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingMemory:
+    recipe: Recipe
+    zero_stage: int
+    devices: int
+    weights: int  # bytes per device
+    gradients: int
+    optimizer: int  # master weights and Adam moments
+    parameters: int
+    trainable: int
+
+    @property
+    def total(self) -> int:
+        return self.weights + self.gradients + self.optimizer
+
+    @property
+    def definition(self) -> str:
+        text = (f"{self.recipe.description}; weights for all {self.parameters:,} parameters, gradients and "
+                f"optimizer states for the {self.trainable:,} trainable ones; activations not included")
+        if self.zero_stage:
+            sharded = ("optimizer states", "optimizer states and gradients",
+                       "optimizer states, gradients and weights")[self.zero_stage - 1]
+            text += f"; per device, ZeRO stage {self.zero_stage} over {self.devices} devices shards {sharded}"
+        return text
+
+
+def get_recipe(name: str) -> Recipe:
+    name = RECIPE_ALIASES.get(name, name)
+    if name not in RECIPES:
+        raise OptionError("training", f"unknown recipe {name!r}{did_you_mean(name, [*RECIPES, *RECIPE_ALIASES])}; one of {', '.join(RECIPES)}")
+    return RECIPES[name]
+
+
+def _shard(amount: int, devices: int, sharded: bool) -> int:
+    return -(-amount // devices) if sharded else amount
+
+
+def training_memory(inv: Inventory, recipe: str = "bf16-mixed-adam", zero_stage: int = 0,
+                    devices: int | None = None) -> TrainingMemory:
+    """Bytes per device for weights, gradients and optimizer states (no activations)."""
+    chosen = get_recipe(recipe)
+    if zero_stage not in ZERO_STAGES:
+        raise OptionError("zero", f"ZeRO stage must be 0, 1, 2 or 3, got {zero_stage!r}")
+    if zero_stage and devices is None:
+        raise OptionError("zero", f"stage {zero_stage} shards over devices: give --devices N")
+    if devices is not None and (isinstance(devices, bool) or not isinstance(devices, int) or devices < 1):
+        raise OptionError("devices", f"must be a whole number of at least 1, got {devices!r}")
+    n = devices or 1
+    trainable = inv.trainable
+    weights = inv.total * chosen.weight_bytes
+    gradients = trainable * chosen.gradient_bytes
+    optimizer = trainable * (chosen.master_bytes + chosen.optimizer_bytes)
+    return TrainingMemory(
+        chosen, zero_stage, n,
+        weights=_shard(weights, n, zero_stage >= 3),
+        gradients=_shard(gradients, n, zero_stage >= 2),
+        optimizer=_shard(optimizer, n, zero_stage >= 1),
+        parameters=inv.total, trainable=trainable,
+    )
