@@ -76,8 +76,8 @@ def _attention(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
     heads = arch.num_attention_heads
     if arch.is_mla:
         q_dim = heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim)
-        if arch.q_lora_rank is None:
-            c.linear(prefix + n.q, q_dim, d, "attention", i, arch.attention_bias)
+        if arch.q_lora_rank is None:  # full-rank q_proj carries no bias (modeling_deepseek_v3.py)
+            c.linear(prefix + n.q, q_dim, d, "attention", i, False)
         else:
             c.linear(prefix + n.q_a, arch.q_lora_rank, d, "attention", i, arch.attention_bias)
             c.norm(prefix + n.q_a_norm, arch.q_lora_rank, i)

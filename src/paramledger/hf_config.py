@@ -11,36 +11,46 @@ from .architecture import Architecture
 
 
 def architecture_from_config(config: Mapping[str, Any], where: str = "config.json") -> Architecture:
+    """Read ``config`` the way its family's transformers config class does: absent keys
+    take the class defaults, renamed keys map onto architecture fields, and keys the
+    family does not understand are listed in the notes (they might change the count)."""
     if not isinstance(config, Mapping):
         raise SourceError(where, "a config must be a JSON object")
     model_type = config.get("model_type")
     if not model_type:
         raise ArchitectureError("model_type", "missing (required to choose the family)", where)
-    family = families.get(model_type)
+    family = families.get(str(model_type))
     if family is None:
         raise UnsupportedFamilyError(where, str(model_type), families.supported())
     notes: list[str] = []
     if family.text_config:
         text = config.get("text_config")
+        if text is None:
+            text = {}  # the config class builds its default text decoder
         if not isinstance(text, Mapping):
-            raise ArchitectureError("text_config", f"missing (model_type {model_type} keeps its decoder there)", where)
+            raise ArchitectureError("text_config", "must be a JSON object", where)
         notes.append(f"{model_type} is multimodal: counting its text decoder (text_config) only")
         config = text
-    known_fields = set(Architecture.field_names())
-    values: dict[str, Any] = dict(family.defaults)
+    given = dict(config)
+    merged = {**family.defaults, **given}
+    values: dict[str, Any] = {}
     not_understood: list[str] = []
-    for key, value in config.items():
-        target = family.keys.get(key) or (key if key in known_fields else None)
-        if target is not None:
-            if value is None and target in family.defaults:
-                continue  # an explicit null means "the config class's default"
-            values[target] = value
-        elif key not in families.COUNT_NEUTRAL and key not in family.count_neutral:
+    for key, value in merged.items():
+        if key in family.keys:
+            values[family.keys[key]] = value
+        elif key in family.requires:
+            if value != family.requires[key]:
+                raise ArchitectureError(
+                    key, f"{value!r} is not supported for {model_type} (paramledger counts only "
+                    f"{family.requires[key]!r}; transformers would build other tensors)", where)
+        elif key in given and key not in family.count_neutral and key not in families.COUNT_NEUTRAL:
             not_understood.append(key)
+    # Rules read the config as the family spells it, plus the layer count under its field name.
+    rule_input = {**merged, "num_hidden_layers": values.get("num_hidden_layers")}
     for derive in family.derive:
-        values.update(derive(config))
+        values.update(derive(rule_input))
     values.update(family.switches)
-    values["model_type"] = model_type
+    values["model_type"] = family.model_type
     if not_understood:
         notes.append("config keys not understood (they might change the count): " + ", ".join(sorted(not_understood)))
     return Architecture.from_mapping(values, where, tuple(notes))

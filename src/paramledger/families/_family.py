@@ -1,8 +1,9 @@
 """A family: how one Hugging Face ``model_type`` maps onto the declared architecture.
 
-A family is data: which of its config keys mean which architecture field, the defaults
-its config class uses when a key is absent, the switches it always turns on, how its
-tensors are named, and the transformers class that is its reference.
+A family is data: which config keys it reads and which architecture field each one
+means, the defaults its config class uses when a key is absent, the switches it always
+turns on, the config values it cannot count, how its tensors are named, and the
+transformers class that is its reference.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from typing import Any
 from ..naming import LLAMA, Naming
 
 # Config keys that never change a parameter count, whatever the family (ids, dropout,
-# numerics, rope scaling, bookkeeping).  A key outside these and outside the family's own
-# tables is reported as "not understood" (it might change the count).
+# numerics, rope scaling, routing arithmetic, bookkeeping, PreTrainedConfig's own keys).
+# A key outside these and outside the family's own tables is reported as "not
+# understood" (it might change the count).
 COUNT_NEUTRAL = frozenset({
     "_name_or_path", "architectures", "auto_map", "model_type", "transformers_version", "torch_dtype",
     "dtype", "bos_token_id", "eos_token_id", "pad_token_id", "sep_token_id", "decoder_start_token_id",
@@ -25,17 +27,23 @@ COUNT_NEUTRAL = frozenset({
     "summary_proj_to_labels", "summary_first_dropout", "task_specific_params", "quantization_config",
     "pretraining_tp", "is_decoder", "tokenizer_class", "id2label", "label2id", "problem_type",
     "output_attentions", "output_hidden_states", "return_dict", "use_return_dict", "chunk_size_feed_forward",
-    "max_window_layers", "use_sliding_window", "attn_implementation", "_attn_implementation",
-    "attention_implementation", "partial_rotary_factor", "rotary_pct", "rotary_emb_base",
-    "router_aux_loss_coef", "output_router_logits", "router_jitter_noise", "scale_attn_weights",
-    "scale_attn_by_inverse_layer_idx", "reorder_and_upcast_attn", "final_logit_softcapping",
-    "attn_logit_softcapping", "query_pre_attn_scalar", "hidden_activation", "hidden_act",
-    "activation_function", "n_ctx", "bos_token", "eos_token", "use_bfloat16", "tie_encoder_decoder",
-    "cache_implementation", "original_max_position_embeddings", "head_first", "norm_topk_prob",
-    "routed_scaling_factor", "topk_method", "n_group", "topk_group", "scoring_func", "aux_loss_alpha",
-    "seq_aux", "ep_size", "num_nextn_predict_layers", "rope_interleave", "initializer_factor",
-    "use_parallel_residual", "classifier_dropout", "rope_local_base_freq", "swa_layers",
-    "sliding_window_pattern", "_sliding_window_pattern", "mlp_only_layers", "num_logits_to_keep",
+    "attn_implementation", "_attn_implementation", "attention_implementation", "partial_rotary_factor",
+    "rotary_pct", "rotary_emb_base", "router_aux_loss_coef", "output_router_logits", "router_jitter_noise",
+    "scale_attn_weights", "scale_attn_by_inverse_layer_idx", "reorder_and_upcast_attn",
+    "final_logit_softcapping", "attn_logit_softcapping", "query_pre_attn_scalar", "n_ctx", "bos_token",
+    "eos_token", "use_bfloat16", "cache_implementation", "original_max_position_embeddings", "head_first",
+    "norm_topk_prob", "routed_scaling_factor", "topk_method", "n_group", "topk_group", "scoring_func",
+    "aux_loss_alpha", "seq_aux", "ep_size", "rope_interleave", "initializer_factor", "classifier_dropout",
+    "rope_local_base_freq", "num_logits_to_keep", "is_encoder_decoder", "tie_encoder_decoder",
+    "torchscript", "pruned_heads", "prefix", "finetuning_task", "max_length", "min_length", "do_sample",
+    "early_stopping", "num_beams", "temperature", "top_k", "top_p", "repetition_penalty", "length_penalty",
+    "no_repeat_ngram_size", "bad_words_ids", "num_return_sequences", "forced_bos_token_id",
+    "forced_eos_token_id", "remove_invalid_values", "exponential_decay_length_penalty", "suppress_tokens",
+    "begin_suppress_tokens", "tf_legacy_loss", "cross_attention_hidden_size", "num_beam_groups",
+    "diversity_penalty", "output_scores", "return_dict_in_generate", "typical_p", "encoder_no_repeat_ngram_size",
+    "use_kernels", "use_bidirectional_attention", "max_window_layers", "use_sliding_window",
+    "sliding_window", "layer_types", "sliding_window_pattern", "_sliding_window_pattern",
+    "default_theta", "hidden_act", "hidden_activation", "activation_function", "mlp_only_layers",
 })
 
 
@@ -43,14 +51,22 @@ COUNT_NEUTRAL = frozenset({
 class Family:
     model_type: str
     causal_lm_class: str  # transformers' reference class, e.g. "LlamaForCausalLM"
-    source: str  # where the defaults were read (transformers module and version)
+    source: str  # the configuration file its defaults were read from (transformers version)
     naming: Naming = LLAMA
-    keys: Mapping[str, str] = field(default_factory=dict)  # this family's config key -> field
-    defaults: Mapping[str, Any] = field(default_factory=dict)  # field -> config class default
+    keys: Mapping[str, str] = field(default_factory=dict)  # config key this family reads -> field
+    defaults: Mapping[str, Any] = field(default_factory=dict)  # config key -> config class default
     switches: Mapping[str, Any] = field(default_factory=dict)  # fields the family fixes
     count_neutral: frozenset[str] = frozenset()  # this family's own count-neutral keys
-    # Conversions from config keys whose meaning is not a plain rename
-    # (e.g. first_k_dense_replace -> mlp_only_layers).  Each takes the raw config and
-    # returns field -> value; kept rare.
+    # Config keys whose other values change the tensors in a way this table does not
+    # build (GPT-2's add_cross_attention): config key -> the one value it can count.
+    requires: Mapping[str, Any] = field(default_factory=dict)
+    # Conversions from config keys whose meaning is not a plain rename (e.g.
+    # first_k_dense_replace -> mlp_only_layers, which layers slide).  Each takes the config
+    # (defaults filled in) and returns field -> value; kept few and shared (families/_rules.py).
     derive: tuple[Callable[[Mapping[str, Any]], Mapping[str, Any]], ...] = ()
     text_config: bool = False  # a multimodal family whose decoder is config["text_config"]
+
+
+def same(*names: str, **renamed: str) -> dict[str, str]:
+    """A key table: ``names`` read under the field's own name, ``renamed`` as config key=field."""
+    return {**{name: name for name in names}, **renamed}

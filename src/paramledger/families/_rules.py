@@ -1,0 +1,105 @@
+"""The few conversions that are not plain key renames, shared by the families.
+
+Each rule takes the config (the family's defaults filled in) and returns architecture
+field -> value.  The attention-pattern rules mirror how each config class fills
+``layer_types`` in transformers 5.24.0; they change no count but the KV cache.
+Convention: ``sliding_window`` is None when no layer slides; otherwise ``layer_types``
+lists every layer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+Rule = Callable[[Mapping[str, Any]], Mapping[str, Any]]
+SLIDING, FULL = "sliding_attention", "full_attention"
+
+
+def _pattern(window: Any, sliding: Sequence[bool]) -> dict[str, Any]:
+    if not window or not any(sliding):
+        return {"sliding_window": None, "layer_types": ()}
+    return {"sliding_window": window, "layer_types": tuple(SLIDING if s else FULL for s in sliding)}
+
+
+def _given_types(config: Mapping[str, Any]) -> list[bool] | None:
+    types = config.get("layer_types")
+    if isinstance(types, (list, tuple)):
+        return [t == SLIDING for t in types]
+    return None
+
+
+def no_sliding(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The family's attention never slides (Llama, GPT-2, ...)."""
+    return {"sliding_window": None, "layer_types": ()}
+
+
+def sliding_all(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Every layer slides when sliding_window is set (Mistral, Mixtral, Phi-3, Starcoder2)."""
+    layers = config["num_hidden_layers"]
+    given = _given_types(config)
+    return _pattern(config.get("sliding_window"), given if given is not None else [True] * layers)
+
+
+def sliding_every(period_key: str | None = None, period: int = 2) -> Rule:
+    """Layer i slides unless (i + 1) is a multiple of the period (Gemma 2: 2, Gemma 3: 6)."""
+
+    def rule(config: Mapping[str, Any]) -> dict[str, Any]:
+        given = _given_types(config)
+        if given is None:
+            step = config.get(period_key, period) if period_key else period
+            step = step or period
+            given = [bool((i + 1) % step) for i in range(config["num_hidden_layers"])]
+        return _pattern(config.get("sliding_window"), given)
+
+    return rule
+
+
+def qwen_window(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Qwen2/Qwen3: only with use_sliding_window, and only layers >= max_window_layers."""
+    window = config.get("sliding_window") if config.get("use_sliding_window") else None
+    given = _given_types(config)
+    if given is None:
+        given = [window is not None and i >= config.get("max_window_layers", 0)
+                 for i in range(config["num_hidden_layers"])]
+    return _pattern(window, given)
+
+
+def qwen_moe_window(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Qwen2-MoE: with use_sliding_window, odd-numbered layers below max_window_layers."""
+    window = config.get("sliding_window") if config.get("use_sliding_window") else None
+    given = _given_types(config)
+    if given is None:
+        given = [bool((i + 1) % 2) and i < config.get("max_window_layers", 0) and window is not None
+                 for i in range(config["num_hidden_layers"])]
+    return _pattern(window, given)
+
+
+def qwen3_moe_window(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Qwen3-MoE: with use_sliding_window, every layer (its config has no layer_types)."""
+    window = config.get("sliding_window") if config.get("use_sliding_window") else None
+    return _pattern(window, [True] * config["num_hidden_layers"])
+
+
+def sparse_step(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Qwen-MoE: layer i is MoE when (i + 1) % decoder_sparse_step == 0 and it is not in
+    mlp_only_layers; every other layer is dense (modeling_qwen2_moe.py, Qwen2MoeDecoderLayer)."""
+    step = config.get("decoder_sparse_step") or 1
+    only = set(config.get("mlp_only_layers") or ())
+    dense = [i for i in range(config["num_hidden_layers"]) if i in only or (i + 1) % step]
+    return {"mlp_only_layers": tuple(dense)}
+
+
+def first_k_dense(config: Mapping[str, Any]) -> dict[str, Any]:
+    """DeepSeek: the first first_k_dense_replace layers are dense (modeling_deepseek_v3.py)."""
+    k = config.get("first_k_dense_replace") or 0
+    return {"mlp_only_layers": tuple(range(min(k, config["num_hidden_layers"])))}
+
+
+def output_bias_follows(key: str) -> Rule:
+    """One config flag biases q, k, v and the output projection alike (Llama's attention_bias)."""
+
+    def rule(config: Mapping[str, Any]) -> dict[str, Any]:
+        return {"attention_output_bias": bool(config.get(key, False))}
+
+    return rule

@@ -1,0 +1,16 @@
+"""Key tables and switches shared by many families (each family still lists its own)."""
+
+from __future__ import annotations
+
+from ._family import same
+
+# The keys nearly every decoder config spells the Hugging Face way.
+DECODER_KEYS = same("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
+                    "num_key_value_heads", "max_position_embeddings", "tie_word_embeddings", "hidden_act")
+
+# Llama's block: RMSNorm before attention and before a gated (SwiGLU) FFN, RoPE.
+LLAMA_SWITCHES = {"mlp_gated": True, "norm_type": "rmsnorm", "norm_placement": "pre",
+                  "position_embedding_type": "rope"}
+
+# Config keys of mixture-of-experts families that only steer routing, never a tensor.
+ROUTING_KEYS = frozenset({"num_experts_per_tok", "router_aux_loss_coef", "output_router_logits", "norm_topk_prob"})

@@ -1,0 +1,31 @@
+"""DeepSeek-V3: multi-head latent attention (low-rank q and kv with their own RMSNorms), the
+first first_k_dense_replace layers dense, then routed experts plus n_shared_experts shared
+ones.  The router's e_score_correction_bias is a buffer, not a parameter: it is not counted."""
+
+from . import _rules as rules
+from ._family import Family, same
+from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
+
+FAMILIES = [
+    Family(
+        model_type="deepseek_v3",
+        causal_lm_class="DeepseekV3ForCausalLM",
+        source="transformers 5.24.0 models/deepseek_v3/configuration_deepseek_v3.py",
+        # DeepseekV3Config.attribute_map: num_local_experts stands for n_routed_experts.
+        keys={**DECODER_KEYS, **same("moe_intermediate_size", "n_shared_experts", "kv_lora_rank", "q_lora_rank",
+                                     "qk_rope_head_dim", "v_head_dim", "qk_nope_head_dim", "num_experts_per_tok",
+                                     "attention_bias"),
+              "n_routed_experts": "num_experts", "num_local_experts": "num_experts"},
+        defaults={"vocab_size": 129280, "hidden_size": 7168, "intermediate_size": 18432,
+                  "moe_intermediate_size": 2048, "num_hidden_layers": 61, "num_attention_heads": 128,
+                  "num_key_value_heads": 128, "n_shared_experts": 1, "n_routed_experts": 256, "kv_lora_rank": 512,
+                  "q_lora_rank": 1536, "qk_rope_head_dim": 64, "v_head_dim": 128, "qk_nope_head_dim": 128,
+                  "num_experts_per_tok": 8, "first_k_dense_replace": 3, "hidden_act": "silu",
+                  "max_position_embeddings": 4096, "tie_word_embeddings": False, "attention_bias": False},
+        switches=LLAMA_SWITCHES,
+        # num_nextn_predict_layers: the multi-token-prediction module ships in the checkpoint
+        # but DeepseekV3ForCausalLM does not build it.
+        count_neutral=ROUTING_KEYS | {"first_k_dense_replace", "num_nextn_predict_layers", "num_mtp_layers"},
+        derive=(rules.output_bias_follows("attention_bias"), rules.first_k_dense, rules.no_sliding),
+    ),
+]

@@ -1,0 +1,74 @@
+"""Gemma 1/2/3: tied embeddings, explicit head_dim; Gemma 2 and 3 add sandwich norms (a norm
+before and after both attention and the FFN) and local sliding-window layers; Gemma 3 adds
+per-head q/k norms.  Gemma's RMSNorm stores (1 + weight) but still one vector of hidden_size."""
+
+from ..naming import Naming
+from . import _rules as rules
+from ._family import Family, same
+from ._tables import DECODER_KEYS, LLAMA_SWITCHES
+
+TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
+SANDWICH = Naming(ffn_pre_norm="pre_feedforward_layernorm")
+GEMMA_KEYS = {**DECODER_KEYS, **same("head_dim", "attention_bias")}
+# Gemma 2/3 call the activation hidden_activation.
+GEMMA2_KEYS = {**{k: v for k, v in GEMMA_KEYS.items() if k != "hidden_act"}, "hidden_activation": "hidden_act"}
+GEMMA3_TEXT_DEFAULTS = {
+    "vocab_size": 262208, "hidden_size": 2304, "intermediate_size": 9216, "num_hidden_layers": 26,
+    "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256, "hidden_activation": "gelu_pytorch_tanh",
+    "max_position_embeddings": 131072, "tie_word_embeddings": True, "attention_bias": False,
+    "sliding_window": 4096,
+}
+GEMMA3_SWITCHES = {**LLAMA_SWITCHES, "norm_placement": "sandwich", "qk_norm": "head"}
+GEMMA3_RULES = (rules.output_bias_follows("attention_bias"), rules.sliding_every("sliding_window_pattern", 6))
+
+FAMILIES = [
+    Family(
+        model_type="gemma",
+        causal_lm_class="GemmaForCausalLM",
+        source=TF.format("gemma"),
+        keys=GEMMA_KEYS,
+        defaults={"vocab_size": 256000, "hidden_size": 3072, "intermediate_size": 24576, "num_hidden_layers": 28,
+                  "num_attention_heads": 16, "num_key_value_heads": 16, "head_dim": 256,
+                  "hidden_act": "gelu_pytorch_tanh", "max_position_embeddings": 8192, "tie_word_embeddings": True,
+                  "attention_bias": False},
+        switches=LLAMA_SWITCHES,
+        derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
+    ),
+    Family(
+        model_type="gemma2",
+        causal_lm_class="Gemma2ForCausalLM",
+        source=TF.format("gemma2"),
+        naming=SANDWICH,
+        keys=GEMMA2_KEYS,
+        defaults={"vocab_size": 256000, "hidden_size": 2304, "intermediate_size": 9216, "num_hidden_layers": 26,
+                  "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256,
+                  "hidden_activation": "gelu_pytorch_tanh", "max_position_embeddings": 8192,
+                  "tie_word_embeddings": True, "attention_bias": False, "sliding_window": 4096},
+        switches={**LLAMA_SWITCHES, "norm_placement": "sandwich"},
+        derive=(rules.output_bias_follows("attention_bias"), rules.sliding_every(None, 2)),
+    ),
+    Family(
+        model_type="gemma3_text",
+        causal_lm_class="Gemma3ForCausalLM",
+        source="transformers 5.24.0 models/gemma3/configuration_gemma3.py (Gemma3TextConfig)",
+        naming=SANDWICH,
+        keys=GEMMA2_KEYS,
+        defaults=GEMMA3_TEXT_DEFAULTS,
+        switches=GEMMA3_SWITCHES,
+        derive=GEMMA3_RULES,
+    ),
+    Family(
+        # The multimodal config: its text decoder is counted, as Gemma3ForCausalLM builds it
+        # from text_config (the vision tower and projector are not part of this inventory).
+        model_type="gemma3",
+        causal_lm_class="Gemma3ForCausalLM",
+        source="transformers 5.24.0 models/gemma3/configuration_gemma3.py (Gemma3Config.text_config)",
+        naming=SANDWICH,
+        keys=GEMMA2_KEYS,
+        defaults=GEMMA3_TEXT_DEFAULTS,
+        switches=GEMMA3_SWITCHES,
+        count_neutral=frozenset({"model_type"}),
+        derive=GEMMA3_RULES,
+        text_config=True,
+    ),
+]

@@ -1,0 +1,32 @@
+"""GPT-2: learned positions, LayerNorm with bias, biases everywhere, Conv1D weights stored (in, out)."""
+
+from ..naming import Naming
+from . import _rules as rules
+from ._family import Family, same
+
+FAMILIES = [
+    Family(
+        model_type="gpt2",
+        causal_lm_class="GPT2LMHeadModel",
+        source="transformers 5.24.0 models/gpt2/configuration_gpt2.py",
+        naming=Naming(
+            embed="transformer.wte", positions="transformer.wpe", layer="transformer.h.{i}",
+            qkv="attn.c_attn", o="attn.c_proj", up="mlp.c_fc", down="mlp.c_proj",
+            attn_pre_norm="ln_1", ffn_pre_norm="ln_2", final_norm="transformer.ln_f", conv1d=True,
+        ),
+        # GPT2Config.attribute_map lets the Hugging Face names stand in for GPT-2's own.
+        keys={**same("vocab_size", "tie_word_embeddings", hidden_act="activation_function"),
+              "n_embd": "hidden_size", "hidden_size": "hidden_size",
+              "n_layer": "num_hidden_layers", "num_hidden_layers": "num_hidden_layers",
+              "n_head": "num_attention_heads", "num_attention_heads": "num_attention_heads",
+              "n_positions": "max_position_embeddings", "max_position_embeddings": "max_position_embeddings",
+              "n_inner": "intermediate_size"},  # None: 4 × n_embd (modeling_gpt2.py GPT2Block)
+        defaults={"vocab_size": 50257, "n_positions": 1024, "n_embd": 768, "n_layer": 12, "n_head": 12,
+                  "n_inner": None, "activation_function": "gelu_new", "tie_word_embeddings": True},
+        switches={"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "pre",
+                  "position_embedding_type": "learned", "attention_bias": True, "attention_output_bias": True,
+                  "mlp_bias": True},
+        requires={"add_cross_attention": False},  # True adds a cross-attention block per layer
+        derive=(rules.no_sliding,),
+    ),
+]

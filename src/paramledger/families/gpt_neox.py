@@ -1,0 +1,31 @@
+"""GPT-NeoX (Pythia): fused query_key_value, LayerNorm with bias, ungated GELU FFN with biases.
+
+use_parallel_residual changes the data flow, not the tensors: both LayerNorms exist either way."""
+
+from ..naming import Naming
+from . import _rules as rules
+from ._family import Family
+from ._tables import DECODER_KEYS
+
+FAMILIES = [
+    Family(
+        model_type="gpt_neox",
+        causal_lm_class="GPTNeoXForCausalLM",
+        source="transformers 5.24.0 models/gpt_neox/configuration_gpt_neox.py",
+        naming=Naming(
+            embed="gpt_neox.embed_in", layer="gpt_neox.layers.{i}", qkv="attention.query_key_value",
+            o="attention.dense", up="mlp.dense_h_to_4h", down="mlp.dense_4h_to_h",
+            final_norm="gpt_neox.final_layer_norm",
+        ),
+        # No num_key_value_heads or head_dim: query_key_value is always 3 × hidden_size.
+        keys={key: field for key, field in DECODER_KEYS.items() if key != "num_key_value_heads"}
+        | {"attention_bias": "attention_bias"},
+        defaults={"vocab_size": 50432, "hidden_size": 6144, "num_hidden_layers": 44, "num_attention_heads": 64,
+                  "intermediate_size": 24576, "hidden_act": "gelu", "max_position_embeddings": 2048,
+                  "tie_word_embeddings": False, "attention_bias": True},
+        switches={"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "pre",
+                  "position_embedding_type": "rope", "mlp_bias": True},
+        count_neutral=frozenset({"use_parallel_residual"}),
+        derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
+    ),
+]

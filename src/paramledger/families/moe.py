@@ -1,0 +1,81 @@
+"""Mixture-of-experts families on Llama's attention: the experts are fused 3-D tensors, as
+transformers 5 builds them (gate_up_proj (experts, 2 × moe_intermediate, hidden), down_proj
+(experts, hidden, moe_intermediate)), with a linear router per MoE layer."""
+
+from ..naming import Naming
+from . import _rules as rules
+from ._family import Family, same
+from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
+
+TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
+MOE_KEYS = {**DECODER_KEYS, "num_experts_per_tok": "num_experts_per_tok"}
+
+FAMILIES = [
+    Family(
+        model_type="mixtral",
+        causal_lm_class="MixtralForCausalLM",
+        source=TF.format("mixtral"),
+        # MixtralConfig.attribute_map: num_experts stands for num_local_experts.  Every
+        # expert is intermediate_size wide.
+        keys={**MOE_KEYS, **same("head_dim"), "num_local_experts": "num_experts", "num_experts": "num_experts"},
+        defaults={"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32,
+                  "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": None, "hidden_act": "silu",
+                  "max_position_embeddings": 131072, "tie_word_embeddings": False, "sliding_window": None,
+                  "num_experts_per_tok": 2, "num_local_experts": 8},
+        switches=LLAMA_SWITCHES,
+        count_neutral=ROUTING_KEYS,
+        derive=(rules.sliding_all,),
+    ),
+    Family(
+        model_type="qwen2_moe",
+        causal_lm_class="Qwen2MoeForCausalLM",
+        source=TF.format("qwen2_moe"),
+        # One shared expert of its own width behind a sigmoid gate; qkv_bias biases q, k, v (never o);
+        # layers in mlp_only_layers or off the decoder_sparse_step grid are dense (intermediate_size).
+        naming=Naming(shared_expert="mlp.shared_expert"),
+        keys={**MOE_KEYS, **same("num_experts", "moe_intermediate_size", "shared_expert_intermediate_size"),
+              "qkv_bias": "attention_bias"},
+        defaults={"vocab_size": 151936, "hidden_size": 2048, "intermediate_size": 5632, "num_hidden_layers": 24,
+                  "num_attention_heads": 16, "num_key_value_heads": 16, "hidden_act": "silu",
+                  "max_position_embeddings": 32768, "tie_word_embeddings": False, "use_sliding_window": False,
+                  "sliding_window": 4096, "max_window_layers": 28, "decoder_sparse_step": 1,
+                  "moe_intermediate_size": 1408, "shared_expert_intermediate_size": 5632, "num_experts_per_tok": 4,
+                  "num_experts": 60, "mlp_only_layers": None, "qkv_bias": True},
+        switches={**LLAMA_SWITCHES, "shared_expert_gate": True, "attention_output_bias": False},
+        count_neutral=ROUTING_KEYS | {"decoder_sparse_step"},
+        derive=(rules.sparse_step, rules.qwen_moe_window),
+    ),
+    Family(
+        model_type="qwen3_moe",
+        causal_lm_class="Qwen3MoeForCausalLM",
+        source=TF.format("qwen3_moe"),
+        keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size"),
+              "num_experts": "num_experts", "num_local_experts": "num_experts"},
+        defaults={"vocab_size": 151936, "hidden_size": 2048, "intermediate_size": 6144, "num_hidden_layers": 24,
+                  "num_attention_heads": 32, "num_key_value_heads": 4, "hidden_act": "silu",
+                  "max_position_embeddings": 32768, "tie_word_embeddings": False, "attention_bias": False,
+                  "use_sliding_window": False, "sliding_window": 4096, "decoder_sparse_step": 1,
+                  "moe_intermediate_size": 768, "num_experts_per_tok": 8, "num_experts": 128,
+                  "mlp_only_layers": None},
+        switches={**LLAMA_SWITCHES, "qk_norm": "head"},
+        count_neutral=ROUTING_KEYS | {"decoder_sparse_step"},
+        derive=(rules.output_bias_follows("attention_bias"), rules.sparse_step, rules.qwen3_moe_window),
+    ),
+    Family(
+        model_type="gpt_oss",
+        causal_lm_class="GptOssForCausalLM",
+        source=TF.format("gpt_oss"),
+        # Every layer is MoE: a router with a bias, experts stored (experts, in, out) with
+        # biases, one learned attention sink per head; attention_bias covers q, k, v and o.
+        naming=Naming(router="mlp.router", experts_in_out=True),
+        keys={**MOE_KEYS, **same("head_dim", "attention_bias"), "num_local_experts": "num_experts",
+              "num_experts": "num_experts", "intermediate_size": "moe_intermediate_size"},
+        defaults={"num_hidden_layers": 36, "num_local_experts": 128, "vocab_size": 201088, "hidden_size": 2880,
+                  "intermediate_size": 2880, "head_dim": 64, "num_attention_heads": 64, "num_key_value_heads": 8,
+                  "sliding_window": 128, "tie_word_embeddings": False, "hidden_act": "silu",
+                  "max_position_embeddings": 131072, "num_experts_per_tok": 4, "attention_bias": True},
+        switches={**LLAMA_SWITCHES, "router_bias": True, "mlp_bias": True, "attention_sinks": True},
+        count_neutral=ROUTING_KEYS | {"swiglu_alpha", "swiglu_limit"},
+        derive=(rules.output_bias_follows("attention_bias"), rules.sliding_every(None, 2)),
+    ),
+]
