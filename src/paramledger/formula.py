@@ -1,0 +1,468 @@
+"""Closed forms: the total as a polynomial in the architecture's own variables.
+
+The form is not written by hand.  The builder (``_builder.build``, the one place the
+arithmetic lives) is run on a stand-in architecture whose sizes are sympy symbols, so
+every tensor's shape comes out as an expression (q_proj: h·d_head × d) and the inventory's
+own totals (``Inventory.total``, ``.embedding``, ``.components``, ``.active``) add them up.
+The depth cannot be a symbol (the builder loops over the layers), so the layers are built
+at the design's depth and grouped: identical layers become ``L ×`` one layer.  The result
+is checked against the numeric inventory at the design and at perturbed designs; a builder
+step the stand-in cannot trace is refused rather than printed wrong.
+
+Sizes a design leaves implicit are couplings, substituted into the displayed form:
+head_dim = d/h, num_key_value_heads = h, intermediate_size = ratio·d rounded up to a
+multiple (seed 000: m = 4d).  sympy is imported lazily (inside functions).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from ._exceptions import OptionError, did_you_mean
+from .architecture import Architecture
+
+if TYPE_CHECKING:
+    import sympy
+
+# symbol, Architecture field, the effective value on a real architecture
+VARIABLES: tuple[tuple[str, str, Any], ...] = (
+    ("V", "vocab_size", lambda a: a.vocab_size),
+    ("d", "hidden_size", lambda a: a.hidden_size),
+    ("L", "num_hidden_layers", lambda a: a.num_hidden_layers),
+    ("h", "num_attention_heads", lambda a: a.num_attention_heads),
+    ("h_kv", "num_key_value_heads", lambda a: a.kv_heads),
+    ("d_head", "head_dim", lambda a: a.attention_head_dim),
+    ("m", "intermediate_size", lambda a: a.ffn_size),
+    ("P", "max_position_embeddings", lambda a: a.max_position_embeddings),
+    ("E", "num_experts", lambda a: a.num_experts),
+    ("k", "num_experts_per_tok", lambda a: a.num_experts_per_tok),
+    ("m_e", "moe_intermediate_size", lambda a: a.expert_size),
+    ("m_s", "shared_expert_intermediate_size", lambda a: a.shared_expert_size),
+    ("r_q", "q_lora_rank", lambda a: a.q_lora_rank or 0),
+    ("r_kv", "kv_lora_rank", lambda a: a.kv_lora_rank or 0),
+    ("d_nope", "qk_nope_head_dim", lambda a: a.qk_nope_head_dim or 0),
+    ("d_rope", "qk_rope_head_dim", lambda a: a.qk_rope_head_dim or 0),
+    ("d_v", "v_head_dim", lambda a: a.v_head_dim or 0),
+)
+FIELD_OF = {name: key for name, key, _ in VARIABLES}
+SYMBOL_OF = {key: name for name, key, _ in VARIABLES}
+_VALUE_OF = {name: get for name, _, get in VARIABLES}
+
+
+def _symbols() -> dict[str, sympy.Symbol]:
+    import sympy
+
+    # integer: so a stacked expert tensor's count // E simplifies; nonnegative: qk_rope may be 0
+    return {name: sympy.Symbol(name, integer=True, nonnegative=True) for name, _, _ in VARIABLES}
+
+
+class _SymbolicArchitecture:
+    """The architecture, with sizes as symbols; everything else is read from the real one.
+
+    ``couplings`` maps a symbol the design leaves implicit to the expression that
+    defines it; ``free`` names fields forced to be independent variables (a sweep axis,
+    a --solve target), as ``Architecture.replace`` would make them."""
+
+    def __init__(self, arch: Architecture, free: frozenset[str]) -> None:
+        import sympy
+
+        self._arch = arch
+        s = self.symbols = _symbols()
+        self.couplings: dict[sympy.Symbol, sympy.Expr] = {}
+        self.declared: set[sympy.Symbol] = set()  # couplings the design declares (intermediate_ratio)
+        self.vocab_size, self.hidden_size = s["V"], s["d"]
+        self.max_position_embeddings = s["P"]
+        self.num_attention_heads = s["h"]
+        self.kv_heads, self.attention_head_dim = s["h_kv"], s["d_head"]
+        if arch.num_key_value_heads is None and "num_key_value_heads" not in free:
+            self.couplings[s["h_kv"]] = s["h"]
+        if arch.head_dim is None and "head_dim" not in free:
+            self.couplings[s["d_head"]] = s["d"] / s["h"]
+        self.ffn_size = s["m"]
+        if arch.intermediate_size is None and "intermediate_size" not in free:
+            ratio = arch.intermediate_ratio if arch.intermediate_ratio is not None else Fraction(4)
+            step = arch.intermediate_multiple_of
+            self.couplings[s["m"]] = sympy.ceiling(sympy.Rational(ratio.numerator, ratio.denominator)
+                                                   * s["d"] / step) * step
+            self.declared.add(s["m"])
+        self.num_experts, self.num_experts_per_tok = s["E"], s["k"]
+        self.expert_size = s["m_e"]
+        if arch.moe_intermediate_size is None and "moe_intermediate_size" not in free:
+            self.couplings[s["m_e"]] = s["m"]
+        self.shared_expert_size = s["m_s"] if arch.shared_expert_size else 0  # the builder tests it for truth
+        if arch.shared_expert_intermediate_size is None and "shared_expert_intermediate_size" not in free:
+            self.couplings[s["m_s"]] = arch.n_shared_experts * s["m_e"]
+        self.q_lora_rank = s["r_q"] if arch.q_lora_rank is not None else None
+        self.kv_lora_rank = s["r_kv"] if arch.kv_lora_rank is not None else None
+        self.qk_nope_head_dim, self.qk_rope_head_dim, self.v_head_dim = s["d_nope"], s["d_rope"], s["d_v"]
+
+    def __getattr__(self, name: str) -> Any:  # switches, names, depth: the real design's
+        return getattr(self._arch, name)
+
+
+@dataclass(frozen=True)
+class ClosedForm:
+    """The total (and its parts) as expressions; ``couplings`` define the implicit sizes.
+
+    ``total`` is in the independent symbols plus the coupled ones (m, d_head, ...);
+    ``coupled_total`` substitutes the couplings, the design's own form."""
+
+    architecture: Architecture
+    total: Any  # sympy.Expr
+    embedding: Any
+    active: Any
+    components: dict[str, Any]
+    couplings: dict[Any, Any]
+    declared: frozenset[Any] = field(default_factory=frozenset)
+
+    # ---------------------------------------------------------------- forms
+    def substitute(self, expr: Any, keep: frozenset[Any] = frozenset()) -> Any:
+        """``expr`` with every coupling except those in ``keep`` substituted, to a fixed point."""
+        import sympy
+
+        rules = {sym: value for sym, value in self.couplings.items() if sym not in keep}
+        for _ in range(len(rules) + 1):
+            expr = sympy.expand(expr.subs(rules))
+        return expr
+
+    @property
+    def coupled_total(self) -> Any:
+        return self.substitute(self.total)
+
+    @property
+    def uncoupled_total(self) -> Any | None:
+        """The form with a declared coupling (m = ratio·d) left as its own variable, or
+        None when the design declares none."""
+        if not self.declared:
+            return None
+        return self.substitute(self.total, keep=frozenset(self.declared))
+
+    def variables(self, expr: Any = None) -> dict[str, int]:
+        """Symbol -> the design's value, for the symbols of ``expr`` (the coupled total)."""
+        expr = self.coupled_total if expr is None else expr
+        names = sorted((str(s) for s in expr.free_symbols), key=[v[0] for v in VARIABLES].index)
+        return {name: _VALUE_OF[name](self.architecture) for name in names}
+
+    def values(self, arch: Architecture | None = None) -> dict[Any, int]:
+        """Every symbol -> its value on ``arch`` (default: the design)."""
+        arch = arch or self.architecture
+        return {sym: _VALUE_OF[str(sym)](arch) for sym in _symbols().values()}
+
+    def evaluate(self, expr: Any = None, arch: Architecture | None = None) -> int:
+        """``expr`` (default: the total) at ``arch``'s values, exact."""
+        import sympy
+
+        value = sympy.sympify(self.total if expr is None else expr).subs(self.values(arch))
+        if not value.is_Integer:
+            raise OptionError("formula", f"the closed form did not reduce to a whole number ({value})")
+        return int(value)
+
+    def break_even(self) -> BreakEven | None:
+        """Where the token table (V·d) outgrows everything else: V > threshold.  Everything
+        else is linear in V (an untied head or output bias adds r1·V), so the threshold is
+        rest(V=0) / (d − r1), in the other variables."""
+        import sympy
+
+        V = _symbols()["V"]
+        emb = self.substitute(self.embedding)
+        rest = sympy.expand(self.coupled_total - emb)
+        a, r1, r0 = emb.coeff(V, 1), rest.coeff(V, 1), rest.coeff(V, 0)
+        if sympy.expand(emb - a * V) != 0 or sympy.expand(rest - r1 * V - r0) != 0:
+            return None
+        slope = sympy.simplify(a - r1)
+        threshold = sympy.factor(sympy.cancel(r0 / slope)) if slope != 0 else None
+        values = self.values()
+        slope_value = Fraction(str(sympy.sympify(slope).subs(values)))
+        if threshold is None or slope_value <= 0:
+            return BreakEven(threshold, None, slope)
+        exact = Fraction(str(sympy.sympify(threshold).subs(values)))
+        return BreakEven(sympy.expand(threshold), math.floor(exact) + 1, slope)
+
+
+@dataclass(frozen=True)
+class BreakEven:
+    threshold: Any  # V must exceed this expression
+    vocab_size: int | None  # the smallest such integer V at the design, None if never
+    slope: Any  # d − (what an untied head adds per row): ≤ 0 means never
+
+
+def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[str] = ()) -> ClosedForm:
+    """The closed form of ``source``'s inventory (see the module docstring).
+
+    ``free``: fields to treat as independent variables even where the design couples
+    them (intermediate_size on a ratio design, head_dim, num_key_value_heads)."""
+    import sympy
+
+    from . import families, load
+    from ._builder import build
+    from .inventory import COMPONENTS, inventory_from_tensors
+    from .naming import LLAMA
+
+    arch = load(source)
+    stand_in = _SymbolicArchitecture(arch, frozenset(free))
+    family = families.get(arch.model_type)
+    try:
+        traced = build(stand_in, family.naming if family else LLAMA)  # type: ignore[arg-type]
+    except TypeError as error:  # a builder step that needs a number, not a symbol
+        raise OptionError("formula", f"the builder cannot be traced symbolically for {arch.source}: {error}") from None
+    depth = _symbols()["L"]
+
+    def grouped(measure: Any) -> Any:
+        """``measure`` (Inventory -> expr) over the tensors outside the blocks, plus each
+        distinct kind of layer times how many there are; the kind holding the last layer
+        takes L minus the others (the dense layers of an MoE model are fixed indices)."""
+        outside = [t for t in traced.tensors if t.layer is None]
+        total = measure(inventory_from_tensors(outside, architecture=stand_in))  # type: ignore[arg-type]
+        kinds: list[list[Any]] = []  # [expr, count]
+        for i in range(arch.num_hidden_layers):
+            layer = [t for t in traced.tensors if t.layer == i]
+            value = sympy.expand(measure(inventory_from_tensors(layer, architecture=stand_in)))  # type: ignore[arg-type]
+            for kind in kinds:
+                if sympy.expand(kind[0] - value) == 0:
+                    kind[1] += 1
+                    kind.append(i)
+                    break
+            else:
+                kinds.append([value, 1, i])
+        for kind in kinds:
+            count = kind[1]
+            if arch.num_hidden_layers - 1 in kind[2:]:
+                count = depth - (arch.num_hidden_layers - kind[1])
+            total += count * kind[0]
+        return sympy.expand(total)
+
+    form = ClosedForm(
+        architecture=arch,
+        total=grouped(lambda inv: inv.total),
+        embedding=grouped(lambda inv: inv.embedding),
+        active=grouped(lambda inv: inv.active),
+        components={name: grouped(lambda inv, name=name: inv.component(name))
+                    for name in COMPONENTS if name in _components_of(arch)},
+        couplings=dict(stand_in.couplings),
+        declared=frozenset(stand_in.declared),
+    )
+    _verify(form, arch)
+    return form
+
+
+def _components_of(arch: Architecture) -> dict[str, int]:
+    from . import inventory
+
+    return inventory(arch).components
+
+
+def _verify(form: ClosedForm, arch: Architecture) -> None:
+    """The form must give the inventory's total at the design and at perturbed designs
+    (every size moved at once): a builder step read as a constant would show here."""
+    from . import inventory
+
+    for arch_at in (arch, *_perturbed(arch)):
+        expected = inventory(arch_at)
+        for name, expr, value in (("total", form.total, expected.total),
+                                  ("embedding", form.embedding, expected.embedding),
+                                  ("active", form.active, expected.active)):
+            for got in (form.evaluate(expr, arch_at), form.evaluate(form.substitute(expr), arch_at)):
+                if got != value:
+                    raise OptionError("formula", f"the traced {name} gives {got:,} but the inventory counts "
+                                                 f"{value:,} for {arch_at.source}; this design has no closed form")
+
+
+def _perturbed(arch: Architecture) -> list[Architecture]:
+    """Valid designs with every size moved (heads and width scaled together so that heads
+    still divide the width); count-neutral per-layer patterns are dropped."""
+    out = []
+    for bump in (1, 3):
+        changes: dict[str, Any] = {
+            "vocab_size": arch.vocab_size + 2 * bump + 1,
+            "num_hidden_layers": arch.num_hidden_layers + bump,
+            "num_attention_heads": 2 * arch.num_attention_heads,
+            "hidden_size": 2 * (arch.hidden_size + bump * arch.num_attention_heads),
+            "max_position_embeddings": arch.max_position_embeddings + bump,
+            "layer_types": (),
+        }
+        if arch.num_key_value_heads is not None:
+            changes["num_key_value_heads"] = 2 * arch.num_key_value_heads
+        for key in ("head_dim", "intermediate_size", "moe_intermediate_size", "shared_expert_intermediate_size",
+                    "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
+            if getattr(arch, key) is not None:
+                changes[key] = getattr(arch, key) + bump
+        if arch.is_moe:
+            changes["num_experts"] = arch.num_experts + bump
+        try:
+            out.append(arch.replace(where=f"{arch.source} (perturbed)", **changes))
+        except ValueError:  # an unusual design the perturbation breaks: the design itself still checks
+            continue
+    return out
+
+
+# ---------------------------------------------------------------------- solving
+SOLVABLE = ("vocab_size", "hidden_size", "num_hidden_layers", "intermediate_size", "num_experts",
+            "moe_intermediate_size", "head_dim", "num_key_value_heads", "num_attention_heads")
+
+
+@dataclass(frozen=True)
+class Solution:
+    """An integer answer and the totals on either side of it, checked by the engine."""
+
+    key: str
+    question: str  # what was asked, in words
+    value: int | None  # None: no integer satisfies it
+    rounding: str  # "floor" (largest that fits) or "ceil" (smallest that reaches)
+    total: int | None  # the inventory total at the answer
+    neighbour: int | None  # the next valid value beyond the answer
+    neighbour_total: int | None
+    reason: str = ""
+
+
+def solve_budget(source: Architecture | str, key: str, budget: int) -> Solution:
+    """The largest valid ``key`` whose total stays within ``budget`` (the others as declared).
+
+    The total does not decrease as any size grows, so an exponential then binary search
+    on the closed form finds the largest integer that fits; it is then stepped down to a
+    value the architecture accepts (heads must divide the width) and confirmed by the
+    inventory engine."""
+    from . import inventory
+
+    arch = load_for_solve(source, key)
+    if budget <= 0:
+        raise OptionError("--budget", f"must be positive, got {budget}")
+    form = closed_form(arch, free=(key,))
+    expr = form.coupled_total  # ``key`` is free in it: the search moves it alone
+    question = f"largest {key} with total ≤ {budget:,}"
+
+    def total_at(value: int) -> int | None:
+        try:
+            candidate = arch.replace(where=f"--solve {key}", **{key: value})
+        except ValueError:
+            return None
+        return form.evaluate(expr, candidate)
+
+    def fits(value: int) -> bool:
+        total = _total_ignoring_validity(form, expr, arch, key, value)
+        return total <= budget
+
+    if not fits(1):
+        return Solution(key, question, None, "floor", None, 1, total_at(1),
+                        f"even {key}=1 exceeds the budget")
+    low, high = 1, 2
+    while fits(high):
+        low, high = high, high * 2
+        if high > 1 << 62:
+            raise OptionError("--budget", f"no bound: the total does not grow with {key}")
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if fits(mid) else (low, mid)
+    value = low
+    while value >= 1 and total_at(value) is None:  # the largest value the architecture accepts
+        value -= 1
+    if value < 1:
+        return Solution(key, question, None, "floor", None, None, None, f"no valid {key} fits")
+    nxt = low + 1
+    while total_at(nxt) is None and nxt < low + 4096:
+        nxt += 1
+    exact = inventory(arch.replace(**{key: value})).total
+    return Solution(key, question, value, "floor", exact, nxt, total_at(nxt))
+
+
+def _total_ignoring_validity(form: ClosedForm, expr: Any, arch: Architecture, key: str, value: int) -> int:
+    """The closed form at ``key`` = value, the rest at the design, without the divisibility
+    checks (rounded up where a coupling divides): the search's monotone function."""
+    import sympy
+
+    values = form.values(arch)
+    values[_symbols()[SYMBOL_OF[key]]] = value
+    result = sympy.sympify(expr).subs(values)
+    return math.ceil(Fraction(str(result)))
+
+
+def solve_share(source: Architecture | str, share: Fraction) -> Solution:
+    """The smallest vocab_size at which the token table is at least ``share`` of the total.
+
+    The table is a·V and the total (a + r1)·V + r0 (the closed form, linear in V), so
+    a·V ≥ s·((a + r1)·V + r0)  ⟺  V ≥ s·r0 / (a − s·(a + r1)), rounded up; when
+    a ≤ s·(a + r1) (an untied head grows with the table) no vocabulary gets there."""
+    import sympy
+
+    from . import inventory
+
+    arch = load_for_solve(source, "vocab_size")
+    if not 0 < share < 1:
+        raise OptionError("--share", f"must be between 0 and 1 (exclusive), got {share}")
+    form = closed_form(arch)
+    V = _symbols()["V"]
+    values = {sym: val for sym, val in form.values().items() if sym != V}
+    emb = sympy.expand(form.substitute(form.embedding).subs(values))
+    total = sympy.expand(form.coupled_total.subs(values))
+    a, r1, r0 = (Fraction(str(x)) for x in (emb.coeff(V, 1), total.coeff(V, 1) - emb.coeff(V, 1),
+                                              total.coeff(V, 0)))
+    question = f"smallest vocab_size with embedding share ≥ {float(share):.6g}"
+    slope = a - share * (a + r1)
+    if slope <= 0:
+        limit = a / (a + r1)
+        return Solution("vocab_size", question, None, "ceil", None, None, None,
+                        f"the share only approaches {float(limit * 100):.6f} % as the vocabulary grows")
+    value = max(1, math.ceil(share * r0 / slope))
+    inv = inventory(arch.replace(vocab_size=value))
+    below = inventory(arch.replace(vocab_size=value - 1)).total if value > 1 else None
+    return Solution("vocab_size", question, value, "ceil", inv.total, value - 1 if value > 1 else None, below)
+
+
+def load_for_solve(source: Architecture | str, key: str) -> Architecture:
+    from . import load
+
+    if key not in SOLVABLE:
+        known = Architecture.field_names()
+        hint = did_you_mean(key, SOLVABLE) if key not in known else ""
+        raise OptionError("--solve", f"cannot solve for {key!r}{hint}; one of {', '.join(SOLVABLE)}")
+    return load(source)
+
+
+def pretty(expr: Any) -> str:
+    """sympy's text with · for products and superscript powers."""
+    import sympy
+
+    text = sympy.sstr(expr, order="grlex")
+    for power, sup in (("**2", "²"), ("**3", "³"), ("**4", "⁴")):
+        text = text.replace(power, sup)
+    return text.replace("*", "·")
+
+
+def shown_couplings(form: ClosedForm) -> dict[Any, Any]:
+    """The couplings the design's form uses (m = 4·d, d_head = d/h, ...), in VARIABLES order."""
+    used = set(form.total.free_symbols)
+    shown: dict[Any, Any] = {}
+    for sym, value in sorted(form.couplings.items(), key=lambda kv: [v[0] for v in VARIABLES].index(str(kv[0]))):
+        if sym in used:
+            shown[sym] = value
+            used |= set(value.free_symbols)
+    return shown
+
+
+def parse_count(text: str, option: str) -> int:
+    """A parameter count: 20000000, 20_000_000, 2e7, 20M, 1.5B (decimal prefixes)."""
+    scale = {"k": 10**3, "m": 10**6, "b": 10**9, "t": 10**12}
+    raw = text.strip().replace("_", "").replace(",", "")
+    factor = 1
+    if raw and raw[-1].lower() in scale:
+        factor, raw = scale[raw[-1].lower()], raw[:-1]
+    try:
+        value = Fraction(raw) * factor
+    except (ValueError, ZeroDivisionError):
+        raise OptionError(option, f"expected a parameter count like 20000000 or 20M, got {text!r}") from None
+    if value.denominator != 1:
+        raise OptionError(option, f"must be a whole number of parameters, got {text!r}")
+    return int(value)
+
+
+def parse_share(text: str, option: str = "--share") -> Fraction:
+    """A share as 0.5, 1/2 or 50%."""
+    raw = text.strip()
+    percent = raw.endswith("%")
+    try:
+        value = Fraction(raw.rstrip("%").strip())
+    except (ValueError, ZeroDivisionError):
+        raise OptionError(option, f"expected a share like 0.5, 1/2 or 50%, got {text!r}") from None
+    return value / 100 if percent else value
