@@ -87,3 +87,129 @@ class OptionError(ParamledgerError, ValueError):
 
 class ReferenceUnavailableError(ParamledgerError):
     """Verification needs torch and transformers, which are not installed."""
+
+
+# --------------------------------------------------------------------------- checkpoints
+# Reading stored weights (safetensors, GGUF, PyTorch) header-only.  Each malformed-file case
+# has its own class (the safetensors Rust core, safetensors/src/tensor.rs, names the same
+# cases); every message is one line naming the file and, where there is one, the tensor.
+
+
+class CheckpointFormatError(FileFormatError):
+    """A checkpoint file that breaks its format's rules; ``tensor`` names the entry at fault."""
+
+    def __init__(self, path: str, message: str, tensor: str | None = None) -> None:
+        self.tensor = tensor
+        super().__init__(str(path), f"tensor {tensor!r}: {message}" if tensor is not None else message)
+
+
+class HeaderTooSmallError(CheckpointFormatError):
+    """Fewer bytes than the fixed-size prefix (8 for safetensors)."""
+
+
+class HeaderTooLargeError(CheckpointFormatError):
+    """A declared header length beyond the bound (100,000,000 bytes, as the Rust core)."""
+
+
+class HeaderBeyondFileError(CheckpointFormatError):
+    """A declared header length that runs past the end of the file."""
+
+
+class HeaderEncodingError(CheckpointFormatError):
+    """A header that is not UTF-8."""
+
+
+class HeaderJSONError(CheckpointFormatError):
+    """A header that is not valid JSON."""
+
+
+class HeaderNotObjectError(CheckpointFormatError):
+    """A header (or index) whose JSON is not an object."""
+
+
+class MetadataError(CheckpointFormatError):
+    """``__metadata__`` that is not a string -> string map."""
+
+
+class TensorEntryError(CheckpointFormatError):
+    """A tensor entry missing a field, or with a field of the wrong kind."""
+
+
+class UnknownDtypeError(CheckpointFormatError):
+    """A dtype (or GGML type) the format does not define."""
+
+
+class ShapeError(CheckpointFormatError):
+    """A shape that is not a list of non-negative integers."""
+
+
+class OverlappingOffsetsError(CheckpointFormatError):
+    """Two tensors whose byte spans overlap."""
+
+
+class OffsetGapError(CheckpointFormatError):
+    """Bytes between two tensors that no tensor claims."""
+
+
+class ByteSpanError(CheckpointFormatError):
+    """A byte span that is not shape × dtype size."""
+
+
+class TruncatedDataError(CheckpointFormatError):
+    """A data section shorter than the tensors the header declares."""
+
+
+class DataSizeError(CheckpointFormatError):
+    """A data section longer than the tensors the header declares (the last offset is not its end)."""
+
+
+class DuplicateTensorError(CheckpointFormatError):
+    """One tensor name declared twice (in one header, or in two shards)."""
+
+
+class ShardIndexError(CheckpointFormatError):
+    """A sharded checkpoint's index json without a valid ``weight_map``."""
+
+
+class MissingShardError(CheckpointFormatError):
+    """A shard the index names that is not in the folder."""
+
+
+class ShardTensorMissingError(CheckpointFormatError):
+    """A tensor the index places in a shard whose header does not hold it."""
+
+
+class GGUFMagicError(CheckpointFormatError):
+    """A file that does not start with the GGUF magic."""
+
+
+class GGUFVersionError(CheckpointFormatError):
+    """A GGUF version other than 2 or 3 (or a big-endian file)."""
+
+
+class GGUFCountError(CheckpointFormatError):
+    """A tensor, key-value, array or dimension count beyond what the file can hold."""
+
+
+class GGUFTruncatedError(CheckpointFormatError):
+    """A GGUF header or data section cut short (a string, a value, a tensor's data)."""
+
+
+class GGUFValueTypeError(CheckpointFormatError):
+    """A metadata value type GGUF does not define."""
+
+
+class GGUFTensorError(CheckpointFormatError):
+    """A tensor info that breaks the rules (dims, block size, offsets)."""
+
+
+class CheckpointDependencyError(SourceError):
+    """Reading this checkpoint needs a library that is not installed (torch for .bin/.pt)."""
+
+
+class UnsafePickleError(CheckpointFormatError):
+    """A PyTorch file that cannot be read without executing pickled code (weights_only refused it)."""
+
+
+class UnknownCheckpointError(SourceError):
+    """A path that is no checkpoint paramledger can read."""

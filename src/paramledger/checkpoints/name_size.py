@@ -1,0 +1,54 @@
+"""The parameter count a model's name claims: "7B", "270m", "1.7B", "8x7B", "30B-A3B".
+
+Names round (Llama-2-7b holds 6,738,415,616) and some count differently: "8x7B" reads as
+eight 7B models, but the experts share attention and embeddings; "A3B" is the active
+count per token, not the total.  Only B (10⁹), M (10⁶) and T (10¹²) are read: "4k" in
+"Phi-3-mini-4k" is a context length.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+_SCALE = {"m": 10**6, "b": 10**9, "t": 10**12}
+# A size stands between separators (start, "-", "_", "/", " ", ".") so "Qwen2.5-7B" reads 7B, not 2.5-7B.
+_SIZE = re.compile(r"(?:^|(?<=[-_/ .]))(?:(\d+)x)?(\d+(?:\.\d+)?)([bmt])(?=$|[-_/ .])", re.IGNORECASE)
+_ACTIVE = re.compile(r"(?:^|(?<=[-_/ .]))a(\d+(?:\.\d+)?)([bmt])(?=$|[-_/ .])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class NameSize:
+    name: str
+    label: str  # as written: "8x7B"
+    total: int  # what the label claims for the whole model (8x7B -> 56,000,000,000)
+    experts: int = 1  # the "8" of "8x7B"
+    active: int | None = None  # the "3B" of "A3B"
+    active_label: str | None = None
+
+
+def _amount(number: str, unit: str) -> int:
+    value = Fraction(number) * _SCALE[unit.lower()]
+    return int(value)
+
+
+def parse_name_size(name: str) -> NameSize | None:
+    """The size a model name claims, or None when the name carries none."""
+    short = name.rstrip("/").split("/")[-1]
+    active_match = _ACTIVE.search(short)
+    rest = short[:active_match.start()] + short[active_match.end():] if active_match else short
+    match = _SIZE.search(rest)
+    if match is None:
+        return None
+    experts = int(match.group(1)) if match.group(1) else 1
+    per = _amount(match.group(2), match.group(3))
+    active = _amount(active_match.group(1), active_match.group(2)) if active_match else None
+    return NameSize(
+        name=short,
+        label=match.group(0),
+        total=experts * per,
+        experts=experts,
+        active=active,
+        active_label=active_match.group(0) if active_match else None,
+    )

@@ -1,0 +1,100 @@
+"""A PyTorch .bin/.pt file (torch.save), read for its tensors' dtypes and shapes only.
+
+Pickle can run arbitrary code, so the file is opened with ``weights_only=True`` (torch's
+restricted unpickler: tensors, dicts, lists and numbers only) and a file that needs more
+is refused, never executed.  A zip-format file (torch >= 1.6) is memory-mapped
+(``mmap=True``): no weight is read, and tensors that share storage (a tied head pickled
+twice) are recognized by address.  A legacy-format file is loaded onto the meta device,
+where shared storage cannot be recognized (said in a note).
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import CheckpointDependencyError, SourceError, UnsafePickleError
+from ._stored import Checkpoint, StoredTensor
+from .safetensors import natural_key
+
+# Keys training scripts wrap a state dict in (a {"model": ..., "optimizer": ...} checkpoint).
+_WRAPPERS = ("state_dict", "model", "model_state_dict", "module")
+
+
+def read_torch(path: str | os.PathLike[str], *, file_label: str | None = None) -> Checkpoint:
+    path = os.fspath(path)
+    try:
+        import torch
+    except ImportError:
+        raise CheckpointDependencyError(path, "reading a PyTorch .bin/.pt file needs torch "
+                                              "(pip install torch), or convert it to .safetensors") from None
+    if not os.path.isfile(path):
+        raise SourceError(path, "no such file")
+    zipped = zipfile.is_zipfile(path)
+    notes: list[str] = []
+    try:
+        if zipped:
+            loaded = torch.load(path, map_location="cpu", mmap=True, weights_only=True)
+        else:
+            loaded = torch.load(path, map_location="meta", weights_only=True)
+            notes.append("legacy (non-zip) torch.save format: loaded on the meta device, where tensors sharing "
+                         "storage cannot be recognized")
+    except Exception as error:  # torch raises UnpicklingError, RuntimeError, EOFError, ... for bad files
+        first = str(error).strip().splitlines()[0] if str(error).strip() else error.__class__.__name__
+        if error.__class__.__name__ == "UnpicklingError" and "Weights only load failed" in first:
+            raise UnsafePickleError(path, "refused: it holds objects beyond tensors and containers, and "
+                                          "paramledger never executes pickled code (weights_only=True)") from None
+        raise UnsafePickleError(path, f"torch.load(weights_only=True) failed: {first[:160]}") from None
+    flat, skipped, unwrapped = _flatten(loaded, torch)
+    if unwrapped:
+        notes.append(f"the tensors are under the {unwrapped!r} key; other keys are ignored")
+    if skipped:
+        notes.append(f"{skipped} non-tensor value(s) ignored")
+    tensors: list[StoredTensor] = []
+    aliases: dict[str, str] = {}
+    owners: dict[tuple[Any, ...], str] = {}
+    for name, tensor in flat.items():  # file order: the first name owns shared storage
+        if tensor.device.type != "meta":
+            key = (tensor.untyped_storage().data_ptr(), tensor.storage_offset(), tuple(tensor.shape),
+                   tensor.stride(), tensor.dtype)
+            if key in owners:
+                aliases[name] = owners[key]
+                continue
+            owners[key] = name
+        dtype = str(tensor.dtype).removeprefix("torch.")
+        tensors.append(StoredTensor(name, dtype, tuple(tensor.shape), tensor.numel() * tensor.element_size(),
+                                    file_label))
+    tensors.sort(key=lambda t: natural_key(t.name))
+    if aliases:
+        notes.append(f"{len(aliases)} name(s) share storage with another tensor (stored once): "
+                     + ", ".join(f"{a} -> {t}" for a, t in list(aliases.items())[:3]))
+    return Checkpoint(path, "pytorch", tuple(tensors), {}, aliases, tuple(notes))
+
+
+def _flatten(loaded: Any, torch: Any) -> tuple[dict[str, Any], int, str | None]:
+    unwrapped = None
+    if isinstance(loaded, Mapping) and not any(isinstance(v, torch.Tensor) for v in loaded.values()):
+        for key in _WRAPPERS:
+            if isinstance(loaded.get(key), Mapping):
+                loaded, unwrapped = loaded[key], key
+                break
+    flat: dict[str, Any] = {}
+    skipped = 0
+
+    def walk(value: Any, prefix: str) -> None:
+        nonlocal skipped
+        if isinstance(value, torch.Tensor):
+            flat[prefix] = value
+        elif isinstance(value, Mapping):
+            for key, item in value.items():
+                walk(item, f"{prefix}.{key}" if prefix else str(key))
+        elif isinstance(value, (list, tuple)):
+            for i, item in enumerate(value):
+                walk(item, f"{prefix}.{i}" if prefix else str(i))
+        else:
+            skipped += 1
+
+    walk(loaded, "")
+    return flat, skipped, unwrapped
