@@ -1,0 +1,125 @@
+"""Hypothesis strategies: random small configs for every supported model_type.
+
+Each strategy spells the keys the way the family's transformers config class does and
+draws every switch the family has (biases, tying, GQA/MQA, head_dim != hidden/heads,
+experts, shared experts, dense layers, MLA ranks, sliding windows).  The keys are written
+out here, not read from paramledger's family tables, so a key a table forgets fails.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+booleans = st.booleans()
+window = st.one_of(st.none(), st.integers(1, 64))
+
+
+@st.composite
+def core(draw, *, kv: bool = True, head_dim: bool = True, names: dict | None = None,
+         inner: str | None = "intermediate_size") -> dict:
+    """vocab, width, depth, heads (and KV heads, head_dim) and the FFN width."""
+    n = {"vocab_size": "vocab_size", "hidden_size": "hidden_size", "num_hidden_layers": "num_hidden_layers",
+         "num_attention_heads": "num_attention_heads", **(names or {})}
+    heads = draw(st.sampled_from([1, 2, 3, 4, 6, 8]))
+    config = {
+        n["vocab_size"]: draw(st.integers(4, 300)),
+        n["num_hidden_layers"]: draw(st.integers(1, 4)),
+        n["num_attention_heads"]: heads,
+    }
+    # Some config classes insist that heads divide the width even when head_dim is explicit.
+    config[n["hidden_size"]] = heads * draw(st.sampled_from([2, 4, 6, 8, 16]))
+    if head_dim and draw(booleans):
+        config["head_dim"] = draw(st.sampled_from([2, 4, 10, 16]))  # often != hidden / heads
+    if kv:
+        config["num_key_value_heads"] = draw(st.sampled_from([k for k in (1, 2, 3, 4, 6, 8) if heads % k == 0]))
+    if inner:
+        config[inner] = draw(st.integers(1, 96))
+    config["tie_word_embeddings"] = draw(booleans)
+    return config
+
+
+def with_keys(base: st.SearchStrategy, **extra: st.SearchStrategy) -> st.SearchStrategy:
+    """``base`` plus independently drawn keys."""
+    return st.tuples(base, st.fixed_dictionaries(extra)).map(lambda pair: {**pair[0], **pair[1]})
+
+
+def _typed(model_type: str, strategy: st.SearchStrategy) -> st.SearchStrategy:
+    # pad_token_id 0: some defaults (Phi-3's 32000) do not fit a small vocabulary.
+    return strategy.map(lambda config: {"model_type": model_type, "pad_token_id": 0, **config})
+
+
+@st.composite
+def qwen2_moe_extra(draw, config: dict) -> dict:
+    layers = config["num_hidden_layers"]
+    experts = draw(st.integers(1, 8))
+    return {**config,
+            "num_experts": experts, "num_experts_per_tok": draw(st.integers(1, experts)),
+            "moe_intermediate_size": draw(st.integers(1, 32)),
+            "decoder_sparse_step": draw(st.integers(1, 3)),
+            "mlp_only_layers": draw(st.lists(st.integers(0, layers - 1), unique=True, max_size=layers))}
+
+
+@st.composite
+def deepseek_v3(draw) -> dict:
+    config = draw(core(head_dim=False))
+    layers = config["num_hidden_layers"]
+    experts = draw(st.integers(1, 8))
+    groups = draw(st.sampled_from([g for g in (1, 2) if experts % g == 0]))
+    config.update({
+        "n_routed_experts": experts, "num_experts_per_tok": draw(st.integers(1, experts)),
+        "n_group": groups, "topk_group": 1,
+        "moe_intermediate_size": draw(st.integers(1, 32)),
+        "n_shared_experts": draw(st.integers(1, 2)),
+        "first_k_dense_replace": draw(st.integers(0, layers)),
+        "q_lora_rank": draw(st.one_of(st.none(), st.integers(1, 24))),
+        "kv_lora_rank": draw(st.integers(1, 24)),
+        "qk_nope_head_dim": draw(st.integers(1, 16)),
+        "qk_rope_head_dim": draw(st.sampled_from([2, 4, 8])),
+        "v_head_dim": draw(st.integers(1, 16)),
+        "attention_bias": draw(booleans),
+    })
+    return config
+
+
+def _experts(key: str = "num_local_experts") -> st.SearchStrategy:
+    return st.integers(1, 8).flatmap(
+        lambda e: st.fixed_dictionaries({key: st.just(e), "num_experts_per_tok": st.integers(1, e)}))
+
+
+def _merge(*parts: st.SearchStrategy) -> st.SearchStrategy:
+    return st.tuples(*parts).map(lambda ds: {k: v for d in ds for k, v in d.items()})
+
+
+GPT2_NAMES = {"vocab_size": "vocab_size", "hidden_size": "n_embd", "num_hidden_layers": "n_layer",
+              "num_attention_heads": "n_head"}
+QWEN_WINDOW = {"use_sliding_window": booleans, "sliding_window": st.integers(1, 64),
+               "max_window_layers": st.integers(0, 4)}
+GEMMA3 = with_keys(core(), attention_bias=booleans, sliding_window=window,
+                   sliding_window_pattern=st.integers(1, 4))
+
+CONFIGS: dict[str, st.SearchStrategy] = {
+    "llama": with_keys(core(), attention_bias=booleans, mlp_bias=booleans),
+    "mistral": with_keys(core(), sliding_window=window),
+    "qwen2": with_keys(core(head_dim=False), **QWEN_WINDOW),
+    "qwen3": with_keys(core(), attention_bias=booleans, **QWEN_WINDOW),
+    "gemma": with_keys(core(), attention_bias=booleans),
+    "gemma2": with_keys(core(), attention_bias=booleans, sliding_window=window),
+    "gemma3_text": GEMMA3,
+    "gemma3": GEMMA3.map(lambda text: {"text_config": {"model_type": "gemma3_text", **text}}),
+    "phi3": with_keys(core(), sliding_window=window),
+    "olmo": with_keys(core(), attention_bias=booleans),
+    "olmo2": with_keys(core(), attention_bias=booleans),
+    "gpt2": with_keys(core(kv=False, head_dim=False, names=GPT2_NAMES, inner="n_inner"),
+                      n_positions=st.integers(1, 64)),
+    "gpt_neox": with_keys(core(kv=False, head_dim=False), attention_bias=booleans,
+                          use_parallel_residual=booleans, max_position_embeddings=st.integers(1, 64)),
+    "mixtral": _merge(core(), _experts(), st.fixed_dictionaries({"sliding_window": window})),
+    "qwen2_moe": with_keys(core(head_dim=False), qkv_bias=booleans,
+                           shared_expert_intermediate_size=st.integers(1, 32), **QWEN_WINDOW
+                           ).flatmap(qwen2_moe_extra),
+    "qwen3_moe": with_keys(core(), attention_bias=booleans, **QWEN_WINDOW).flatmap(qwen2_moe_extra),
+    "gpt_oss": _merge(core(), _experts(), st.fixed_dictionaries({"attention_bias": booleans,
+                                                                  "sliding_window": window})),
+    "deepseek_v3": deepseek_v3(),
+}
+CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}

@@ -1,0 +1,75 @@
+"""Every supported model_type against transformers on the meta device: the inventory's
+tensor names, shapes, aliases and total equal ``<Family>ForCausalLM.named_parameters()``,
+for the config class's defaults (full size) and for random small configs."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import paramledger
+from paramledger import families
+from paramledger.reference import build_reference, diff, hf_config
+
+from _family_configs import CONFIGS
+
+SUPPORTED = families.supported()
+SLIDING = "sliding_attention"
+
+
+def assert_matches_reference(config: dict) -> None:
+    family = families.get(config["model_type"])
+    arch = paramledger.load(config)
+    inventory = paramledger.inventory(arch)
+    reference = build_reference(config, text_config=family.text_config)
+    result = diff(inventory, reference)
+    assert result.matches, result.to_json()
+    assert inventory.total == reference.total
+    # Which layers slide, as transformers decides it: the config's layer_types when the
+    # class has them (else every layer), and only when a window is set.
+    cfg = hf_config(config)
+    if family.text_config:
+        cfg = cfg.get_text_config()
+    window = getattr(cfg, "sliding_window", None)
+    types = getattr(cfg, "layer_types", None) or [SLIDING] * arch.num_hidden_layers
+    sliding = [bool(window) and kind == SLIDING for kind in types]
+    assert [kind == SLIDING for kind in arch.layer_types or ["full_attention"] * arch.num_hidden_layers] == sliding
+    assert arch.sliding_window == (window if any(sliding) else None)
+
+
+def test_every_family_has_a_strategy():
+    assert sorted(CONFIGS) == SUPPORTED
+
+
+@pytest.mark.parametrize("model_type", SUPPORTED)
+def test_config_class_defaults_match_transformers(model_type):
+    assert_matches_reference({"model_type": model_type})
+
+
+@pytest.mark.parametrize("model_type", SUPPORTED)
+@settings(max_examples=25)
+@given(data=st.data())
+def test_random_small_configs_match_transformers(model_type, data):
+    assert_matches_reference(data.draw(CONFIGS[model_type], label="config"))
+
+
+@pytest.mark.parametrize("model_type", SUPPORTED)
+def test_family_reads_or_classifies_every_config_class_key(model_type):
+    """No key the config class knows is silently dropped: each one is read, required or
+    known to be count-neutral (else a real config.json would pass it by unreported)."""
+    family = families.get(model_type)
+    cfg = hf_config({"model_type": model_type})
+    if family.text_config:
+        cfg = cfg.get_text_config()
+    keys = set(cfg.to_dict())
+    known = set(family.keys) | set(family.requires) | family.count_neutral | families.COUNT_NEUTRAL
+    assert sorted(keys - known) == []
+
+
+@pytest.mark.parametrize("model_type", SUPPORTED)
+def test_family_cites_its_configuration_file(model_type):
+    family = families.get(model_type)
+    assert family.source.startswith("transformers 5.24.0 models/")
+    assert "configuration_" in family.source
+    assert family.causal_lm_class.endswith(("ForCausalLM", "LMHeadModel"))
