@@ -213,3 +213,14 @@ class UnsafePickleError(CheckpointFormatError):
 
 class UnknownCheckpointError(SourceError):
     """A path that is no checkpoint paramledger can read."""
+
+
+# --------------------------------------------------------------------------- live modules
+
+
+class TorchRequiredError(SourceError):
+    """Counting a live nn.Module (or a factory) needs torch, which is not installed."""
+
+
+class ModuleFactoryError(SourceError):
+    """A ``pkg.mod:factory`` that cannot be imported, called, or does not return an nn.Module."""

@@ -84,11 +84,14 @@ class Report:
         return {k: (v[0], v[1]) for k, v in out.items()}
 
     def components(self) -> dict[str, int]:
+        from ..inventory import COMPONENTS
+
         out: dict[str, int] = {}
         for e in self.entries:
             if e.parameters:
                 out[e.component] = out.get(e.component, 0) + e.parameters
-        return out
+        order = {name: i for i, name in enumerate(COMPONENTS)}
+        return dict(sorted(out.items(), key=lambda kv: order.get(kv[0], len(order))))
 
 
 def reconcile(checkpoint: Checkpoint, inventory: Inventory | None = None, *, config: Mapping[str, Any] | None = None,
