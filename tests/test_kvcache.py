@@ -1,0 +1,246 @@
+"""The KV cache against the seed's figures and against transformers' own cache.
+
+For every family a tiny random model (real weights on the CPU, torch.manual_seed) runs a
+real forward pass with use_cache=True; the bytes its cache tensors hold, summed over
+layers, must equal ours, below and above the sliding window, and after decoding steps.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import paramledger
+from paramledger import families
+from paramledger._exceptions import OptionError
+from paramledger.kvcache import MLA_LAYOUTS, kv_cache, kv_values_per_token
+
+WINDOW = 8  # tiny sliding window: 5 tokens stay below it, 13 go past it
+
+# Tiny configs, written with each family's own config.json keys.
+_DECODER = dict(vocab_size=96, hidden_size=64, intermediate_size=80, num_hidden_layers=4, num_attention_heads=4,
+                max_position_embeddings=64)
+TINY_CONFIGS = {
+    "llama": dict(_DECODER, model_type="llama", num_key_value_heads=2),
+    "llama-head-dim": dict(_DECODER, model_type="llama", num_key_value_heads=1, head_dim=24),
+    "mistral-sliding": dict(_DECODER, model_type="mistral", num_key_value_heads=2, head_dim=24,
+                            sliding_window=WINDOW),
+    "mixtral": dict(_DECODER, model_type="mixtral", num_key_value_heads=2, num_local_experts=4,
+                    num_experts_per_tok=2),
+    "mixtral-sliding": dict(_DECODER, model_type="mixtral", num_key_value_heads=2, num_local_experts=4,
+                            num_experts_per_tok=2, sliding_window=WINDOW),
+    "qwen2": dict(_DECODER, model_type="qwen2", num_key_value_heads=2),
+    "qwen2-sliding": dict(_DECODER, model_type="qwen2", num_key_value_heads=2, use_sliding_window=True,
+                          sliding_window=WINDOW, max_window_layers=2),
+    "qwen2_moe": dict(_DECODER, model_type="qwen2_moe", num_key_value_heads=2, num_experts=4,
+                      num_experts_per_tok=2, moe_intermediate_size=32, shared_expert_intermediate_size=48),
+    "qwen2_moe-sliding": dict(_DECODER, model_type="qwen2_moe", num_key_value_heads=2, num_experts=4,
+                              num_experts_per_tok=2, moe_intermediate_size=32, shared_expert_intermediate_size=48,
+                              use_sliding_window=True, sliding_window=WINDOW, max_window_layers=3),
+    "qwen3": dict(_DECODER, model_type="qwen3", num_key_value_heads=2, head_dim=32),
+    "qwen3-sliding": dict(_DECODER, model_type="qwen3", num_key_value_heads=2, head_dim=32,
+                          use_sliding_window=True, sliding_window=WINDOW, max_window_layers=1),
+    "qwen3_moe": dict(_DECODER, model_type="qwen3_moe", num_key_value_heads=2, head_dim=32, num_experts=4,
+                      num_experts_per_tok=2, moe_intermediate_size=32),
+    "gemma": dict(_DECODER, model_type="gemma", num_key_value_heads=1, head_dim=32),
+    "gemma2-hybrid": dict(_DECODER, model_type="gemma2", num_key_value_heads=2, head_dim=32,
+                          sliding_window=WINDOW),
+    "gemma3_text-hybrid": dict(_DECODER, model_type="gemma3_text", num_hidden_layers=7, num_key_value_heads=2,
+                               head_dim=32, sliding_window=WINDOW),
+    "phi3-sliding": dict(_DECODER, model_type="phi3", num_key_value_heads=2, sliding_window=WINDOW,
+                         pad_token_id=0, bos_token_id=1, eos_token_id=2),
+    "olmo": dict(_DECODER, model_type="olmo", num_key_value_heads=2),
+    "olmo2": dict(_DECODER, model_type="olmo2", num_key_value_heads=2),
+    "gpt_oss-sliding": dict(_DECODER, model_type="gpt_oss", num_key_value_heads=2, head_dim=16,
+                            num_local_experts=4, num_experts_per_tok=2, sliding_window=WINDOW),
+    "deepseek_v3-mla": dict(_DECODER, model_type="deepseek_v3", num_key_value_heads=4, moe_intermediate_size=32,
+                            n_routed_experts=4, num_experts_per_tok=2, n_shared_experts=1, n_group=1,
+                            topk_group=1, first_k_dense_replace=1, kv_lora_rank=32, q_lora_rank=48,
+                            qk_rope_head_dim=8, qk_nope_head_dim=16, v_head_dim=24),
+    "gpt2": dict(model_type="gpt2", vocab_size=96, n_embd=64, n_layer=3, n_head=4, n_positions=64),
+    "gpt_neox": dict(model_type="gpt_neox", vocab_size=96, hidden_size=64, intermediate_size=80,
+                     num_hidden_layers=3, num_attention_heads=4, max_position_embeddings=64),
+}
+
+
+def _architecture(name: str):
+    config = TINY_CONFIGS[name]
+    if families.get(config["model_type"]) is None:
+        pytest.skip(f"family {config['model_type']} not supported by paramledger yet")
+    return paramledger.load(config)
+
+
+_MODELS: dict[str, object] = {}
+
+
+def _model(name: str):
+    """The transformers model for a tiny config, built once per test session."""
+    if name not in _MODELS:
+        torch = pytest.importorskip("torch")
+        from transformers import AutoConfig, AutoModelForCausalLM
+
+        config = dict(TINY_CONFIGS[name])
+        config = AutoConfig.for_model(config.pop("model_type"), **config)
+        torch.manual_seed(0)
+        _MODELS[name] = AutoModelForCausalLM.from_config(config).eval()
+    return _MODELS[name]
+
+
+def _run(model, batch: int, tokens: int, decode_steps: int = 0):
+    """Prefill ``tokens`` tokens for ``batch`` sequences, then decode ``decode_steps`` more, one at a time."""
+    import torch
+
+    generator = torch.Generator().manual_seed(1)
+    ids = torch.randint(0, model.config.vocab_size, (batch, tokens), generator=generator)
+    with torch.no_grad():
+        out = model(ids, use_cache=True)
+        cache = out.cache
+        for step in range(decode_steps):
+            step_ids = torch.randint(0, model.config.vocab_size, (batch, 1), generator=generator)
+            cache = model(step_ids, cache=cache, use_cache=True).cache
+    return cache
+
+
+def _cache_bytes(cache) -> int:
+    return sum(layer.keys.nbytes + layer.values.nbytes for layer in cache.layers)
+
+
+@pytest.mark.parametrize("name", sorted(TINY_CONFIGS))
+@pytest.mark.parametrize("tokens", [5, WINDOW - 1, WINDOW, 13])
+def test_cache_bytes_equal_transformers(name, tokens):
+    arch = _architecture(name)
+    model = _model(name)
+    batch = 2
+    cache = _run(model, batch, tokens)
+    ours = kv_cache(arch, context=tokens, batch=batch, dtype="fp32")
+    if "sliding" in name or "hybrid" in name:
+        assert ours.sliding_layers > 0, f"{name}: the family table lost the sliding window"
+    assert ours.bytes == _cache_bytes(cache), f"{name}: ours {ours.bytes}, transformers {_cache_bytes(cache)}"
+
+
+@pytest.mark.parametrize("name", ["mistral-sliding", "gemma2-hybrid", "gpt_oss-sliding", "llama"])
+def test_cache_bytes_after_decoding_steps(name):
+    arch = _architecture(name)
+    cache = _run(_model(name), batch=3, tokens=6, decode_steps=5)  # 6 + 5 = 11 tokens, past the window
+    assert kv_cache(arch, context=11, batch=3, dtype="fp32").bytes == _cache_bytes(cache)
+
+
+def test_cache_bytes_at_bf16_equal_transformers():
+    import torch
+
+    arch = _architecture("gemma2-hybrid")
+    model = _model("gemma2-hybrid").to(torch.bfloat16)
+    try:
+        cache = _run(model, batch=2, tokens=13)
+    finally:
+        model.to(torch.float32)
+    assert kv_cache(arch, context=13, batch=2, dtype="bf16").bytes == _cache_bytes(cache)
+
+
+def test_mla_layouts_equal_transformers():
+    """Latent: what transformers 5.24.0's DynamicCache holds; decompressed: what its expand_kv rebuilds per layer."""
+    arch = _architecture("deepseek_v3-mla")
+    model = _model("deepseek_v3-mla")
+    cache = _run(model, batch=2, tokens=9)
+    assert kv_cache(arch, 9, 2, "fp32", mla_layout="latent").bytes == _cache_bytes(cache)
+    decompressed = 0
+    for layer, cached in zip(model.model.layers, cache.layers):
+        keys, values = layer.self_attn.expand_kv(cached.keys, cached.values)
+        decompressed += keys.nbytes + values.nbytes
+    assert kv_cache(arch, 9, 2, "fp32", mla_layout="decompressed").bytes == decompressed
+    # per layer: 32 + 8 latent values against 4 heads × (16 + 8 + 24) decompressed
+    assert kv_values_per_token(arch) == 4 * (32 + 8)
+    assert kv_values_per_token(arch, "decompressed") == 4 * 4 * (16 + 8 + 24)
+
+
+# ----------------------------------------------------------------- seed 002
+def test_seed_kv_figures_mha():
+    arch = paramledger.load("seed-1.1b", num_key_value_heads=16)
+    cache = kv_cache(arch, context=8192, batch=1, dtype="fp16")
+    assert cache.values_per_token == 98_304
+    assert cache.bytes_per_token == 196_608
+    assert cache.bytes == 1_610_612_736
+
+
+def test_seed_kv_figures_gqa():
+    arch = paramledger.load("seed-1.1b")
+    assert arch.num_key_value_heads == 4
+    assert kv_values_per_token(arch) == 24_576
+    assert kv_cache(arch, 1, 1, "fp16").bytes_per_token == 49_152
+
+
+def test_seed_kv_figures_through_the_cli(cli):
+    import json
+
+    status, out, err = cli("memory", "seed-1.1b", "--set", "num_key_value_heads=16", "--kv-dtype", "fp16",
+                           "--context", "8192", "--json")
+    assert status == 0, err
+    data = json.loads(out)
+    assert (data["kv_values_per_token"], data["kv_bytes_per_token"], data["kv_cache_bytes"]) == (
+        98_304, 196_608, 1_610_612_736)
+    status, out, _ = cli("memory", "seed-1.1b", "--json")
+    assert json.loads(out)["kv_values_per_token"] == 24_576
+
+
+# ----------------------------------------------------------------- properties
+def _design(heads, group, head_dim, layers, window, sliding_every):
+    layer_types = tuple("sliding_attention" if sliding_every and i % sliding_every == 0 else "full_attention"
+                        for i in range(layers))
+    return paramledger.Architecture.from_mapping(dict(
+        vocab_size=64, hidden_size=heads * head_dim, num_hidden_layers=layers, num_attention_heads=heads,
+        num_key_value_heads=heads // group, head_dim=head_dim, sliding_window=window,
+        layer_types=layer_types if window else ()))
+
+
+designs = st.builds(
+    _design, heads=st.sampled_from([1, 2, 4, 8, 16]), group=st.just(1), head_dim=st.integers(1, 64), layers=st.integers(1, 6),
+    window=st.one_of(st.none(), st.integers(2, 40)), sliding_every=st.integers(0, 3),
+)
+
+
+@given(arch=designs, context=st.integers(1, 200), batch=st.integers(1, 8), factor=st.integers(2, 5))
+def test_linear_in_batch(arch, context, batch, factor):
+    assert kv_cache(arch, context, batch * factor).bytes == factor * kv_cache(arch, context, batch).bytes
+
+
+@given(arch=designs, context=st.integers(1, 200))
+def test_linear_in_context_below_the_window_then_flat(arch, context):
+    per_token = kv_cache(arch, 1, 1).bytes
+    window = arch.sliding_window
+    if window is None or context < window:
+        assert kv_cache(arch, context, 1).bytes == context * per_token
+    # each layer grows by its per-token bytes until its window is full, then stays flat
+    step = kv_cache(arch, context + 1, 1).bytes - kv_cache(arch, context, 1).bytes
+    full_layers = [l for l in kv_cache(arch, 1, 1).layers if l.window is None or context + 1 <= l.window - 1]
+    assert step == sum(l.values_per_token for l in full_layers) * 2
+    if window is not None and all(l.window for l in kv_cache(arch, 1, 1).layers):
+        assert kv_cache(arch, window + context, 1).bytes == kv_cache(arch, window - 1, 1).bytes
+
+
+@given(heads=st.sampled_from([2, 4, 8, 16, 32, 64]), head_dim=st.integers(1, 256), layers=st.integers(1, 40),
+       context=st.integers(1, 4096), data=st.data())
+def test_gqa_divides_by_the_group_factor(heads, head_dim, layers, context, data):
+    group = data.draw(st.sampled_from([g for g in (1, 2, 4, 8, 16, 32, 64) if heads % g == 0]))
+    mha = _design(heads, 1, head_dim, layers, None, 0)
+    gqa = mha.replace(num_key_value_heads=heads // group)
+    assert kv_cache(mha, context, 1).bytes == group * kv_cache(gqa, context, 1).bytes
+    assert kv_values_per_token(mha) == 2 * layers * heads * head_dim
+
+
+def test_the_mla_layouts_are_documented():
+    assert set(MLA_LAYOUTS) == {"latent", "decompressed"}
+
+
+# ----------------------------------------------------------------- refusals
+@pytest.mark.parametrize(("kwargs", "message"), [
+    (dict(context=0), r"context: must be a whole number of at least 1, got 0"),
+    (dict(context=-5), r"context: must be a whole number of at least 1, got -5"),
+    (dict(context=8, batch=0), r"batch: must be a whole number of at least 1, got 0"),
+    (dict(context=8, dtype="fp17"), r"kv-dtype: unknown dtype 'fp17' \(did you mean 'fp16'\?\)"),
+    (dict(context=8, dtype="int4"), r"kv-dtype: int4 is a group-quantized weight format"),
+    (dict(context=8, mla_layout="dense"), r"mla-layout: unknown layout 'dense'"),
+])
+def test_refusals(kwargs, message):
+    with pytest.raises(OptionError, match=message):
+        kv_cache(paramledger.load("seed-1.1b"), **kwargs)
