@@ -1,0 +1,440 @@
+"""Sweeps: every point of a grid of designs, exactly, vectorized.
+
+The closed form (formula.py, traced from the builder) is evaluated over numpy int64
+arrays, chunk by chunk, so a grid of millions of designs costs a few array operations per
+chunk.  Sizes a design couples (m = ⌈r·d/k⌉·k, d_head = d/h) are computed per point with
+integer arithmetic; a point whose heads do not divide the width (or that the architecture
+would otherwise refuse) is dropped and counted.  Before each chunk the largest value any
+output can reach is bounded with Python ints; past int64 the chunk is evaluated in Python
+ints (numpy object arrays), so a count is never wrapped around.
+
+Columns: the swept keys, ``total``, ``embedding``, ``embedding_share`` (float64, from the
+exact integer parts), ``active`` (parameters per token; the total for a dense model) and
+``kv_bytes_per_token``.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ._exceptions import OptionError, did_you_mean
+from .architecture import Architecture
+from .formula import FIELD_OF, SYMBOL_OF, VARIABLES
+
+if TYPE_CHECKING:
+    import numpy as np
+
+MAX_POINTS = 50_000_000  # 8 bytes × a few columns × 50M fits a laptop; beyond, refuse
+CHUNK = 1 << 20
+INT64_MAX = (1 << 63) - 1
+KV_BYTES_PER_VALUE = 2  # bf16/fp16 cache
+KV_DEFINITION = (
+    "bytes of KV cache one token adds at bf16: 2 (K and V) × num_hidden_layers × num_key_value_heads × "
+    "head_dim × 2 bytes for plain attention; for multi-head latent attention (DeepSeek-V2, arXiv:2405.04434 "
+    "§2.1) the cached latent and shared rope key: num_hidden_layers × (kv_lora_rank + qk_rope_head_dim) × 2 bytes"
+)
+OUTPUTS = ("total", "embedding", "embedding_share", "active", "kv_bytes_per_token")
+SWEEPABLE = tuple(key for _, key, _ in VARIABLES)
+_MAY_BE_ZERO = ("qk_rope_head_dim",)
+
+
+@dataclass(frozen=True, slots=True)
+class Axis:
+    """KEY=START:STOP:STEP, STOP included."""
+
+    key: str
+    start: int
+    stop: int
+    step: int = 1
+
+    @property
+    def size(self) -> int:
+        return (self.stop - self.start) // self.step + 1
+
+    def values(self) -> range:
+        return range(self.start, self.stop + 1, self.step)
+
+    @property
+    def label(self) -> str:
+        return f"{self.key}={self.start}:{self.stop}:{self.step}"
+
+
+def parse_axis(text: str, option: str = "--grid") -> Axis:
+    key, sep, spec = text.partition("=")
+    key = key.strip()
+    parts = spec.split(":")
+    if not sep or not key or len(parts) not in (2, 3):
+        raise OptionError(option, f"expected KEY=START:STOP[:STEP], got {text!r}")
+    try:
+        start, stop, step = (int(p.strip().replace("_", "")) for p in (parts + ["1"])[:3])
+    except ValueError:
+        raise OptionError(option, f"START, STOP and STEP must be whole numbers, got {text!r}") from None
+    if key not in SWEEPABLE:
+        known = Architecture.field_names()
+        if key in known:
+            raise OptionError(option, f"{key} cannot be swept (not a size); sweepable: {', '.join(SWEEPABLE)}")
+        raise OptionError(option, f"{key}: unknown key{did_you_mean(key, SWEEPABLE)}")
+    if step == 0:
+        raise OptionError(option, f"{key}: STEP must not be 0")
+    if step < 0:
+        raise OptionError(option, f"{key}: STEP must be positive (give START below STOP), got {step}")
+    if start > stop:
+        raise OptionError(option, f"{key}: START {start} is above STOP {stop}")
+    low = 0 if key in _MAY_BE_ZERO else 1
+    if start < low:
+        raise OptionError(option, f"{key}: START must be at least {low}, got {start}")
+    return Axis(key, start, stop, step)
+
+
+# ---------------------------------------------------------------------- --where
+_ALLOWED_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+_COMPARE = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+
+
+def compile_where(text: str, columns: Sequence[str]) -> Callable[[Mapping[str, Any]], Any]:
+    """A safe condition over the columns: names, numbers, comparisons, and/or, + - * /
+    and unary minus.  Anything else (calls, attributes, subscripts, strings) is refused."""
+    import numpy as np
+
+    refusal = (f"only column names ({', '.join(columns)}), numbers, comparisons, and/or and + - * / are allowed")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        raise OptionError("--where", f"cannot parse {text!r}; {refusal}") from None
+
+    def check(node: ast.AST) -> None:
+        if isinstance(node, ast.Expression):
+            return check(node.body)
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, (ast.And, ast.Or)):
+            return [check(v) for v in node.values] and None
+        if isinstance(node, ast.Compare) and all(isinstance(op, _COMPARE) for op in node.ops):
+            return [check(v) for v in (node.left, *node.comparators)] and None
+        if isinstance(node, ast.BinOp) and type(node.op) in _ALLOWED_OPS:
+            return [check(v) for v in (node.left, node.right)] and None
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            return check(node.operand)
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            return None
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            if node.id not in columns:
+                raise OptionError("--where", f"unknown column {node.id!r}{did_you_mean(node.id, columns)}; "
+                                             f"columns: {', '.join(columns)}")
+            return None
+        raise OptionError("--where", f"{ast.unparse(node)!r} is not allowed: {refusal}")
+
+    check(tree)
+    if not isinstance(tree.body, (ast.Compare, ast.BoolOp)):
+        raise OptionError("--where", f"{text!r} is not a condition (compare a column, e.g. total < 2e7)")
+
+    def ev(node: ast.AST, row: Mapping[str, Any]) -> Any:
+        if isinstance(node, ast.BoolOp):
+            values = [ev(v, row) for v in node.values]
+            join = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
+            out = values[0]
+            for value in values[1:]:
+                out = join(out, value)
+            return out
+        if isinstance(node, ast.Compare):
+            left, out = ev(node.left, row), True
+            for op, right_node in zip(node.ops, node.comparators):
+                right = ev(right_node, row)
+                out = np.logical_and(out, _compare(op, left, right))
+                left = right
+            return out
+        if isinstance(node, ast.BinOp):
+            left, right = ev(node.left, row), ev(node.right, row)
+            if isinstance(node.op, ast.Div):
+                return np.true_divide(left, right)
+            return {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply}[type(node.op)](left, right)
+        if isinstance(node, ast.UnaryOp):
+            value = ev(node.operand, row)
+            return -value if isinstance(node.op, ast.USub) else value
+        if isinstance(node, ast.Constant):
+            return node.value
+        return row[node.id]  # type: ignore[attr-defined]
+
+    return lambda row: ev(tree.body, row)
+
+
+def _compare(op: ast.cmpop, left: Any, right: Any) -> Any:
+    if isinstance(op, ast.Lt):
+        return left < right
+    if isinstance(op, ast.LtE):
+        return left <= right
+    if isinstance(op, ast.Gt):
+        return left > right
+    if isinstance(op, ast.GtE):
+        return left >= right
+    if isinstance(op, ast.Eq):
+        return left == right
+    return left != right
+
+
+# ---------------------------------------------------------------------- the plan
+@dataclass(frozen=True)
+class Plan:
+    """What a sweep evaluates: the design, the axes, and the integer expressions (sympy)
+    for each output and each coupled size, with the design's constants folded in."""
+
+    architecture: Architecture
+    axes: tuple[Axis, ...]
+    outputs: dict[str, Any]  # output name -> expression in the array symbols
+    derived: tuple[tuple[str, Any], ...]  # (symbol, expression) computed per point, in order
+    checks: tuple[tuple[str, Any, Any], ...] = ()  # (message, numerator, denominator) that must divide
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def size(self) -> int:
+        return math.prod(axis.size for axis in self.axes)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(axis.key for axis in self.axes) + OUTPUTS
+
+
+def plan(source: Architecture | str, axes: Sequence[Axis | str], max_points: int = MAX_POINTS) -> Plan:
+    import sympy
+
+    from . import load
+    from .formula import closed_form
+
+    axes = tuple(parse_axis(a) if isinstance(a, str) else a for a in axes)
+    if not axes:
+        raise OptionError("--grid", "give at least one axis, e.g. --grid num_hidden_layers=1:48:1")
+    keys = [axis.key for axis in axes]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise OptionError("--grid", f"{key} is swept twice")
+    size = math.prod(axis.size for axis in axes)
+    if size > max_points:
+        raise OptionError("--grid", f"{size:,} points is more than the {max_points:,} a sweep evaluates; "
+                                    "use larger steps or fewer axes")
+    arch = load(source)
+    for key, switch in (("num_experts", arch.is_moe), ("kv_lora_rank", arch.is_mla),
+                        ("q_lora_rank", arch.q_lora_rank is not None)):
+        if key in keys and not switch:
+            raise OptionError("--grid", f"{key} would switch {arch.source} to another kind of layer; "
+                                        f"--set {key}=... first, then sweep it")
+    notes = []
+    if arch.layer_types:  # count-neutral, and its length would pin the depth
+        arch = arch.replace(layer_types=())
+        notes.append("layer_types dropped (count-neutral); kv_bytes_per_token assumes every layer caches in full")
+    form = closed_form(arch, free=tuple(keys))
+    swept = {sympy.Symbol(SYMBOL_OF[key], integer=True, nonnegative=True) for key in keys}
+    arrays = set(swept)
+    derived: list[tuple[str, Any]] = []
+    for sym, expr in sorted(form.couplings.items(), key=lambda kv: list(FIELD_OF).index(str(kv[0]))):
+        if expr.free_symbols & arrays:
+            arrays.add(sym)
+            derived.append((sym, expr))
+    constants = {sym: value for sym, value in form.values().items() if sym not in arrays}
+    s = {str(sym): sym for sym in form.values()}
+    if form.architecture.is_mla:
+        kv_values = s["L"] * (s["r_kv"] + s["d_rope"])
+    else:
+        kv_values = 2 * s["L"] * s["h_kv"] * s["d_head"]
+    outputs = {
+        "total": form.total,
+        "embedding": form.embedding,
+        "active": form.active,
+        "kv_bytes_per_token": KV_BYTES_PER_VALUE * kv_values,
+    }
+    outputs = {name: sympy.expand(sympy.sympify(expr).subs(constants)) for name, expr in outputs.items()}
+    # Only the coupled sizes the outputs read (an MLA design never divides the width by the heads).
+    needed = set().union(*(expr.free_symbols for expr in outputs.values()))
+    for sym, expr in reversed(derived):
+        if sym in needed:
+            needed |= expr.free_symbols
+    derived = [(str(sym), sympy.sympify(expr).subs(constants)) for sym, expr in derived if sym in needed]
+    checks = []
+    # The architecture's own rules on the swept sizes (architecture.validate).
+    if "num_key_value_heads" in keys or ("num_attention_heads" in keys and arch.num_key_value_heads is not None):
+        checks.append(("num_key_value_heads does not divide num_attention_heads",
+                       sympy.sympify(s["h"]).subs(constants), sympy.sympify(s["h_kv"]).subs(constants)))
+    if "num_experts" in keys and arch.is_moe:
+        checks.append(("num_experts below num_experts_per_tok", None, None))
+    if "num_hidden_layers" in keys and arch.mlp_only_layers:
+        checks.append(("mlp_only_layers beyond the depth", None, None))
+    return Plan(arch, axes, outputs, tuple(derived), tuple(checks), tuple(notes))
+
+
+# ---------------------------------------------------------------------- evaluation
+def _evaluate(expr: Any, env: Mapping[str, Any]) -> tuple[Any, Any]:
+    """``expr`` over integer arrays: (values, mask of points where it is a whole number or None)."""
+    import sympy
+
+    numerator, denominator = sympy.fraction(sympy.together(expr))
+    top = _ev(numerator, env)
+    if denominator == 1:
+        return top, None
+    bottom = _ev(denominator, env)
+    return top // bottom, (top % bottom) == 0
+
+
+def _ev(expr: Any, env: Mapping[str, Any]) -> Any:
+    import sympy
+
+    if expr.is_Integer:
+        return int(expr)
+    if expr.is_Symbol:
+        return env[str(expr)]
+    if isinstance(expr, sympy.Add):
+        out = 0
+        for arg in expr.args:
+            out = out + _ev(arg, env)
+        return out
+    if isinstance(expr, sympy.Mul):
+        out = 1
+        for arg in expr.args:
+            out = out * _ev(arg, env)
+        return out
+    if isinstance(expr, sympy.Pow) and expr.exp.is_Integer and expr.exp > 0:
+        return _ev(expr.base, env) ** int(expr.exp)
+    if isinstance(expr, sympy.ceiling):
+        numerator, denominator = sympy.fraction(sympy.together(expr.args[0]))
+        return -((-_ev(numerator, env)) // _ev(denominator, env))
+    raise OptionError("sweep", f"cannot evaluate {expr} over integer arrays")
+
+
+def _bound(expr: Any, maxima: Mapping[str, int]) -> int:
+    """An upper bound on |expr| and every partial product or sum on the way, for
+    nonnegative inputs: Σ |coefficient| × Π max(1, max x)^e."""
+    import sympy
+
+    symbols = sorted(expr.free_symbols, key=str)
+    if not symbols:
+        return abs(int(expr))
+    poly = sympy.Poly(expr, *symbols)
+    total = 0
+    for exponents, coefficient in poly.terms():
+        term = abs(int(coefficient))
+        for sym, e in zip(symbols, exponents):
+            term *= max(1, maxima[str(sym)]) ** e
+        total += term
+    return total
+
+
+@dataclass(frozen=True)
+class Chunk:
+    columns: dict[str, Any]  # kept rows only
+    points: int  # grid points in this chunk
+    invalid: dict[str, int]  # reason -> points the architecture would refuse
+    python_ints: bool  # evaluated in Python ints (beyond int64)
+
+
+def evaluate(p: Plan, where: str | None = None, chunk: int = CHUNK,
+             progress: Callable[[int, int], None] | None = None) -> Iterator[Chunk]:
+    """The plan's grid, ``chunk`` points at a time (flat, last axis fastest)."""
+    import numpy as np
+
+    condition = compile_where(where, p.columns) if where else None
+    shape = tuple(axis.size for axis in p.axes)
+    arch = p.architecture
+    done = 0
+    for low in range(0, p.size, chunk):
+        high = min(low + chunk, p.size)
+        index = np.unravel_index(np.arange(low, high, dtype=np.int64), shape)
+        env: dict[str, Any] = {SYMBOL_OF[axis.key]: axis.start + axis.step * i for axis, i in zip(p.axes, index)}
+        maxima = {name: int(values.max()) for name, values in env.items()}
+        python_ints = False
+        invalid: dict[str, int] = {}
+        valid = np.ones(high - low, dtype=bool)
+        for name, expr in p.derived:
+            values, whole = _evaluate(expr, env)
+            if whole is not None:
+                reason = f"{FIELD_OF[name]} = {expr} is not a whole number"
+                if name == "d_head":
+                    reason = "num_attention_heads does not divide hidden_size"
+                invalid[reason] = invalid.get(reason, 0) + int((~whole & valid).sum())
+                valid &= whole
+            env[name] = values * np.ones(high - low, dtype=np.int64) if np.ndim(values) == 0 else values
+            maxima[name] = int(env[name].max())
+        for reason, numerator, denominator in p.checks:
+            if numerator is not None:
+                ok = (_ev(numerator, env) % _ev(denominator, env)) == 0
+            elif reason.startswith("num_experts"):
+                ok = env["E"] >= arch.num_experts_per_tok
+            else:
+                ok = env["L"] > max(arch.mlp_only_layers)
+            ok = np.broadcast_to(ok, valid.shape)
+            invalid[reason] = invalid.get(reason, 0) + int((~ok & valid).sum())
+            valid &= ok
+        if any(_bound(expr, maxima) > INT64_MAX for expr in p.outputs.values()):
+            python_ints = True
+            env = {name: values.astype(object) for name, values in env.items()}
+        columns: dict[str, Any] = {axis.key: env[SYMBOL_OF[axis.key]] for axis in p.axes}
+        for name, expr in p.outputs.items():
+            values, _ = _evaluate(expr, env)
+            columns[name] = values * np.ones(high - low, dtype=np.int64) if np.ndim(values) == 0 else values
+        columns["embedding_share"] = np.true_divide(columns["embedding"].astype(np.float64),
+                                                    columns["total"].astype(np.float64))
+        keep = valid
+        if condition is not None:
+            keep = valid & np.asarray(np.broadcast_to(condition(columns), valid.shape), dtype=bool)
+        columns = {name: columns[name][keep] for name in p.columns}
+        done += high - low
+        if progress is not None:
+            progress(done, p.size)
+        yield Chunk(columns, high - low, {k: v for k, v in invalid.items() if v}, python_ints)
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    plan: Plan
+    columns: dict[str, Any]  # column -> array of the kept points
+    points: int
+    invalid: dict[str, int]
+    python_ints: bool
+
+    @property
+    def kept(self) -> int:
+        return len(self.columns["total"])
+
+    def rows(self) -> Iterator[dict[str, Any]]:
+        for i in range(self.kept):
+            yield {name: _scalar(values[i]) for name, values in self.columns.items()}
+
+
+def _scalar(value: Any) -> Any:
+    return value.item() if hasattr(value, "item") else value
+
+
+def sweep(source: Architecture | str, axes: Sequence[Axis | str], where: str | None = None,
+          progress: Callable[[int, int], None] | None = None, max_points: int = MAX_POINTS) -> SweepResult:
+    """Every grid point of ``source`` with ``axes`` swept, filtered by ``where``."""
+    import numpy as np
+
+    p = plan(source, axes, max_points)
+    parts: list[dict[str, Any]] = []
+    invalid: dict[str, int] = {}
+    points, python_ints = 0, False
+    for part in evaluate(p, where, progress=progress):
+        parts.append(part.columns)
+        points += part.points
+        python_ints |= part.python_ints
+        for reason, count in part.invalid.items():
+            invalid[reason] = invalid.get(reason, 0) + count
+    columns = {name: np.concatenate([part[name] for part in parts]) for name in p.columns}
+    return SweepResult(p, columns, points, invalid, python_ints)
+
+
+def engine_row(p: Plan, values: Mapping[str, int]) -> dict[str, Any] | None:
+    """The same point through the per-point engine (inventory), or None if the
+    architecture refuses it: the reference the vectorized sweep is checked against."""
+    from . import inventory
+
+    try:
+        arch = p.architecture.replace(**dict(values))
+    except ValueError:
+        return None
+    inv = inventory(arch)
+    if arch.is_mla:
+        kv_values = arch.num_hidden_layers * (arch.kv_lora_rank + arch.qk_rope_head_dim)
+    else:
+        kv_values = 2 * arch.num_hidden_layers * arch.kv_heads * arch.attention_head_dim
+    return {**values, "total": inv.total, "embedding": inv.embedding, "embedding_share": float(inv.embedding_share),
+            "active": inv.active, "kv_bytes_per_token": KV_BYTES_PER_VALUE * kv_values}
