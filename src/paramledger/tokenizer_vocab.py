@@ -106,6 +106,7 @@ def vocabulary_note(rows: int, vocab: TokenizerVocabulary) -> str:
         return (f"embedding has {rows:,} rows; {defined}: {padded:,} padded row{'s' if padded != 1 else ''} "
                 f"no token reaches still count")
     if rows < tokens:
-        return (f"embedding has {rows:,} rows; {defined}: {tokens - rows:,} token ids have no row "
-                f"(the tokenizer does not match this model)")
+        missing = tokens - rows
+        ids = "token id has" if missing == 1 else "token ids have"
+        return f"embedding has {rows:,} rows; {defined}: {missing:,} {ids} no row (the tokenizer does not match this model)"
     return f"embedding has {rows:,} rows; {defined}: one row per token"

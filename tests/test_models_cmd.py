@@ -1,0 +1,69 @@
+"""`paramledger models`: every bundled release with its total, active count and embedding share."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import paramledger
+from paramledger import registry
+
+
+def test_lists_every_bundled_model_with_its_total(cli):
+    status, out, err = cli("models")
+    assert status == 0 and err == ""
+    body = out.splitlines()
+    assert body[0].split() == ["model", "repo", "model_type", "total", "active", "per", "token", "embedding", "share"]
+    for name in registry.names():
+        assert any(line.split()[:1] == [name] for line in body), name
+    gpt2 = next(line for line in body if line.startswith("gpt2 "))
+    assert gpt2.split() == ["gpt2", "openai-community/gpt2", "gpt2", "124,439,808", "(dense)", "31.02", "%"]
+    assert f"{len(registry.names())} bundled models" in out
+
+
+def test_moe_models_show_their_active_count(cli):
+    _, out, _ = cli("models")
+    mixtral = next(line for line in out.splitlines() if line.startswith("Mixtral-8x7B-v0.1 "))
+    active = paramledger.inventory("Mixtral-8x7B-v0.1").active
+    assert f"{active:,}" in mixtral and "46,702,792,704" in mixtral
+
+
+def test_json_is_one_list_counted_from_the_inventories(cli):
+    status, out, _ = cli("models", "--json")
+    assert status == 0
+    entries = json.loads(out)
+    assert [e["name"] for e in entries] == registry.names()
+    for entry in entries:
+        inv = paramledger.inventory(entry["name"])
+        assert (entry["total"], entry["active"]) == (inv.total, inv.active)
+        assert entry["embedding_share"] == float(inv.embedding_share)
+        assert entry["source"].startswith("https://huggingface.co/")
+
+
+@pytest.fixture
+def registry_with_an_unsupported_family(tmp_path, monkeypatch):
+    path = tmp_path / "mamba-130m-hf.json"
+    path.write_text(json.dumps({"repo": "state-spaces/mamba-130m-hf", "source": "test",
+                                "config": {"model_type": "mamba", "vocab_size": 50280, "hidden_size": 768}}))
+    extra = registry.BundledModel("mamba-130m-hf", "state-spaces/mamba-130m-hf", "test", "mamba", path)
+    real = registry.bundled()
+    monkeypatch.setattr(registry, "bundled", lambda: (*real, extra))
+
+
+def test_an_unsupported_family_is_listed_with_the_reason(cli, registry_with_an_unsupported_family):
+    status, out, err = cli("models")
+    assert status == 0 and err == ""
+    row = next(line for line in out.splitlines() if line.startswith("mamba-130m-hf "))
+    assert row.split()[-3:] == ["-", "-", "-"]
+    assert "mamba-130m-hf: not counted: model_type 'mamba' is not supported yet" in out
+    status, out, _ = cli("models", "--json")
+    assert json.loads(out)[-1] == {"name": "mamba-130m-hf", "repo": "state-spaces/mamba-130m-hf",
+                                   "model_type": "mamba", "source": "test",
+                                   "not_counted": "model_type 'mamba' is not supported yet"}
+
+
+def test_an_unknown_option_is_one_line_and_status_2(cli):
+    status, _, err = cli("models", "--jsn")
+    assert status == 2
+    assert err.startswith("paramledger: error: unrecognized arguments: --jsn")

@@ -1,0 +1,162 @@
+"""The bundled registry: every real release counted exactly as transformers builds it, at full size."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import paramledger
+from paramledger import families, registry
+from paramledger._exceptions import FileFormatError, UnknownModelError
+from paramledger.hf_config import architecture_from_config
+
+NAMES = registry.names()
+
+# Published totals (model cards, papers) that the configs must reproduce.
+PUBLISHED_TOTALS = {
+    "gpt2": 124_439_808,
+    "Llama-2-7b-hf": 6_738_415_616,
+    "Mistral-7B-v0.1": 7_241_732_096,
+    "Mixtral-8x7B-v0.1": 46_702_792_704,
+    "Llama-3.2-1B": 1_235_814_400,
+    "Qwen2.5-0.5B": 494_032_768,
+    "gemma-3-270m": 268_098_176,
+}
+
+ISSUE_3_MODELS = ("gpt2", "gemma-3-270m", "Llama-3.2-1B", "Llama-2-7b-hf", "Qwen2.5-0.5B", "Qwen2.5-3B", "SmolLM2-135M",
+                  "Mistral-7B-v0.1", "Mixtral-8x7B-v0.1", "Phi-3-mini-4k-instruct", "gemma-2-2b", "DeepSeek-V3",
+                  "gpt-oss-20b")
+
+
+def test_registry_holds_at_least_thirty_real_releases_including_the_issues_list():
+    assert len(NAMES) >= 30
+    assert set(ISSUE_3_MODELS) <= set(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_entry_names_its_repo_and_source(name):
+    model = registry.get(name)
+    assert model.repo.split("/")[-1] == model.name  # the file is named after the release
+    assert model.repo.count("/") == 1
+    assert model.source.startswith(f"https://huggingface.co/{model.repo}/")
+    assert model.model_type == model.config["model_type"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_bundled_model_matches_transformers_at_full_size(name):
+    """Names, shapes, aliases and total equal transformers' <Family>ForCausalLM on the meta device."""
+    reference = pytest.importorskip("paramledger.reference")
+    model = registry.get(name)
+    config = model.config
+    family = families.get(config["model_type"])
+    if family is None:  # kept so it runs the day the family lands
+        pytest.xfail(f"model_type {config['model_type']!r} has no family yet")
+    inv = paramledger.inventory(architecture_from_config(config, model.repo))
+    ref = reference.build_reference(config, text_config=family.text_config)
+    result = reference.diff(inv, ref)
+    assert result.matches, json.dumps(result.to_json(), indent=1)[:2000]
+    assert inv.total == ref.total
+    assert dict(inv.aliases) == dict(ref.aliases)
+
+
+@pytest.mark.parametrize("name, total", PUBLISHED_TOTALS.items())
+def test_published_totals(name, total):
+    assert paramledger.inventory(name).total == total
+
+
+@pytest.mark.parametrize("spelling", ["llama-3.2-1b", "meta-llama/Llama-3.2-1B", "META-LLAMA/llama-3.2-1B", "Llama-3.2-1B"])
+def test_lookup_ignores_case_and_the_org(spelling):
+    assert registry.get(spelling).name == "Llama-3.2-1B"
+    assert paramledger.inventory(spelling).total == 1_235_814_400
+
+
+def test_names_are_unique_ignoring_case():
+    lowered = [n.lower() for n in NAMES]
+    assert len(lowered) == len(set(lowered))
+
+
+def test_unknown_name_offers_the_closest():
+    with pytest.raises(UnknownModelError, match=r"Llama-3.2-1C: .*did you mean 'Llama-3.2-1B'"):
+        registry.get("Llama-3.2-1C")
+
+
+def test_summaries_count_from_the_inventory():
+    by_name = {s.model.name: s for s in registry.summaries()}
+    mixtral = by_name["Mixtral-8x7B-v0.1"]
+    assert mixtral.counted and mixtral.is_moe
+    assert mixtral.total == 46_702_792_704
+    assert mixtral.active == paramledger.inventory("Mixtral-8x7B-v0.1").active < mixtral.total
+    gpt2 = by_name["gpt2"]
+    assert (gpt2.active, gpt2.is_moe) == (gpt2.total, False)
+    assert gpt2.embedding_share == paramledger.inventory("gpt2").embedding_share
+
+
+@pytest.fixture
+def entry_with_an_unsupported_family(tmp_path):
+    path = tmp_path / "mamba-130m-hf.json"
+    path.write_text(json.dumps({"repo": "state-spaces/mamba-130m-hf", "source": "test",
+                                "config": {"model_type": "mamba", "vocab_size": 50280, "hidden_size": 768}}))
+    return registry.BundledModel("mamba-130m-hf", "state-spaces/mamba-130m-hf", "test", "mamba", path)
+
+
+def test_unsupported_family_is_a_reason_not_a_crash(entry_with_an_unsupported_family):
+    summary = registry.summarize(entry_with_an_unsupported_family)
+    assert not summary.counted and summary.total is None
+    assert summary.reason == "model_type 'mamba' is not supported yet"
+    assert registry.summary_json(summary)["not_counted"] == summary.reason
+
+
+@pytest.fixture
+def entry_without_a_source(tmp_path):
+    path = tmp_path / "nameless.json"
+    path.write_text(json.dumps({"repo": "org/nameless", "config": {"model_type": "llama"}}))
+    return path
+
+
+def test_entry_without_a_source_is_refused(entry_without_a_source):
+    with pytest.raises(FileFormatError, match=r"nameless.json: a bundled model entry needs a 'source' string"):
+        registry._read_entry(entry_without_a_source)
+
+
+@pytest.fixture
+def two_entries_differing_in_case(tmp_path, monkeypatch):
+    from paramledger import sources
+
+    for stem in ("Tiny", "tiny"):
+        (tmp_path / f"{stem}-{id(stem)}.json").write_text(
+            json.dumps({"repo": f"org/{stem}", "source": "test", "config": {"model_type": "llama"}}))
+    paths = sorted(tmp_path.glob("*.json"))
+    monkeypatch.setattr(sources, "bundled_models", lambda: {"Tiny": paths[0], "tiny": paths[1]})
+    registry.bundled.cache_clear()
+    yield
+    registry.bundled.cache_clear()
+
+
+def test_a_name_declared_twice_is_refused(two_entries_differing_in_case):
+    with pytest.raises(RuntimeError, match=r"bundled model 'tiny' is declared twice"):
+        registry.bundled()
+
+
+def test_counting_a_bundled_model_needs_neither_torch_nor_transformers():
+    """Import paramledger with torch and transformers blocked; count and list still work."""
+    script = textwrap.dedent("""
+        import sys
+        class Block:
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] in ("torch", "transformers"):
+                    raise ImportError(f"blocked: {name}")
+        sys.meta_path.insert(0, Block())
+        import paramledger
+        from paramledger import registry
+        print(paramledger.inventory("DeepSeek-V3").total, len(registry.summaries()))
+        assert "torch" not in sys.modules and "transformers" not in sys.modules
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    total, count = done.stdout.split()
+    assert int(total) == 671_026_404_352
+    assert int(count) == len(NAMES)
