@@ -1,0 +1,164 @@
+"""The standalone HTML report: written whole or not at all, offline, every tensor in it."""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+import resource
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import paramledger
+from paramledger import OptionError
+from paramledger.report import calculator_rows, squarify, treemap_groups, write_report
+
+_URL = re.compile(r"""(?:src|href|action|xlink:href)\s*=\s*["']?\s*(?:[a-z]+:)?//""", re.IGNORECASE)
+
+
+@pytest.mark.parametrize(("source", "sets"), [
+    ("seed-baseline", []),
+    ("seed-untied", ["--set", "position_embedding_type=learned", "--set", "attention_bias=true"]),
+    ("Mixtral-8x7B-v0.1", ["--set", "num_hidden_layers=4"]),
+    ("gpt2", []),
+])
+def test_report_is_whole_offline_and_names_every_tensor(cli, tmp_path, source, sets):
+    out = tmp_path / "report.html"
+    status, stdout, err = cli("report", source, *sets, "-o", str(out))
+    assert status == 0, err
+    overrides = dict(pair.split("=", 1) for pair in sets[1::2])
+    inv = paramledger.inventory(source, **overrides)
+    assert stdout == f"wrote {out} ({inv.total:,} parameters, {len(inv.tensors):,} tensors)\n"
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("<!doctype html>") and text.rstrip().endswith("</html>")
+    assert not _URL.search(text)  # nothing to fetch: no src/href to another place
+    assert "http://" not in text and "https://" not in text  # no URL at all
+    assert "<script src" not in text and "<link" not in text
+    page = html.unescape(text)
+    for t in inv.tensors:
+        assert t.name in page
+    for alias in inv.aliases:
+        assert alias in page
+    assert f'<strong id="total">{inv.total:,}</strong>' in text
+    for name, count in inv.components.items():
+        assert f"<td>{name}</td><td class=\"n\">{count:,}</td>" in text
+    assert text.count('<rect ') >= len(inv.by_layer)  # a box per block at least
+    embedded = re.search(r'<script type="application/json" id="inventory-json">(.*?)</script>', text, re.S)
+    assert json.loads(embedded.group(1).replace("<\\/", "</")) == json.loads(
+        cli("count", source, *sets, "--json", "--manifest")[1])
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_report_treemap_has_q_k_v_o_ffn_and_norms_per_block():
+    inv = paramledger.inventory("seed-baseline")
+    groups = dict(treemap_groups(inv))
+    assert [leaf.label for leaf in groups["block 0"]] == ["q", "k", "v", "o", "FFN", "norms"]
+    assert [leaf.label for leaf in groups["outside the blocks"]] == ["embedding (= output head)", "final norm"]
+    assert sum(leaf.count for leaves in groups.values() for leaf in leaves) == inv.total
+    assert {name for leaves in groups.values() for leaf in leaves for name in leaf.tensors} == set(inv.names())
+
+
+def test_report_replaces_an_old_report_whole(tmp_path):
+    out = tmp_path / "report.html"
+    out.write_text("old")
+    write_report(paramledger.inventory("seed-shallow"), out)
+    assert "seed-shallow" in out.read_text()
+    assert out.stat().st_mode & 0o777 == 0o644
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
+
+
+@pytest.mark.parametrize(("where", "message"), [
+    ("missing/report.html", r"--output: cannot write .*missing/report.html: No such file or directory"),
+    ("a-file/report.html", r"--output: cannot write .*a-file/report.html: Not a directory"),
+    ("a-folder", r"--output: .*a-folder is a folder; give a file name such as report.html"),
+])
+def test_unwritable_output_is_one_line_exit_2_and_no_file(cli, tmp_path, where, message):
+    (tmp_path / "a-file").write_text("x")
+    (tmp_path / "a-folder").mkdir()
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    status, out, err = cli("report", "seed-baseline", "-o", str(tmp_path / where))
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1 and re.fullmatch(r"paramledger: error: " + message + "\n", err), err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before
+    with pytest.raises(OptionError, match=message):
+        write_report(paramledger.inventory("seed-baseline"), tmp_path / where)
+
+
+def _limit_file_size() -> None:
+    # A real write failure half-way: files may not grow past 4 kB (EFBIG, as on a full quota).
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+
+def test_a_write_that_fails_half_way_leaves_no_partial_file(tmp_path):
+    out = tmp_path / "report.html"
+    out.write_text("the previous report")
+    process = subprocess.run([sys.executable, "-m", "paramledger", "report", "seed-1.1b", "-o", str(out)],
+                             capture_output=True, text=True, preexec_fn=_limit_file_size, timeout=60)
+    assert process.returncode == 2
+    assert process.stderr == f"paramledger: error: --output: cannot write {out}: File too large\n"
+    assert out.read_text() == "the previous report"  # untouched: no half report over it
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]  # and no temporary file left
+
+
+def test_report_needs_an_output(cli):
+    status, out, err = cli("report", "seed-baseline")
+    assert status == 2
+    assert "the following arguments are required: -o/--output" in err
+
+
+def test_report_refuses_an_unknown_source(cli, tmp_path):
+    status, out, err = cli("report", "seed-basline", "-o", str(tmp_path / "r.html"))
+    assert status == 2
+    assert err.startswith("paramledger: error: seed-basline: not a file, a folder or a bundled model name")
+    assert "did you mean 'seed-baseline'?" in err
+    assert not list(tmp_path.iterdir())
+
+
+# ---------------------------------------------------------------- the views' properties
+
+@given(st.lists(st.integers(0, 10**12), min_size=1, max_size=40),
+       st.floats(10, 2000), st.floats(10, 2000))
+def test_squarify_tiles_the_box_in_proportion(values, width, height):
+    rects = squarify(values, 0.0, 0.0, width, height)
+    assert len(rects) == len(values)
+    total = sum(values)
+    for value, (x, y, w, h) in zip(values, rects):
+        assert w >= -1e-9 and h >= -1e-9
+        assert x >= -1e-6 and y >= -1e-6 and x + w <= width + 1e-6 and y + h <= height + 1e-6
+        if total:
+            assert math.isclose(w * h, value * width * height / total, rel_tol=1e-6, abs_tol=1e-6)
+
+
+@given(st.integers(1, 6), st.integers(1, 8).map(lambda n: 8 * n), st.integers(1, 300), st.booleans(),
+       st.sampled_from(["pre", "post", "sandwich", "parallel", "none"]), st.booleans(), st.booleans())
+def test_calculator_rows_partition_the_inventory(layers, width, vocab, tied, placement, gated, bias):
+    inv = paramledger.inventory(paramledger.load({
+        "vocab_size": vocab, "hidden_size": width, "num_hidden_layers": layers, "num_attention_heads": 2,
+        "intermediate_size": 3 * width, "tie_word_embeddings": tied, "norm_placement": placement,
+        "mlp_gated": gated, "attention_bias": bias, "mlp_bias": bias}))
+    rows = {row.key: row.count for row in calculator_rows(inv)}
+    outside = sum(c for k, c in rows.items()
+                  if k not in ("attention", "ffn", "norm", "block", "blocks", "total"))
+    assert rows["blocks"] + outside == rows["total"] == inv.total
+    assert rows["attention"] + rows["ffn"] + rows["norm"] == rows["block"]
+    assert rows["blocks"] == layers * rows["block"]
+    assert rows["embedding"] == vocab * width
+    assert rows["lm_head"] == (0 if tied else vocab * width)
+
+
+def test_seed_001_page_rows():
+    """Seed 001's table for d=4, f=8, 1 layer, vocabulary 100: 64, 64, 0, 128, 128, 400, 528."""
+    from paramledger.server import BLANK_DESIGN
+
+    rows = [(row.key, row.count) for row in calculator_rows(paramledger.inventory(paramledger.load(BLANK_DESIGN)))]
+    assert rows == [("attention", 64), ("ffn", 64), ("norm", 0), ("block", 128), ("blocks", 128),
+                    ("embedding", 400), ("lm_head", 0), ("total", 528)]
