@@ -42,6 +42,7 @@ from .._exceptions import (
 from ._stored import Checkpoint, StoredTensor
 
 MAX_HEADER_SIZE = 100_000_000  # bytes; the Rust core's MAX_HEADER_SIZE
+U64_MAX = (1 << 64) - 1  # the Rust core counts in usize: a larger count is its ValidationOverflow
 
 # Bits per element (safetensors/src/tensor.rs, Dtype::bitsize).  F4 and F6 pack below a
 # byte: a span must still be a whole number of bytes.
@@ -142,7 +143,7 @@ def read_safetensors(path: str | os.PathLike[str], *, file_label: str | None = N
         if end > data_size:
             raise TruncatedDataError(path, f"needs bytes up to {end:,} but the data section holds {data_size:,}: "
                                            "the file is truncated", name)
-        expected = _span_bytes(path, name, dtype, shape, data_size)
+        expected = _span_bytes(path, name, dtype, shape)
         if end - begin != expected:
             raise ByteSpanError(path, f"{dtype} {list(shape)} takes {expected:,} bytes but data_offsets span "
                                       f"{end - begin:,}", name)
@@ -174,19 +175,17 @@ def _entry(path: str, name: str, entry: Any) -> tuple[str, tuple[int, ...], int,
     return dtype, tuple(shape), offsets[0], offsets[1]
 
 
-def _span_bytes(path: str, name: str, dtype: str, shape: tuple[int, ...], data_size: int) -> int:
-    """prod(shape) × bits / 8, refusing a product beyond what the file could hold (the Rust
-    core's checked_mul; Python ints do not overflow, but a 10,000-digit product is as absurd)."""
-    bits = DTYPE_BITS[dtype]
+def _span_bytes(path: str, name: str, dtype: str, shape: tuple[int, ...]) -> int:
+    """prod(shape) × bits / 8 with the Rust core's checked multiplication: a count beyond
+    64 bits is refused (Python ints do not overflow, but a 10,000-digit product is as absurd
+    and the loop stops as soon as it passes the bound)."""
     if 0 in shape:
         return 0
-    limit = (data_size + 1) * 8
-    total_bits = bits
+    total_bits = DTYPE_BITS[dtype]
     for dim in shape:
         total_bits *= dim
-        if total_bits > limit:
-            raise ByteSpanError(path, f"{dtype} {_short(list(shape))} declares more bytes than the "
-                                      f"{data_size:,}-byte data section holds", name)
+        if total_bits > U64_MAX:
+            raise ByteSpanError(path, f"{dtype} {_short(list(shape))}: the byte count overflows 64 bits", name)
     if total_bits % 8:
         raise ByteSpanError(path, f"{dtype} {list(shape)} is {total_bits} bits, not a whole number of bytes", name)
     return total_bits // 8
