@@ -324,6 +324,19 @@ def test_make_server_refusals():
             make_server("127.0.0.1", first.server_address[1])
     finally:
         first.server_close()
+    with pytest.raises(OptionError, match=r"--host: cannot listen on 192.0.2.1:0 \(Cannot assign requested address\)"):
+        make_server("192.0.2.1", 0)  # TEST-NET-1: an address this machine does not have
+
+
+def test_ipv6_loopback(cli):
+    try:
+        server = make_server("::1", 0, quiet=True)
+    except OptionError as error:
+        pytest.skip(f"no IPv6 loopback here: {error}")
+    try:
+        assert server.url.startswith("http://[::1]:")
+    finally:
+        server.server_close()
 
 
 def test_serve_cli_refuses_a_bad_port(cli):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import sys
 import traceback
 from dataclasses import dataclass
@@ -333,6 +334,8 @@ class CalculatorServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, address: tuple[str, int], *, quiet: bool = False) -> None:
+        if ":" in address[0]:  # an IPv6 literal such as ::1
+            self.address_family = socket.AF_INET6
         self.quiet = quiet
         self.internal_errors = 0
         self.static = _static_files()
