@@ -224,3 +224,7 @@ class TorchRequiredError(SourceError):
 
 class ModuleFactoryError(SourceError):
     """A ``pkg.mod:factory`` that cannot be imported, called, or does not return an nn.Module."""
+
+
+class TorchFileError(CheckpointFormatError):
+    """A .bin/.pt file torch.load cannot read (corrupt, truncated, not a torch.save file)."""

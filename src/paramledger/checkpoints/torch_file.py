@@ -15,7 +15,7 @@ import zipfile
 from collections.abc import Mapping
 from typing import Any
 
-from .._exceptions import CheckpointDependencyError, SourceError, UnsafePickleError
+from .._exceptions import CheckpointDependencyError, SourceError, TorchFileError, UnsafePickleError
 from ._stored import Checkpoint, StoredTensor
 from .safetensors import natural_key
 
@@ -42,11 +42,7 @@ def read_torch(path: str | os.PathLike[str], *, file_label: str | None = None) -
             notes.append("legacy (non-zip) torch.save format: loaded on the meta device, where tensors sharing "
                          "storage cannot be recognized")
     except Exception as error:  # torch raises UnpicklingError, RuntimeError, EOFError, ... for bad files
-        first = str(error).strip().splitlines()[0] if str(error).strip() else error.__class__.__name__
-        if error.__class__.__name__ == "UnpicklingError" and "Weights only load failed" in first:
-            raise UnsafePickleError(path, "refused: it holds objects beyond tensors and containers, and "
-                                          "paramledger never executes pickled code (weights_only=True)") from None
-        raise UnsafePickleError(path, f"torch.load(weights_only=True) failed: {first[:160]}") from None
+        raise _refusal(path, error) from None
     flat, skipped, unwrapped = _flatten(loaded, torch)
     if unwrapped:
         notes.append(f"the tensors are under the {unwrapped!r} key; other keys are ignored")
@@ -71,6 +67,19 @@ def read_torch(path: str | os.PathLike[str], *, file_label: str | None = None) -
         notes.append(f"{len(aliases)} name(s) share storage with another tensor (stored once): "
                      + ", ".join(f"{a} -> {t}" for a, t in list(aliases.items())[:3]))
     return Checkpoint(path, "pytorch", tuple(tensors), {}, aliases, tuple(notes))
+
+
+def _refusal(path: str, error: Exception) -> Exception:
+    """One line from torch's many-line message: a disallowed global is a refusal, anything
+    else a file torch cannot read."""
+    text = str(error)
+    detail = text.split("WeightsUnpickler error:", 1)[1] if "WeightsUnpickler error:" in text else text
+    detail = next((line.strip() for line in detail.splitlines() if line.strip()), error.__class__.__name__)
+    if "Unsupported global" in detail:
+        culprit = detail.split("Unsupported global:", 1)[1].split(" was not", 1)[0].strip()
+        return UnsafePickleError(path, f"refused: it pickles {culprit}, and paramledger never executes pickled "
+                                       "code (weights_only=True)")
+    return TorchFileError(path, f"not a readable torch.save file ({detail[:120]})")
 
 
 def _flatten(loaded: Any, torch: Any) -> tuple[dict[str, Any], int, str | None]:
