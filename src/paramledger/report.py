@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._exceptions import OptionError
-from .inventory import Inventory, Tensor
+from .inventory import COMPONENTS, Inventory, Tensor
 from .render import _heading, inventory_json, percent
 
 # ---------------------------------------------------------------- seed 001's table
@@ -30,7 +30,7 @@ _BLOCK_LABELS = {
     "shared_experts": "shared experts",
     "norm": "norm scales",
 }
-_ALWAYS_SHOWN = ("attention", "ffn", "norm")  # seed 001 shows "norm scales 0" too
+_ALWAYS_SHOWN = ("attention", "norm")  # seed 001 shows "norm scales 0" too
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +74,19 @@ def _layer_signature(inv: Inventory, layer: int) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(sums.items()))
 
 
+def _block_kinds(inv: Inventory, layers: list[int]) -> str:
+    """"layers 0–2: 3 × 583,483,392; layers 3–60: 58 × 11,507,073,024": runs of equal blocks."""
+    runs: list[list[int]] = []
+    for i in layers:
+        if runs and _layer_signature(inv, runs[-1][-1]) == _layer_signature(inv, i) and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    parts = [f"layer{'s' if len(r) > 1 else ''} {r[0]}{f'–{r[-1]}' if len(r) > 1 else ''}: "
+             f"{len(r)} × {inv.by_layer[r[0]]:,}" for r in runs]
+    return "; ".join(parts) if len(parts) <= 6 else f"{len(parts)} runs of different blocks; the sum over every layer"
+
+
 def calculator_rows(inv: Inventory) -> list[Row]:
     """Seed 001's table: the parts of one block, one block, all blocks, then the
     tensors outside the blocks, the output head and the total.
@@ -86,15 +99,16 @@ def calculator_rows(inv: Inventory) -> list[Row]:
         first = layers[0]
         in_first = inv.select(layer=first)
         uniform = len({_layer_signature(inv, i) for i in layers}) == 1
+        routed = any(t.component == "experts" for t in in_first)
         for component, label in _BLOCK_LABELS.items():
             members = [t for t in in_first if t.component == component]
-            if members or component in _ALWAYS_SHOWN:
+            if members or component in _ALWAYS_SHOWN or (component == "ffn" and not routed):
                 rows.append(Row(component, label, _describe(members), sum(t.count for t in members)))
         rows.append(Row("block", "one block" if uniform else f"block {first} (blocks differ)",
                         f"layer {first}", inv.by_layer[first]))
         n = len(layers)
         rows.append(Row("blocks", f"{n} block" + ("s" if n != 1 else ""),
-                        f"{n} × one block" if uniform else "the blocks differ: the sum over every layer",
+                        f"{n} × one block" if uniform else _block_kinds(inv, layers),
                         sum(inv.by_layer[i] for i in layers)))
     outside = inv.select(layer=None)
     embedding = [t for t in outside if t.component == "embedding"]
@@ -102,7 +116,8 @@ def calculator_rows(inv: Inventory) -> list[Row]:
     rows.append(Row("embedding", f"embedding table ({shared})", _describe(embedding),
                     sum(t.count for t in embedding)))
     labels = {"positions": "learned position table", "norm": "final norm"}
-    for component in sorted({t.component for t in outside} - {"embedding", "lm_head"}):
+    order = {name: i for i, name in enumerate(COMPONENTS)}
+    for component in sorted({t.component for t in outside} - {"embedding", "lm_head"}, key=order.get):
         members = [t for t in outside if t.component == component]
         rows.append(Row(component if component != "norm" else "final_norm", labels.get(component, component),
                         _describe(members), sum(t.count for t in members)))
