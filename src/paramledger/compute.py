@@ -15,6 +15,11 @@ A multiply-add is 2 FLOPs.  The forward pass of one token that attends to ``cont
   MLA), keys = context on a full layer, min(context, sliding_window) on a sliding one.  MLA
   is priced as computed per head (qk_head_dim = qk_nope_head_dim + qk_rope_head_dim), as
   transformers computes it after expand_kv.  Softmax and masking are left out.
+- MLA decoding from a latent cache, as transformers 5.24.0 does it, also passes every cached
+  latent back through kv_b_proj at each step: 2 × kv_b_proj weights × (keys − 1) per layer,
+  reported apart (``mla_expansion_flops``, not in ``total``): a full-sequence forward
+  expands each token once, and DeepSeek's own inference absorbs kv_b_proj into the query
+  and output projections instead (that absorbed form is not modelled).
 """
 
 from __future__ import annotations
@@ -62,6 +67,7 @@ class ForwardFlops:
     matmul_parameters: int
     weight_flops: int  # 2 × matmul_parameters
     attention_flops: int  # QKᵀ and AV over the keys each layer attends to
+    mla_expansion_flops: int = 0  # MLA decode from a latent cache: cached latents through kv_b_proj again
 
     @property
     def total(self) -> int:
@@ -79,12 +85,15 @@ def forward_flops_per_token(inv: Inventory, context: int) -> ForwardFlops:
         qk_dim, v_dim = arch.qk_nope_head_dim + arch.qk_rope_head_dim, arch.v_head_dim
     else:
         qk_dim = v_dim = arch.attention_head_dim
-    attention = 0
+    attention = expansion = 0
     for i in range(arch.num_hidden_layers):
         keys = min(context, arch.sliding_window) if is_sliding_layer(arch, i) else context
         attention += 2 * heads * (qk_dim + v_dim) * keys
+        if arch.is_mla:
+            kv_b = heads * (arch.qk_nope_head_dim + arch.v_head_dim) * arch.kv_lora_rank
+            expansion += 2 * kv_b * (keys - 1)
     matmul = matmul_parameters(inv)
-    return ForwardFlops(context, matmul, 2 * matmul, attention)
+    return ForwardFlops(context, matmul, 2 * matmul, attention, expansion)
 
 
 def training_flops(inv: Inventory, tokens: int, parameters: int | None = None) -> int:

@@ -211,6 +211,7 @@ def report_json(report: MemoryReport) -> dict[str, Any]:
             "weights": flops.weight_flops,
             "attention": flops.attention_flops,
             "total": flops.total,
+            "mla_expansion": flops.mla_expansion_flops,
             "definition": f"2 × active matmul weights ({MATMUL_DEFINITION}) + attention QKᵀ and AV over "
                           "the keys each layer attends to (context, or the sliding window)",
         },
@@ -261,6 +262,9 @@ def report_text(report: MemoryReport) -> str:
               f"  weights: 2 × {flops.matmul_parameters:,} active matmul weights = {flops.weight_flops:,}",
               f"    ({MATMUL_DEFINITION})",
               f"  attention (QKᵀ and AV, grows with context): {flops.attention_flops:,}"]
+    if flops.mla_expansion_flops:
+        lines.append(f"  not in the total: MLA decoding from a latent cache re-expands it through kv_b_proj "
+                     f"each step (transformers 5.24.0): +{flops.mla_expansion_flops:,}")
     if report.training_tokens is not None:
         lines.append(f"training compute for {report.training_tokens:,} tokens: "
                      f"{training_flops(inv, report.training_tokens):,} FLOPs ({TRAINING_DEFINITION})")
