@@ -1,0 +1,120 @@
+"""Counting every bundled model: paramledger against transformers building it on the meta device.
+
+Two measurements in one run, both printed with their ratio:
+  (a) whole process, imports included: a fresh interpreter counts every bundled model;
+  (b) in-process, after imports (and after one warm-up pass of each, so transformers'
+      lazily imported modeling modules are not charged to it): best of several passes.
+The target (issue #3) is paramledger at least 1,000x faster in-process.
+
+    python bench/bench_registry.py [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import textwrap
+import time
+
+TARGET = 1000
+
+PARAMLEDGER_PASS = textwrap.dedent("""
+    import paramledger
+    from paramledger import registry
+    totals = [paramledger.inventory(name).total for name in registry.names()]
+""")
+
+TRANSFORMERS_PASS = textwrap.dedent("""
+    import contextlib, io
+    import torch, transformers
+    from paramledger import families, registry
+    transformers.logging.set_verbosity_error()
+
+    def reference_total(model):
+        config = dict(model.config)
+        model_type = config.pop("model_type")
+        hf = transformers.AutoConfig.for_model(model_type, **config)
+        family = families.get(model_type)
+        if family is not None and family.text_config:
+            hf = hf.get_text_config()
+        with contextlib.redirect_stderr(io.StringIO()), torch.device("meta"):
+            built = transformers.AutoModelForCausalLM.from_config(hf)
+        unique = {id(p): p.numel() for p in built.parameters()}
+        return sum(unique.values())
+
+    totals = [reference_total(model) for model in registry.bundled()]
+""")
+
+
+def whole_process(code: str, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def in_process(code: str, repeat: int) -> tuple[float, list[int]]:
+    scope: dict = {}
+    exec(code, scope)  # imports and one warm-up pass
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        exec(code, scope)
+        best = min(best, time.perf_counter() - start)
+    return best, scope["totals"]
+
+
+def _split(repeat: int) -> str:
+    """Where paramledger's in-process time goes: reading the entries, then building inventories."""
+    import paramledger
+    from paramledger import registry
+
+    names = registry.names()
+    best_load = best_build = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        archs = [paramledger.load(name) for name in names]
+        loaded = time.perf_counter()
+        for arch in archs:
+            paramledger.inventory(arch).total
+        best_load = min(best_load, loaded - start)
+        best_build = min(best_build, time.perf_counter() - loaded)
+    tensors = sum(len(paramledger.inventory(arch).tensors) for arch in archs)
+    return (f"load (JSON + family table + validation) {best_load * 1e3:.2f} ms, build {best_build * 1e3:.2f} ms "
+            f"for {tensors:,} tensors ({best_build / tensors * 1e6:.2f} us a tensor)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="passes per measurement (best is kept)")
+    args = parser.parse_args(argv)
+
+    from paramledger import registry
+
+    count = len(registry.names())
+    print(f"counting {count} bundled models (best of {args.repeat})")
+
+    ours_whole = whole_process(PARAMLEDGER_PASS, args.repeat)
+    theirs_whole = whole_process(TRANSFORMERS_PASS, args.repeat)
+    print(f"(a) whole process, imports included: paramledger {ours_whole:.3f} s, "
+          f"transformers (meta device) {theirs_whole:.3f} s: {theirs_whole / ours_whole:,.1f}x")
+
+    ours, our_totals = in_process(PARAMLEDGER_PASS, max(args.repeat, 20))
+    theirs, their_totals = in_process(TRANSFORMERS_PASS, args.repeat)
+    ratio = theirs / ours
+    print(f"(b) in-process, after imports:       paramledger {ours * 1e3:.2f} ms "
+          f"({ours / count * 1e6:.0f} us a model), transformers {theirs:.3f} s "
+          f"({theirs / count * 1e3:.1f} ms a model): {ratio:,.0f}x")
+    print(f"    paramledger's pass, split: {_split(max(args.repeat, 20))}")
+    differ = [name for name, a, b in zip(registry.names(), our_totals, their_totals) if a != b]
+    print(f"totals equal for {count - len(differ)} of {count} models" + (f"; differ: {', '.join(differ)}" if differ else ""))
+    verdict = "met" if ratio >= TARGET else "NOT met"
+    print(f"target: at least {TARGET:,}x faster in-process: {verdict} ({ratio:,.0f}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
