@@ -68,6 +68,12 @@ def test_published_totals(name, total):
     assert paramledger.inventory(name).total == total
 
 
+def test_qwen15_moe_matches_its_announced_sizes():
+    # transformers' qwen2_moe docs: "14.3B parameters in total and 2.7B activated parameters during runtime"
+    inv = paramledger.inventory("Qwen1.5-MoE-A2.7B-Chat")
+    assert (round(inv.total / 1e9, 1), round(inv.active / 1e9, 1)) == (14.3, 2.7)
+
+
 @pytest.mark.parametrize("spelling", ["llama-3.2-1b", "meta-llama/Llama-3.2-1B", "META-LLAMA/llama-3.2-1B", "Llama-3.2-1B"])
 def test_lookup_ignores_case_and_the_org(spelling):
     assert registry.get(spelling).name == "Llama-3.2-1B"
