@@ -166,3 +166,12 @@ def test_families_unknown_name_is_one_line_and_status_2(cli):
     assert status == 2 and out == ""
     assert err.startswith("paramledger: error: Llama-2-7b-hg: ")
     assert "did you mean 'Llama-2-7b-hf'" in err and err.count("\n") == 1
+
+
+def test_a_design_has_no_seed_row_but_its_cells(cli):
+    status, out, _ = cli("families", "seed-1.1b")
+    assert status == 0
+    row = next(line for line in out.splitlines() if line.startswith("seed-1.1b "))
+    assert row.split()[1:4] == ["GQA", "(4×)", "RMSNorm,"]
+    assert "49,152" in row  # seed 002: 24,576 values per token with 4 KV heads, 2 bytes each
+    assert "seed-1.1b: seed 002 has no row for model_type paramledger" in out

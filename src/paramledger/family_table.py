@@ -188,10 +188,11 @@ def _display_name(source: str | Path) -> str:
     if path.exists():
         return path.parent.name if path.name == "config.json" else path.name
     from . import registry
+    from ._exceptions import UnknownModelError
 
     try:
         return registry.get(text).name
-    except Exception:
+    except UnknownModelError:  # a design or spec file keeps the name it was given
         return text
 
 
@@ -199,6 +200,7 @@ def _raw_config(source: str | Path) -> Mapping[str, Any] | None:
     """The config.json behind a source, for the keys that change no count (activation name,
     rope scaling); None for a spec file or a design.  A multimodal config gives its text_config."""
     from . import registry
+    from ._exceptions import UnknownModelError
     from .sources import read_json
 
     path = Path(str(source))
@@ -210,7 +212,7 @@ def _raw_config(source: str | Path) -> Mapping[str, Any] | None:
     else:
         try:
             config = registry.get(str(source)).config
-        except Exception:
+        except UnknownModelError:
             return None
     if isinstance(config, Mapping) and isinstance(config.get("text_config"), Mapping):
         config = config["text_config"]
