@@ -54,7 +54,7 @@ def raw_request(server, target: bytes, method: bytes = b"GET") -> tuple[int, dic
     status = int(head.split(b" ", 2)[1])
     assert status != 500, body
     assert server.internal_errors == 0
-    return status, json.loads(body) if body else {}
+    return status, json.loads(body) if b"application/json" in head else {"page": body}
 
 
 def get(server, path: str, params: dict[str, str] | list[tuple[str, str]] | None = None) -> tuple[int, dict]:
@@ -265,7 +265,7 @@ _KNOWN_PATHS = {"/", "/index.html", "/app.js", "/style.css", "/api/names", "/api
 def test_drawn_paths_are_404(server, path):
     path = "/" + path
     status, body = raw_request(server, path.encode())
-    if path in _KNOWN_PATHS:
+    if "/" + path.lstrip("/") in _KNOWN_PATHS:  # http.server folds a leading "//" into "/"
         assert status in (200, 400)
     else:
         assert status == 404 and body["error"].startswith("no such path")

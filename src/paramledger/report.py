@@ -198,15 +198,16 @@ def squarify(values: list[int], x: float, y: float, w: float, h: float) -> list[
     kept as square as the squarified algorithm gets them (Bruls, Huizing and van Wijk,
     "Squarified Treemaps", 2000).  Floats: this is drawing, not counting."""
     total = sum(values)
+    out: list[tuple[float, float, float, float]] = [(x, y, 0.0, 0.0)] * len(values)  # zeros: no area
     if total <= 0 or w <= 0 or h <= 0:
-        return [(x, y, 0.0, 0.0) for _ in values]
-    areas = [v * w * h / total for v in values]
-    out: list[tuple[float, float, float, float]] = []
-    row: list[float] = []
+        return out
+    positive = [i for i, v in enumerate(values) if v > 0]
+    areas = [values[i] * w * h / total for i in positive]
+    placed: list[tuple[float, float, float, float]] = []
 
-    def worst(candidate: list[float], side: float) -> float:
-        s = sum(candidate)
-        return max(max(candidate) * side * side / (s * s), s * s / (side * side * min(candidate)))
+    def worst(row: list[float], side: float) -> float:
+        s = sum(row)
+        return max(max(row) * side * side / (s * s), s * s / (side * side * min(row)))
 
     def place(row: list[float], x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
         s = sum(row)
@@ -214,23 +215,20 @@ def squarify(values: list[int], x: float, y: float, w: float, h: float) -> list[
             width = s / h
             cy = y
             for a in row:
-                out.append((x, cy, width, a / width))
+                placed.append((x, cy, width, a / width))
                 cy += a / width
             return x + width, y, w - width, h
         height = s / w  # a row along the top edge
         cx = x
         for a in row:
-            out.append((cx, y, a / height, height))
+            placed.append((cx, y, a / height, height))
             cx += a / height
         return x, y + height, w, h - height
 
+    row: list[float] = []
     i = 0
     while i < len(areas):
         side = min(w, h)
-        if areas[i] <= 0:
-            out.append((x, y, 0.0, 0.0))  # keeps positions aligned with values
-            i += 1
-            continue
         if not row or worst(row + [areas[i]], side) <= worst(row, side):
             row.append(areas[i])
             i += 1
@@ -239,6 +237,8 @@ def squarify(values: list[int], x: float, y: float, w: float, h: float) -> list[
             row = []
     if row:
         place(row, x, y, w, h)
+    for index, rect in zip(positive, placed):
+        out[index] = rect
     return out
 
 
