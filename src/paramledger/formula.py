@@ -99,7 +99,12 @@ class _SymbolicArchitecture:
         self.kv_lora_rank = s["r_kv"] if arch.kv_lora_rank is not None else None
         self.qk_nope_head_dim, self.qk_rope_head_dim, self.v_head_dim = s["d_nope"], s["d_rope"], s["d_v"]
 
-    def __getattr__(self, name: str) -> Any:  # switches, names, depth: the real design's
+        # Trace deep enough that the last layer is routed: layers added beyond the design's
+        # depth are MoE layers (mlp_only_layers names fixed indices), and L counts them.
+        self.num_hidden_layers = max(arch.num_hidden_layers,
+                                     max(arch.mlp_only_layers) + 2 if arch.is_moe and arch.mlp_only_layers else 0)
+
+    def __getattr__(self, name: str) -> Any:  # switches, names: the real design's
         return getattr(self._arch, name)
 
 
@@ -125,7 +130,7 @@ class ClosedForm:
 
         rules = {sym: value for sym, value in self.couplings.items() if sym not in keep}
         for _ in range(len(rules) + 1):
-            expr = sympy.expand(expr.subs(rules))
+            expr = sympy.expand(expr.xreplace(rules))
         return expr
 
     @property
@@ -148,14 +153,16 @@ class ClosedForm:
 
     def values(self, arch: Architecture | None = None) -> dict[Any, int]:
         """Every symbol -> its value on ``arch`` (default: the design)."""
+        import sympy
+
         arch = arch or self.architecture
-        return {sym: _VALUE_OF[str(sym)](arch) for sym in _symbols().values()}
+        return {sym: sympy.Integer(_VALUE_OF[str(sym)](arch)) for sym in _symbols().values()}
 
     def evaluate(self, expr: Any = None, arch: Architecture | None = None) -> int:
         """``expr`` (default: the total) at ``arch``'s values, exact."""
         import sympy
 
-        value = sympy.sympify(self.total if expr is None else expr).subs(self.values(arch))
+        value = sympy.sympify(self.total if expr is None else expr).xreplace(self.values(arch))
         if not value.is_Integer:
             raise OptionError("formula", f"the closed form did not reduce to a whole number ({value})")
         return int(value)
@@ -175,10 +182,10 @@ class ClosedForm:
         slope = sympy.simplify(a - r1)
         threshold = sympy.factor(sympy.cancel(r0 / slope)) if slope != 0 else None
         values = self.values()
-        slope_value = Fraction(str(sympy.sympify(slope).subs(values)))
+        slope_value = Fraction(str(sympy.sympify(slope).xreplace(values)))
         if threshold is None or slope_value <= 0:
             return BreakEven(threshold, None, slope)
-        exact = Fraction(str(sympy.sympify(threshold).subs(values)))
+        exact = Fraction(str(sympy.sympify(threshold).xreplace(values)))
         return BreakEven(sympy.expand(threshold), math.floor(exact) + 1, slope)
 
 
@@ -217,7 +224,8 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
         outside = [t for t in traced.tensors if t.layer is None]
         total = measure(inventory_from_tensors(outside, architecture=stand_in))  # type: ignore[arg-type]
         kinds: list[list[Any]] = []  # [expr, count]
-        for i in range(arch.num_hidden_layers):
+        traced_depth = stand_in.num_hidden_layers
+        for i in range(traced_depth):
             layer = [t for t in traced.tensors if t.layer == i]
             value = sympy.expand(measure(inventory_from_tensors(layer, architecture=stand_in)))  # type: ignore[arg-type]
             for kind in kinds:
@@ -229,8 +237,8 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
                 kinds.append([value, 1, i])
         for kind in kinds:
             count = kind[1]
-            if arch.num_hidden_layers - 1 in kind[2:]:
-                count = depth - (arch.num_hidden_layers - kind[1])
+            if traced_depth - 1 in kind[2:]:
+                count = depth - (traced_depth - kind[1])
             total += count * kind[0]
         return sympy.expand(total)
 
@@ -373,8 +381,8 @@ def _total_ignoring_validity(form: ClosedForm, expr: Any, arch: Architecture, ke
     import sympy
 
     values = form.values(arch)
-    values[_symbols()[SYMBOL_OF[key]]] = value
-    result = sympy.sympify(expr).subs(values)
+    values[_symbols()[SYMBOL_OF[key]]] = sympy.Integer(value)
+    result = sympy.sympify(expr).xreplace(values)
     return math.ceil(Fraction(str(result)))
 
 
@@ -394,8 +402,8 @@ def solve_share(source: Architecture | str, share: Fraction) -> Solution:
     form = closed_form(arch)
     V = _symbols()["V"]
     values = {sym: val for sym, val in form.values().items() if sym != V}
-    emb = sympy.expand(form.substitute(form.embedding).subs(values))
-    total = sympy.expand(form.coupled_total.subs(values))
+    emb = sympy.expand(form.substitute(form.embedding).xreplace(values))
+    total = sympy.expand(form.coupled_total.xreplace(values))
     a, r1, r0 = (Fraction(str(x)) for x in (emb.coeff(V, 1), total.coeff(V, 1) - emb.coeff(V, 1),
                                               total.coeff(V, 0)))
     question = f"smallest vocab_size with embedding share ≥ {float(share):.6g}"

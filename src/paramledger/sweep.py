@@ -243,18 +243,18 @@ def plan(source: Architecture | str, axes: Sequence[Axis | str], max_points: int
         "active": form.active,
         "kv_bytes_per_token": KV_BYTES_PER_VALUE * kv_values,
     }
-    outputs = {name: sympy.expand(sympy.sympify(expr).subs(constants)) for name, expr in outputs.items()}
+    outputs = {name: sympy.expand(sympy.sympify(expr).xreplace(constants)) for name, expr in outputs.items()}
     # Only the coupled sizes the outputs read (an MLA design never divides the width by the heads).
     needed = set().union(*(expr.free_symbols for expr in outputs.values()))
     for sym, expr in reversed(derived):
         if sym in needed:
             needed |= expr.free_symbols
-    derived = [(str(sym), sympy.sympify(expr).subs(constants)) for sym, expr in derived if sym in needed]
+    derived = [(str(sym), sympy.sympify(expr).xreplace(constants)) for sym, expr in derived if sym in needed]
     checks = []
     # The architecture's own rules on the swept sizes (architecture.validate).
     if "num_key_value_heads" in keys or ("num_attention_heads" in keys and arch.num_key_value_heads is not None):
         checks.append(("num_key_value_heads does not divide num_attention_heads",
-                       sympy.sympify(s["h"]).subs(constants), sympy.sympify(s["h_kv"]).subs(constants)))
+                       sympy.sympify(s["h"]).xreplace(constants), sympy.sympify(s["h_kv"]).xreplace(constants)))
     if "num_experts" in keys and arch.is_moe:
         checks.append(("num_experts below num_experts_per_tok", None, None))
     if "num_hidden_layers" in keys and arch.mlp_only_layers:
