@@ -121,9 +121,33 @@ def test_keep_components_at_another_precision():
     assert kept.by_component["ffn"] == plain.by_component["ffn"]
     assert kept.by_dtype == {"bf16": 2 * inv.embedding, "int4": plain.by_component["attention"]
                              + plain.by_component["ffn"], "fp32": 4 * norms}
-    # a component rule wins over the vectors rule
-    both = weight_bytes(inv, "int4", keep={"vectors": "bf16", "norm": "fp32"})
-    assert both.by_component["norm"] == 4 * norms
+    # rules apply in order, a later one overriding an earlier one
+    assert weight_bytes(inv, "int4", keep=["vectors=bf16", "norm=fp32"]).by_component["norm"] == 4 * norms
+    assert weight_bytes(inv, "int4", keep=["norm=fp32", "vectors=bf16"]).by_component["norm"] == 2 * norms
+
+
+def test_gpt_oss_checkpoint_layout():
+    """openai/gpt-oss-20b: expert matrices in MXFP4, everything else (expert biases too) in bf16."""
+    if families.get("gpt_oss") is None:
+        pytest.skip("family gpt_oss not supported by paramledger yet")
+    inv = paramledger.inventory("gpt-oss-20b")
+    kept = weight_bytes(inv, "bf16", keep=["experts=mxfp4", "vectors=bf16"])
+    expert_matrices = [t for t in inv.tensors if t.component == "experts" and len(t.shape) == 3]
+    expert_biases = [t for t in inv.tensors if t.component == "experts" and len(t.shape) == 2]
+    assert len(expert_matrices) == len(expert_biases) == 48
+    mxfp4 = sum(t.count // 32 * 17 for t in expert_matrices)  # 16 bytes of values + 1 scale byte per 32
+    assert kept.by_dtype == {"bf16": 2 * (inv.total - sum(t.count for t in expert_matrices)), "mxfp4": mxfp4}
+    # the hub's model.safetensors.index.json for openai/gpt-oss-20b: {"metadata": {"total_size": 13761264768}}
+    assert kept.total == 13_761_264_768
+
+
+def test_gpt_oss_checkpoint_size_through_the_cli(cli):
+    if families.get("gpt_oss") is None:
+        pytest.skip("family gpt_oss not supported by paramledger yet")
+    status, out, err = cli("memory", "gpt-oss-20b", "--dtype", "bf16", "--keep", "experts=mxfp4",
+                           "--keep", "vectors=bf16", "--json")
+    assert status == 0, err
+    assert json.loads(out)["weights_bytes"] == 13_761_264_768
 
 
 def test_vectors_are_every_one_dimensional_tensor(gpt2_config_file):

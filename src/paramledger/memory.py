@@ -3,8 +3,12 @@
 Weights: each unique tensor (a tied head is stored once, with the table it shares) at
 ``dtype``, except the components ``keep`` holds at another precision, as real quantized
 checkpoints keep norms, embeddings or the LM head in bf16/fp32.  ``keep`` maps a component
-(inventory.COMPONENTS) or "vectors" (every 1-D tensor: norm scales, biases, sinks) to a
-dtype; a component entry wins over "vectors".  ``group_size`` sets the group of ``dtype``
+(inventory.COMPONENTS) or "vectors" (every tensor that is 1-D per expert: norm scales,
+biases, sinks, expert biases) to a dtype.  Rules apply in the order given, a later one
+overriding an earlier one where both select a tensor: gpt-oss's checkpoint is
+``--dtype bf16 --keep experts=mxfp4 --keep vectors=bf16`` (expert matrices in MXFP4, their
+biases in bf16), and ``--keep vectors=bf16 --keep norm=fp32`` keeps norms in fp32.
+``group_size`` sets the group of ``dtype``
 (dtypes.py says how groups lie and which sizes are refused); kept formats use their own
 default group.  Bytes are whole per tensor (dtypes.tensor_bytes).
 
@@ -106,12 +110,17 @@ def _split_keep(pair: str) -> tuple[str, str]:
     return component.strip(), dtype.strip()
 
 
+def is_vector(t: Tensor) -> bool:
+    """One dimension per expert: a norm scale, a bias, sinks (not a matrix)."""
+    return len(t.shape) - (1 if t.experts else 0) == 1
+
+
 def _dtype_for(t: Tensor, default: DType, keep: Mapping[str, str]) -> DType:
-    if t.component in keep:
-        return get_dtype(keep[t.component])
-    if "vectors" in keep and len(t.shape) == 1:
-        return get_dtype(keep["vectors"])
-    return default
+    chosen = default
+    for target, name in keep.items():  # in order: a later rule overrides an earlier one
+        if target == t.component or (target == "vectors" and is_vector(t)):
+            chosen = get_dtype(name)
+    return chosen
 
 
 def weight_bytes(inv: Inventory, dtype: str | DType = "bf16", keep: Mapping[str, str] | list[str] | None = None,

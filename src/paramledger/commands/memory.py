@@ -22,8 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="tokens per sequence (default: max_position_embeddings)")
     parser.add_argument("--batch", type=int, default=1, metavar="B", help="sequences (default 1)")
     parser.add_argument("--keep", action="append", default=[], metavar="COMPONENT=DTYPE",
-                        help="keep a component (embedding, norm, lm_head, ..., or vectors: every 1-D tensor) "
-                             "at another dtype; repeatable")
+                        help="keep a component (embedding, norm, lm_head, experts, ..., or vectors: norms, "
+                             "biases and other 1-D tensors) at another dtype; repeatable, a later rule "
+                             "overriding an earlier one")
     parser.add_argument("--group-size", type=int, default=None, metavar="G",
                         help="values per quantization scale for --dtype (int4: 128, nf4: 64, mxfp4: 32)")
     parser.add_argument("--training", default=None, metavar="RECIPE",
