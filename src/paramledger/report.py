@@ -67,18 +67,27 @@ def _describe(tensors: list[Tensor]) -> str:
     return ", ".join(parts)
 
 
-def _layer_signature(inv: Inventory, layer: int) -> tuple[tuple[str, int], ...]:
+def _by_layer(inv: Inventory) -> dict[int | None, list[Tensor]]:
+    """Layer -> its tensors, in one pass (select() per layer would be quadratic)."""
+    out: dict[int | None, list[Tensor]] = {}
+    for t in inv.tensors:
+        out.setdefault(t.layer, []).append(t)
+    return out
+
+
+def _signature(tensors: list[Tensor]) -> tuple[tuple[str, int], ...]:
+    """A block's count per component: equal signatures, equal blocks in the table."""
     sums: dict[str, int] = {}
-    for t in inv.select(layer=layer):
+    for t in tensors:
         sums[t.component] = sums.get(t.component, 0) + t.count
     return tuple(sorted(sums.items()))
 
 
-def _block_kinds(inv: Inventory, layers: list[int]) -> str:
+def _block_kinds(inv: Inventory, layers: list[int], signatures: dict[int, tuple]) -> str:
     """"layers 0–2: 3 × 583,483,392; layers 3–60: 58 × 11,507,073,024": runs of equal blocks."""
     runs: list[list[int]] = []
     for i in layers:
-        if runs and _layer_signature(inv, runs[-1][-1]) == _layer_signature(inv, i) and runs[-1][-1] == i - 1:
+        if runs and signatures[runs[-1][-1]] == signatures[i] and runs[-1][-1] == i - 1:
             runs[-1].append(i)
         else:
             runs.append([i])
@@ -93,12 +102,14 @@ def calculator_rows(inv: Inventory) -> list[Row]:
 
     The rows partition the inventory: ``blocks`` plus every row after it (but the total)
     adds up to ``total``."""
-    layers = sorted(k for k in inv.by_layer if k is not None)
+    tensors = _by_layer(inv)
+    layers = sorted(k for k in tensors if k is not None)
     rows: list[Row] = []
     if layers:
         first = layers[0]
-        in_first = inv.select(layer=first)
-        uniform = len({_layer_signature(inv, i) for i in layers}) == 1
+        in_first = tensors[first]
+        signatures = {i: _signature(tensors[i]) for i in layers}
+        uniform = len(set(signatures.values())) == 1
         routed = any(t.component == "experts" for t in in_first)
         for component, label in _BLOCK_LABELS.items():
             members = [t for t in in_first if t.component == component]
@@ -108,9 +119,9 @@ def calculator_rows(inv: Inventory) -> list[Row]:
                         f"layer {first}", inv.by_layer[first]))
         n = len(layers)
         rows.append(Row("blocks", f"{n} block" + ("s" if n != 1 else ""),
-                        f"{n} × one block" if uniform else _block_kinds(inv, layers),
+                        f"{n} × one block" if uniform else _block_kinds(inv, layers, signatures),
                         sum(inv.by_layer[i] for i in layers)))
-    outside = inv.select(layer=None)
+    outside = tensors.get(None, [])
     embedding = [t for t in outside if t.component == "embedding"]
     shared = "shared with the output layer" if inv.tied else "input side only"
     rows.append(Row("embedding", f"embedding table ({shared})", _describe(embedding),
@@ -178,9 +189,10 @@ def treemap_groups(inv: Inventory) -> list[tuple[str, list[Leaf]]]:
             label = "embedding (= output head)"
         outside.append(Leaf(label, t.component, t.count, (t.name,)))
     groups.append(("outside the blocks", outside))
-    for layer in sorted(k for k in inv.by_layer if k is not None):
+    tensors = _by_layer(inv)
+    for layer in sorted(k for k in tensors if k is not None):
         leaves: dict[tuple[str, str], list[Tensor]] = {}
-        for t in inv.select(layer=layer):
+        for t in tensors[layer]:
             if t.component == "attention":  # q_proj -> q: the boxes are small
                 key = (t.component, _module(t)[0].rsplit(".", 1)[-1].removesuffix("_proj"))
             else:

@@ -233,8 +233,9 @@ def api_view(query: dict[str, str]) -> dict[str, Any]:
     derived = [key for key in _DERIVED if values.get(key) is None]
     for key in derived:
         values[key] = getattr(arch, _DERIVED[key])
+    count = inventory_json(inv)
     return {
-        "count": inventory_json(inv),
+        "count": count,
         "summary": summary(inv),
         "rows": [{"key": r.key, "label": r.label, "detail": r.detail, "count": r.count, "text": f"{r.count:,}"}
                  for r in calculator_rows(inv)],
@@ -242,27 +243,26 @@ def api_view(query: dict[str, str]) -> dict[str, Any]:
                         "fraction": count / inv.total if inv.total else 0.0}
                        for name, count, share in component_rows(inv)],
         "embedding_share": percent(inv.embedding_share, digits=6),
-        "facts": _facts(inv),
+        "facts": _facts(inv, count),
         "values": values,
         "derived": derived,
         "memory": _memory_view(inv, query) if _memory_module() is not None else None,
     }
 
 
-def _facts(inv: Any) -> list[str]:
-    """The one-line findings of seeds 000 and 003, as text."""
-    from .analysis import break_even_vocab_size, rule_of_thumb
+def _facts(inv: Any, count: dict[str, Any]) -> list[str]:
+    """The one-line findings of seeds 000 and 003, as text, from the count JSON."""
     from .render import percent
 
     arch = inv.architecture
     facts = [f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)",
              f"non-embedding (Hugging Face exclude_embeddings): {inv.non_embedding('hf'):,}"]
-    even = break_even_vocab_size(arch)
+    even = count["break_even_vocab_size"]
     facts.append("the token table outgrows everything else when vocab_size ≥ "
                  f"{even:,}" if even is not None else "the token table never outgrows the rest (untied head)")
-    rule = rule_of_thumb(arch)
-    facts.append(f"rule of thumb 12·L·d² = {rule.estimate:,}: {abs(rule.gap):,} "
-                 f"{'under' if rule.gap >= 0 else 'over'} the exact count")
+    rule = count["rule_of_thumb"]
+    facts.append(f"rule of thumb 12·L·d² = {rule['estimate']:,}: {abs(rule['gap']):,} "
+                 f"{'under' if rule['gap'] >= 0 else 'over'} the exact count")
     if arch.is_moe:
         facts.append(f"active per token: {inv.active:,} ({percent(inv.active, inv.total)})")
     if inv.frozen:
