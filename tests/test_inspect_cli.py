@@ -1,0 +1,139 @@
+"""`paramledger inspect`: the text view, the JSON object, and one-line errors with status 2."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+
+import numpy as np
+
+
+def save_numpy(path, tensors, metadata=None):
+    import safetensors.numpy
+
+    safetensors.numpy.save_file(tensors, str(path), metadata=metadata)
+    return path
+
+
+TINY = {"model_type": "llama", "vocab_size": 16, "hidden_size": 8, "intermediate_size": 16, "num_hidden_layers": 1,
+        "num_attention_heads": 2, "tie_word_embeddings": True}
+
+
+def tiny_llama_folder(tmp_path, *, extra=None, drop=()):
+    import paramledger
+
+    inv = paramledger.inventory(TINY)
+    tensors = {t.name: np.zeros(t.shape, np.float16) for t in inv.tensors if t.name not in drop}
+    tensors.update(extra or {})
+    folder = tmp_path / "tiny-llama-1m"
+    folder.mkdir()
+    save_numpy(folder / "model.safetensors", tensors)
+    (folder / "config.json").write_text(json.dumps(TINY))
+    return folder, inv
+
+
+def test_text_view_with_the_config_beside(cli, tmp_path):
+    folder, inv = tiny_llama_folder(tmp_path, extra={"model.rotary_emb.inv_freq": np.zeros(2, np.float32)})
+    status, out, err = cli("inspect", str(folder))
+    assert status == 0 and err == ""
+    assert f"model.safetensors: safetensors, {len(inv.tensors) + 1} tensors, {inv.total + 2:,} stored values" in out
+    assert "F16" in out and "buffer" in out
+    assert "model.rotary_emb.inv_freq 2: buffer, a registered buffer (inv_freq), not learned" in out
+    assert f"the config's inventory counts {inv.total:,}; the file stores {inv.total + 2:,} values (+2)" in out
+    assert "tied head not stored: lm_head.weight is model.embed_tokens.weight" in out
+    assert "the differences add up to +2: every value accounted for" in out
+    assert f"name: the name 'tiny-llama-1m' says 1m (1,000,000): the config counts {inv.total:,}" in out
+
+
+def test_json_has_total_and_tensors(cli, tmp_path):
+    folder, inv = tiny_llama_folder(tmp_path)
+    status, out, _ = cli("inspect", str(folder / "model.safetensors"), "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["total"] == data["parameters"] == inv.total
+    assert len(data["tensors"]) == len(inv.tensors)
+    embed = next(t for t in data["tensors"] if t["name"] == "model.embed_tokens.weight")
+    assert embed == {"name": "model.embed_tokens.weight", "dtype": "F16", "shape": [16, 8], "values": 128,
+                     "bytes": 256, "kind": "parameter", "component": "embedding", "layer": None,
+                     "parameters": 128, "matches": "model.embed_tokens.weight", "file": None}
+    assert data["by_dtype"] == {"F16": {"tensors": len(inv.tensors), "values": inv.total, "bytes": 2 * inv.total}}
+    assert data["reconcile"]["balanced"] is True
+    assert data["reconcile"]["differences"][0]["kind"] == "tied_head_not_stored"
+
+
+def test_explicit_config_and_tensor_listing(cli, tmp_path):
+    folder, inv = tiny_llama_folder(tmp_path, drop=("model.norm.weight",))
+    weights = tmp_path / "elsewhere.safetensors"
+    weights.write_bytes((folder / "model.safetensors").read_bytes())
+    status, out, _ = cli("inspect", str(weights), "--config", str(folder / "config.json"), "--tensors")
+    assert status == 0
+    assert "missing: 1 tensors of the config are not stored (-8 values): model.norm.weight" in out
+    assert "model.layers.0.mlp.up_proj.weight" in out.split("tensor ", 1)[1]
+
+
+def test_without_a_config(cli, tmp_path):
+    path = save_numpy(tmp_path / "w.safetensors", {"a": np.zeros((2, 3), np.float32)})
+    status, out, _ = cli("inspect", str(path))
+    assert status == 0
+    assert "reconciled" not in out
+    assert re.search(r"^other +6$", out, re.MULTILINE) and re.search(r"^parameters +6$", out, re.MULTILINE)
+
+
+def test_gguf_file(cli, tmp_path):
+    import gguf
+
+    path = tmp_path / "m.gguf"
+    writer = gguf.GGUFWriter(str(path), "llama")
+    writer.add_tensor("token_embd.weight", np.zeros((16, 32), np.float32))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    status, out, _ = cli("inspect", str(path), "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["format"] == "gguf v3" and data["total"] == 512
+    assert data["tensors"][0]["component"] == "embedding"
+
+
+def test_malformed_file_is_one_line_and_status_2(cli, tmp_path):
+    path = tmp_path / "bad.safetensors"
+    path.write_bytes(struct.pack("<Q", 10**9) + b"{}")
+    status, out, err = cli("inspect", str(path))
+    assert status == 2 and out == ""
+    assert err == f"paramledger: error: {path}: header length 1,000,000,000 bytes exceeds the 100,000,000-byte bound\n"
+
+
+def test_missing_path(cli, tmp_path):
+    status, _, err = cli("inspect", str(tmp_path / "nope"))
+    assert status == 2
+    assert err.strip() == f"paramledger: error: {tmp_path / 'nope'}: no such file or folder"
+
+
+def test_folder_without_a_checkpoint(cli, tmp_path):
+    status, _, err = cli("inspect", str(tmp_path))
+    assert status == 2
+    assert "no checkpoint here (no index json, .safetensors, .gguf, .bin or .pt)" in err
+
+
+def test_unknown_file_kind(cli, tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("hello")
+    status, _, err = cli("inspect", str(path))
+    assert status == 2 and "not a .safetensors, .gguf, .bin/.pt file or an index json" in err
+
+
+def test_explicit_config_that_does_not_load(cli, tmp_path):
+    folder, _ = tiny_llama_folder(tmp_path)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"model_type": "t5"}')
+    status, _, err = cli("inspect", str(folder), "--config", str(bad))
+    assert status == 2 and "model_type 't5' is not supported" in err
+
+
+def test_several_files_without_an_index(cli, tmp_path):
+    for i in range(2):
+        save_numpy(tmp_path / f"part{i}.safetensors", {"a": np.zeros(1, np.float32)})
+    status, _, err = cli("inspect", str(tmp_path))
+    assert status == 2 and "2 *.safetensors files and no index json; pass one file (e.g. part0.safetensors)" in err
