@@ -187,6 +187,31 @@ def test_an_invalid_combination_shows_the_servers_message(server, page, key, val
     wait_for_total(page, 13_110_528)
 
 
+def test_typing_key_by_key_ends_on_the_last_value(server, page):
+    """Each keystroke sends a request (debounced); a late answer to "5" or "51" must not
+    overwrite the answer to "512"."""
+    page.goto(f"{server.url}?source=seed-baseline")
+    wait_for_total(page, 13_110_528)
+    page.fill("[data-key=hidden_size]", "")
+    page.locator("[data-key=hidden_size]").press_sequentially("512", delay=60)
+    wait_for_total(page, paramledger.inventory("seed-baseline", hidden_size=512).total)
+    page.wait_for_timeout(400)  # any straggler would have landed by now
+    assert table(page)["total"] == paramledger.inventory("seed-baseline", hidden_size=512).total
+
+
+def test_a_broken_link_shows_a_message_not_a_broken_page(server, page):
+    page.goto(f"{server.url}?source=no-such-model&hidden_size=8")
+    error = page.locator("#error")
+    error.wait_for(state="visible")
+    assert "source: 'no-such-model' is not a bundled name" in error.text_content()
+    page.select_option("#source", "seed-shallow")  # and the page still works
+    wait_for_total(page, 10_749_696)
+    assert error.is_hidden()
+    page.goto(f"{server.url}?hiden_size=8")
+    error.wait_for(state="visible")
+    assert "unknown key 'hiden_size' (did you mean 'hidden_size'?)" in error.text_content()
+
+
 def test_memory_panel_follows_dtype_and_context(server, page):
     page.goto(f"{server.url}?source=seed-1.1b&num_key_value_heads=16")
     inv = paramledger.inventory("seed-1.1b", num_key_value_heads=16)
