@@ -143,3 +143,188 @@ def diff(inventory: Inventory, reference: Reference) -> Diff:
 def _one_line(error: BaseException) -> str:
     text = " ".join(str(error).split())
     return f"{error.__class__.__name__}: {text[:300]}" if text else error.__class__.__name__
+
+
+# --------------------------------------------------------------------------- verify a source
+@dataclass(frozen=True)
+class Verification:
+    inventory: Inventory
+    reference: Reference
+    diff: Diff
+    config: Mapping[str, Any]  # the config transformers built
+    note: str | None = None  # how the config was obtained (a design translated to Llama, ...)
+
+
+def verify(source: Any, **overrides: Any) -> Verification:
+    """Our inventory of ``source`` against transformers' model built from the same config.
+
+    ``source``: anything :func:`paramledger.load` accepts that holds a config (a
+    config.json, its folder, a bundled model, a config mapping) or a paramledger design
+    expressible as Llama (translated by :func:`llama_config`).  ``overrides`` are field
+    names, written into the config under the family's own key names."""
+    from .families import get
+    from .hf_config import architecture_from_config
+    from .sources import load
+
+    config = _raw_config(source)
+    note = None
+    if config is None:  # a declared design: translate it to the config of an equal model
+        arch = load(source, **overrides)
+        config, note = llama_config(arch)
+        ours = arch
+    else:
+        family = get(str(config.get("model_type")))
+        if family is None:  # let the loader say what is unsupported
+            architecture_from_config(config, _label(source))
+        config = _with_overrides(config, family, overrides)
+        ours = architecture_from_config(config, _label(source))
+    import paramledger
+
+    inv = paramledger.inventory(ours)
+    family = get(str(config["model_type"]))
+    reference = build_reference(config, text_config=bool(family and family.text_config))
+    return Verification(inv, reference, diff(inv, reference), config, note)
+
+
+def _label(source: Any) -> str:
+    return "config" if isinstance(source, Mapping) else str(source)
+
+
+def _raw_config(source: Any) -> dict[str, Any] | None:
+    """The config dict behind ``source``, or None for a declared design (spec, mapping of fields)."""
+    import os
+    from pathlib import Path
+
+    from .architecture import Architecture
+    from .sources import _find_bundled, read_json
+
+    if isinstance(source, Architecture):
+        if source.model_type != "paramledger":
+            raise ParamledgerError(
+                f"{source.source}: verify needs the config itself (a config.json, its folder or a bundled model)")
+        return None
+    if isinstance(source, Mapping):
+        if source.get("model_type", "paramledger") == "paramledger":
+            return None
+        return dict(source)
+    text = os.fspath(source)
+    path = Path(text)
+    if path.is_dir():
+        path = path / "config.json"
+        if not path.is_file():
+            from ._exceptions import SourceError
+
+            raise SourceError(text, "folder has no config.json")
+    if path.is_file():
+        if path.suffix == ".toml":
+            return None
+        return _config_object(read_json(path), text)
+    found = _find_bundled(text)
+    if found is not None:
+        kind, file = found
+        if kind == "design":
+            return None
+        entry = read_json(file)
+        return _config_object(entry.get("config") if isinstance(entry, dict) else None, str(file))
+    from .sources import load
+
+    arch = load(text)  # raises the loader's own error for an unknown name or a missing file
+    if arch.model_type == "paramledger":
+        return None
+    raise ParamledgerError(f"{text}: verify needs the config itself (a config.json, its folder or a bundled model)")
+
+
+def _config_object(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        from ._exceptions import FileFormatError
+
+        raise FileFormatError(where, "a config must be a JSON object")
+    return dict(value)
+
+
+def _with_overrides(config: dict[str, Any], family: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """Write field overrides into the config under the family's key names."""
+    if not overrides:
+        return config
+    from ._exceptions import OptionError
+
+    inner = dict(config.get("text_config") or {}) if family.text_config else config
+    for name, value in overrides.items():
+        keys = [key for key, field_name in family.keys.items() if field_name == name]
+        if not keys:
+            raise OptionError("--set", f"{name} has no {family.model_type} config key (transformers could not "
+                                       "build that change); count it with `paramledger count` instead")
+        key = next((k for k in keys if k in inner), keys[0])
+        inner[key] = _parse_value(value)
+    if family.text_config:
+        return {**config, "text_config": inner}
+    return {**config, **inner}
+
+
+def _parse_value(value: Any) -> Any:
+    """A --set string as JSON would read it (numbers, true/false, null), else the string."""
+    import json
+
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value.replace("_", "") if value.replace("_", "").isdigit() else value)
+    except ValueError:
+        return value
+
+
+# A paramledger design is verified through the one HF family that builds the same tensors:
+# Llama when the FFN is gated (SwiGLU), Arcee (Llama with an ungated up/down FFN) when not.
+_NO_LLAMA_EQUIVALENT = (
+    ("norm_type", "rmsnorm"), ("norm_placement", "pre"), ("qk_norm", "none"), ("final_norm", True),
+    ("num_experts", 0), ("attention_sinks", False), ("lm_head_bias", False), ("kv_lora_rank", None),
+)
+
+
+def llama_config(arch: Any) -> tuple[dict[str, Any], str]:
+    """The Llama (or Arcee) config.json that builds exactly ``arch``'s tensors."""
+    for key, needed in _NO_LLAMA_EQUIVALENT:
+        if getattr(arch, key) != needed:
+            raise ParamledgerError(
+                f"{arch.source}: {key}={getattr(arch, key)!r} has no Llama equivalent (Llama needs {needed!r}); "
+                "this design cannot be verified against transformers")
+    if arch.position_embedding_type == "learned":
+        raise ParamledgerError(f"{arch.source}: position_embedding_type='learned' has no Llama equivalent "
+                               "(Llama's RoPE holds no parameters); this design cannot be verified")
+    if arch.attention_bias != arch.attention_output_bias:
+        raise ParamledgerError(f"{arch.source}: attention_bias != attention_output_bias has no Llama equivalent "
+                               "(one attention_bias flag covers q, k, v and o)")
+    model_type = "llama" if arch.mlp_gated else "arcee"
+    config = {
+        "model_type": model_type, "vocab_size": arch.vocab_size, "hidden_size": arch.hidden_size,
+        "intermediate_size": arch.ffn_size, "num_hidden_layers": arch.num_hidden_layers,
+        "num_attention_heads": arch.num_attention_heads, "num_key_value_heads": arch.kv_heads,
+        "head_dim": arch.attention_head_dim, "tie_word_embeddings": arch.tie_word_embeddings,
+        "attention_bias": arch.attention_bias, "mlp_bias": arch.mlp_bias,
+        "max_position_embeddings": arch.max_position_embeddings,
+    }
+    note = (f"design translated to an equivalent {model_type} config "
+            f"({'gated' if arch.mlp_gated else 'ungated'} FFN; positions {arch.position_embedding_type}, 0 parameters)")
+    return config, note
+
+
+def verification_lines(result: Verification) -> list[str]:
+    """The text report: one line on a match, else every difference, one per line."""
+    d = result.diff
+    head = f"reference: {result.reference.class_name} (transformers, meta device)"
+    lines = [head] + ([f"note: {result.note}"] if result.note else [])
+    lines += [f"note: {note}" for note in result.inventory.notes]
+    if d.matches:
+        return lines + [f"match: {d.tensors:,} tensors, total {d.ours_total:,}"]
+    lines += [f"missing (transformers has, paramledger lacks): {n} {_shape(s)}" for n, s in d.missing]
+    lines += [f"extra (paramledger has, transformers lacks): {n} {_shape(s)}" for n, s in d.extra]
+    lines += [f"shape: {n} paramledger {_shape(a)} transformers {_shape(b)}" for n, a, b in d.shapes]
+    lines += [f"tying: {a} -> paramledger {x or 'untied'}, transformers {y or 'untied'}" for a, x, y in d.tying]
+    difference = d.ours_total - d.reference_total
+    lines.append(f"DIFFERENT: total paramledger {d.ours_total:,}, transformers {d.reference_total:,} "
+                 f"({difference:+,})")
+    return lines
+
+
+def _shape(shape: tuple[int, ...]) -> str:
+    return "(" + ", ".join(str(n) for n in shape) + ")"
