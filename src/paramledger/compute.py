@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ._exceptions import OptionError
+from .architecture import Architecture
 from .inventory import ACTIVE_DEFINITION, Inventory, Tensor
 from .kvcache import check_context, is_sliding_layer
 
@@ -38,18 +39,28 @@ MATMUL_DEFINITION = (
 TRAINING_DEFINITION = "6 × N × D: N = the active parameters per token (the total for a dense model), D = training tokens; attention terms left out"
 
 
+def as_inventory(source: Inventory | Architecture) -> Inventory:
+    """An inventory as it is, or the inventory of an architecture."""
+    if isinstance(source, Inventory):
+        return source
+    from . import inventory
+
+    return inventory(source)
+
+
 def _is_matrix(t: Tensor) -> bool:
     dims = t.shape[1:] if t.experts else t.shape
     return len(dims) >= 2 and t.component not in ("embedding", "positions")
 
 
-def active_parameters(inv: Inventory) -> tuple[int, str]:
+def active_parameters(source: Inventory | Architecture) -> tuple[int, str]:
     """Parameters one token reads, with the definition they follow."""
-    return inv.active, ACTIVE_DEFINITION
+    return as_inventory(source).active, ACTIVE_DEFINITION
 
 
-def matmul_parameters(inv: Inventory) -> int:
+def matmul_parameters(source: Inventory | Architecture) -> int:
     """Active matmul weights per token (MATMUL_DEFINITION)."""
+    inv = as_inventory(source)
     arch = inv.architecture
     k = arch.num_experts_per_tok if arch is not None and arch.is_moe else 0
     total = 0
@@ -74,9 +85,10 @@ class ForwardFlops:
         return self.weight_flops + self.attention_flops
 
 
-def forward_flops_per_token(inv: Inventory, context: int) -> ForwardFlops:
+def forward_flops_per_token(source: Inventory | Architecture, context: int) -> ForwardFlops:
     """FLOPs for one token that attends to ``context`` keys (itself included)."""
     check_context(context, 1)
+    inv = as_inventory(source)
     arch = inv.architecture
     if arch is None:
         raise OptionError("source", "FLOPs need the architecture (heads, head_dim), not a bare tensor list")
@@ -96,9 +108,9 @@ def forward_flops_per_token(inv: Inventory, context: int) -> ForwardFlops:
     return ForwardFlops(context, matmul, 2 * matmul, attention, expansion)
 
 
-def training_flops(inv: Inventory, tokens: int, parameters: int | None = None) -> int:
+def training_flops(source: Inventory | Architecture, tokens: int, parameters: int | None = None) -> int:
     """6 · N · D (Kaplan et al. 2020; Hoffmann et al. 2022): forward 2ND plus backward 4ND,
     attention terms left out.  N defaults to the active parameters per token."""
     if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:
         raise OptionError("tokens", f"must be a whole number of at least 1, got {tokens!r}")
-    return 6 * (inv.active if parameters is None else parameters) * tokens
+    return 6 * (as_inventory(source).active if parameters is None else parameters) * tokens

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from ._exceptions import OptionError
 from .architecture import Architecture
 from .dtypes import KV_DTYPES, DType, get_dtype
+from .inventory import Inventory
 
 MLA_LAYOUTS = {
     "latent": "compressed latent (kv_lora_rank + qk_rope_head_dim per layer and token), as DeepSeek's "
@@ -127,9 +128,17 @@ def kv_dtype(name: str | DType) -> DType:
     return dtype
 
 
-def kv_cache(arch: Architecture, context: int, batch: int = 1, dtype: str | DType = "bf16",
+def _architecture(source: Architecture | Inventory) -> Architecture:
+    arch = source.architecture if isinstance(source, Inventory) else source
+    if arch is None:
+        raise OptionError("source", "the KV cache needs the architecture (layers, heads), not a bare tensor list")
+    return arch
+
+
+def kv_cache(source: Architecture | Inventory, context: int, batch: int = 1, dtype: str | DType = "bf16",
              mla_layout: str = "latent") -> KVCache:
-    """The KV cache of ``arch`` for ``batch`` sequences of ``context`` tokens."""
+    """The KV cache of ``source`` for ``batch`` sequences of ``context`` tokens."""
+    arch = _architecture(source)
     check_context(context, batch)
     if mla_layout not in MLA_LAYOUTS:
         raise OptionError("mla-layout", f"unknown layout {mla_layout!r}; one of {', '.join(MLA_LAYOUTS)}")
@@ -141,6 +150,7 @@ def kv_cache(arch: Architecture, context: int, batch: int = 1, dtype: str | DTyp
     return KVCache(layers, context, batch, kv_dtype(dtype), mla_layout if arch.is_mla else None)
 
 
-def kv_values_per_token(arch: Architecture, mla_layout: str = "latent") -> int:
+def kv_values_per_token(source: Architecture | Inventory, mla_layout: str = "latent") -> int:
     """Seed 002: 24 layers × 2 × 16 heads × 128 = 98,304 values per token."""
+    arch = _architecture(source)
     return sum(layer_values_per_token(arch, i, mla_layout) for i in range(arch.num_hidden_layers))

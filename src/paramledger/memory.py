@@ -25,10 +25,11 @@ from typing import Any
 
 from ._exceptions import OptionError, did_you_mean
 from .architecture import Architecture
-from .compute import MATMUL_DEFINITION, TRAINING_DEFINITION, ForwardFlops, forward_flops_per_token, training_flops
+from .compute import MATMUL_DEFINITION, as_inventory, TRAINING_DEFINITION, ForwardFlops, forward_flops_per_token, training_flops
 from .dtypes import KV_DTYPES, DType, get_dtype, group_size_for, tensor_bytes
 from .inventory import ACTIVE_DEFINITION, COMPONENTS, Inventory, Tensor
 from .kvcache import MLA_LAYOUTS, KVCache, kv_cache
+from .sources import load
 from .training import TrainingMemory, training_memory
 
 KEEP_TARGETS = (*COMPONENTS, "vectors")
@@ -123,9 +124,10 @@ def _dtype_for(t: Tensor, default: DType, keep: Mapping[str, str]) -> DType:
     return chosen
 
 
-def weight_bytes(inv: Inventory, dtype: str | DType = "bf16", keep: Mapping[str, str] | list[str] | None = None,
+def weight_bytes(source: Inventory | Architecture, dtype: str | DType = "bf16", keep: Mapping[str, str] | list[str] | None = None,
                  group_size: int | None = None) -> WeightBytes:
     """Bytes of every unique tensor of ``inv`` at ``dtype``, ``keep`` overriding by component."""
+    inv = as_inventory(source)
     main = dtype if isinstance(dtype, DType) else get_dtype(dtype)
     size = group_size_for(main, group_size)
     kept = parse_keep(keep)
@@ -152,14 +154,6 @@ class MemoryReport:
         return self.weights.total + self.kv.bytes
 
 
-def _inventory(source: Inventory | Architecture | str) -> Inventory:
-    if isinstance(source, Inventory):
-        return source
-    from . import inventory
-
-    return inventory(source)
-
-
 def memory_report(source: Inventory | Architecture | str, *, dtype: str = "bf16", kv_dtype: str | None = None,
                   context: int | None = None, batch: int = 1, keep: Mapping[str, str] | list[str] | None = None,
                   group_size: int | None = None, training: str | None = None, zero_stage: int | None = None,
@@ -168,7 +162,7 @@ def memory_report(source: Inventory | Architecture | str, *, dtype: str = "bf16"
 
     ``kv_dtype`` defaults to ``dtype`` when that is a KV format (KV_DTYPES), else bf16;
     ``context`` defaults to max_position_embeddings."""
-    inv = _inventory(source)
+    inv = as_inventory(load(source) if isinstance(source, str) else source)
     arch = inv.architecture
     if arch is None:
         raise OptionError("source", "memory needs the architecture (layers, heads), not a bare tensor list")

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ._exceptions import OptionError, did_you_mean
+from .architecture import Architecture
+from .compute import as_inventory
 from .inventory import Inventory
 
 
@@ -80,9 +82,10 @@ def _shard(amount: int, devices: int, sharded: bool) -> int:
     return -(-amount // devices) if sharded else amount
 
 
-def training_memory(inv: Inventory, recipe: str = "bf16-mixed-adam", zero_stage: int = 0,
+def training_memory(source: Inventory | Architecture, recipe: str = "bf16-mixed-adam", zero_stage: int = 0,
                     devices: int | None = None) -> TrainingMemory:
     """Bytes per device for weights, gradients and optimizer states (no activations)."""
+    inv = as_inventory(source)
     chosen = get_recipe(recipe)
     if zero_stage not in ZERO_STAGES:
         raise OptionError("zero", f"ZeRO stage must be 0, 1, 2 or 3, got {zero_stage!r}")
