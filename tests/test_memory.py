@@ -187,6 +187,20 @@ def test_the_json_has_the_promised_keys():
     assert set(data["flops_per_token"]) >= {"weights", "attention", "total", "definition"}
 
 
+def test_the_api_takes_an_architecture_an_inventory_or_a_name():
+    from paramledger.compute import forward_flops_per_token
+    from paramledger.kvcache import kv_cache
+    from paramledger.training import training_memory
+
+    arch = paramledger.load("seed-1.1b")
+    inv = paramledger.inventory(arch)
+    assert weight_bytes(arch).total == weight_bytes(inv).total == 2 * 1_128_892_416
+    assert kv_cache(arch, 8).bytes == kv_cache(inv, 8).bytes
+    assert forward_flops_per_token(arch, 8) == forward_flops_per_token(inv, 8)
+    assert training_memory(arch) == training_memory(inv)
+    assert memory_report("seed-1.1b").total_bytes == memory_report(arch).total_bytes == memory_report(inv).total_bytes
+
+
 def test_kv_dtype_defaults_to_the_weight_dtype_or_bf16():
     assert memory_report("seed-1.1b", dtype="fp32", context=8).kv.dtype.name == "fp32"
     assert memory_report("seed-1.1b", dtype="int4", context=8).kv.dtype.name == "bf16"
@@ -196,7 +210,16 @@ def test_text_report(cli):
     status, out, _ = cli("memory", "seed-1.1b", "--context", "8192", "--kv-dtype", "fp16")
     assert status == 0
     assert "KV cache at fp16: 24,576 values per token = 49,152 bytes per token" in out
-    assert "active parameters per token: 1,128,892,416" in out
+    assert "active parameters per token: 1,128,892,416 (dense: every parameter)" in out
+
+
+def test_text_report_of_an_moe_prints_the_definition(cli):
+    if families.get("mixtral") is None:
+        pytest.skip("family mixtral not supported by paramledger yet")
+    status, out, _ = cli("memory", "Mixtral-8x7B-v0.1", "--context", "4096")
+    assert status == 0
+    active = paramledger.inventory("Mixtral-8x7B-v0.1").active
+    assert f"active parameters per token: {active:,} (parameters a single token's forward pass reads" in out
 
 
 # ----------------------------------------------------------------- refusals (API and CLI)

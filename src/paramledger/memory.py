@@ -260,7 +260,8 @@ def report_text(report: MemoryReport) -> str:
                      f"({MLA_LAYOUTS['decompressed']})")
     lines += ["", f"total (weights + KV cache): {format_bytes(report.total_bytes)}",
               f"  ({TOTAL_DEFINITION})", "",
-              f"active parameters per token: {inv.active:,} ({ACTIVE_DEFINITION})", "",
+              f"active parameters per token: {inv.active:,} "
+              + (f"({ACTIVE_DEFINITION})" if arch.is_moe else "(dense: every parameter)"), "",
               f"forward FLOPs per token at context {flops.context:,}: {flops.total:,}",
               f"  weights: 2 × {flops.matmul_parameters:,} active matmul weights = {flops.weight_flops:,}",
               f"    ({MATMUL_DEFINITION})",
