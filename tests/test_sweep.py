@@ -182,6 +182,7 @@ def test_unsafe_or_bad_where_is_refused(expression, message):
     ("hidden_size=0:10", r"--grid: hidden_size: START must be at least 1"),
     ("hiden_size=1:10", r"--grid: hiden_size: unknown key \(did you mean 'hidden_size'\?\)"),
     ("tie_word_embeddings=0:1", r"--grid: tie_word_embeddings cannot be swept \(not a size\)"),
+    ("vocab_size=1:10000000000000000000", r"--grid: vocab_size: STOP 10,000,000,000,000,000,000 is beyond"),
 ])
 def test_bad_axes(text, message):
     with pytest.raises(OptionError, match=message):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ._exceptions import OptionError, did_you_mean
@@ -52,6 +53,7 @@ SYMBOL_OF = {key: name for name, key, _ in VARIABLES}
 _VALUE_OF = {name: get for name, _, get in VARIABLES}
 
 
+@lru_cache(maxsize=1)
 def _symbols() -> dict[str, sympy.Symbol]:
     import sympy
 

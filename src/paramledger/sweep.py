@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 MAX_POINTS = 50_000_000  # 8 bytes × a few columns × 50M fits a laptop; beyond, refuse
-CHUNK = 1 << 20
+CHUNK = 1 << 16  # 512 KiB per int64 column: the temporaries stay in cache (2^20 ran 3× slower)
 INT64_MAX = (1 << 63) - 1
 KV_BYTES_PER_VALUE = 2  # bf16/fp16 cache
 KV_DEFINITION = (
@@ -84,6 +84,8 @@ def parse_axis(text: str, option: str = "--grid") -> Axis:
         raise OptionError(option, f"{key}: STEP must be positive (give START below STOP), got {step}")
     if start > stop:
         raise OptionError(option, f"{key}: START {start} is above STOP {stop}")
+    if stop > 1 << 62:
+        raise OptionError(option, f"{key}: STOP {stop:,} is beyond what a sweep holds (2^62)")
     low = 0 if key in _MAY_BE_ZERO else 1
     if start < low:
         raise OptionError(option, f"{key}: START must be at least {low}, got {start}")
@@ -182,9 +184,9 @@ class Plan:
 
     architecture: Architecture
     axes: tuple[Axis, ...]
-    outputs: dict[str, Any]  # output name -> expression in the array symbols
-    derived: tuple[tuple[str, Any], ...]  # (symbol, expression) computed per point, in order
-    checks: tuple[tuple[str, Any, Any], ...] = ()  # (message, numerator, denominator) that must divide
+    outputs: dict[str, Compiled]  # output name -> expression in the array symbols
+    derived: tuple[tuple[str, Compiled], ...]  # (symbol, expression) computed per point, in order
+    checks: tuple[tuple[str, Compiled | None, Compiled | None], ...] = ()  # (message, n, d): d must divide n
     notes: tuple[str, ...] = field(default=())
 
     @property
@@ -259,63 +261,89 @@ def plan(source: Architecture | str, axes: Sequence[Axis | str], max_points: int
         checks.append(("num_experts below num_experts_per_tok", None, None))
     if "num_hidden_layers" in keys and arch.mlp_only_layers:
         checks.append(("mlp_only_layers beyond the depth", None, None))
-    return Plan(arch, axes, outputs, tuple(derived), tuple(checks), tuple(notes))
+    return Plan(arch, axes, {name: compile_expression(e) for name, e in outputs.items()},
+                tuple((name, compile_expression(e)) for name, e in derived),
+                tuple((reason, compile_expression(n) if n is not None else None,
+                       compile_expression(d) if d is not None else None) for reason, n, d in checks),
+                tuple(notes))
 
 
 # ---------------------------------------------------------------------- evaluation
-def _evaluate(expr: Any, env: Mapping[str, Any]) -> tuple[Any, Any]:
-    """``expr`` over integer arrays: (values, mask of points where it is a whole number or None)."""
+@dataclass(frozen=True)
+class Compiled:
+    """An expression turned into integer arithmetic once, at plan time: ``run(env)`` gives
+    (values, mask of points where it is a whole number, or None); ``bound(maxima)`` an
+    upper bound on every intermediate for nonnegative inputs (Σ |c| × Π max(1, x)^e)."""
+
+    expr: Any
+    numerator: Callable[[Mapping[str, Any]], Any]
+    denominator: Callable[[Mapping[str, Any]], Any] | None
+    terms: tuple[tuple[int, tuple[tuple[str, int], ...]], ...]
+
+    def run(self, env: Mapping[str, Any]) -> tuple[Any, Any]:
+        top = self.numerator(env)
+        if self.denominator is None:
+            return top, None
+        bottom = self.denominator(env)
+        return top // bottom, (top % bottom) == 0
+
+    def bound(self, maxima: Mapping[str, int]) -> int:
+        total = 0
+        for coefficient, powers in self.terms:
+            for name, exponent in powers:
+                coefficient *= max(1, maxima[name]) ** exponent
+            total += coefficient
+        return total
+
+
+def compile_expression(expr: Any) -> Compiled:
     import sympy
 
+    expr = sympy.sympify(expr)
     numerator, denominator = sympy.fraction(sympy.together(expr))
-    top = _ev(numerator, env)
-    if denominator == 1:
-        return top, None
-    bottom = _ev(denominator, env)
-    return top // bottom, (top % bottom) == 0
+    terms: tuple = ()
+    symbols = sorted(numerator.free_symbols, key=str)
+    if not numerator.has(sympy.ceiling):
+        poly = sympy.Poly(numerator, *symbols) if symbols else None
+        terms = tuple((abs(int(c)), tuple((str(s), e) for s, e in zip(symbols, exps) if e))
+                      for exps, c in poly.terms()) if poly is not None else ((abs(int(numerator)), ()),)
+    return Compiled(expr, _closure(numerator), None if denominator == 1 else _closure(denominator), terms)
 
 
-def _ev(expr: Any, env: Mapping[str, Any]) -> Any:
+def _closure(expr: Any) -> Callable[[Mapping[str, Any]], Any]:
+    """``expr`` (integers, symbols, +, ×, whole powers, ceiling of a quotient) as nested
+    Python closures over numpy arrays: no sympy at evaluation time."""
     import sympy
 
     if expr.is_Integer:
-        return int(expr)
+        constant = int(expr)
+        return lambda env: constant
     if expr.is_Symbol:
-        return env[str(expr)]
-    if isinstance(expr, sympy.Add):
-        out = 0
-        for arg in expr.args:
-            out = out + _ev(arg, env)
-        return out
-    if isinstance(expr, sympy.Mul):
-        out = 1
-        for arg in expr.args:
-            out = out * _ev(arg, env)
-        return out
+        name = str(expr)
+        return lambda env: env[name]
+    if isinstance(expr, (sympy.Add, sympy.Mul)):
+        parts = [_closure(arg) for arg in expr.args]
+        if isinstance(expr, sympy.Add):
+            def add(env: Mapping[str, Any]) -> Any:
+                out = parts[0](env)
+                for part in parts[1:]:
+                    out = out + part(env)
+                return out
+            return add
+
+        def multiply(env: Mapping[str, Any]) -> Any:
+            out = parts[0](env)
+            for part in parts[1:]:
+                out = out * part(env)
+            return out
+        return multiply
     if isinstance(expr, sympy.Pow) and expr.exp.is_Integer and expr.exp > 0:
-        return _ev(expr.base, env) ** int(expr.exp)
+        base, exponent = _closure(expr.base), int(expr.exp)
+        return lambda env: base(env) ** exponent
     if isinstance(expr, sympy.ceiling):
-        numerator, denominator = sympy.fraction(sympy.together(expr.args[0]))
-        return -((-_ev(numerator, env)) // _ev(denominator, env))
+        numerator, denominator = (_closure(e) for e in sympy.fraction(sympy.together(expr.args[0])))
+        return lambda env: -((-numerator(env)) // denominator(env))
     raise OptionError("sweep", f"cannot evaluate {expr} over integer arrays")
-
-
-def _bound(expr: Any, maxima: Mapping[str, int]) -> int:
-    """An upper bound on |expr| and every partial product or sum on the way, for
-    nonnegative inputs: Σ |coefficient| × Π max(1, max x)^e."""
-    import sympy
-
-    symbols = sorted(expr.free_symbols, key=str)
-    if not symbols:
-        return abs(int(expr))
-    poly = sympy.Poly(expr, *symbols)
-    total = 0
-    for exponents, coefficient in poly.terms():
-        term = abs(int(coefficient))
-        for sym, e in zip(symbols, exponents):
-            term *= max(1, maxima[str(sym)]) ** e
-        total += term
-    return total
 
 
 @dataclass(frozen=True)
@@ -343,10 +371,10 @@ def evaluate(p: Plan, where: str | None = None, chunk: int = CHUNK,
         python_ints = False
         invalid: dict[str, int] = {}
         valid = np.ones(high - low, dtype=bool)
-        for name, expr in p.derived:
-            values, whole = _evaluate(expr, env)
+        for name, compiled in p.derived:
+            values, whole = compiled.run(env)
             if whole is not None:
-                reason = f"{FIELD_OF[name]} = {expr} is not a whole number"
+                reason = f"{FIELD_OF[name]} = {compiled.expr} is not a whole number"
                 if name == "d_head":
                     reason = "num_attention_heads does not divide hidden_size"
                 invalid[reason] = invalid.get(reason, 0) + int((~whole & valid).sum())
@@ -355,7 +383,7 @@ def evaluate(p: Plan, where: str | None = None, chunk: int = CHUNK,
             maxima[name] = int(env[name].max())
         for reason, numerator, denominator in p.checks:
             if numerator is not None:
-                ok = (_ev(numerator, env) % _ev(denominator, env)) == 0
+                ok = (numerator.run(env)[0] % denominator.run(env)[0]) == 0
             elif reason.startswith("num_experts"):
                 ok = env["E"] >= arch.num_experts_per_tok
             else:
@@ -363,19 +391,24 @@ def evaluate(p: Plan, where: str | None = None, chunk: int = CHUNK,
             ok = np.broadcast_to(ok, valid.shape)
             invalid[reason] = invalid.get(reason, 0) + int((~ok & valid).sum())
             valid &= ok
-        if any(_bound(expr, maxima) > INT64_MAX for expr in p.outputs.values()):
+        if any(not c.terms or c.bound(maxima) > INT64_MAX for c in p.outputs.values()):
             python_ints = True
             env = {name: values.astype(object) for name, values in env.items()}
         columns: dict[str, Any] = {axis.key: env[SYMBOL_OF[axis.key]] for axis in p.axes}
-        for name, expr in p.outputs.items():
-            values, _ = _evaluate(expr, env)
-            columns[name] = values * np.ones(high - low, dtype=np.int64) if np.ndim(values) == 0 else values
+        done_exprs: dict[Any, Any] = {}
+        for name, compiled in p.outputs.items():
+            if compiled.expr not in done_exprs:  # a dense model's active is its total: evaluate once
+                values, _ = compiled.run(env)
+                done_exprs[compiled.expr] = (np.full(high - low, values, dtype=object if python_ints else np.int64)
+                                             if np.ndim(values) == 0 else values)
+            columns[name] = done_exprs[compiled.expr]
         columns["embedding_share"] = np.true_divide(columns["embedding"].astype(np.float64),
                                                     columns["total"].astype(np.float64))
         keep = valid
         if condition is not None:
             keep = valid & np.asarray(np.broadcast_to(condition(columns), valid.shape), dtype=bool)
-        columns = {name: columns[name][keep] for name in p.columns}
+        if not keep.all():
+            columns = {name: columns[name][keep] for name in p.columns}
         done += high - low
         if progress is not None:
             progress(done, p.size)
@@ -418,7 +451,8 @@ def sweep(source: Architecture | str, axes: Sequence[Axis | str], where: str | N
         python_ints |= part.python_ints
         for reason, count in part.invalid.items():
             invalid[reason] = invalid.get(reason, 0) + count
-    columns = {name: np.concatenate([part[name] for part in parts]) for name in p.columns}
+    columns = {name: np.concatenate([part[name] for part in parts]) if len(parts) != 1 else parts[0][name]
+               for name in p.columns}
     return SweepResult(p, columns, points, invalid, python_ints)
 
 
