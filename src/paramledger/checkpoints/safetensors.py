@@ -54,7 +54,7 @@ DTYPE_BITS = {
 
 
 def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return type(value) is int  # JSON gives int, never a subclass; bool is refused
 
 
 def _no_duplicates(path: str):

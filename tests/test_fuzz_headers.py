@@ -1,0 +1,180 @@
+"""Fuzzing the header readers: valid files written by the real libraries, mutated.
+
+Whatever the bytes, a reader either returns or raises one of paramledger's own errors
+(never a bare exception), and its peak allocation stays small (tracemalloc): the header
+length and every count are bounded before anything is allocated for them.
+CI runs 300 examples per test; the 10,000-example runs are marked slow.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import tempfile
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from paramledger._exceptions import ParamledgerError
+from paramledger.checkpoints.gguf import read_gguf
+from paramledger.checkpoints.safetensors import read_safetensors
+
+PEAK_BOUND = 8 * 2**20  # bytes; every seed file is under 4 KB, so a reader allocating more is unbounded
+
+
+def _safetensors_seeds() -> list[bytes]:
+    import safetensors.numpy
+
+    return [
+        safetensors.numpy.save({"a": np.zeros((2, 3), np.float32), "b": np.zeros(4, np.float16)},
+                               metadata={"format": "np"}),
+        safetensors.numpy.save({"model.embed_tokens.weight": np.zeros((8, 4), np.int8),
+                                "model.norm.weight": np.zeros(4, np.float64), "s": np.zeros((), np.int32)}),
+    ]
+
+
+def _gguf_seed() -> bytes:
+    import gguf
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "seed.gguf"
+        writer = gguf.GGUFWriter(str(path), "llama")
+        writer.add_uint32("llama.block_count", 1)
+        writer.add_array("tokenizer.ggml.tokens", ["a", "b", "c"])
+        writer.add_array("tokenizer.ggml.scores", [0.5] * 70)
+        writer.add_tensor("token_embd.weight", np.zeros((3, 32), np.float32))
+        block, block_bytes = gguf.GGML_QUANT_SIZES[gguf.GGMLQuantizationType.Q8_0]
+        writer.add_tensor("blk.0.attn_q.weight", np.zeros((2, 64 // block * block_bytes), np.uint8),
+                          raw_shape=(2, 64 // block * block_bytes), raw_dtype=gguf.GGMLQuantizationType.Q8_0)
+        writer.write_header_to_file()
+        writer.write_kv_data_to_file()
+        writer.write_tensors_to_file()
+        writer.close()
+        return path.read_bytes()
+
+
+SAFETENSORS_SEEDS = _safetensors_seeds()
+GGUF_SEED = _gguf_seed()
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12)
+
+
+@st.composite
+def mutated(draw, seeds: list[bytes]) -> bytes:
+    data = bytearray(draw(st.sampled_from(seeds)))
+    for _ in range(draw(st.integers(1, 4))):
+        op = draw(st.sampled_from(["flip", "overwrite", "truncate", "insert", "u64", "u32"]))
+        at = draw(st.integers(0, max(len(data) - 1, 0)))
+        if op == "flip" and data:
+            data[at] ^= 1 << draw(st.integers(0, 7))
+        elif op == "overwrite":
+            chunk = draw(st.binary(min_size=1, max_size=8))
+            data[at:at + len(chunk)] = chunk
+        elif op == "truncate":
+            del data[at:]
+        elif op == "insert":
+            data[at:at] = draw(st.binary(min_size=1, max_size=16))
+        elif op in ("u64", "u32"):  # a count or a length: the fields a header lies with
+            fmt, top = ("<Q", 2**64 - 1) if op == "u64" else ("<I", 2**32 - 1)
+            value = draw(st.integers(0, top) | st.sampled_from([0, 1, top, 2**31, 10**8, 100_000_001]))
+            data[at:at + struct.calcsize(fmt)] = struct.pack(fmt, value)
+    return bytes(data)
+
+
+@st.composite
+def rewritten_safetensors_header(draw) -> bytes:
+    """A structurally plausible header with one field replaced by any JSON value."""
+    header = {"w": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]},
+              "v": {"dtype": "F16", "shape": [4], "data_offsets": [16, 24]}}
+    tensor = draw(st.sampled_from(["w", "v"]))
+    field = draw(st.sampled_from(["dtype", "shape", "data_offsets", "__metadata__", "extra"]))
+    value = draw(_JSON_VALUES)
+    if field == "__metadata__":
+        header["__metadata__"] = value
+    else:
+        header[tensor][field] = value
+    raw = json.dumps(header).encode()
+    return struct.pack("<Q", len(raw)) + raw + b"\0" * draw(st.integers(0, 32))
+
+
+def _read_bounded(reader, data: bytes) -> None:
+    with tempfile.NamedTemporaryFile(suffix=".bin") as handle:
+        handle.write(data)
+        handle.flush()
+        tracemalloc.start()
+        try:
+            reader(handle.name)
+        except ParamledgerError as error:
+            message = str(error)
+            assert "\n" not in message and handle.name in message
+        finally:
+            _, peak = tracemalloc.get_traced_memory()
+            tracemalloc.stop()
+        assert peak < PEAK_BOUND, f"peak allocation {peak:,} bytes"
+
+
+# A few hundred examples each in CI (a read takes about a millisecond), above the "ci"
+# profile's 40: mutations are cheap and the bugs they find are rare.
+_FUZZ = settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+                 deadline=None)
+
+
+@_FUZZ
+@given(mutated(SAFETENSORS_SEEDS))
+def test_mutated_safetensors(data):
+    _read_bounded(read_safetensors, data)
+
+
+@_FUZZ
+@given(rewritten_safetensors_header())
+def test_rewritten_safetensors_headers(data):
+    _read_bounded(read_safetensors, data)
+
+
+@_FUZZ
+@given(mutated([GGUF_SEED]))
+def test_mutated_gguf(data):
+    _read_bounded(read_gguf, data)
+
+
+def test_seeds_are_valid():
+    with tempfile.NamedTemporaryFile() as handle:
+        handle.write(GGUF_SEED)
+        handle.flush()
+        assert len(read_gguf(handle.name).tensors) == 2
+    for seed in SAFETENSORS_SEEDS:
+        with tempfile.NamedTemporaryFile() as handle:
+            handle.write(seed)
+            handle.flush()
+            assert read_safetensors(handle.name).tensors
+
+
+_LONG = settings(max_examples=10_000, suppress_health_check=list(HealthCheck), deadline=None)
+
+
+@pytest.mark.slow
+@_LONG
+@given(mutated(SAFETENSORS_SEEDS))
+def test_mutated_safetensors_10000(data):
+    _read_bounded(read_safetensors, data)
+
+
+@pytest.mark.slow
+@_LONG
+@given(rewritten_safetensors_header())
+def test_rewritten_safetensors_headers_10000(data):
+    _read_bounded(read_safetensors, data)
+
+
+@pytest.mark.slow
+@_LONG
+@given(mutated([GGUF_SEED]))
+def test_mutated_gguf_10000(data):
+    _read_bounded(read_gguf, data)
+
