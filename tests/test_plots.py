@@ -78,3 +78,18 @@ def test_plot_of_nothing_is_refused(cli, tmp_path):
                          "--plot", str(tmp_path / "empty.png"))
     assert status == 2 and "paramledger: error: --plot: no points to plot (--where kept none)" in err
     assert not (tmp_path / "empty.png").exists()
+
+
+def test_heavy_libraries_stay_lazy():
+    """Registering whatif, compare, formula and sweep imports none of sympy, numpy, matplotlib."""
+    import subprocess
+    import sys
+
+    code = ("import argparse, importlib, sys\n"
+            "sub = argparse.ArgumentParser().add_subparsers()\n"
+            "for name in ('whatif', 'compare', 'formula', 'sweep'):\n"
+            "    importlib.import_module(f'paramledger.commands.{name}').register(sub)\n"
+            "import paramledger.whatif, paramledger.formula, paramledger.sweep, paramledger.plots\n"
+            "print(sorted(m for m in ('sympy', 'numpy', 'matplotlib') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

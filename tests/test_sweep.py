@@ -247,3 +247,34 @@ def test_sweep_cli_csv_and_json(cli, tmp_path):
     status, out, _ = cli("sweep", "seed-baseline", "--grid", "num_hidden_layers=3:6:3", "--json",
                          "--where", "total > 1e9")
     assert status == 0 and json.loads(out) == []
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_on_a_terminal_and_only_after_a_moment():
+    from paramledger.commands.sweep import _Progress
+
+    terminal = _Terminal()
+    bar = _Progress(terminal)
+    bar(10, 100)  # too soon: nothing yet
+    assert terminal.getvalue() == ""
+    bar.start -= 1.0
+    bar(50, 100)
+    bar.close()
+    assert terminal.getvalue() == "\rsweep [###############...............] 50/100 points\n"
+    pipe = io.StringIO()
+    quiet = _Progress(pipe)
+    quiet.start -= 1.0
+    quiet(50, 100)
+    quiet.close()
+    assert pipe.getvalue() == ""
+
+
+def test_no_progress_or_solve_for_a_size_the_total_ignores():
+    from paramledger.formula import solve_budget
+
+    with pytest.raises(OptionError, match="--budget: no bound: the total does not grow with num_attention_heads"):
+        solve_budget("seed-baseline", "num_attention_heads", 20_000_000)
