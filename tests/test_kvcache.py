@@ -228,6 +228,19 @@ def test_gqa_divides_by_the_group_factor(heads, head_dim, layers, context, data)
     assert kv_values_per_token(mha) == 2 * layers * heads * head_dim
 
 
+def test_tokens_held_by_layer_kind(cli):
+    import json
+
+    arch = _architecture("gemma2-hybrid")
+    assert kv_cache(arch, 100, 1).tokens_held() == {"sliding_attention": {"layers": 2, "tokens": WINDOW - 1},
+                                                    "full_attention": {"layers": 2, "tokens": 100}}
+    assert kv_cache(arch, 3, 1).tokens_held()["sliding_attention"]["tokens"] == 3
+    status, out, err = cli("memory", "gpt-oss-20b", "--context", "4096", "--json")
+    assert status == 0, err
+    assert json.loads(out)["kv_tokens_held"] == {"sliding_attention": {"layers": 12, "tokens": 127},
+                                                 "full_attention": {"layers": 12, "tokens": 4096}}
+
+
 def test_the_mla_layouts_are_documented():
     assert set(MLA_LAYOUTS) == {"latent", "decompressed"}
 

@@ -8,8 +8,9 @@ Per layer and per token (one sequence):
   as DeepSeek's inference code and vLLM store it, and as transformers 5.24.0's DynamicCache
   holds it (modeling_deepseek_v3.py caches kv_nope and k_rot before expand_kv);
   "decompressed": per-head keys (qk_nope_head_dim + qk_rope_head_dim) and values
-  (v_head_dim) for every head, as transformers 4.x's DynamicCache held them and as
-  expand_kv rebuilds them for each forward pass.
+  (v_head_dim) for every head, as transformers 4.x's DynamicCache held them
+  (modeling_deepseek_v3.py called past_key_values.update(key_states, value_states) before
+  padding values for flash attention) and as 5.24.0's expand_kv rebuilds them each pass.
 - A sliding-window layer holds at most ``sliding_window - 1`` tokens: transformers'
   DynamicSlidingWindowLayer (cache_utils.py) keeps the last ``sliding_window - 1`` keys and
   values after each update; the token being processed makes the window whole.  (With
@@ -101,6 +102,15 @@ class KVCache:
     @property
     def sliding_layers(self) -> int:
         return sum(1 for layer in self.layers if layer.window is not None)
+
+    def tokens_held(self) -> dict[str, dict[str, int]]:
+        """Layer kind -> how many layers and how many tokens each holds (per sequence)."""
+        out: dict[str, dict[str, int]] = {}
+        for layer in self.layers:
+            kind = "full_attention" if layer.window is None else "sliding_attention"
+            entry = out.setdefault(kind, {"layers": 0, "tokens": tokens_held(layer.window, self.context)})
+            entry["layers"] += 1
+        return out
 
     @property
     def definition(self) -> str:

@@ -202,6 +202,7 @@ def report_json(report: MemoryReport) -> dict[str, Any]:
         "kv_cache_values": kv.values,
         "kv_cache_bytes": kv.bytes,
         "kv_sliding_layers": kv.sliding_layers,
+        "kv_tokens_held": kv.tokens_held(),
         "kv_definition": kv.definition,
         "total_bytes": report.total_bytes,
         "total_definition": TOTAL_DEFINITION,
