@@ -122,4 +122,20 @@ CONFIGS: dict[str, st.SearchStrategy] = {
                                                                   "sliding_window": window})),
     "deepseek_v3": deepseek_v3(),
 }
+LLAMA = with_keys(core(), attention_bias=booleans, mlp_bias=booleans)
+CONFIGS.update({
+    "arcee": LLAMA, "granite": LLAMA, "iquestcoder": LLAMA,
+    "exaone": with_keys(core(), attention_bias=booleans, mlp_bias=booleans),
+    # InternLM3Config.attribute_map spells them qkv_bias and bias; its validator wants them equal.
+    "internlm3": with_keys(core(), qkv_bias=booleans).map(lambda c: {**c, "bias": c["qkv_bias"]}),
+    "smollm3": with_keys(core(), attention_bias=booleans, mlp_bias=booleans, use_sliding_window=booleans,
+                         sliding_window=window, no_rope_layer_interval=st.integers(1, 4)),
+    "seed_oss": with_keys(core(), attention_bias=booleans, attention_out_bias=booleans, mlp_bias=booleans),
+    "ernie4_5": with_keys(core(), use_bias=booleans),
+    "cwm": with_keys(core(), mlp_bias=booleans, sliding_window=st.integers(1, 64)),
+    "ministral3": with_keys(core(), sliding_window=window),
+    # Helium's o_proj is hidden × hidden: only head_dim × heads = hidden builds a working model.
+    "helium": with_keys(core(head_dim=False), attention_bias=booleans, mlp_bias=booleans).map(
+        lambda c: {**c, "head_dim": c["hidden_size"] // c["num_attention_heads"]}),
+})
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}

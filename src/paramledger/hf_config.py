@@ -45,8 +45,9 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
                     f"{family.requires[key]!r}; transformers would build other tensors)", where)
         elif key in given and key not in family.count_neutral and key not in families.COUNT_NEUTRAL:
             not_understood.append(key)
-    # Rules read the config as the family spells it, plus the layer count under its field name.
-    rule_input = {**merged, "num_hidden_layers": values.get("num_hidden_layers")}
+    # Rules read the config as the family spells it, plus the values read so far under their
+    # field names (so GPT-2's n_layer and InternLM3's qkv_bias reach them as the fields).
+    rule_input = {**merged, **values}
     for derive in family.derive:
         values.update(derive(rule_input))
     values.update(family.switches)

@@ -103,3 +103,42 @@ def output_bias_follows(key: str) -> Rule:
         return {"attention_output_bias": bool(config.get(key, False))}
 
     return rule
+
+
+def sliding_except(full: Callable[[int, Mapping[str, Any]], bool]) -> Rule:
+    """Every layer slides except where ``full(i, config)`` (when the config gives no layer_types)."""
+
+    def rule(config: Mapping[str, Any]) -> dict[str, Any]:
+        given = _given_types(config)
+        if given is None:
+            given = [not full(i, config) for i in range(config["num_hidden_layers"])]
+        return _pattern(config.get("sliding_window"), given)
+
+    return rule
+
+
+def smollm3_window(config: Mapping[str, Any]) -> dict[str, Any]:
+    """SmolLM3: with use_sliding_window, the layers without RoPE (no_rope_layers[i] == 0) slide."""
+    layers = config["num_hidden_layers"]
+    given = _given_types(config)
+    if given is None:
+        rope = config.get("no_rope_layers")
+        if rope is None:
+            interval = config.get("no_rope_layer_interval", 4)
+            rope = [int((i + 1) % interval != 0) for i in range(layers)]
+        window = config.get("sliding_window")
+        given = [bool(config.get("use_sliding_window")) and window is not None and not rope[i] for i in range(layers)]
+    return _pattern(config.get("sliding_window"), given)
+
+
+def o_proj_is_square(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Helium's o_proj is hidden × hidden whatever head_dim is: only head_dim × heads = hidden
+    builds a model that runs, and only that one is counted."""
+    from .._exceptions import ArchitectureError
+
+    heads, hidden = config["num_attention_heads"], config["hidden_size"]
+    head_dim = config.get("head_dim") or hidden // heads
+    if head_dim * heads != hidden:
+        raise ArchitectureError("head_dim", f"{head_dim} × {heads} heads != hidden_size={hidden}; this family's "
+                                "o_proj is hidden_size square, so only head_dim × heads = hidden_size is counted")
+    return {}

@@ -56,3 +56,135 @@ FAMILIES = [
         derive=(rules.output_bias_follows("attention_bias"), rules.qwen_window),
     ),
 ]
+
+# Llama's tensors under other model_types (each reads Llama's keys under its own defaults).
+LLAMA_KEYS = {**DECODER_KEYS, **same("head_dim", "attention_bias", "mlp_bias")}
+FAMILIES += [
+    Family(
+        model_type="arcee",  # AFM: Llama with an ungated up/down FFN (ReLU²)
+        causal_lm_class="ArceeForCausalLM",
+        source=TF.format("arcee"),
+        keys=LLAMA_KEYS,
+        defaults={"vocab_size": 32000, "hidden_size": 2560, "intermediate_size": 18432, "num_hidden_layers": 32,
+                  "num_attention_heads": 32, "num_key_value_heads": None, "head_dim": None, "hidden_act": "relu2",
+                  "max_position_embeddings": 4096, "tie_word_embeddings": False, "attention_bias": False,
+                  "mlp_bias": False},
+        switches={**LLAMA_SWITCHES, "mlp_gated": False},
+        derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
+    ),
+    Family(
+        model_type="granite",  # Llama plus scalar multipliers (no tensors)
+        causal_lm_class="GraniteForCausalLM",
+        source=TF.format("granite"),
+        keys=LLAMA_KEYS,
+        defaults={"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 11008, "num_hidden_layers": 32,
+                  "num_attention_heads": 32, "num_key_value_heads": None, "hidden_act": "silu",
+                  "max_position_embeddings": 2048, "tie_word_embeddings": False, "attention_bias": False,
+                  "mlp_bias": False},
+        switches=LLAMA_SWITCHES,
+        count_neutral=frozenset({"embedding_multiplier", "logits_scaling", "residual_multiplier",
+                                 "attention_multiplier"}),
+        derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
+    ),
+    Family(
+        model_type="smollm3",  # Llama with RoPE left out of every 4th layer (no tensors)
+        causal_lm_class="SmolLM3ForCausalLM",
+        source=TF.format("smollm3"),
+        keys=LLAMA_KEYS,
+        defaults={"vocab_size": 128256, "hidden_size": 2048, "intermediate_size": 11008, "num_hidden_layers": 36,
+                  "num_attention_heads": 16, "num_key_value_heads": 4, "hidden_act": "silu",
+                  "max_position_embeddings": 32768, "tie_word_embeddings": True, "attention_bias": False,
+                  "mlp_bias": False, "use_sliding_window": False, "sliding_window": None,
+                  "no_rope_layer_interval": 4},
+        switches=LLAMA_SWITCHES,
+        count_neutral=frozenset({"no_rope_layers", "no_rope_layer_interval"}),
+        derive=(rules.output_bias_follows("attention_bias"), rules.smollm3_window),
+    ),
+    Family(
+        model_type="seed_oss",  # q/k/v bias and o bias under separate keys
+        causal_lm_class="SeedOssForCausalLM",
+        source=TF.format("seed_oss"),
+        keys={**LLAMA_KEYS, "attention_out_bias": "attention_output_bias"},
+        defaults={"vocab_size": 155136, "hidden_size": 4096, "intermediate_size": 27648, "num_hidden_layers": 64,
+                  "num_attention_heads": 80, "num_key_value_heads": 8, "hidden_act": "silu",
+                  "max_position_embeddings": 524288, "tie_word_embeddings": False, "attention_bias": True,
+                  "attention_out_bias": False, "mlp_bias": False, "head_dim": 128},
+        switches=LLAMA_SWITCHES,
+        count_neutral=frozenset({"residual_dropout"}),
+        derive=(rules.no_sliding,),
+    ),
+    Family(
+        model_type="ernie4_5",  # one use_bias flag for every attention and FFN projection
+        causal_lm_class="Ernie4_5ForCausalLM",
+        source=TF.format("ernie4_5"),
+        keys={**DECODER_KEYS, "head_dim": "head_dim", "use_bias": "attention_bias"},
+        defaults={"vocab_size": 103424, "hidden_size": 1024, "intermediate_size": 3072, "num_hidden_layers": 18,
+                  "num_attention_heads": 16, "num_key_value_heads": 2, "hidden_act": "silu",
+                  "max_position_embeddings": 131072, "tie_word_embeddings": True, "use_bias": False,
+                  "head_dim": 128},
+        switches=LLAMA_SWITCHES,
+        derive=(rules.output_bias_follows("use_bias"), lambda c: {"mlp_bias": bool(c.get("use_bias"))},
+                rules.no_sliding),
+    ),
+    Family(
+        model_type="cwm",  # Code World Model: Llama, every 4th layer global, the rest sliding
+        causal_lm_class="CwmForCausalLM",
+        source=TF.format("cwm"),
+        keys={**DECODER_KEYS, **same("head_dim", "mlp_bias")},
+        defaults={"vocab_size": 128256, "hidden_size": 6144, "intermediate_size": 21504, "num_hidden_layers": 64,
+                  "num_attention_heads": 48, "num_key_value_heads": 8, "hidden_act": "silu",
+                  "max_position_embeddings": 131072, "tie_word_embeddings": False, "mlp_bias": False,
+                  "head_dim": 128, "sliding_window": 8192},
+        switches=LLAMA_SWITCHES,
+        derive=(rules.sliding_except(lambda i, config: i % 4 == 0),),
+    ),
+    Family(
+        model_type="ministral3",
+        causal_lm_class="Ministral3ForCausalLM",
+        source=TF.format("ministral3"),
+        keys={**DECODER_KEYS, **same("head_dim")},
+        defaults={"vocab_size": 131072, "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 34,
+                  "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "hidden_act": "silu",
+                  "max_position_embeddings": 262144, "tie_word_embeddings": False, "sliding_window": None},
+        switches=LLAMA_SWITCHES,
+        derive=(rules.sliding_all,),
+    ),
+    Family(
+        model_type="helium",  # q/k/v bias by attention_bias, o never; o_proj is hidden × hidden
+        causal_lm_class="HeliumForCausalLM",
+        source=TF.format("helium"),
+        keys=LLAMA_KEYS,
+        defaults={"vocab_size": 48000, "hidden_size": 2560, "intermediate_size": 7040, "num_hidden_layers": 24,
+                  "num_attention_heads": 20, "num_key_value_heads": 20, "head_dim": 128, "hidden_act": "silu",
+                  "max_position_embeddings": 4096, "tie_word_embeddings": False, "attention_bias": False,
+                  "mlp_bias": False},
+        switches={**LLAMA_SWITCHES, "attention_output_bias": False},
+        derive=(rules.o_proj_is_square, rules.no_sliding),
+    ),
+]
+# Configs that transformers builds as LlamaForCausalLM itself (auto/modeling_auto.py).
+for _model_type, _defaults, _extra_keys in (
+    ("internlm3", {"vocab_size": 128512, "hidden_size": 4096, "intermediate_size": 10240, "num_hidden_layers": 48,
+                   "num_attention_heads": 32, "num_key_value_heads": 2, "max_position_embeddings": 32768,
+                   "tie_word_embeddings": False, "attention_bias": False, "mlp_bias": False, "head_dim": 128,
+                   "hidden_act": "silu"},
+     {"qkv_bias": "attention_bias", "bias": "mlp_bias"}),  # InternLM3Config.attribute_map
+    ("iquestcoder", {"vocab_size": 76800, "hidden_size": 5120, "intermediate_size": 27648, "num_hidden_layers": 80,
+                     "num_attention_heads": 40, "num_key_value_heads": 8, "max_position_embeddings": 131072,
+                     "tie_word_embeddings": False, "attention_bias": False, "mlp_bias": False, "head_dim": 128,
+                     "hidden_act": "silu"}, {}),
+    ("exaone", {"vocab_size": 102400, "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32,
+                "num_attention_heads": 32, "num_key_value_heads": 8, "max_position_embeddings": 4096,
+                "tie_word_embeddings": False, "attention_bias": False, "mlp_bias": False, "head_dim": None,
+                "hidden_act": "silu"},
+     {"num_layers": "num_hidden_layers", "activation_function": "hidden_act"}),  # ExaoneConfig.attribute_map
+):
+    FAMILIES.append(Family(
+        model_type=_model_type,
+        causal_lm_class="LlamaForCausalLM",
+        source=TF.format(_model_type),
+        keys={**LLAMA_KEYS, **_extra_keys},
+        defaults=_defaults,
+        switches=LLAMA_SWITCHES,
+        derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
+    ))
