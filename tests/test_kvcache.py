@@ -194,7 +194,8 @@ def _design(heads, group, head_dim, layers, window, sliding_every):
 
 
 designs = st.builds(
-    _design, heads=st.sampled_from([1, 2, 4, 8, 16]), group=st.just(1), head_dim=st.integers(1, 64), layers=st.integers(1, 6),
+    _design, heads=st.sampled_from([1, 2, 4, 8, 16]), group=st.just(1), head_dim=st.integers(1, 64),
+    layers=st.integers(1, 6),
     window=st.one_of(st.none(), st.integers(2, 40)), sliding_every=st.integers(0, 3),
 )
 

@@ -231,7 +231,8 @@ REFUSALS = [
     (dict(context=-1), ["--context", "-1"], r"context: must be a whole number of at least 1, got -1"),
     (dict(batch=0), ["--batch", "0"], r"batch: must be a whole number of at least 1, got 0"),
     (dict(dtype="int4", group_size=96), ["--dtype", "int4", "--group-size", "96"],
-     r"group-size: 96 does not divide the last dimension \(2048\) of model.embed_tokens.weight \(32000, 2048\) at int4"),
+     r"group-size: 96 does not divide the last dimension \(2048\) of model.embed_tokens.weight "
+     r"\(32000, 2048\) at int4"),
     (dict(dtype="bf16", group_size=128), ["--group-size", "128"], r"group-size: bf16 has no groups"),
     (dict(dtype="int4", group_size=0), ["--dtype", "int4", "--group-size", "0"],
      r"group-size: must be a positive whole number, got 0"),

@@ -36,7 +36,8 @@ MATMUL_DEFINITION = (
     "routed experts, shared experts, the output head (a tied head counted once as a matmul); "
     "the embedding and position lookups (gathers), norms, biases and sinks are left out"
 )
-TRAINING_DEFINITION = "6 × N × D: N = the active parameters per token (the total for a dense model), D = training tokens; attention terms left out"
+TRAINING_DEFINITION = ("6 × N × D: N = the active parameters per token (the total for a dense model), "
+                       "D = training tokens; attention terms left out")
 
 
 def as_inventory(source: Inventory | Architecture) -> Inventory:

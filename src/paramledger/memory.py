@@ -25,7 +25,8 @@ from typing import Any
 
 from ._exceptions import OptionError, did_you_mean
 from .architecture import Architecture
-from .compute import MATMUL_DEFINITION, as_inventory, TRAINING_DEFINITION, ForwardFlops, forward_flops_per_token, training_flops
+from .compute import (MATMUL_DEFINITION, TRAINING_DEFINITION, ForwardFlops, as_inventory, forward_flops_per_token,
+                      training_flops)
 from .dtypes import KV_DTYPES, DType, get_dtype, group_size_for, tensor_bytes
 from .inventory import ACTIVE_DEFINITION, COMPONENTS, Inventory, Tensor
 from .kvcache import MLA_LAYOUTS, KVCache, kv_cache
@@ -124,9 +125,10 @@ def _dtype_for(t: Tensor, default: DType, keep: Mapping[str, str]) -> DType:
     return chosen
 
 
-def weight_bytes(source: Inventory | Architecture, dtype: str | DType = "bf16", keep: Mapping[str, str] | list[str] | None = None,
+def weight_bytes(source: Inventory | Architecture, dtype: str | DType = "bf16",
+                 keep: Mapping[str, str] | list[str] | None = None,
                  group_size: int | None = None) -> WeightBytes:
-    """Bytes of every unique tensor of ``inv`` at ``dtype``, ``keep`` overriding by component."""
+    """Bytes of every unique tensor of ``source`` at ``dtype``, ``keep`` overriding by component."""
     inv = as_inventory(source)
     main = dtype if isinstance(dtype, DType) else get_dtype(dtype)
     size = group_size_for(main, group_size)

@@ -74,7 +74,8 @@ class TrainingMemory:
 def get_recipe(name: str) -> Recipe:
     name = RECIPE_ALIASES.get(name, name)
     if name not in RECIPES:
-        raise OptionError("training", f"unknown recipe {name!r}{did_you_mean(name, [*RECIPES, *RECIPE_ALIASES])}; one of {', '.join(RECIPES)}")
+        hint = did_you_mean(name, [*RECIPES, *RECIPE_ALIASES])
+        raise OptionError("training", f"unknown recipe {name!r}{hint}; one of {', '.join(RECIPES)}")
     return RECIPES[name]
 
 
