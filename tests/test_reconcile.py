@@ -381,3 +381,93 @@ def test_match_names_adds_or_drops_a_leading_module_path():
     expected = ["transformer.h.0.ln_1.weight", "model.norm.weight"]
     assert match_names(["h.0.ln_1.weight", "model.model.norm.weight", "x"], expected) == {
         "h.0.ln_1.weight": "transformer.h.0.ln_1.weight", "model.model.norm.weight": "model.norm.weight"}
+
+
+# ------------------------------------------------------------------ DeepSeek-V3 at full size
+
+
+def _deepseek_v3_layout() -> dict[str, tuple[str, tuple[int, ...]]]:
+    """The tensors of deepseek-ai/DeepSeek-V3's released checkpoint, laid out from the config
+    inventory the way that checkpoint stores them: FP8 (F8_E4M3) Linear weights, each with a
+    float32 weight_scale_inv per 128 × 128 block; each routed expert its own three tensors
+    (transformers 5 fuses them); the router's float32 e_score_correction_bias; and the
+    multi-token-prediction module as model.layers.61 (a MoE decoder layer plus embed_tokens,
+    enorm, hnorm, eh_proj and shared_head)."""
+    inv = paramledger.inventory("DeepSeek-V3")
+    arch = inv.architecture
+    stored: dict[str, tuple[str, tuple[int, ...]]] = {}
+
+    def fp8(name: str, shape: tuple[int, ...]) -> None:
+        stored[name] = ("F8_E4M3", shape)
+        stored[name.removesuffix(".weight") + ".weight_scale_inv"] = ("F32", (-(-shape[0] // 128),
+                                                                              -(-shape[1] // 128)))
+
+    def copy_layer(source: int, target: int) -> None:
+        for t in inv.select(layer=source):
+            name = t.name.replace(f"model.layers.{source}.", f"model.layers.{target}.")
+            if t.component == "experts":
+                for j in range(t.shape[0]):
+                    if name.endswith("gate_up_proj"):
+                        half = (t.shape[1] // 2, t.shape[2])
+                        fp8(name.replace("experts.gate_up_proj", f"experts.{j}.gate_proj.weight"), half)
+                        fp8(name.replace("experts.gate_up_proj", f"experts.{j}.up_proj.weight"), half)
+                    else:
+                        fp8(name.replace("experts.down_proj", f"experts.{j}.down_proj.weight"), t.shape[1:])
+            elif len(t.shape) == 2 and t.component != "router":
+                fp8(name, t.shape)
+            else:
+                stored[name] = ("BF16", t.shape)
+            if t.component == "router":
+                stored[name.replace("gate.weight", "gate.e_score_correction_bias")] = ("F32", (t.shape[0],))
+
+    for t in inv.select(layer=None):
+        stored[t.name] = ("BF16", t.shape)
+    for i in range(arch.num_hidden_layers):
+        copy_layer(0 if i in arch.mlp_only_layers else 3, i)
+    copy_layer(3, 61)
+    d, vocab = arch.hidden_size, arch.vocab_size
+    for name, shape in (("embed_tokens.weight", (vocab, d)), ("enorm.weight", (d,)), ("hnorm.weight", (d,)),
+                        ("eh_proj.weight", (d, 2 * d)), ("shared_head.norm.weight", (d,)),
+                        ("shared_head.head.weight", (vocab, d))):
+        stored[f"model.layers.61.{name}"] = ("BF16", shape)
+    return stored
+
+
+def test_deepseek_v3_checkpoint_685b_against_its_671b_config(tmp_path):
+    """The hub reports 684,531,386,000 stored values for deepseek-ai/DeepSeek-V3 (BF16
+    3,918,786,560; F8_E4M3 680,571,043,840; F32 41,555,600: its safetensors metadata); the
+    config's inventory is 671,026,404,352.  The header below, laid out as that checkpoint
+    (91,991 tensors, data a sparse hole), reproduces the hub's figures by dtype, and the
+    reconcile report explains the 13.5 B gap to the value."""
+    bits = {"BF16": 16, "F8_E4M3": 8, "F32": 32}
+    entries, offset = {}, 0
+    for name, (dtype, shape) in _deepseek_v3_layout().items():
+        size = int(np.prod(shape)) * bits[dtype] // 8
+        entries[name] = {"dtype": dtype, "shape": list(shape), "data_offsets": [offset, offset + size]}
+        offset += size
+    raw = json.dumps(entries).encode()
+    path = tmp_path / "DeepSeek-V3" / "model.safetensors"
+    path.parent.mkdir()
+    with open(path, "wb") as handle:
+        handle.write(struct.pack("<Q", len(raw)) + raw)
+        handle.truncate(8 + len(raw) + offset)
+    checkpoint = read(path)
+    assert len(checkpoint.tensors) == 91_991
+    assert checkpoint.total_values == 684_531_386_000
+    assert {dtype: values for dtype, (values, _) in checkpoint.by_dtype().items()} == {
+        "BF16": 3_918_786_560, "F8_E4M3": 680_571_043_840, "F32": 41_555_600}
+    config = json.loads(paramledger.sources.bundled_models()["DeepSeek-V3"].read_text())["config"]
+    inv = paramledger.inventory("DeepSeek-V3")
+    report = reconcile(checkpoint, inv, config=config)
+    assert inv.total == 671_026_404_352
+    assert report.balanced
+    found = kinds(report)
+    assert found["buffer"] == 59 * 256  # e_score_correction_bias, the MTP layer's included
+    assert found["quantization"] == 41_555_600 - 59 * 256  # the weight_scale_inv blocks
+    assert found["split"] == 0  # 58 layers × 256 experts × 3 stored, fused in the config's inventory
+    mtp = found["extra_modules"]
+    assert inv.total + mtp + found["buffer"] + found["quantization"] == 684_531_386_000
+    assert report.parameters == inv.total + mtp
+    message = next(d.message for d in report.differences if d.kind == "extra_modules")
+    assert message.startswith("extra modules: layer(s) 61 (")
+    assert "beyond num_hidden_layers=61: multi-token-prediction layers (num_nextn_predict_layers=1)" in message

@@ -5,7 +5,8 @@ one kind, first match wins, and say why:
 
 * ``buffer``: state a module registers but never learns -- a 4-D ``*.bias`` or a
   ``*.masked_bias`` (GPT-2's causal mask, saved by transformers 4.x: 12 × 1024² values in
-  the hub's gpt2 file), ``*.inv_freq`` (rotary), ``*.position_ids``, GGUF ``rope_freqs``.
+  the hub's gpt2 file), ``*.inv_freq`` (rotary), ``*.position_ids``, GGUF ``rope_freqs``,
+  DeepSeek-V3's ``e_score_correction_bias``.
 * ``quantization``: scales, zero points and bookkeeping of a quantized weight -- GPTQ/AWQ
   ``scales``/``qzeros``/``g_idx``, bitsandbytes ``absmax``/``quant_map``/``quant_state``/``SCB``,
   FP8 ``weight_scale``/``weight_scale_inv``/``input_scale``, compressed-tensors
@@ -28,7 +29,10 @@ from collections.abc import Iterable
 
 from ._stored import StoredTensor
 
-BUFFER_SUFFIXES = ("masked_bias", "inv_freq", "position_ids", "causal_mask", "_float_tensor")
+# e_score_correction_bias: DeepSeek-V3's routing bias, moved by its aux-loss-free balancing
+# rule rather than by gradients; transformers registers it as a buffer (DeepseekV3TopkRouter).
+BUFFER_SUFFIXES = ("masked_bias", "inv_freq", "position_ids", "causal_mask", "_float_tensor",
+                   "e_score_correction_bias")
 QUANT_SUFFIXES = frozenset({
     "scales", "qzeros", "g_idx", "zeros", "absmax", "quant_map", "nested_absmax", "nested_quant_map", "SCB",
     "weight_format", "weight_scale", "weight_scale_inv", "scale_inv", "input_scale", "output_scale", "k_scale",

@@ -124,6 +124,7 @@ def reconcile(checkpoint: Checkpoint, inventory: Inventory | None = None, *, con
     entries: list[Entry] = []
     differences: list[Difference] = []
     aliases = dict(inventory.aliases) if inventory is not None else {}
+    by_name = {t.name: t for t in inventory.tensors} if inventory is not None else {}
     head_twice: list[Entry] = []
     for t in checkpoint.tensors:
         kind, reason = kinds[t.name]
@@ -131,20 +132,20 @@ def reconcile(checkpoint: Checkpoint, inventory: Inventory | None = None, *, con
         if target is None and inventory is not None and kind == "parameter":
             alias_target = _alias_for(candidates[t.name], aliases)
             if alias_target is not None:
-                entry = Entry(t, "alias", inventory[alias_target].component, None, alias_target, 0,
+                entry = Entry(t, "alias", by_name[alias_target].component, None, alias_target, 0,
                               f"tied to {alias_target}: the same parameters stored again")
                 entries.append(entry)
                 head_twice.append(entry)
                 continue
         if target is not None:
-            ref = inventory[target]
+            ref = by_name[target]
             component, layer = ref.component, ref.layer
         else:
             component, layer = guess_component(candidates[t.name]), guess_layer(candidates[t.name])
         if kind == "parameter":
             params = t.values
         elif kind == "packed":
-            params = inventory[target].count if target is not None else (packed_values(t, bits) or t.values)
+            params = by_name[target].count if target is not None else (packed_values(t, bits) or t.values)
         else:
             params = 0
         entries.append(Entry(t, kind, component, layer, target, params, reason))
@@ -175,6 +176,7 @@ def _differences(checkpoint: Checkpoint, inv: Inventory, entries: list[Entry], h
                  config: Mapping[str, Any], is_gguf: bool, tokenizer_size: int | None) -> list[Difference]:
     out: list[Difference] = []
     matched = {e.expected for e in entries if e.expected is not None and e.kind != "alias"}
+    by_name = {t.name: t for t in inv.tensors}
     # -- the tied head
     for alias, target in inv.aliases.items():
         if any(e.expected == target and e.kind == "alias" for e in head_twice):
@@ -207,7 +209,7 @@ def _differences(checkpoint: Checkpoint, inv: Inventory, entries: list[Entry], h
     for e in entries:
         if e.expected is None or e.kind != "parameter":
             continue
-        ref = inv[e.expected]
+        ref = by_name[e.expected]
         if tuple(e.tensor.shape) == ref.shape:
             continue
         delta = e.tensor.values - ref.count
@@ -227,6 +229,13 @@ def _differences(checkpoint: Checkpoint, inv: Inventory, entries: list[Entry], h
     extra = [e for e in entries if e.kind == "parameter" and e.expected is None]
     extra_packed = [e for e in entries if e.kind == "packed" and e.expected is None]
     missing = [t for t in inv.tensors if t.name not in matched]
+    # Layers beyond num_hidden_layers are extra modules whatever they hold; set them
+    # apart before pairing the rest by component.
+    layers = inv.architecture.num_hidden_layers if inv.architecture is not None else None
+    beyond = [e for e in extra + extra_packed if layers is not None and e.layer is not None and e.layer >= layers]
+    beyond_names = {e.tensor.name for e in beyond}
+    extra = [e for e in extra if e.tensor.name not in beyond_names]
+    extra_packed = [e for e in extra_packed if e.tensor.name not in beyond_names]
     for component in sorted({e.component for e in extra} & {t.component for t in missing}):
         stored_side = [e for e in extra if e.component == component]
         config_side = [t for t in missing if t.component == component]
@@ -238,8 +247,6 @@ def _differences(checkpoint: Checkpoint, inv: Inventory, entries: list[Entry], h
                                   tuple(e.tensor.name for e in stored_side)))
             extra = [e for e in extra if e.component != component]
             missing = [t for t in missing if t.component != component]
-    layers = inv.architecture.num_hidden_layers if inv.architecture is not None else None
-    beyond = [e for e in extra if layers is not None and e.layer is not None and e.layer >= layers]
     if beyond:
         values = sum(e.tensor.values for e in beyond)
         found = sorted({e.layer for e in beyond})
@@ -251,7 +258,7 @@ def _differences(checkpoint: Checkpoint, inv: Inventory, entries: list[Entry], h
                                                f"({len(beyond)} tensors, +{values:,} values) beyond "
                                                f"num_hidden_layers={layers}{why}", values,
                               tuple(e.tensor.name for e in beyond)))
-    others = [e for e in extra if e not in beyond] + extra_packed
+    others = extra + extra_packed
     if others:
         values = sum(e.tensor.values for e in others)
         out.append(Difference("extra_tensors", f"not in the config's inventory: {len(others)} stored tensors, "

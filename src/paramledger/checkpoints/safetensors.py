@@ -59,13 +59,13 @@ def _whole(value: Any) -> bool:
 
 def _no_duplicates(path: str):
     def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in out:
-                # serde keeps one of the two silently; a checkpoint that names a tensor
-                # twice is ambiguous, so it is refused here.
-                raise DuplicateTensorError(path, "declared twice in the header", key)
-            out[key] = value
+        out = dict(pairs)
+        if len(out) != len(pairs):
+            # serde refuses a duplicate field and keeps one of two duplicate tensors silently;
+            # a header that names anything twice is ambiguous, so it is refused here.
+            seen: set[str] = set()
+            key = next(k for k, _ in pairs if k in seen or seen.add(k))
+            raise DuplicateTensorError(path, "declared twice in the header", key)
         return out
 
     return hook
@@ -198,6 +198,6 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def natural_key(name: str) -> list[tuple[int, int, str]]:
-    """Sort key: model.layers.10 after model.layers.9."""
-    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in name.split(".")]
+def natural_key(name: str) -> str:
+    """Sort key: model.layers.10 after model.layers.9 (numbers zero-padded)."""
+    return ".".join(part.zfill(20) if part.isdigit() else part for part in name.split("."))
