@@ -181,7 +181,13 @@ def signed(value: int) -> str:
 
 
 def signed_percent(share: Fraction, digits: int = 6) -> str:
-    return f"{float(share * 100):+.{digits}f} %".replace("-", MINUS)
+    """share × 100 rounded half up to ``digits`` decimals from the exact fraction."""
+    scaled = abs(share) * 100 * 10**digits
+    rounded = scaled.numerator * 2 // scaled.denominator
+    rounded = (rounded + 1) // 2  # floor(scaled + 1/2)
+    whole, part = divmod(rounded, 10**digits)
+    sign = MINUS if share < 0 and rounded else "+"
+    return f"{sign}{whole}.{part:0{digits}d} %" if digits else f"{sign}{whole} %"
 
 
 def components_text(deltas: Mapping[str, int]) -> str:
