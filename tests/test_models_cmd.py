@@ -29,6 +29,14 @@ def test_moe_models_show_their_active_count(cli):
     assert f"{active:,}" in mixtral and "46,702,792,704" in mixtral
 
 
+def test_a_multimodal_release_says_it_counts_its_text_decoder(cli):
+    _, out, _ = cli("models")
+    assert "gemma-3-4b-it: multimodal: counts its text decoder (text_config) only" in out
+    _, out, _ = cli("models", "--json")
+    by_name = {e["name"]: e for e in json.loads(out)}
+    assert by_name["gemma-3-4b-it"]["text_decoder_only"] and not by_name["gpt2"]["text_decoder_only"]
+
+
 def test_json_is_one_list_counted_from_the_inventories(cli):
     status, out, _ = cli("models", "--json")
     assert status == 0

@@ -43,6 +43,7 @@ class ModelSummary:
     active: int | None = None  # per token (equals total for a dense model)
     embedding_share: Fraction | None = None  # token table / total
     is_moe: bool = False
+    text_decoder_only: bool = False  # a multimodal release: its text_config decoder is counted
     reason: str | None = None  # set when the model could not be counted
 
     @property
@@ -93,7 +94,7 @@ def get(name: str) -> BundledModel:
 
 def summarize(model: BundledModel) -> ModelSummary:
     """Count ``model`` from its inventory; an unsupported family becomes a reason, not a crash."""
-    from . import inventory
+    from . import families, inventory
     from .hf_config import architecture_from_config
 
     try:
@@ -101,7 +102,9 @@ def summarize(model: BundledModel) -> ModelSummary:
         inv = inventory(arch)
     except ParamledgerError as error:
         return ModelSummary(model, reason=_reason(error))
-    return ModelSummary(model, inv.total, inv.active, inv.embedding_share, arch.is_moe)
+    family = families.get(model.model_type)
+    return ModelSummary(model, inv.total, inv.active, inv.embedding_share, arch.is_moe,
+                        text_decoder_only=bool(family and family.text_config))
 
 
 def _reason(error: ParamledgerError) -> str:
@@ -121,7 +124,7 @@ def summary_json(summary: ModelSummary) -> Mapping[str, Any]:
     out: dict[str, Any] = {"name": m.name, "repo": m.repo, "model_type": m.model_type, "source": m.source}
     if summary.counted:
         out.update(total=summary.total, active=summary.active, moe=summary.is_moe,
-                   embedding_share=float(summary.embedding_share))
+                   embedding_share=float(summary.embedding_share), text_decoder_only=summary.text_decoder_only)
     else:
         out["not_counted"] = summary.reason
     return out

@@ -37,6 +37,8 @@ def _table(rows) -> str:
         if s.counted:
             active = f"{s.active:,}" if s.is_moe else "(dense)"
             lines.append((m.name, m.repo, m.model_type, f"{s.total:,}", active, percent(s.embedding_share)))
+            if s.text_decoder_only:
+                notes.append(f"{m.name}: multimodal: counts its text decoder (text_config) only")
         else:
             lines.append((m.name, m.repo, m.model_type, "-", "-", "-"))
             notes.append(f"{m.name}: not counted: {s.reason}")
