@@ -1,0 +1,156 @@
+"""Every way a config can be wrong gets one clear line: through the API (the exception and
+its message) and through the CLI (exit status 2, one line on stderr, no traceback)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import paramledger
+from paramledger import families
+from paramledger._exceptions import (ArchitectureError, FileFormatError, SourceError, UnsupportedFamilyError)
+
+
+def assert_cli_error(cli, source: str, pattern: str) -> None:
+    import re
+
+    status, out, err = cli("count", source)
+    assert status == 2
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("paramledger: error: ")
+    assert re.search(pattern, lines[0]), lines[0]
+    assert "Traceback" not in err
+
+
+@pytest.fixture
+def missing_config(tmp_path):
+    return tmp_path / "absent" / "config.json"
+
+
+@pytest.fixture
+def invalid_json_config(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text('{"model_type": "llama", "hidden_size": 64,,}', encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def config_without_model_type(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"vocab_size": 100, "hidden_size": 64}), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def misspelt_model_type_config(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "lama", "vocab_size": 100}), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def cross_attention_gpt2_config(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "gpt2", "add_cross_attention": True}), encoding="utf-8")
+    return path
+
+
+def test_missing_config_file(cli, missing_config):
+    with pytest.raises(SourceError, match="config.json: no such file"):
+        paramledger.load(missing_config)
+    assert_cli_error(cli, str(missing_config), r"config\.json: no such file")
+
+
+def test_folder_without_config(cli, tmp_path):
+    with pytest.raises(SourceError, match="folder has no config.json"):
+        paramledger.load(tmp_path)
+    assert_cli_error(cli, str(tmp_path), "folder has no config.json")
+
+
+def test_invalid_json(cli, invalid_json_config):
+    with pytest.raises(FileFormatError, match=r"invalid JSON at line 1 column \d+"):
+        paramledger.load(invalid_json_config)
+    assert_cli_error(cli, str(invalid_json_config), r"invalid JSON at line 1 column \d+")
+
+
+def test_missing_model_type(cli, config_without_model_type):
+    with pytest.raises(ArchitectureError, match=r"model_type: missing \(required to choose the family\)"):
+        paramledger.load(config_without_model_type)
+    assert_cli_error(cli, str(config_without_model_type), r"model_type: missing \(required to choose the family\)")
+
+
+def test_missing_required_key_in_a_design(cli, tmp_path):
+    spec = tmp_path / "design.toml"
+    spec.write_text("vocab_size = 100\nnum_hidden_layers = 2\nnum_attention_heads = 4\n", encoding="utf-8")
+    with pytest.raises(ArchitectureError, match=r"hidden_size: missing \(required\)"):
+        paramledger.load(spec)
+    assert_cli_error(cli, str(spec), r"hidden_size: missing \(required\)")
+
+
+def test_null_where_the_family_needs_a_value(cli, tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "llama", "hidden_size": None}), encoding="utf-8")
+    with pytest.raises(ArchitectureError, match="hidden_size: may not be null"):
+        paramledger.load(path)
+    assert_cli_error(cli, str(path), "hidden_size: may not be null")
+
+
+def test_unknown_model_type_lists_supported_and_closest(cli, misspelt_model_type_config):
+    with pytest.raises(UnsupportedFamilyError) as caught:
+        paramledger.load(misspelt_model_type_config)
+    message = str(caught.value)
+    assert "model_type 'lama' is not supported (did you mean 'llama'?)" in message
+    assert "supported: " + ", ".join(families.supported()) in message
+    assert caught.value.model_type == "lama"
+    assert_cli_error(cli, str(misspelt_model_type_config), r"model_type 'lama' is not supported \(did you mean 'llama'\?\); supported: .*gpt2.*qwen3_moe")
+
+
+def test_unknown_model_type_with_nothing_close():
+    with pytest.raises(UnsupportedFamilyError, match=r"model_type 'rwkv' is not supported; supported: "):
+        paramledger.load({"model_type": "rwkv"})
+
+
+def test_config_value_the_family_cannot_count(cli, cross_attention_gpt2_config):
+    with pytest.raises(ArchitectureError, match=r"add_cross_attention: True is not supported for gpt2"):
+        paramledger.load(cross_attention_gpt2_config)
+    assert_cli_error(cli, str(cross_attention_gpt2_config), "add_cross_attention: True is not supported for gpt2")
+
+
+def test_helium_head_dim_that_no_o_proj_fits():
+    with pytest.raises(ArchitectureError, match=r"head_dim: 64 × 4 heads != hidden_size=128"):
+        paramledger.load({"model_type": "helium", "hidden_size": 128, "num_attention_heads": 4, "head_dim": 64})
+
+
+def test_text_config_must_be_an_object():
+    with pytest.raises(ArchitectureError, match="text_config: must be a JSON object"):
+        paramledger.load({"model_type": "gemma3", "text_config": [1, 2]})
+
+
+def test_heads_that_do_not_divide_the_width(cli, tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "gpt2", "n_embd": 100, "n_head": 12}), encoding="utf-8")
+    with pytest.raises(ArchitectureError, match="num_attention_heads: 12 heads do not divide hidden_size=100"):
+        paramledger.load(path)
+    assert_cli_error(cli, str(path), "num_attention_heads: 12 heads do not divide hidden_size=100")
+
+
+def test_keys_not_understood_are_reported_not_ignored():
+    arch = paramledger.load({"model_type": "llama", "num_hidden_layers": 2, "moe_layer_freq": 2, "layer_norm_eps": 1e-5})
+    assert arch.notes == ("config keys not understood (they might change the count): moe_layer_freq",)
+    assert paramledger.inventory(arch).notes == arch.notes
+
+
+def test_keys_of_another_family_are_not_read():
+    """Mistral has no attention_bias: transformers ignores it, so must we (and say so)."""
+    arch = paramledger.load({"model_type": "mistral", "num_hidden_layers": 1, "attention_bias": True})
+    assert arch.attention_bias is False
+    assert "attention_bias" in arch.notes[0]
+
+
+def test_multimodal_config_says_it_counts_the_text_decoder():
+    arch = paramledger.load({"model_type": "gemma3", "text_config": {"num_hidden_layers": 2}})
+    assert arch.notes == ("gemma3 is multimodal: counting its text decoder (text_config) only",)
+    assert arch.num_hidden_layers == 2
