@@ -68,6 +68,12 @@ def test_published_totals(name, total):
     assert paramledger.inventory(name).total == total
 
 
+def test_pythia_160m_matches_the_pythia_readme():
+    # EleutherAI/pythia README, models table: 160M has 85,056,000 non-embedding and 162,322,944 total parameters.
+    inv = paramledger.inventory("pythia-160m")
+    assert (inv.total, inv.non_embedding("kaplan")) == (162_322_944, 85_056_000)
+
+
 def test_qwen15_moe_matches_its_announced_sizes():
     # transformers' qwen2_moe docs: "14.3B parameters in total and 2.7B activated parameters during runtime"
     inv = paramledger.inventory("Qwen1.5-MoE-A2.7B-Chat")
