@@ -65,3 +65,24 @@ class Checkpoint:
 
     def names(self) -> list[str]:
         return [t.name for t in self.tensors]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One stored tensor, sorted: ``parameters`` is the learned values it stands for."""
+
+    tensor: StoredTensor
+    kind: str  # parameter | buffer | quantization | packed | alias
+    component: str
+    layer: int | None
+    expected: str | None  # the inventory tensor it matches
+    parameters: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Difference:
+    kind: str
+    message: str
+    contribution: int  # to (stored values - inventory total)
+    tensors: tuple[str, ...] = ()

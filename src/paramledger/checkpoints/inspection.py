@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 from .._exceptions import ParamledgerError
 from . import find_config, read
-from .reconcile import Report, reconcile, tokenizer_vocabulary
+from .reconcile import Report, reconcile
 
 
 def inspect_path(path: str | os.PathLike[str], *, config: str | os.PathLike[str] | None = None,
@@ -48,3 +49,22 @@ def inspect_path(path: str | os.PathLike[str], *, config: str | os.PathLike[str]
 
         report = replace(report, checkpoint=replace(checkpoint, notes=(*checkpoint.notes, *extra_notes)))
     return report, label
+
+
+def tokenizer_vocabulary(path: str | Path) -> int | None:
+    """Token ids a tokenizer.json defines (its vocabulary plus added tokens), or None."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    model = data.get("model") if isinstance(data, dict) else None
+    vocab = model.get("vocab") if isinstance(model, dict) else None
+    ids: set[int] = set()
+    if isinstance(vocab, dict):
+        ids.update(v for v in vocab.values() if isinstance(v, int))
+    elif isinstance(vocab, list):
+        ids.update(range(len(vocab)))
+    for token in data.get("added_tokens", []) or []:
+        if isinstance(token, dict) and isinstance(token.get("id"), int):
+            ids.add(token["id"])
+    return max(ids) + 1 if ids else None

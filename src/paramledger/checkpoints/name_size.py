@@ -9,8 +9,15 @@ count per token, not the total.  Only B (10⁹), M (10⁶) and T (10¹²) are re
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..inventory import Inventory
+    from ._stored import Checkpoint
 
 _SCALE = {"m": 10**6, "b": 10**9, "t": 10**12}
 # A size stands between separators (start, "-", "_", "/", " ", ".") so "Qwen2.5-7B" reads 7B, not 2.5-7B.
@@ -52,3 +59,52 @@ def parse_name_size(name: str) -> NameSize | None:
         active=active,
         active_label=active_match.group(0) if active_match else None,
     )
+
+
+def claimed_size(name: str | None, checkpoint: Checkpoint, config: Mapping[str, Any]) -> NameSize | None:
+    """The size claimed by ``name`` if given, else by the first that carries one of: GGUF's
+    general.size_label and general.name, the checkpoint's folder and file name, the
+    config's _name_or_path."""
+    path = Path(checkpoint.path)
+    candidates = [name] if name else []
+    candidates += [str(checkpoint.metadata.get("general.size_label", "")), str(checkpoint.metadata.get("general.name", "")),
+                   path.parent.name if path.is_file() or path.suffix else path.name, path.stem,
+                   str(config.get("_name_or_path", ""))]
+    for candidate in candidates:
+        if candidate:
+            size = parse_name_size(candidate)
+            if size is not None:
+                return size
+            if name:  # an explicit name that carries no size: say nothing rather than guess
+                return None
+    return None
+
+
+def name_lines(size: NameSize, inv: Inventory | None, stored_parameters: int) -> list[str]:
+    """What the claimed size means beside the config's count (or the stored parameters)."""
+    actual = inv.total if inv is not None else stored_parameters
+    source = "the config counts" if inv is not None else "the checkpoint stores"
+    gap = _relative(actual, size.total)
+    if size.experts > 1:
+        per = size.total // size.experts
+        lines = [f"the name {size.name!r} says {size.label} ({size.experts} × {per:,} = {size.total:,}): {source} "
+                 f"{actual:,} ({gap}), because the experts share attention, norms and embeddings"]
+    else:
+        lines = [f"the name {size.name!r} says {size.label} ({size.total:,}): {source} {actual:,} ({gap}); "
+                 "names round"]
+    if size.active is not None:
+        if inv is not None and inv.architecture is not None and inv.architecture.is_moe:
+            lines.append(f"the name's {size.active_label} is the active count per token ({size.active:,}): the "
+                         f"config gives {inv.active:,} active ({_relative(inv.active, size.active)})")
+        else:
+            lines.append(f"the name's {size.active_label} is an active count per token ({size.active:,}), not the total")
+    return lines
+
+
+def _relative(actual: int, claimed: int) -> str:
+    if claimed == 0:
+        return "the name claims 0"
+    share = (actual - claimed) * 100 / claimed
+    if actual == claimed:
+        return "exactly"
+    return f"{abs(share):.2f} % {'above' if actual > claimed else 'below'} the name"
