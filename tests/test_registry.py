@@ -135,6 +135,18 @@ def test_entry_without_a_source_is_refused(entry_without_a_source):
 
 
 @pytest.fixture
+def entry_whose_config_is_a_list(tmp_path):
+    path = tmp_path / "listed.json"
+    path.write_text(json.dumps({"repo": "org/listed", "source": "test", "config": [1, 2]}))
+    return path
+
+
+def test_entry_without_a_config_object_is_refused(entry_whose_config_is_a_list):
+    with pytest.raises(FileFormatError, match=r"listed.json: a bundled model entry needs a 'config' object"):
+        registry._read_entry(entry_whose_config_is_a_list)
+
+
+@pytest.fixture
 def two_entries_differing_in_case(tmp_path, monkeypatch):
     from paramledger import sources
 

@@ -143,3 +143,15 @@ def test_added_tokens_of_the_wrong_shape_are_refused(tokenizer_json_with_bad_add
 def test_missing_tokenizer_file_is_a_source_error(tmp_path):
     with pytest.raises(SourceError, match=r"tokenizer.json: no such file"):
         read_tokenizer_vocabulary(tmp_path / "tokenizer.json")
+
+
+@pytest.fixture
+def tokenizer_json_in_latin1(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    path.write_bytes(b'{"model": {"type": "BPE", "vocab": {"caf\xe9": 0}}}')
+    return path
+
+
+def test_tokenizer_json_that_is_not_utf8_is_refused(tokenizer_json_in_latin1):
+    with pytest.raises(FileFormatError, match=r"tokenizer.json: cannot be read \(UnicodeDecodeError\)"):
+        read_tokenizer_vocabulary(tokenizer_json_in_latin1)
