@@ -137,3 +137,26 @@ def test_several_files_without_an_index(cli, tmp_path):
         save_numpy(tmp_path / f"part{i}.safetensors", {"a": np.zeros(1, np.float32)})
     status, _, err = cli("inspect", str(tmp_path))
     assert status == 2 and "2 *.safetensors files and no index json; pass one file (e.g. part0.safetensors)" in err
+
+
+def test_packed_and_quantization_tensors_without_a_config(cli, tmp_path):
+    # A GPTQ layer as AutoGPTQ stores it: 4-bit values eight to an int32 (bits default to 4).
+    path = save_numpy(tmp_path / "gptq.safetensors", {
+        "layer.q_proj.qweight": np.zeros((4, 32), np.int32), "layer.q_proj.scales": np.zeros((1, 32), np.float16),
+        "layer.q_proj.qzeros": np.zeros((1, 4), np.int32), "layer.q_proj.g_idx": np.zeros(32, np.int32)})
+    status, out, _ = cli("inspect", str(path))
+    assert status == 0
+    assert "layer.q_proj.qweight 4 × 32: 128 I32 elements for 1,024 parameters (low-bit values packed into 32-bit " \
+           "integers)" in out
+    assert "layer.q_proj.scales 1 × 32: quantization" in out
+    data = json.loads(cli("inspect", str(path), "--json")[1])
+    assert data["parameters"] == 1024 and data["total"] == 128 + 32 + 4 + 32
+    assert data["kinds"] == {"packed": {"tensors": 1, "values": 128}, "quantization": {"tensors": 3, "values": 68}}
+
+
+def test_name_option(cli, tmp_path):
+    folder, inv = tiny_llama_folder(tmp_path)
+    status, out, _ = cli("inspect", str(folder), "--name", "org/Tiny-8x1M-A1M")
+    assert status == 0
+    assert "name: the name 'Tiny-8x1M-A1M' says 8x1M (8 × 1,000,000 = 8,000,000)" in out
+    assert "name: the name's A1M is an active count per token (1,000,000), not the total" in out

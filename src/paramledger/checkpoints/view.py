@@ -22,6 +22,13 @@ def _shape(shape: tuple[int, ...]) -> str:
     return " × ".join(str(s) for s in shape) if shape else "scalar"
 
 
+def _listed(entries: list, describe, limit: int = 8) -> list[str]:
+    lines = [f"  {e.tensor.name} {_shape(e.tensor.shape)}: {describe(e)}" for e in entries[:limit]]
+    if len(entries) > limit:
+        lines.append(f"  ... and {len(entries) - limit} more")
+    return lines
+
+
 def report_text(report: Report, *, config_label: str | None = None, tensors: bool = False) -> str:
     ck = report.checkpoint
     out = [f"{ck.path}: {ck.format}, {len(ck.tensors):,} tensors, {report.stored_values:,} stored values, "
@@ -45,9 +52,12 @@ def report_text(report: Report, *, config_label: str | None = None, tensors: boo
     not_learned = [e for e in report.entries if e.kind in ("buffer", "quantization", "alias")]
     if not_learned:
         out += ["", "not learned parameters (stored, not counted):"]
-        out += [f"  {e.tensor.name} {_shape(e.tensor.shape)}: {e.kind}, {e.reason}" for e in not_learned[:8]]
-        if len(not_learned) > 8:
-            out.append(f"  ... and {len(not_learned) - 8} more")
+        out += _listed(not_learned, lambda e: f"{e.kind}, {e.reason}")
+    packed = [e for e in report.entries if e.kind == "packed"]
+    if packed:
+        out += ["", "packed low-bit values (stored elements are not the parameter count):"]
+        out += _listed(packed, lambda e: f"{e.tensor.values:,} {e.tensor.dtype} elements for {e.parameters:,} "
+                                         f"parameters ({e.reason})")
     if report.inventory is not None:
         inv = report.inventory
         diff = report.stored_values - inv.total
