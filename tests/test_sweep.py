@@ -9,6 +9,9 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_formula import architectures
 
 import paramledger
 from paramledger import OptionError
@@ -278,3 +281,42 @@ def test_no_progress_or_solve_for_a_size_the_total_ignores():
 
     with pytest.raises(OptionError, match="--budget: no bound: the total does not grow with num_attention_heads"):
         solve_budget("seed-baseline", "num_attention_heads", 20_000_000)
+
+
+@st.composite
+def designs_and_grids(draw):
+    arch = draw(architectures())
+    keys = ["vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads",
+            "head_dim", "intermediate_size"]
+    if arch.is_moe:
+        keys += ["num_experts", "moe_intermediate_size", "num_experts_per_tok"]
+    if arch.is_mla:
+        keys += ["kv_lora_rank", "qk_rope_head_dim", "v_head_dim"]
+    chosen = draw(st.lists(st.sampled_from(keys), min_size=1, max_size=2, unique=True))
+    axes = []
+    for key in chosen:
+        start = draw(st.integers(0 if key == "qk_rope_head_dim" else 1, 12))
+        axes.append(f"{key}={start}:{start + draw(st.integers(0, 10))}:{draw(st.integers(1, 3))}")
+    return arch, axes
+
+
+@given(designs_and_grids())
+def test_every_point_equals_the_engine(design):
+    """Random designs, random small grids: every kept point equals the inventory, and every
+    point the sweep drops is one the architecture refuses (and no other)."""
+    arch, axes = design
+    result = sweep(arch, axes)
+    keys = [axis.key for axis in result.plan.axes]
+    kept = {tuple(int(result.columns[k][i]) for k in keys): i for i in range(result.kept)}
+    import itertools
+
+    refused = 0
+    for point in itertools.product(*(axis.values() for axis in result.plan.axes)):
+        expected = engine_row(result.plan, dict(zip(keys, point)))
+        if expected is None:
+            refused += 1
+            assert point not in kept, point
+            continue
+        i = kept[point]
+        assert {name: result.columns[name][i].item() for name in result.plan.columns} == expected, point
+    assert refused == sum(result.invalid.values())

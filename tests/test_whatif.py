@@ -6,6 +6,8 @@ import json
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from test_formula import architectures
 
 import paramledger
 from paramledger import OptionError, UnknownKeyError
@@ -191,3 +193,12 @@ def test_whatif_cli_refusals(cli, args, message):
 def test_compare_unknown_source(cli):
     status, _, err = cli("compare", "seed-baseline", "seed-basline")
     assert status == 2 and "did you mean 'seed-baseline'" in err
+
+
+@given(architectures(), architectures())
+def test_every_explanation_adds_up(first, second):
+    """Component deltas and the tensor diff each account for the whole change."""
+    row = compare(first, second)
+    assert sum(row.components_delta.values()) == row.delta == row.tensor_diff().delta
+    assert row.delta == paramledger.inventory(second).total - paramledger.inventory(first).total
+    assert all(row.components_delta.values())

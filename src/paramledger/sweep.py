@@ -257,8 +257,8 @@ def plan(source: Architecture | str, axes: Sequence[Axis | str], max_points: int
     if "num_key_value_heads" in keys or ("num_attention_heads" in keys and arch.num_key_value_heads is not None):
         checks.append(("num_key_value_heads does not divide num_attention_heads",
                        sympy.sympify(s["h"]).xreplace(constants), sympy.sympify(s["h_kv"]).xreplace(constants)))
-    if "num_experts" in keys and arch.is_moe:
-        checks.append(("num_experts below num_experts_per_tok", None, None))
+    if ("num_experts" in keys or "num_experts_per_tok" in keys) and arch.is_moe:
+        checks.append(("num_experts_per_tok above num_experts", None, None))
     if "num_hidden_layers" in keys and arch.mlp_only_layers:
         checks.append(("mlp_only_layers beyond the depth", None, None))
     return Plan(arch, axes, {name: compile_expression(e) for name, e in outputs.items()},
@@ -385,7 +385,7 @@ def evaluate(p: Plan, where: str | None = None, chunk: int = CHUNK,
             if numerator is not None:
                 ok = (numerator.run(env)[0] % denominator.run(env)[0]) == 0
             elif reason.startswith("num_experts"):
-                ok = env["E"] >= arch.num_experts_per_tok
+                ok = env.get("E", arch.num_experts) >= env.get("k", arch.num_experts_per_tok)
             else:
                 ok = env["L"] > max(arch.mlp_only_layers)
             ok = np.broadcast_to(ok, valid.shape)
