@@ -103,6 +103,15 @@ def test_qwen_seven_b_is_untied_as_the_seeds_small_qualifier_allows():
     assert any("tie_word_embeddings is false (the seed limits its cell: 'Yes (small)')" in line for line in found)
 
 
+def test_signatures_the_configs_show_or_not():
+    # Mistral's "Sliding-window attention" holds for 7B v0.1 (4096) but not for Mistral-Nemo (null).
+    assert lines("Mistral-Nemo-Base-2407")[-1] == (
+        "Mistral-Nemo-Base-2407: signature: seed 002 says 'Sliding-window attention' (Mistral); "
+        "the config: sliding_window is null: every layer attends to the full context")
+    # phi-4 is a phi3 model that groups its heads: the attention cell and "keeps MHA" both fail.
+    assert [line.split(": ")[1] for line in lines("phi-4")] == ["attention", "position", "vocab", "signature"]
+
+
 def test_a_family_outside_the_seed_has_no_comparison():
     row = family_row("DeepSeek-V3")
     assert (row.attention, row.position) == ("MLA", "RoPE (yarn)")
@@ -147,7 +156,7 @@ def test_families_command_prints_the_table_and_the_disagreements(cli):
         assert name in out
     assert ("Llama-2-7b-hf: attention: seed 002 says 'GQA (4×)' (Llama 2/3); "
             "the config: 32 KV heads for 32 query heads: MHA") in out
-    assert "gpt2: agrees with seed 002's GPT-2 row on all 6 cells" in out
+    assert "gpt2: agrees with seed 002's GPT-2 row on all 7 cells" in out
     assert "524,288" in out  # Llama-2-7b's KV bytes per token
 
 

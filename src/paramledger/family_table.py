@@ -35,6 +35,7 @@ class SeedRow:
     tied: str
     vocab: str
     signature: str
+    claims: tuple[str, ...] = ()  # what the signature cell says a config must show (SIGNATURE_CLAIMS)
 
 
 # Seed 002, "The families, side by side" (shared/seeds/002_2456be05f934248b.txt), verbatim.
@@ -44,19 +45,19 @@ SEED_002_TABLE = (
     SeedRow("Llama 2/3", ("llama",), "GQA (4×)", "RMSNorm, pre", "RoPE", "SwiGLU", "No", "32K → 128K",
             "The reference recipe"),
     SeedRow("Mistral", ("mistral",), "GQA (4×)", "RMSNorm, pre", "RoPE", "SwiGLU", "No", "32K",
-            "Sliding-window attention"),
+            "Sliding-window attention", ("sliding window",)),
     SeedRow("Phi-3", ("phi3",), "MHA", "RMSNorm, pre", "RoPE (LongRope)", "SwiGLU", "No", "32K",
-            "Synthetic-data quality; keeps MHA"),
+            "Synthetic-data quality; keeps MHA", ("MHA",)),
     SeedRow("Gemma 2", ("gemma2",), "GQA", "RMSNorm, sandwich", "RoPE", "GeGLU", "Yes", "256K",
-            "Huge vocab; local/global attn"),
+            "Huge vocab; local/global attn", ("sliding window",)),
     SeedRow("Qwen 2.5", ("qwen2",), "GQA (8×)", "RMSNorm, pre", "RoPE", "SwiGLU", "Yes (small)", "152K",
-            "QKV bias; multilingual"),
+            "QKV bias; multilingual", ("QKV bias",)),
 )
 
 SEED_002_MODELS = ("gpt2", "Llama-2-7b-hf", "Mistral-7B-v0.1", "Phi-3-mini-4k-instruct", "gemma-2-2b", "Qwen2.5-3B")
 """The releases issue #3 checks the seed's table against, one per row."""
 
-COLUMNS = ("attention", "norm", "position", "activation", "tied", "vocab")
+COLUMNS = ("attention", "norm", "position", "activation", "tied", "vocab", "signature")
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +250,27 @@ def disagreements(row: FamilyRow, seed: SeedRow) -> list[Disagreement]:
         out.append(Disagreement("tied", seed.tied, fact))
     if round(row.vocab_size / 1000) not in _thousands(seed.vocab):
         out.append(Disagreement("vocab", seed.vocab, f"vocab_size is {row.vocab_size:,}"))
+    missing = [claim for claim in seed.claims if not _shows(row, claim)]
+    if missing:
+        out.append(Disagreement("signature", seed.signature, "; ".join(_claim_fact(row, c) for c in missing)))
     return out
+
+
+def _shows(row: FamilyRow, claim: str) -> bool:
+    """Whether the config shows a signature the seed names ("sliding window", "QKV bias", "MHA")."""
+    if claim == "sliding window":
+        return row.sliding_window is not None
+    if claim == "QKV bias":
+        return row.qkv_bias
+    return row.attention == claim
+
+
+def _claim_fact(row: FamilyRow, claim: str) -> str:
+    if claim == "sliding window":
+        return "sliding_window is null: every layer attends to the full context"
+    if claim == "QKV bias":
+        return "no bias on q, k and v"
+    return f"{row.num_key_value_heads} KV heads for {row.num_attention_heads} query heads: {row.attention}"
 
 
 def _attention_agrees(seed_cell: str, fact: str) -> bool:

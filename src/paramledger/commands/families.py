@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         if seed is None:
             print(f"  {row.name}: seed 002 has no row for model_type {row.model_type}")
         elif not found:
-            print(f"  {row.name}: agrees with seed 002's {seed.family} row on all 6 cells")
+            print(f"  {row.name}: agrees with seed 002's {seed.family} row on all 7 cells")
         else:
             for item in found:
                 print(f"  {item.line(row, seed)}")
