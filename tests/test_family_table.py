@@ -156,7 +156,8 @@ def test_families_command_prints_the_table_and_the_disagreements(cli):
         assert name in out
     assert ("Llama-2-7b-hf: attention: seed 002 says 'GQA (4×)' (Llama 2/3); "
             "the config: 32 KV heads for 32 query heads: MHA") in out
-    assert "gpt2: agrees with seed 002's GPT-2 row on all 7 cells" in out
+    assert "gpt2: agrees with seed 002's GPT-2 row on all 6 cells (its signature states no checkable fact)" in out
+    assert "Mistral-7B-v0.1: agrees with seed 002's Mistral row on all 6 cells and its signature" in out
     assert "524,288" in out  # Llama-2-7b's KV bytes per token
 
 
