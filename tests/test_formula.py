@@ -196,7 +196,8 @@ def test_formula_cli_solution_json(cli):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--solve", "hiden_size", "--budget", "1M"], "--solve: cannot solve for 'hiden_size' (did you mean 'hidden_size'?)"),
+    (["--solve", "hiden_size", "--budget", "1M"],
+     "--solve: cannot solve for 'hiden_size' (did you mean 'hidden_size'?)"),
     (["--solve", "tie_word_embeddings", "--budget", "1M"], "--solve: cannot solve for 'tie_word_embeddings'; one of"),
     (["--budget", "1M"], "--solve: --budget and --share need --solve KEY"),
     (["--solve", "hidden_size"], "--solve: hidden_size needs --budget N"),

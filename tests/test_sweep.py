@@ -210,14 +210,17 @@ def test_same_key_twice_is_refused():
 @pytest.mark.parametrize("args, message", [
     (["--grid", "hidden_size=1:10:0"], "paramledger: error: --grid: hidden_size: STEP must not be 0"),
     (["--grid", "hidden_size=10:1"], "paramledger: error: --grid: hidden_size: START 10 is above STOP 1"),
-    (["--grid", "hiden_size=1:10"], "paramledger: error: --grid: hiden_size: unknown key (did you mean 'hidden_size'?)"),
+    (["--grid", "hiden_size=1:10"],
+     "paramledger: error: --grid: hiden_size: unknown key (did you mean 'hidden_size'?)"),
     (["--grid", "hidden_size=1:100000", "--grid", "num_hidden_layers=1:1000"],
      "paramledger: error: --grid: 100,000,000 points is more than the 50,000,000"),
-    (["--grid", "hidden_size=4:8", "--where", "__import__('os')"], "paramledger: error: --where: \"__import__('os')\" is not allowed"),
+    (["--grid", "hidden_size=4:8", "--where", "__import__('os')"],
+     "paramledger: error: --where: \"__import__('os')\" is not allowed"),
     (["--grid", "hidden_size=4:8", "--where", "total"], "paramledger: error: --where: 'total' is not a condition"),
     ([], "paramledger: error: --grid: give at least one axis"),
     (["--grid", "hidden_size=4:8", "-o", "out.txt"], "paramledger: error: -o: cannot tell the format of 'out.txt'"),
-    (["--grid", "hidden_size=4:8", "--plot", "out.gif"], "paramledger: error: --plot: 'out.gif': the file must end in .png or .svg"),
+    (["--grid", "hidden_size=4:8", "--plot", "out.gif"],
+     "paramledger: error: --plot: 'out.gif': the file must end in .png or .svg"),
 ])
 def test_sweep_cli_refusals(cli, args, message):
     status, out, err = cli("sweep", "seed-baseline", *args)

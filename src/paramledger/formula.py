@@ -229,7 +229,8 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
         traced_depth = stand_in.num_hidden_layers
         for i in range(traced_depth):
             layer = [t for t in traced.tensors if t.layer == i]
-            value = sympy.expand(measure(inventory_from_tensors(layer, architecture=stand_in)))  # type: ignore[arg-type]
+            layer_inventory = inventory_from_tensors(layer, architecture=stand_in)  # type: ignore[arg-type]
+            value = sympy.expand(measure(layer_inventory))
             for kind in kinds:
                 if sympy.expand(kind[0] - value) == 0:
                     kind[1] += 1

@@ -19,14 +19,11 @@ import ast
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._exceptions import OptionError, did_you_mean
 from .architecture import Architecture
 from .formula import FIELD_OF, SYMBOL_OF, VARIABLES
-
-if TYPE_CHECKING:
-    import numpy as np
 
 MAX_POINTS = 50_000_000  # 8 bytes × a few columns × 50M fits a laptop; beyond, refuse
 CHUNK = 1 << 16  # 512 KiB per int64 column: the temporaries stay in cache (2^20 ran 3× slower)

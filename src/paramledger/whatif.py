@@ -217,7 +217,8 @@ def tensor_diff_text(diff: TensorDiff) -> str:
             out.append(f"{title} ({len(tensors)} tensors, {sum(t.count for t in tensors):,} parameters):")
             out.extend(f"  {t.name}  {' × '.join(map(str, t.shape))}  {t.count:,}" for t in tensors)
     if diff.reshaped:
-        out.append(f"reshaped ({len(diff.reshaped)} tensors, {signed(sum(n.count - o.count for o, n in diff.reshaped))}):")
+        moved = sum(new.count - old.count for old, new in diff.reshaped)
+        out.append(f"reshaped ({len(diff.reshaped)} tensors, {signed(moved)}):")
         out.extend(f"  {o.name}  {' × '.join(map(str, o.shape))} -> {' × '.join(map(str, n.shape))}  "
                    f"{signed(n.count - o.count)}" for o, n in diff.reshaped)
     for title, pairs in (("aliases added", diff.aliases_added), ("aliases removed", diff.aliases_removed)):
