@@ -231,7 +231,8 @@ def test_fused_tensors_are_a_different_split_not_a_difference(tmp_path):
         state[p + "qkv_proj.weight"] = torch.cat([state.pop(p + x + "_proj.weight") for x in "qkv"])
     report, _ = inspect_path(save(tmp_path, state, TINY_LLAMA))
     assert list(kinds(report)) == ["split"]
-    assert "attention: 2 stored tensors hold the same 4,096 values as the config's 6" in report.differences[0].message
+    assert report.differences[0].message == ("attention: 2 stored tensors hold the same 4,096 values as the config's 6 "
+                                             "(fused in the file, split apart in the config's inventory)")
     assert report.balanced
 
 
@@ -468,6 +469,9 @@ def test_deepseek_v3_checkpoint_685b_against_its_671b_config(tmp_path):
     mtp = found["extra_modules"]
     assert inv.total + mtp + found["buffer"] + found["quantization"] == 684_531_386_000
     assert report.parameters == inv.total + mtp
+    split = next(d.message for d in report.differences if d.kind == "split")
+    assert split == ("experts: 44,544 stored tensors hold the same 653,908,770,816 values as the config's 116 (split "
+                     "apart in the file (per expert or per projection), fused in the config's inventory)")
     message = next(d.message for d in report.differences if d.kind == "extra_modules")
-    assert message.startswith("extra modules: layer(s) 61 (")
+    assert message.startswith("extra modules: layer(s) 61 (787 tensors, +13,463,426,048 values)")
     assert "beyond num_hidden_layers=61: multi-token-prediction layers (num_nextn_predict_layers=1)" in message

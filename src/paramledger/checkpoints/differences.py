@@ -41,14 +41,14 @@ def explain(checkpoint: Checkpoint, inv: Inventory, entries: list[Entry], config
         group = [e for e in entries if e.kind == kind]
         if group:
             values = sum(e.tensor.values for e in group)
-            out.append(Difference(kind, f"{label}: {len(group)} tensors, +{values:,} stored values, e.g. "
+            out.append(Difference(kind, f"{label}: {len(group):,} tensors, +{values:,} stored values, e.g. "
                                         f"{_examples(group)}", values, tuple(e.tensor.name for e in group)))
     packed = [e for e in entries if e.kind == "packed" and e.expected is not None]
     if packed:
         stored = sum(e.tensor.values for e in packed)
         params = sum(e.parameters for e in packed)
         dtypes = ", ".join(sorted({e.tensor.dtype for e in packed}))
-        out.append(Difference("packed", f"packed low-bit values: {len(packed)} tensors store {stored:,} {dtypes} "
+        out.append(Difference("packed", f"packed low-bit values: {len(packed):,} tensors store {stored:,} {dtypes} "
                                         f"elements for {params:,} parameters ({stored - params:+,})",
                               stored - params, tuple(e.tensor.name for e in packed)))
     # -- shape mismatches among matched tensors (a padded vocabulary is the common one)
@@ -86,10 +86,15 @@ def explain(checkpoint: Checkpoint, inv: Inventory, entries: list[Entry], config
         stored_side = [e for e in extra if e.component == component]
         config_side = [t for t in missing if t.component == component]
         if sum(e.tensor.values for e in stored_side) == sum(t.count for t in config_side):
-            how = "GGUF stores them per projection" if is_gguf else "the file splits or fuses them differently"
-            out.append(Difference("split", f"{component}: {len(stored_side)} stored tensors hold the same "
+            if len(stored_side) > len(config_side):
+                how = "split apart in the file (per expert or per projection), fused in the config's inventory"
+            else:
+                how = "fused in the file, split apart in the config's inventory"
+            if is_gguf:
+                how = "GGUF's own split: " + how
+            out.append(Difference("split", f"{component}: {len(stored_side):,} stored tensors hold the same "
                                            f"{sum(t.count for t in config_side):,} values as the config's "
-                                           f"{len(config_side)} ({how})", 0,
+                                           f"{len(config_side):,} ({how})", 0,
                                   tuple(e.tensor.name for e in stored_side)))
             extra = [e for e in extra if e.component != component]
             missing = [t for t in missing if t.component != component]
@@ -101,13 +106,13 @@ def explain(checkpoint: Checkpoint, inv: Inventory, entries: list[Entry], config
         if isinstance(mtp, int) and mtp > 0:
             why = f": multi-token-prediction layers (num_nextn_predict_layers={mtp}), not used for next-token decoding"
         out.append(Difference("extra_modules", f"extra modules: layer(s) {', '.join(map(str, found))} "
-                                               f"({len(beyond)} tensors, +{values:,} values) beyond "
+                                               f"({len(beyond):,} tensors, +{values:,} values) beyond "
                                                f"num_hidden_layers={layers}{why}", values,
                               tuple(e.tensor.name for e in beyond)))
     others = extra + extra_packed
     if others:
         values = sum(e.tensor.values for e in others)
-        out.append(Difference("extra_tensors", f"not in the config's inventory: {len(others)} stored tensors, "
+        out.append(Difference("extra_tensors", f"not in the config's inventory: {len(others):,} stored tensors, "
                                                f"+{values:,} values, e.g. {_examples(others)}", values,
                               tuple(e.tensor.name for e in others)))
     if missing:
@@ -119,7 +124,7 @@ def explain(checkpoint: Checkpoint, inv: Inventory, entries: list[Entry], config
         if shared:
             hint += f" ({shared[0]} shares storage with {checkpoint.aliases[shared[0]]} in the file)"
         names = ", ".join(t.name for t in missing[:3]) + (", ..." if len(missing) > 3 else "")
-        out.append(Difference("missing", f"missing: {len(missing)} tensors of the config are not stored "
+        out.append(Difference("missing", f"missing: {len(missing):,} tensors of the config are not stored "
                                          f"(-{values:,} values): {names}{hint}", -values,
                               tuple(t.name for t in missing)))
     padded = _tokenizer_padding(inv, tokenizer_size, checkpoint)

@@ -52,7 +52,7 @@ def report_text(report: Report, *, config_label: str | None = None, tensors: boo
     not_learned = [e for e in report.entries if e.kind in ("buffer", "quantization", "alias")]
     if not_learned:
         out += ["", "not learned parameters (stored, not counted):"]
-        out += _listed(not_learned, lambda e: f"{e.kind}, {e.reason}")
+        out += _listed(not_learned, lambda e: e.reason)
     packed = [e for e in report.entries if e.kind == "packed"]
     if packed:
         out += ["", "packed low-bit values (stored elements are not the parameter count):"]
