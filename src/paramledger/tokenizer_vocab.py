@@ -39,7 +39,8 @@ def read_tokenizer_vocabulary(path: str | Path) -> TokenizerVocabulary:
     except FileNotFoundError:
         raise SourceError(str(path), "no such file") from None
     except json.JSONDecodeError as error:
-        raise FileFormatError(str(path), f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
+        where = f"line {error.lineno} column {error.colno}"
+        raise FileFormatError(str(path), f"invalid JSON at {where}: {error.msg}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise FileFormatError(str(path), f"cannot be read ({error.__class__.__name__})") from None
     model = data.get("model") if isinstance(data, Mapping) else None
@@ -108,5 +109,6 @@ def vocabulary_note(rows: int, vocab: TokenizerVocabulary) -> str:
     if rows < tokens:
         missing = tokens - rows
         ids = "token id has" if missing == 1 else "token ids have"
-        return f"embedding has {rows:,} rows; {defined}: {missing:,} {ids} no row (the tokenizer does not match this model)"
+        return (f"embedding has {rows:,} rows; {defined}: {missing:,} {ids} no row "
+                f"(the tokenizer does not match this model)")
     return f"embedding has {rows:,} rows; {defined}: one row per token"

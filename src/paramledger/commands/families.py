@@ -36,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
         if seed is None:
             print(f"  {row.name}: seed 002 has no row for model_type {row.model_type}")
         elif not found:
-            checked = "all 6 cells and its signature" if seed.claims else "all 6 cells (its signature states no checkable fact)"
+            checked = ("all 6 cells and its signature" if seed.claims
+                       else "all 6 cells (its signature states no checkable fact)")
             print(f"  {row.name}: agrees with seed 002's {seed.family} row on {checked}")
         else:
             for item in found:
