@@ -101,7 +101,7 @@ def test_moe_grid_equals_the_engine(spec):
 def test_ratio_coupling_follows_the_width(spec):
     result = sweep(spec(RATIO_SPEC), ["hidden_size=256:1024:8"])
     _check_sample(result, count=30)
-    assert result.invalid == {"num_attention_heads does not divide hidden_size": 0} or not result.invalid
+    assert not result.invalid
 
 
 def test_mla_grid_equals_the_engine(spec):

@@ -371,11 +371,12 @@ def evaluate(p: Plan, where: str | None = None, chunk: int = CHUNK,
         for name, compiled in p.derived:
             values, whole = compiled.run(env)
             if whole is not None:
-                reason = f"{FIELD_OF[name]} = {compiled.expr} is not a whole number"
-                if name == "d_head":
-                    reason = "num_attention_heads does not divide hidden_size"
-                invalid[reason] = invalid.get(reason, 0) + int((~whole & valid).sum())
-                valid &= whole
+                refused = int((~whole & valid).sum())
+                if refused:
+                    reason = ("num_attention_heads does not divide hidden_size" if name == "d_head"
+                              else f"{FIELD_OF[name]} = {compiled.expr} is not a whole number")
+                    invalid[reason] = invalid.get(reason, 0) + refused
+                    valid &= whole
             env[name] = values * np.ones(high - low, dtype=np.int64) if np.ndim(values) == 0 else values
             maxima[name] = int(env[name].max())
         for reason, numerator, denominator in p.checks:
