@@ -138,4 +138,33 @@ CONFIGS.update({
     "helium": with_keys(core(head_dim=False), attention_bias=booleans, mlp_bias=booleans).map(
         lambda c: {**c, "head_dim": c["hidden_size"] // c["num_attention_heads"]}),
 })
+
+
+@st.composite
+def deepseek_v2(draw) -> dict:
+    config = draw(deepseek_v3())
+    config["mlp_bias"] = draw(booleans)
+    for key in ("n_group", "topk_group"):
+        config.pop(key)
+    if draw(booleans):  # DeepseekV2Config's default leaves it None
+        config["num_experts_per_tok"] = None
+    return config
+
+
+def _heads_fill_hidden(config: dict) -> dict:
+    return {**config, "head_dim": config["hidden_size"] // config["num_attention_heads"]}
+
+
+CONFIGS.update({
+    "olmo3": with_keys(core(), attention_bias=booleans, sliding_window=window),
+    "olmoe": _merge(core(head_dim=False), _experts("num_experts"),
+                    st.fixed_dictionaries({"attention_bias": booleans})).map(_heads_fill_hidden),
+    "flex_olmo": _merge(core(), _experts("num_experts"), st.fixed_dictionaries({"attention_bias": booleans})),
+    "exaone4": with_keys(core(), sliding_window=st.integers(1, 64), sliding_window_pattern=st.integers(1, 4)),
+    "starcoder2": with_keys(core(), use_bias=booleans, sliding_window=window),
+    "granitemoe": _merge(core(), _experts(), st.fixed_dictionaries({"attention_bias": booleans})),
+    "granitemoeshared": _merge(core(), _experts(), st.fixed_dictionaries(
+        {"attention_bias": booleans, "shared_intermediate_size": st.integers(0, 24)})),
+    "deepseek_v2": deepseek_v2(),
+})
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}

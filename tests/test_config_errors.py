@@ -120,7 +120,7 @@ def test_config_value_the_family_cannot_count(cli, cross_attention_gpt2_config):
 
 
 def test_helium_head_dim_that_no_o_proj_fits():
-    with pytest.raises(ArchitectureError, match=r"head_dim: 64 × 4 heads != hidden_size=128"):
+    with pytest.raises(ArchitectureError, match=r"head_dim: 64 × 4 heads != hidden_size=128; its o_proj is hidden_size square"):
         paramledger.load({"model_type": "helium", "hidden_size": 128, "num_attention_heads": 4, "head_dim": 64})
 
 

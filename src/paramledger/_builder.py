@@ -132,19 +132,22 @@ def _experts(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
         c.add(prefix + n.experts_gate_up, (e, d, up_out), "experts", i, experts=e)
     else:
         c.add(prefix + n.experts_gate_up, (e, up_out, d), "experts", i, experts=e)
-    if arch.mlp_bias:
+    if n.expert_biases:
         c.add(prefix + n.experts_gate_up + "_bias", (e, up_out), "experts", i, experts=e)
     if n.experts_in_out:
         c.add(prefix + n.experts_down, (e, m, d), "experts", i, experts=e)
     else:
         c.add(prefix + n.experts_down, (e, d, m), "experts", i, experts=e)
-    if arch.mlp_bias:
+    if n.expert_biases:
         c.add(prefix + n.experts_down + "_bias", (e, d), "experts", i, experts=e)
     shared = arch.shared_expert_size
-    if shared:
+    if shared and n.shared_expert_gate_up is not None:
+        _dense_ffn(c, arch, prefix, i, shared, "", "", prefix + n.shared_expert_down, "shared_experts",
+                   arch.mlp_bias, fused_gate_up=prefix + n.shared_expert_gate_up)
+    elif shared:
         base = prefix + n.shared_expert + "."
         _dense_ffn(c, arch, prefix, i, shared, base + "gate_proj", base + "up_proj", base + "down_proj",
-                   "shared_experts", False)
+                   "shared_experts", arch.mlp_bias)
     if arch.shared_expert_gate:
         c.linear(prefix + n.shared_expert_gate, 1, d, "shared_experts", i, False)
 

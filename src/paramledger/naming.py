@@ -43,6 +43,14 @@ class Naming:
     experts_gate_up: str = "mlp.experts.gate_up_proj"
     experts_down: str = "mlp.experts.down_proj"
     experts_in_out: bool = False  # (experts, in, out) as gpt-oss; default (experts, out, in)
+    # The fused expert tensors carry biases (gpt-oss's gate_up_proj_bias, down_proj_bias).
+    # Separate from mlp_bias: DeepSeek-V2's mlp_bias biases its dense and shared MLPs but
+    # never its fused experts.
+    expert_biases: bool = False
+    # A shared expert stored as one fused gate+up tensor and a down tensor (GraniteMoeShared's
+    # shared_mlp.input_linear / output_linear) instead of shared_expert's three projections.
+    shared_expert_gate_up: str | None = None
+    shared_expert_down: str | None = None
     shared_expert: str = "mlp.shared_experts"  # holds gate_proj, up_proj, down_proj
     shared_expert_gate: str = "mlp.shared_expert_gate"
     # norms by role: before/after attention, before/after the FFN

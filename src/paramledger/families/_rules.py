@@ -131,14 +131,19 @@ def smollm3_window(config: Mapping[str, Any]) -> dict[str, Any]:
     return _pattern(config.get("sliding_window"), given)
 
 
-def o_proj_is_square(config: Mapping[str, Any]) -> dict[str, Any]:
-    """Helium's o_proj is hidden × hidden whatever head_dim is: only head_dim × heads = hidden
-    builds a model that runs, and only that one is counted."""
-    from .._exceptions import ArchitectureError
+def heads_fill_hidden(reason: str) -> Rule:
+    """The family sizes a tensor by hidden_size where head_dim × heads belongs (Helium's
+    o_proj, OLMoE's q_norm): only head_dim × heads = hidden_size builds a model that runs,
+    and only that one is counted."""
 
-    heads, hidden = config["num_attention_heads"], config["hidden_size"]
-    head_dim = config.get("head_dim") or hidden // heads
-    if head_dim * heads != hidden:
-        raise ArchitectureError("head_dim", f"{head_dim} × {heads} heads != hidden_size={hidden}; this family's "
-                                "o_proj is hidden_size square, so only head_dim × heads = hidden_size is counted")
-    return {}
+    def rule(config: Mapping[str, Any]) -> dict[str, Any]:
+        from .._exceptions import ArchitectureError
+
+        heads, hidden = config["num_attention_heads"], config["hidden_size"]
+        head_dim = config.get("head_dim") or hidden // heads
+        if head_dim * heads != hidden:
+            raise ArchitectureError("head_dim", f"{head_dim} × {heads} heads != hidden_size={hidden}; {reason}, "
+                                    "so only head_dim × heads = hidden_size is counted")
+        return {}
+
+    return rule

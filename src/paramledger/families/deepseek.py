@@ -31,3 +31,32 @@ FAMILIES = [
         derive=(rules.output_bias_follows("attention_bias"), rules.first_k_dense, rules.no_sliding),
     ),
 ]
+
+
+def _top_k_or_all(config):
+    # DeepseekV2Config leaves num_experts_per_tok None by default: such a config cannot route,
+    # and its count does not depend on it; the active count then reads every expert.
+    top_k = config.get("num_experts_per_tok")
+    return {"num_experts_per_tok": top_k if top_k is not None else config.get("n_routed_experts")}
+
+
+FAMILIES.append(
+    Family(
+        model_type="deepseek_v2",  # V3's layout; mlp_bias biases the dense and shared MLPs (never the experts)
+        causal_lm_class="DeepseekV2ForCausalLM",
+        source="transformers 5.24.0 models/deepseek_v2/configuration_deepseek_v2.py",
+        keys={**DECODER_KEYS, **same("moe_intermediate_size", "n_shared_experts", "kv_lora_rank", "q_lora_rank",
+                                     "qk_rope_head_dim", "v_head_dim", "qk_nope_head_dim", "attention_bias",
+                                     "mlp_bias"),
+              "n_routed_experts": "num_experts", "num_experts": "num_experts"},  # attribute_map
+        defaults={"vocab_size": 102400, "hidden_size": 4096, "intermediate_size": 11008, "num_hidden_layers": 32,
+                  "num_attention_heads": 32, "num_key_value_heads": None, "hidden_act": "silu",
+                  "max_position_embeddings": 2048, "tie_word_embeddings": False, "attention_bias": False,
+                  "mlp_bias": False, "first_k_dense_replace": 0, "kv_lora_rank": 512, "q_lora_rank": 1536,
+                  "n_routed_experts": 64, "n_shared_experts": 2, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
+                  "v_head_dim": 128, "num_experts_per_tok": None, "moe_intermediate_size": 1407},
+        switches=LLAMA_SWITCHES,
+        count_neutral=ROUTING_KEYS | {"first_k_dense_replace", "head_dim", "qk_head_dim", "num_experts_per_tok"},
+        derive=(rules.output_bias_follows("attention_bias"), rules.first_k_dense, _top_k_or_all, rules.no_sliding),
+    )
+)

@@ -1,5 +1,6 @@
 """Llama and the families that build Llama's tensors (a few switches apart) under their own model_type."""
 
+from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES
@@ -159,7 +160,7 @@ FAMILIES += [
                   "max_position_embeddings": 4096, "tie_word_embeddings": False, "attention_bias": False,
                   "mlp_bias": False},
         switches={**LLAMA_SWITCHES, "attention_output_bias": False},
-        derive=(rules.o_proj_is_square, rules.no_sliding),
+        derive=(rules.heads_fill_hidden("its o_proj is hidden_size square"), rules.no_sliding),
     ),
 ]
 # Configs that transformers builds as LlamaForCausalLM itself (auto/modeling_auto.py).
@@ -188,3 +189,34 @@ for _model_type, _defaults, _extra_keys in (
         switches=LLAMA_SWITCHES,
         derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
     ))
+
+FAMILIES += [
+    Family(
+        model_type="exaone4",  # post-norm (after attention and FFN), per-head q/k norms, 3 local : 1 global
+        causal_lm_class="Exaone4ForCausalLM",
+        source=TF.format("exaone4"),
+        keys={**DECODER_KEYS, **same("head_dim")},
+        defaults={"vocab_size": 102400, "hidden_size": 4096, "intermediate_size": 16384, "num_hidden_layers": 32,
+                  "num_attention_heads": 32, "num_key_value_heads": 32, "hidden_act": "silu",
+                  "max_position_embeddings": 2048, "tie_word_embeddings": False, "sliding_window": 4096,
+                  "sliding_window_pattern": 4},
+        switches={**LLAMA_SWITCHES, "norm_placement": "post", "qk_norm": "head"},
+        derive=(rules.sliding_every("sliding_window_pattern", 4),),
+    ),
+    Family(
+        model_type="starcoder2",  # LayerNorm, ungated c_fc/c_proj FFN, one use_bias flag for every projection
+        causal_lm_class="Starcoder2ForCausalLM",
+        source=TF.format("starcoder2"),
+        naming=Naming(up="mlp.c_fc", down="mlp.c_proj"),
+        keys={**DECODER_KEYS, "head_dim": "head_dim", "use_bias": "attention_bias"},
+        defaults={"vocab_size": 49152, "hidden_size": 3072, "intermediate_size": 12288, "num_hidden_layers": 30,
+                  "num_attention_heads": 24, "num_key_value_heads": 2, "hidden_act": "gelu_pytorch_tanh",
+                  "max_position_embeddings": 4096, "use_bias": True, "tie_word_embeddings": True,
+                  "sliding_window": None},
+        switches={"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "pre",
+                  "position_embedding_type": "rope"},
+        count_neutral=frozenset({"norm_epsilon", "residual_dropout", "embedding_dropout"}),
+        derive=(rules.output_bias_follows("use_bias"), lambda c: {"mlp_bias": bool(c.get("use_bias"))},
+                rules.sliding_all),
+    ),
+]

@@ -67,15 +67,55 @@ FAMILIES = [
         source=TF.format("gpt_oss"),
         # Every layer is MoE: a router with a bias, experts stored (experts, in, out) with
         # biases, one learned attention sink per head; attention_bias covers q, k, v and o.
-        naming=Naming(router="mlp.router", experts_in_out=True),
+        naming=Naming(router="mlp.router", experts_in_out=True, expert_biases=True),
         keys={**MOE_KEYS, **same("head_dim", "attention_bias"), "num_local_experts": "num_experts",
               "num_experts": "num_experts", "intermediate_size": "moe_intermediate_size"},
         defaults={"num_hidden_layers": 36, "num_local_experts": 128, "vocab_size": 201088, "hidden_size": 2880,
                   "intermediate_size": 2880, "head_dim": 64, "num_attention_heads": 64, "num_key_value_heads": 8,
                   "sliding_window": 128, "tie_word_embeddings": False, "hidden_act": "silu",
                   "max_position_embeddings": 131072, "num_experts_per_tok": 4, "attention_bias": True},
-        switches={**LLAMA_SWITCHES, "router_bias": True, "mlp_bias": True, "attention_sinks": True},
+        switches={**LLAMA_SWITCHES, "router_bias": True, "attention_sinks": True},
         count_neutral=ROUTING_KEYS | {"swiglu_alpha", "swiglu_limit"},
         derive=(rules.output_bias_follows("attention_bias"), rules.sliding_every(None, 2)),
+    ),
+]
+
+GRANITE_MOE_DEFAULTS = {
+    "vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 11008, "num_hidden_layers": 32,
+    "num_attention_heads": 32, "num_key_value_heads": None, "hidden_act": "silu", "max_position_embeddings": 2048,
+    "tie_word_embeddings": False, "attention_bias": False, "num_local_experts": 8, "num_experts_per_tok": 2,
+}
+GRANITE_MOE_KEYS = {**MOE_KEYS, **same("head_dim", "attention_bias"), "num_local_experts": "num_experts",
+                    "intermediate_size": "moe_intermediate_size"}  # every layer is MoE, experts this wide
+GRANITE_NEUTRAL = ROUTING_KEYS | {"embedding_multiplier", "logits_scaling", "residual_multiplier",
+                                  "attention_multiplier"}
+GRANITE_MOE = Naming(router="block_sparse_moe.router", experts_gate_up="block_sparse_moe.experts.gate_up_proj",
+                     experts_down="block_sparse_moe.experts.down_proj",
+                     shared_expert_gate_up="shared_mlp.input_linear", shared_expert_down="shared_mlp.output_linear")
+
+FAMILIES += [
+    Family(
+        model_type="granitemoe",
+        causal_lm_class="GraniteMoeForCausalLM",
+        source=TF.format("granitemoe"),
+        naming=GRANITE_MOE,
+        keys=GRANITE_MOE_KEYS,
+        defaults=GRANITE_MOE_DEFAULTS,
+        switches=LLAMA_SWITCHES,
+        count_neutral=GRANITE_NEUTRAL,
+        derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
+    ),
+    Family(
+        model_type="granitemoeshared",  # plus one shared MLP of shared_intermediate_size (0: none)
+        causal_lm_class="GraniteMoeSharedForCausalLM",
+        source=TF.format("granitemoeshared"),
+        naming=GRANITE_MOE,
+        keys=GRANITE_MOE_KEYS,
+        defaults={**GRANITE_MOE_DEFAULTS, "shared_intermediate_size": 0},
+        switches=LLAMA_SWITCHES,
+        count_neutral=GRANITE_NEUTRAL | {"shared_intermediate_size"},
+        # 0 means no shared MLP: the field's None (no shared experts) says the same.
+        derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding,
+                lambda c: {"shared_expert_intermediate_size": c.get("shared_intermediate_size") or None}),
     ),
 ]
