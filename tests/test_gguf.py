@@ -285,3 +285,9 @@ def test_truncated_tensor_info(tmp_path):
     with pytest.raises(GGUFTruncatedError, match=r"tensor 'w': dims needs 8 bytes"):
         read_gguf(write(tmp_path, header(1, 0) + gstr("w") + struct.pack("<I", 2) + struct.pack("<Q", 4)
                         + b"\0" * 5))
+
+
+def test_version_2_reads_like_version_3(tmp_path):
+    body = header(1, 0, version=2) + tensor_info("w", [8])
+    ck = read_gguf(write(tmp_path, padded(body) + b"\0" * 32))
+    assert ck.format == "gguf v2" and ck["w"].values == 8

@@ -475,3 +475,19 @@ def test_deepseek_v3_checkpoint_685b_against_its_671b_config(tmp_path):
     message = next(d.message for d in report.differences if d.kind == "extra_modules")
     assert message.startswith("extra modules: layer(s) 61 (787 tensors, +13,463,426,048 values)")
     assert "beyond num_hidden_layers=61: multi-token-prediction layers (num_nextn_predict_layers=1)" in message
+
+
+def test_pytorch_file_with_a_tied_head_pickled_once(tmp_path):
+    # save_pretrained(safe_serialization=False) on a tied model: both names reach one storage.
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    config = TINY_LLAMA | {"tie_word_embeddings": True}
+    model = LlamaForCausalLM(LlamaConfig(**{k: v for k, v in config.items() if k != "model_type"}))
+    state = model.state_dict()
+    assert state["lm_head.weight"].data_ptr() == state["model.embed_tokens.weight"].data_ptr()
+    torch.save(state, tmp_path / "pytorch_model.bin")
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    report, _ = inspect_path(tmp_path)
+    assert report.checkpoint.aliases == {"lm_head.weight": "model.embed_tokens.weight"}
+    assert report.stored_values == report.parameters == report.inventory.total
+    assert kinds(report) == {"tied_head_not_stored": 0}
