@@ -9,6 +9,8 @@ import struct
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 
@@ -19,7 +21,7 @@ from paramledger.checkpoints.inspection import inspect_path  # noqa: E402
 from paramledger.checkpoints.name_size import parse_name_size  # noqa: E402
 from paramledger.checkpoints.names import guess_component, kind_of, match_names  # noqa: E402
 from paramledger.checkpoints.reconcile import reconcile  # noqa: E402
-from paramledger.checkpoints._stored import StoredTensor  # noqa: E402
+from paramledger.checkpoints._stored import Checkpoint, StoredTensor  # noqa: E402
 
 TINY_LLAMA = {"model_type": "llama", "vocab_size": 128, "hidden_size": 32, "intermediate_size": 64,
               "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
@@ -491,3 +493,51 @@ def test_pytorch_file_with_a_tied_head_pickled_once(tmp_path):
     assert report.checkpoint.aliases == {"lm_head.weight": "model.embed_tokens.weight"}
     assert report.stored_values == report.parameters == report.inventory.total
     assert kinds(report) == {"tied_head_not_stored": 0}
+
+
+def test_gguf_moe_experts_per_projection_against_fused_experts(tmp_path):
+    import gguf
+
+    config = {"model_type": "mixtral", "vocab_size": 64, "hidden_size": 16, "intermediate_size": 32,
+              "num_hidden_layers": 1, "num_attention_heads": 2, "num_key_value_heads": 1, "num_local_experts": 4,
+              "num_experts_per_tok": 2}
+    tensors = {  # llama.cpp's names and numpy shapes (outermost first) for a Mixtral layer
+        "token_embd.weight": (64, 16), "output.weight": (64, 16), "output_norm.weight": (16,),
+        "blk.0.attn_q.weight": (16, 16), "blk.0.attn_k.weight": (8, 16), "blk.0.attn_v.weight": (8, 16),
+        "blk.0.attn_output.weight": (16, 16), "blk.0.attn_norm.weight": (16,), "blk.0.ffn_norm.weight": (16,),
+        "blk.0.ffn_gate_inp.weight": (4, 16), "blk.0.ffn_gate_exps.weight": (4, 32, 16),
+        "blk.0.ffn_up_exps.weight": (4, 32, 16), "blk.0.ffn_down_exps.weight": (4, 16, 32),
+    }
+    path = tmp_path / "mixtral.gguf"
+    writer = gguf.GGUFWriter(str(path), "llama")
+    for name, shape in tensors.items():
+        writer.add_tensor(name, np.zeros(shape, np.float32))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    inv = paramledger.inventory(config)
+    report = reconcile(read(path), inv, naming=families.get("mixtral").naming)
+    assert kinds(report) == {"split": 0}
+    assert report.differences[0].message.startswith("experts: 3 stored tensors hold the same 6,144 values as the "
+                                                    "config's 2 (GGUF's own split: split apart in the file")
+    assert report.parameters == inv.total and report.balanced
+
+
+@given(drop=st.sets(st.integers(0, 30), max_size=6), extra=st.integers(0, 3), buffers=st.integers(0, 3),
+       reshape=st.sets(st.integers(0, 30), max_size=3))
+def test_the_differences_always_add_up(drop, extra, buffers, reshape):
+    """Whatever is dropped, added or reshaped, every value is accounted for exactly once."""
+    inv = paramledger.inventory(TINY_LLAMA)
+    stored = []
+    for i, t in enumerate(inv.tensors):
+        if i in drop:
+            continue
+        shape = (t.shape[0] + 1, *t.shape[1:]) if i in reshape else t.shape
+        stored.append(StoredTensor(t.name, "F32", shape, 4 * int(np.prod(shape))))
+    stored += [StoredTensor(f"model.extra.{j}.weight", "F32", (3, 5), 60) for j in range(extra)]
+    stored += [StoredTensor(f"model.layers.{j}.rotary.inv_freq", "F32", (4,), 16) for j in range(buffers)]
+    checkpoint = Checkpoint("synthetic.safetensors", "safetensors", tuple(stored))
+    report = reconcile(checkpoint, inv)
+    assert report.balanced
+    assert sum(d.contribution for d in report.differences) == checkpoint.total_values - inv.total
