@@ -19,7 +19,7 @@ from paramledger._exceptions import (
     UnknownDtypeError,
 )
 from paramledger.checkpoints import read
-from paramledger.checkpoints.gguf import GGML_TYPES, ArraySummary, hf_name, read_gguf
+from paramledger.checkpoints.gguf import GGML_TYPES, MAX_ENTRIES, ArraySummary, hf_name, read_gguf
 from paramledger.naming import LLAMA
 
 
@@ -291,3 +291,11 @@ def test_version_2_reads_like_version_3(tmp_path):
     body = header(1, 0, version=2) + tensor_info("w", [8])
     ck = read_gguf(write(tmp_path, padded(body) + b"\0" * 32))
     assert ck.format == "gguf v2" and ck["w"].values == 8
+
+
+def test_tensor_count_beyond_the_entry_bound_even_when_the_file_is_large(tmp_path):
+    path = write(tmp_path, header(MAX_ENTRIES + 1, 0))
+    with open(path, "r+b") as handle:
+        handle.truncate(64 * MAX_ENTRIES)  # sparse: room for the count, so only the bound refuses it
+    with pytest.raises(GGUFCountError, match="tensor count 1,048,577 is beyond the 1,048,576 bound"):
+        read_gguf(path)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import struct
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 from .._exceptions import (
     DuplicateTensorError,
@@ -156,35 +156,40 @@ def _parse(r: _Reader) -> Checkpoint:
     alignment = metadata.get("general.alignment", DEFAULT_ALIGNMENT)
     if not isinstance(alignment, int) or isinstance(alignment, bool) or alignment <= 0 or alignment & (alignment - 1):
         raise GGUFValueTypeError(path, f"general.alignment must be a power of two, got {alignment!r}")
-    infos = []
+    infos: list[_TensorInfo] = []
     seen: set[str] = set()
     for _ in range(n_tensors):
         name = r.string("tensor name", limit=MAX_NAME - 1)
         if name in seen:
             raise DuplicateTensorError(path, "declared twice", name)
         seen.add(name)
-        infos.append((name, *_tensor_info(r, name)))
-    data_start = -(-r.pos // alignment) * alignment
+        infos.append(_tensor_info(r, name))
+    # Each tensor starts where the previous one ended, padded to the alignment (gguf.cpp).
     expected, tensors = 0, []
-    for name, type_name, dims, values, nbytes, offset in infos:
-        if offset != expected:
-            raise GGUFTensorError(path, f"offset {offset:,} where the previous tensors end at {expected:,}", name)
-        expected += -(-nbytes // alignment) * alignment
-        tensors.append(StoredTensor(name, type_name, tuple(reversed(dims)), nbytes))
-    data_end = data_start + (expected if not infos else infos[-1][5] + infos[-1][4])
-    if infos and data_end > r.size:
-        last = infos[-1][0]
-        raise GGUFTruncatedError(path, f"the tensor data ends at byte {data_end:,} but the file has {r.size:,} "
-                                       f"bytes (last tensor {last!r})")
+    for info in infos:
+        if info.offset != expected:
+            raise GGUFTensorError(path, f"offset {info.offset:,} where the previous tensors end at {expected:,}",
+                                  info.name)
+        expected += -(-info.nbytes // alignment) * alignment
+        tensors.append(StoredTensor(info.name, info.type_name, tuple(reversed(info.dims)), info.nbytes))
+    if infos:
+        data_start = -(-r.pos // alignment) * alignment
+        data_end = data_start + infos[-1].offset + infos[-1].nbytes
+        if data_end > r.size:
+            raise GGUFTruncatedError(path, f"the tensor data ends at byte {data_end:,} but the file has {r.size:,} "
+                                           f"bytes (last tensor {infos[-1].name!r})")
     notes = []
     if any(t.dtype not in UNQUANTIZED for t in tensors):
         notes.append("quantized GGML types store blocks: values come from the dims, bytes from the blocks")
     return Checkpoint(path, f"gguf v{version}", tuple(tensors), metadata, notes=tuple(notes))
 
 
-def _bound(r: _Reader, count: int, smallest: int, what: str) -> None:
-    if count > MAX_ENTRIES or count * smallest > r.left:
+def _bound(r: _Reader, count: int, smallest: int, what: str, cap: int | None = MAX_ENTRIES) -> None:
+    """Refuse a count before looping over it: each entry takes at least ``smallest`` bytes."""
+    if count * smallest > r.left:
         raise GGUFCountError(r.path, f"{what} {count:,} is more than the {r.left:,} bytes left in the file can hold")
+    if cap is not None and count > cap:
+        raise GGUFCountError(r.path, f"{what} {count:,} is beyond the {cap:,} bound")
 
 
 def _value(r: _Reader, kind: int, key: str) -> Any:
@@ -196,9 +201,9 @@ def _value(r: _Reader, kind: int, key: str) -> Any:
         element = r.unpack("<I", f"array type of {key!r}")
         count = r.unpack("<Q", f"array length of {key!r}")
         if element == _ARRAY:
-            raise GGUFValueTypeError(r.path, f"{key!r} is an array of arrays, which GGUF readers refuse")
+            raise GGUFValueTypeError(r.path, f"{key!r} is an array of arrays, which is not supported")
         if element == _STRING:
-            _bound(r, count, 8, f"array length of {key!r}")
+            _bound(r, count, 8, f"array length of {key!r}", cap=None)
             keep = count <= KEEP_ARRAY
             items = [r.string(f"string {i} of {key!r}", keep=keep) for i in range(count)]
             return items if keep else ArraySummary("STRING", count)
@@ -206,7 +211,7 @@ def _value(r: _Reader, kind: int, key: str) -> Any:
             raise GGUFValueTypeError(r.path, f"{key!r} is an array of unknown value type {element}")
         name, fmt = _SCALARS[element]
         width = struct.calcsize(fmt)
-        _bound(r, count, width, f"array length of {key!r}")
+        _bound(r, count, width, f"array length of {key!r}", cap=None)
         if count > KEEP_ARRAY:
             r.skip(count * width, f"array {key!r}")
             return ArraySummary(name, count)
@@ -214,7 +219,15 @@ def _value(r: _Reader, kind: int, key: str) -> Any:
     raise GGUFValueTypeError(r.path, f"metadata key {key!r} has unknown value type {kind}")
 
 
-def _tensor_info(r: _Reader, name: str) -> tuple[str, tuple[int, ...], int, int, int]:
+class _TensorInfo(NamedTuple):
+    name: str
+    type_name: str
+    dims: tuple[int, ...]  # innermost first, as GGUF stores them
+    nbytes: int
+    offset: int  # into the data section
+
+
+def _tensor_info(r: _Reader, name: str) -> _TensorInfo:
     n_dims = r.unpack("<I", "n_dims", name)
     if n_dims > MAX_DIMS:
         raise GGUFTensorError(r.path, f"{n_dims} dims (GGML allows at most {MAX_DIMS})", name)
@@ -233,7 +246,7 @@ def _tensor_info(r: _Reader, name: str) -> tuple[str, tuple[int, ...], int, int,
                                       f"({block} values)", name)
     nbytes = values // block * block_bytes
     offset = r.unpack("<Q", "offset", name)
-    return type_name, dims, values, nbytes, offset
+    return _TensorInfo(name, type_name, dims, nbytes, offset)
 
 
 # GGUF tensor names (llama.cpp, gguf-py constants.TENSOR_NAMES) -> the Naming field that
