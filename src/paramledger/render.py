@@ -18,7 +18,7 @@ def percent(part: int | Fraction, whole: int | None = None, digits: int = 2) -> 
     return f"{float(share * 100):.{digits}f} %"
 
 
-def _table(rows: list[tuple[str, ...]], align: str) -> str:
+def table(rows: list[tuple[str, ...]], align: str) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []
     for row in rows:
@@ -33,7 +33,7 @@ def inventory_table(inv: Inventory) -> str:
     for name, count in inv.components.items():
         rows.append((name, f"{count:,}", percent(count, total)))
     rows.append(("total", f"{total:,}", "100.00 %"))
-    out = [_heading(inv), _table(rows, "lrr"), ""]
+    out = [heading(inv), table(rows, "lrr"), ""]
     arch = inv.architecture
     out.append(f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)")
     if inv.tied:
@@ -59,7 +59,7 @@ def inventory_table(inv: Inventory) -> str:
     return "\n".join(out)
 
 
-def _heading(inv: Inventory) -> str:
+def heading(inv: Inventory) -> str:
     arch = inv.architecture
     if arch is None:
         return f"{inv.source or 'inventory'}"
@@ -74,7 +74,7 @@ def manifest_table(inv: Inventory) -> str:
         layer = "" if t.layer is None else str(t.layer)
         mark = " (frozen)" if t.frozen else ""
         rows.append((t.name + mark, shape, f"{t.count:,}", t.component, layer))
-    text = _table(rows, "lrrll")
+    text = table(rows, "lrrll")
     if inv.aliases:
         text += "\n\naliases (counted once, with the tensor they share):\n"
         text += "\n".join(f"  {alias} -> {target}" for alias, target in inv.aliases.items())

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ._exceptions import OptionError
 from .inventory import COMPONENTS, Inventory, Tensor
-from .render import _heading, inventory_json, percent
+from .render import heading, inventory_json, percent
 
 # ---------------------------------------------------------------- seed 001's table
 
@@ -149,7 +149,7 @@ def component_rows(inv: Inventory) -> list[tuple[str, int, str]]:
 
 
 def summary(inv: Inventory) -> str:
-    return _heading(inv)
+    return heading(inv)
 
 
 # ---------------------------------------------------------------- the treemap

@@ -195,16 +195,16 @@ def components_text(deltas: Mapping[str, int]) -> str:
 
 
 def comparison_table(rows: list[Comparison], heading: str | None = None) -> str:
-    from .render import _table, percent
+    from .render import percent, table
 
     base = rows[0].base
     lines = [heading or f"{base.source or 'base'}: {base.total:,} parameters, embedding share "
              f"{percent(base.embedding_share, digits=6)}", ""]
-    table = [("change", "total", "delta", "delta %", "embedding share", "from (component deltas, largest first)")]
+    cells = [("change", "total", "delta", "delta %", "embedding share", "from (component deltas, largest first)")]
     for row in rows:
-        table.append((row.label, f"{row.total:,}", signed(row.delta), signed_percent(row.delta_fraction),
+        cells.append((row.label, f"{row.total:,}", signed(row.delta), signed_percent(row.delta_fraction),
                       percent(row.embedding_share, digits=6), components_text(row.components_delta)))
-    lines.append(_table(table, "lrrrrl"))
+    lines.append(table(cells, "lrrrrl"))
     return "\n".join(lines)
 
 

@@ -156,7 +156,7 @@ def _summary(p: Any, points: int, kept: int, invalid: dict[str, int], python_int
 
 
 def _table(p: Any, parts: list[dict[str, Any]], kept: int) -> str:
-    from ..render import _table as table
+    from ..render import table
 
     rows = [p.columns]
     shown = 0
