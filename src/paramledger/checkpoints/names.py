@@ -129,7 +129,8 @@ def match_names(stored: Iterable[str], expected: Iterable[str]) -> dict[str, str
             out[name] = name
             used.add(name)
             continue
-        found = next((p + name for p in prefixes if p + name in expected), None)
+        # Add a leading module path only to a dotted name: a bare "weight" is no evidence.
+        found = next((p + name for p in prefixes if p + name in expected), None) if "." in name else None
         if found is None:
             parts = name.split(".")
             found = next((".".join(parts[k:]) for k in (1, 2) if ".".join(parts[k:]) in expected), None)
