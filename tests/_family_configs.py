@@ -167,4 +167,39 @@ CONFIGS.update({
         {"attention_bias": booleans, "shared_intermediate_size": st.integers(0, 24)})),
     "deepseek_v2": deepseek_v2(),
 })
+
+
+@st.composite
+def gpt_neo(draw) -> dict:
+    config = draw(core(kv=False, head_dim=False, names={"num_attention_heads": "num_heads",
+                                                       "num_hidden_layers": "num_layers"}))
+    kinds = draw(st.lists(st.sampled_from(["global", "local"]), min_size=config["num_layers"],
+                          max_size=config["num_layers"]))
+    config.update({"attention_types": [[kinds, 1]], "window_size": draw(st.integers(1, 64)),
+                   "max_position_embeddings": draw(st.integers(1, 64))})
+    if draw(booleans):
+        config["intermediate_size"] = None  # 4 × hidden_size
+    return config
+
+
+def _no_head_dim_with_qk_layernorm(config: dict) -> dict:
+    # Phi's q/k LayerNorms are hidden / heads wide whatever head_dim is.
+    return {k: v for k, v in config.items() if k != "head_dim"} if config["qk_layernorm"] else config
+
+
+GPTJ = with_keys(core(kv=False, head_dim=False, names=GPT2_NAMES, inner="n_inner"), rotary_dim=st.just(2))
+CONFIGS.update({
+    "gptj": GPTJ,
+    "codegen": GPTJ,
+    "gpt_bigcode": with_keys(core(kv=False, head_dim=False, names=GPT2_NAMES, inner="n_inner"),
+                             multi_query=booleans, n_positions=st.integers(1, 64)),
+    "gpt_neo": gpt_neo(),
+    "openai-gpt": with_keys(core(kv=False, head_dim=False, names=GPT2_NAMES, inner=None),
+                            n_positions=st.integers(1, 64)),
+    "phi": with_keys(core(), qk_layernorm=booleans).map(_no_head_dim_with_qk_layernorm),
+    "persimmon": with_keys(core(kv=False, head_dim=False), qk_layernorm=booleans),
+    "glm": with_keys(core(), attention_bias=booleans),
+    "glm4": with_keys(core(), attention_bias=booleans),
+    "vaultgemma": with_keys(core(), attention_bias=booleans, sliding_window=window),
+})
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}

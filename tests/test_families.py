@@ -33,6 +33,9 @@ def assert_matches_reference(config: dict) -> None:
         cfg = cfg.get_text_config()
     window = getattr(cfg, "sliding_window", None)
     types = getattr(cfg, "layer_types", None) or [SLIDING] * arch.num_hidden_layers
+    if hasattr(cfg, "attention_layers"):  # GPT-Neo: "local" layers attend within window_size
+        window = cfg.window_size
+        types = [SLIDING if kind == "local" else "full" for kind in cfg.attention_layers]
     sliding = [bool(window) and kind == SLIDING for kind in types]
     assert [kind == SLIDING for kind in arch.layer_types or ["full_attention"] * arch.num_hidden_layers] == sliding
     assert arch.sliding_window == (window if any(sliding) else None)

@@ -147,3 +147,13 @@ def heads_fill_hidden(reason: str) -> Rule:
         return {}
 
     return rule
+
+
+def gpt_neo_window(config: Mapping[str, Any]) -> dict[str, Any]:
+    """GPT-Neo: attention_types [[["global", "local"], 12]] expands to one kind per layer;
+    the local layers attend within window_size (GPTNeoConfig.expand_attention_types_params)."""
+    kinds: list[str] = []
+    for pattern, repeat in config.get("attention_types") or [[["global", "local"], 12]]:
+        for _ in range(repeat):
+            kinds.extend(pattern)
+    return _pattern(config.get("window_size"), [kind == "local" for kind in kinds])

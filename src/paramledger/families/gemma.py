@@ -72,3 +72,19 @@ FAMILIES = [
         text_config=True,
     ),
 ]
+
+FAMILIES.append(
+    Family(
+        model_type="vaultgemma",  # Gemma 2 without the post-attention and post-FFN norms
+        causal_lm_class="VaultGemmaForCausalLM",
+        source=TF.format("vaultgemma"),
+        naming=SANDWICH,
+        keys=GEMMA2_KEYS,
+        defaults={"vocab_size": 256000, "hidden_size": 2304, "intermediate_size": 9216, "num_hidden_layers": 26,
+                  "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256,
+                  "hidden_activation": "gelu_pytorch_tanh", "max_position_embeddings": 8192,
+                  "tie_word_embeddings": True, "attention_bias": False, "sliding_window": 4096},
+        switches=LLAMA_SWITCHES,
+        derive=(rules.output_bias_follows("attention_bias"), rules.sliding_every(None, 2)),
+    )
+)

@@ -19,3 +19,73 @@ FAMILIES = [
         derive=(rules.sliding_all,),
     ),
 ]
+
+
+def _phi_qk_norm(config):
+    # q_layernorm/k_layernorm are LayerNorm(hidden_size // heads) whatever head_dim says.
+    if config.get("qk_layernorm"):
+        rules.heads_fill_hidden("its q/k LayerNorms are hidden_size / heads wide")(config)
+        return {"qk_norm": "head"}
+    return {"qk_norm": "none"}
+
+
+FAMILIES += [
+    Family(
+        model_type="phi",  # Phi-1/1.5/2: one LayerNorm feeding parallel attention and FFN, biases everywhere
+        causal_lm_class="PhiForCausalLM",
+        source="transformers 5.24.0 models/phi/configuration_phi.py",
+        naming=Naming(o="self_attn.dense", up="mlp.fc1", down="mlp.fc2", q_norm="self_attn.q_layernorm",
+                      k_norm="self_attn.k_layernorm", final_norm="model.final_layernorm"),
+        keys={**DECODER_KEYS, **same("head_dim")},
+        defaults={"vocab_size": 51200, "hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 24,
+                  "num_attention_heads": 32, "num_key_value_heads": None, "hidden_act": "gelu_new",
+                  "max_position_embeddings": 2048, "tie_word_embeddings": False, "qk_layernorm": False},
+        switches={"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "parallel",
+                  "position_embedding_type": "rope", "attention_bias": True, "attention_output_bias": True,
+                  "mlp_bias": True, "lm_head_bias": True},
+        count_neutral=frozenset({"qk_layernorm"}),
+        derive=(_phi_qk_norm, rules.no_sliding),
+    ),
+    Family(
+        model_type="persimmon",  # fused biased query_key_value, per-head q/k LayerNorms, ReLU² FFN
+        causal_lm_class="PersimmonForCausalLM",
+        source="transformers 5.24.0 models/persimmon/configuration_persimmon.py",
+        naming=Naming(qkv="self_attn.query_key_value", o="self_attn.dense", up="mlp.dense_h_to_4h",
+                      down="mlp.dense_4h_to_h", q_norm="self_attn.q_layernorm", k_norm="self_attn.k_layernorm",
+                      final_norm="model.final_layernorm"),
+        keys={key: field for key, field in DECODER_KEYS.items() if key != "num_key_value_heads"},
+        defaults={"vocab_size": 262144, "hidden_size": 4096, "intermediate_size": 16384, "num_hidden_layers": 36,
+                  "num_attention_heads": 64, "hidden_act": "relu2", "max_position_embeddings": 16384,
+                  "tie_word_embeddings": False, "qk_layernorm": True},
+        switches={"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "pre",
+                  "position_embedding_type": "rope", "attention_bias": True, "attention_output_bias": True,
+                  "mlp_bias": True},
+        count_neutral=frozenset({"qk_layernorm"}),
+        derive=(lambda c: {"qk_norm": "head" if c.get("qk_layernorm") else "none"}, rules.no_sliding),
+    ),
+    Family(
+        model_type="glm",  # fused gate_up_proj; attention_bias biases q, k, v (never o)
+        causal_lm_class="GlmForCausalLM",
+        source="transformers 5.24.0 models/glm/configuration_glm.py",
+        naming=Naming(gate_up="mlp.gate_up_proj"),
+        keys={**DECODER_KEYS, **same("head_dim", "attention_bias")},
+        defaults={"vocab_size": 151552, "hidden_size": 4096, "intermediate_size": 13696, "num_hidden_layers": 40,
+                  "num_attention_heads": 32, "num_key_value_heads": 2, "head_dim": 128, "hidden_act": "silu",
+                  "max_position_embeddings": 131072, "tie_word_embeddings": False, "attention_bias": True},
+        switches={**LLAMA_SWITCHES, "attention_output_bias": False},
+        derive=(rules.no_sliding,),
+    ),
+    Family(
+        model_type="glm4",  # GLM's tensors plus a norm after attention and after the FFN (sandwich)
+        causal_lm_class="Glm4ForCausalLM",
+        source="transformers 5.24.0 models/glm4/configuration_glm4.py",
+        naming=Naming(gate_up="mlp.gate_up_proj", attn_post_norm="post_self_attn_layernorm",
+                      ffn_pre_norm="post_attention_layernorm", ffn_post_norm="post_mlp_layernorm"),
+        keys={**DECODER_KEYS, **same("head_dim", "attention_bias")},
+        defaults={"vocab_size": 151552, "hidden_size": 4096, "intermediate_size": 13696, "num_hidden_layers": 40,
+                  "num_attention_heads": 32, "num_key_value_heads": 2, "head_dim": 128, "hidden_act": "silu",
+                  "max_position_embeddings": 131072, "tie_word_embeddings": False, "attention_bias": True},
+        switches={**LLAMA_SWITCHES, "norm_placement": "sandwich", "attention_output_bias": False},
+        derive=(rules.no_sliding,),
+    ),
+]

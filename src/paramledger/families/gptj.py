@@ -1,0 +1,109 @@
+"""The GPT-2 descendants: GPT-J and CodeGen (one LayerNorm feeding parallel attention and
+FFN, unbiased attention, a biased LM head), GPT-BigCode (multi-query), GPT-Neo (local and
+global layers), the original GPT (post-norm, no final norm)."""
+
+from ..naming import Naming
+from . import _rules as rules
+from ._family import Family, same
+
+TF = "transformers 5.24.0 models/{0}/configuration_{1}.py"
+# The GPT-2 key names, and the attribute_map that lets the Hugging Face names stand in.
+GPT2_STYLE_KEYS = {
+    **same("vocab_size", "tie_word_embeddings"),
+    "n_embd": "hidden_size", "hidden_size": "hidden_size", "n_layer": "num_hidden_layers",
+    "num_hidden_layers": "num_hidden_layers", "n_head": "num_attention_heads",
+    "num_attention_heads": "num_attention_heads", "n_positions": "max_position_embeddings",
+    "max_position_embeddings": "max_position_embeddings",
+}
+PARALLEL_GPTJ = {"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "parallel",
+                 "position_embedding_type": "rope", "mlp_bias": True, "lm_head_bias": True}
+GPTJ_DEFAULTS = {"vocab_size": 50400, "n_positions": 2048, "n_embd": 4096, "n_layer": 28, "n_head": 16,
+                 "n_inner": None, "activation_function": "gelu_new", "tie_word_embeddings": False}
+
+FAMILIES = [
+    Family(
+        model_type="gptj",
+        causal_lm_class="GPTJForCausalLM",
+        source=TF.format("gptj", "gptj"),
+        naming=Naming(embed="transformer.wte", layer="transformer.h.{i}", q="attn.q_proj", k="attn.k_proj",
+                      v="attn.v_proj", o="attn.out_proj", up="mlp.fc_in", down="mlp.fc_out", attn_pre_norm="ln_1",
+                      final_norm="transformer.ln_f"),
+        keys={**GPT2_STYLE_KEYS, "n_inner": "intermediate_size", "activation_function": "hidden_act"},
+        defaults=GPTJ_DEFAULTS,
+        switches=PARALLEL_GPTJ,
+        count_neutral=frozenset({"rotary_dim"}),
+        derive=(rules.no_sliding,),
+    ),
+    Family(
+        model_type="codegen",  # GPT-J's block with one fused, unbiased qkv_proj
+        causal_lm_class="CodeGenForCausalLM",
+        source=TF.format("codegen", "codegen"),
+        naming=Naming(embed="transformer.wte", layer="transformer.h.{i}", qkv="attn.qkv_proj", o="attn.out_proj",
+                      up="mlp.fc_in", down="mlp.fc_out", attn_pre_norm="ln_1", final_norm="transformer.ln_f"),
+        keys={**GPT2_STYLE_KEYS, "n_inner": "intermediate_size", "activation_function": "hidden_act"},
+        defaults=GPTJ_DEFAULTS,
+        switches=PARALLEL_GPTJ,
+        count_neutral=frozenset({"rotary_dim", "n_ctx"}),
+        derive=(rules.no_sliding,),
+    ),
+    Family(
+        model_type="gpt_bigcode",  # GPT-2 in nn.Linear layout; multi_query: one K/V head
+        causal_lm_class="GPTBigCodeForCausalLM",
+        source=TF.format("gpt_bigcode", "gpt_bigcode"),
+        naming=Naming(embed="transformer.wte", positions="transformer.wpe", layer="transformer.h.{i}",
+                      qkv="attn.c_attn", o="attn.c_proj", up="mlp.c_fc", down="mlp.c_proj", attn_pre_norm="ln_1",
+                      ffn_pre_norm="ln_2", final_norm="transformer.ln_f"),
+        keys={**GPT2_STYLE_KEYS, "n_inner": "intermediate_size", "activation_function": "hidden_act"},
+        defaults={"vocab_size": 50257, "n_positions": 1024, "n_embd": 768, "n_layer": 12, "n_head": 12,
+                  "n_inner": None, "activation_function": "gelu_pytorch_tanh", "multi_query": True,
+                  "tie_word_embeddings": True},
+        switches={"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "pre",
+                  "position_embedding_type": "learned", "attention_bias": True, "attention_output_bias": True,
+                  "mlp_bias": True},
+        # num_key_value_heads: GPTBigCodeConfig derives it from multi_query, whatever the file says.
+        count_neutral=frozenset({"multi_query", "attention_softmax_in_fp32", "scale_attention_softmax_in_fp32",
+                                 "num_key_value_heads"}),
+        requires={"add_cross_attention": False},
+        derive=(lambda c: {"num_key_value_heads": 1 if c.get("multi_query") else None}, rules.no_sliding),
+    ),
+    Family(
+        model_type="gpt_neo",
+        causal_lm_class="GPTNeoForCausalLM",
+        source=TF.format("gpt_neo", "gpt_neo"),
+        naming=Naming(embed="transformer.wte", positions="transformer.wpe", layer="transformer.h.{i}",
+                      q="attn.attention.q_proj", k="attn.attention.k_proj", v="attn.attention.v_proj",
+                      o="attn.attention.out_proj", up="mlp.c_fc", down="mlp.c_proj", attn_pre_norm="ln_1",
+                      ffn_pre_norm="ln_2", final_norm="transformer.ln_f"),
+        # GPTNeoConfig.attribute_map: num_heads and num_layers are its own names.
+        keys={**same("vocab_size", "hidden_size", "intermediate_size", "max_position_embeddings",
+                     "tie_word_embeddings", activation_function="hidden_act"),
+              "num_heads": "num_attention_heads", "num_attention_heads": "num_attention_heads",
+              "num_layers": "num_hidden_layers", "num_hidden_layers": "num_hidden_layers"},
+        defaults={"vocab_size": 50257, "max_position_embeddings": 2048, "hidden_size": 2048, "num_layers": 24,
+                  "attention_types": None, "num_heads": 16, "intermediate_size": None, "window_size": 256,
+                  "activation_function": "gelu_new", "tie_word_embeddings": True},
+        # q, k, v unbiased, out_proj biased (modeling_gpt_neo.py GPTNeoSelfAttention).
+        switches={"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "pre",
+                  "position_embedding_type": "learned", "attention_bias": False, "attention_output_bias": True,
+                  "mlp_bias": True},
+        count_neutral=frozenset({"attention_types", "attention_layers", "window_size", "resid_dropout",
+                                 "embed_dropout"}),
+        derive=(rules.gpt_neo_window,),
+    ),
+    Family(
+        model_type="openai-gpt",  # GPT-1: LayerNorm after each sublayer, no final norm, FFN 4 × n_embd
+        causal_lm_class="OpenAIGPTLMHeadModel",
+        source=TF.format("openai", "openai"),
+        naming=Naming(embed="transformer.tokens_embed", positions="transformer.positions_embed",
+                      layer="transformer.h.{i}", qkv="attn.c_attn", o="attn.c_proj", up="mlp.c_fc",
+                      down="mlp.c_proj", attn_post_norm="ln_1", ffn_post_norm="ln_2", conv1d=True),
+        keys={**GPT2_STYLE_KEYS, "afn": "hidden_act"},
+        defaults={"vocab_size": 40478, "n_positions": 512, "n_embd": 768, "n_layer": 12, "n_head": 12,
+                  "afn": "gelu", "tie_word_embeddings": True},
+        switches={"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "post", "final_norm": False,
+                  "position_embedding_type": "learned", "attention_bias": True, "attention_output_bias": True,
+                  "mlp_bias": True},
+        count_neutral=frozenset({"summary_last_dropout"}),
+        derive=(rules.no_sliding,),
+    ),
+]
