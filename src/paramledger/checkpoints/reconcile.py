@@ -24,6 +24,9 @@ from .names import guess_component, guess_layer, kind_of, logical_name, match_na
 from .safetensors import natural_key
 
 
+KINDS = ("parameter", "packed", "alias", "buffer", "quantization")  # alias: a tied head stored again
+
+
 @dataclass(frozen=True)
 class Report:
     checkpoint: Checkpoint
@@ -53,13 +56,13 @@ class Report:
         return self.stored_values - self.inventory.total == sum(d.contribution for d in self.differences)
 
     def kinds(self) -> dict[str, tuple[int, int]]:
-        """kind -> (tensors, stored values)."""
+        """kind -> (tensors, stored values), in KINDS order."""
         out: dict[str, list[int]] = {}
         for e in self.entries:
             slot = out.setdefault(e.kind, [0, 0])
             slot[0] += 1
             slot[1] += e.tensor.values
-        return {k: (v[0], v[1]) for k, v in out.items()}
+        return {k: (out[k][0], out[k][1]) for k in KINDS if k in out}
 
     def components(self) -> dict[str, int]:
         from ..inventory import COMPONENTS
