@@ -39,7 +39,7 @@ def test_text_view_with_the_config_beside(cli, tmp_path):
     assert status == 0 and err == ""
     assert f"model.safetensors: safetensors, {len(inv.tensors) + 1} tensors, {inv.total + 2:,} stored values" in out
     assert "F16" in out and "buffer" in out
-    assert "model.rotary_emb.inv_freq 2: buffer, a registered buffer (inv_freq), not learned" in out
+    assert "model.rotary_emb.inv_freq 2: a registered buffer (inv_freq), not learned" in out
     assert f"the config's inventory counts {inv.total:,}; the file stores {inv.total + 2:,} values (+2)" in out
     assert "tied head not stored: lm_head.weight is model.embed_tokens.weight" in out
     assert "the differences add up to +2: every value accounted for" in out
