@@ -94,6 +94,7 @@ def test_gguf_file(cli, tmp_path):
     assert status == 0
     data = json.loads(out)
     assert data["format"] == "gguf v3" and data["total"] == 512
+    assert data["metadata"]["general.architecture"] == "llama"
     assert data["tensors"][0]["component"] == "embedding"
 
 

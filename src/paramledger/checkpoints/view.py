@@ -6,6 +6,7 @@ parameters among them (packed values unpacked, buffers and scales left out).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .reconcile import Report, sorted_entries
@@ -78,6 +79,17 @@ def report_text(report: Report, *, config_label: str | None = None, tensors: boo
     return "\n".join(out)
 
 
+def _json_value(value: Any) -> Any:
+    """A header's metadata value as strict JSON (a skipped GGUF array as its summary, NaN as text)."""
+    if isinstance(value, list):
+        return [_json_value(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
 def report_json(report: Report, *, config_label: str | None = None) -> dict[str, Any]:
     ck = report.checkpoint
     counts: dict[str, int] = {}
@@ -101,6 +113,7 @@ def report_json(report: Report, *, config_label: str | None = None) -> dict[str,
             for e in sorted_entries(report)
         ],
         "aliases": dict(ck.aliases),
+        "metadata": {key: _json_value(value) for key, value in ck.metadata.items()},
         "notes": list(ck.notes),
         "reconcile": None,
         "name_size": None,
