@@ -161,3 +161,44 @@ def test_name_option(cli, tmp_path):
     assert status == 0
     assert "name: the name 'Tiny-8x1M-A1M' says 8x1M (8 × 1,000,000 = 8,000,000)" in out
     assert "name: the name's A1M is an active count per token (1,000,000), not the total" in out
+
+
+def test_headers_are_read_without_torch_numpy_safetensors_or_gguf(tmp_path):
+    """The readers are the standard library only: a fresh interpreter that refuses torch,
+    transformers, numpy, safetensors and gguf still inspects and reconciles both formats."""
+    import subprocess
+    import sys
+    import textwrap
+
+    import gguf
+
+    folder, inv = tiny_llama_folder(tmp_path)
+    gguf_path = tmp_path / "m.gguf"
+    writer = gguf.GGUFWriter(str(gguf_path), "llama")
+    writer.add_tensor("token_embd.weight", np.zeros((16, 32), np.float32))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    script = textwrap.dedent(f"""
+        import sys
+        from importlib.abc import MetaPathFinder
+
+        BLOCKED = ("torch", "transformers", "numpy", "safetensors", "gguf")
+
+        class Refuse(MetaPathFinder):
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] in BLOCKED:
+                    raise ImportError(name + " is blocked in this test")
+                return None
+
+        sys.meta_path.insert(0, Refuse())
+        from paramledger.cli import main
+        assert main(["inspect", {str(folder)!r}, "--json"]) == 0
+        assert main(["inspect", {str(gguf_path)!r}]) == 0
+        assert not any(name.split(".")[0] in BLOCKED for name in sys.modules)
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.split("\n}\n")[0] + "\n}")["total"] == inv.total
+    assert "gguf v3, 1 tensors, 512 stored values" in result.stdout
