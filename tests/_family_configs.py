@@ -202,4 +202,14 @@ CONFIGS.update({
     "glm4": with_keys(core(), attention_bias=booleans),
     "vaultgemma": with_keys(core(), attention_bias=booleans, sliding_window=window),
 })
+CONFIGS.update({
+    "cohere": with_keys(core(), attention_bias=booleans),
+    "cohere2": with_keys(core(head_dim=False), attention_bias=booleans, sliding_window=window,
+                         sliding_window_pattern=st.integers(1, 4)),
+    "stablelm": with_keys(core(head_dim=False), use_qkv_bias=booleans, use_parallel_residual=booleans),
+    "jais2": LLAMA,
+    "nanochat": with_keys(core(), attention_bias=booleans),
+    "phimoe": _merge(core(), _experts(), st.fixed_dictionaries(
+        {"attention_bias": booleans, "lm_head_bias": booleans, "sliding_window": window})),
+})
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}

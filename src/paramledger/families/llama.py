@@ -220,3 +220,55 @@ FAMILIES += [
                 rules.sliding_all),
     ),
 ]
+
+
+def _stablelm_block(config):
+    # modeling_stablelm.py: with use_parallel_residual the block has no post_attention_layernorm.
+    return {"norm_placement": "parallel" if config.get("use_parallel_residual") else "pre"}
+
+
+FAMILIES += [
+    Family(
+        model_type="stablelm",  # LayerNorm with bias, q/k/v bias by use_qkv_bias, o_proj hidden square
+        causal_lm_class="StableLmForCausalLM",
+        source=TF.format("stablelm"),
+        keys={**DECODER_KEYS, "use_qkv_bias": "attention_bias"},
+        defaults={"vocab_size": 50304, "intermediate_size": 6912, "hidden_size": 2560, "num_hidden_layers": 32,
+                  "num_attention_heads": 32, "num_key_value_heads": 32, "hidden_act": "silu",
+                  "max_position_embeddings": 4096, "tie_word_embeddings": False, "use_qkv_bias": False,
+                  "qk_layernorm": False, "use_parallel_residual": False},
+        # norm_placement comes from use_parallel_residual (_stablelm_block), not from the switches.
+        switches={"mlp_gated": True, "norm_type": "layernorm", "position_embedding_type": "rope",
+                  "attention_output_bias": False},
+        count_neutral=frozenset({"use_parallel_residual"}),
+        # qk_layernorm builds one LayerNorm per head (a ModuleList), which this table does not name.
+        requires={"qk_layernorm": False},
+        derive=(_stablelm_block, rules.no_sliding),
+    ),
+    Family(
+        model_type="jais2",  # LayerNorm with bias, ungated up/down FFN
+        causal_lm_class="Jais2ForCausalLM",
+        source=TF.format("jais2"),
+        naming=Naming(),
+        keys=LLAMA_KEYS,
+        defaults={"vocab_size": 150272, "hidden_size": 3328, "intermediate_size": 26624, "num_hidden_layers": 32,
+                  "num_attention_heads": 26, "num_key_value_heads": None, "head_dim": None, "hidden_act": "relu2",
+                  "max_position_embeddings": 8192, "tie_word_embeddings": False, "attention_bias": True,
+                  "mlp_bias": True},
+        switches={**LLAMA_SWITCHES, "mlp_gated": False, "norm_type": "layernorm"},
+        derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
+    ),
+    Family(
+        model_type="nanochat",  # RMSNorm without a learned scale everywhere (q/k norms too), ungated fc1/fc2
+        causal_lm_class="NanoChatForCausalLM",
+        source=TF.format("nanochat"),
+        naming=Naming(up="mlp.fc1", down="mlp.fc2"),
+        keys={**DECODER_KEYS, **same("head_dim", "attention_bias")},
+        defaults={"vocab_size": 50304, "hidden_size": 768, "intermediate_size": 8192, "num_hidden_layers": 12,
+                  "num_attention_heads": 6, "num_key_value_heads": None, "hidden_act": "relu2",
+                  "max_position_embeddings": 2048, "attention_bias": False, "tie_word_embeddings": False},
+        switches={**LLAMA_SWITCHES, "mlp_gated": False, "norm_type": "nonparametric", "qk_norm": "head"},
+        count_neutral=frozenset({"final_logit_softcapping"}),
+        derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
+    ),
+]

@@ -119,3 +119,20 @@ FAMILIES += [
                 lambda c: {"shared_expert_intermediate_size": c.get("shared_intermediate_size") or None}),
     ),
 ]
+
+FAMILIES.append(
+    Family(
+        model_type="phimoe",  # Phi-3.5-MoE: LayerNorm with bias, a router per layer, optional LM-head bias
+        causal_lm_class="PhimoeForCausalLM",
+        source=TF.format("phimoe"),
+        naming=Naming(router="mlp.router"),
+        keys={**MOE_KEYS, **same("head_dim", "attention_bias", "lm_head_bias"), "num_local_experts": "num_experts"},
+        defaults={"vocab_size": 32064, "hidden_size": 4096, "intermediate_size": 6400, "num_hidden_layers": 32,
+                  "num_attention_heads": 32, "num_key_value_heads": 8, "hidden_act": "silu",
+                  "max_position_embeddings": 131072, "tie_word_embeddings": False, "num_experts_per_tok": 2,
+                  "num_local_experts": 16, "attention_bias": False, "lm_head_bias": False, "sliding_window": None},
+        switches={**LLAMA_SWITCHES, "norm_type": "layernorm"},
+        count_neutral=ROUTING_KEYS | {"input_jitter_noise"},
+        derive=(rules.output_bias_follows("attention_bias"), rules.sliding_all),
+    )
+)
