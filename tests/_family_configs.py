@@ -212,4 +212,51 @@ CONFIGS.update({
     "phimoe": _merge(core(), _experts(), st.fixed_dictionaries(
         {"attention_bias": booleans, "lm_head_bias": booleans, "sliding_window": window})),
 })
+
+
+@st.composite
+def mla(draw) -> dict:
+    return {"q_lora_rank": draw(st.one_of(st.none(), st.integers(1, 24))), "kv_lora_rank": draw(st.integers(1, 24)),
+            "qk_nope_head_dim": draw(st.integers(1, 16)), "qk_rope_head_dim": draw(st.sampled_from([2, 4, 8])),
+            "v_head_dim": draw(st.integers(1, 16)), "attention_bias": draw(booleans)}
+
+
+@st.composite
+def routed(draw, experts_key: str, *, shared_key: str | None = None, groups: bool = False) -> dict:
+    experts = draw(st.integers(1, 8))
+    config = {experts_key: experts, "num_experts_per_tok": draw(st.integers(1, experts)),
+              "moe_intermediate_size": draw(st.integers(1, 32))}
+    if shared_key:
+        config[shared_key] = draw(st.integers(1, 2))
+    if groups:
+        config.update({"n_group": 1, "topk_group": 1})
+    return config
+
+
+@st.composite
+def dense_layers(draw, config: dict, *, key: str | None = "first_k_dense_replace") -> dict:
+    """Which layers are dense: a first_k count, or an explicit mlp_layer_types list."""
+    layers = config["num_hidden_layers"]
+    if key is None:  # either spelling
+        key = draw(st.sampled_from(["first_k_dense_replace", "mlp_layer_types"]))
+    if key == "mlp_layer_types":
+        kinds = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers, max_size=layers))
+        return {**config, "mlp_layer_types": kinds}
+    return {**config, key: draw(st.integers(0, layers))}
+
+
+CONFIGS.update({
+    "youtu": _merge(core(head_dim=False), mla()),
+    "glm4_moe_lite": _merge(core(head_dim=False), mla(), routed("n_routed_experts", shared_key="n_shared_experts",
+                                                               groups=True)).flatmap(
+        lambda c: dense_layers(c, key="mlp_layer_types")),
+    "glm4_moe": _merge(core(), routed("n_routed_experts", shared_key="n_shared_experts", groups=True),
+                       st.fixed_dictionaries({"attention_bias": booleans, "use_qk_norm": booleans})).flatmap(
+        dense_layers),
+    "minimax_m2": _merge(core(), _experts()),
+    "exaone_moe": _merge(core(), routed("num_experts", shared_key="num_shared_experts"), st.fixed_dictionaries(
+        {"sliding_window": st.integers(1, 64), "sliding_window_pattern": st.integers(1, 4)})).flatmap(
+        lambda c: dense_layers(c, key=None)),
+    "hyperclovax": with_keys(core(), attention_bias=booleans, mlp_bias=booleans, use_post_norm=booleans),
+})
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}

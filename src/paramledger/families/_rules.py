@@ -157,3 +157,23 @@ def gpt_neo_window(config: Mapping[str, Any]) -> dict[str, Any]:
         for _ in range(repeat):
             kinds.extend(pattern)
     return _pattern(config.get("window_size"), [kind == "local" for kind in kinds])
+
+
+def mlp_layer_types(default_dense: Callable[[int, Mapping[str, Any]], bool]) -> Rule:
+    """Dense layers from mlp_layer_types ("dense"/"sparse" per layer) or, when the config has
+    none, ``default_dense(i, config)`` as the config class fills it in."""
+
+    def rule(config: Mapping[str, Any]) -> dict[str, Any]:
+        kinds = config.get("mlp_layer_types")
+        layers = config["num_hidden_layers"]
+        if isinstance(kinds, (list, tuple)):
+            return {"mlp_only_layers": tuple(i for i, kind in enumerate(kinds) if kind == "dense")}
+        return {"mlp_only_layers": tuple(i for i in range(layers) if default_dense(i, config))}
+
+    return rule
+
+
+def head_dim_floor(config: Mapping[str, Any]) -> dict[str, Any]:
+    """head_dim = hidden_size // heads when absent, rounded down as the modeling code does
+    (GLM-4-MoE's default: 4096 // 96 = 42), even when the heads do not divide the width."""
+    return {"head_dim": config.get("head_dim") or config["hidden_size"] // config["num_attention_heads"]}

@@ -60,3 +60,40 @@ FAMILIES.append(
         derive=(rules.output_bias_follows("attention_bias"), rules.first_k_dense, _top_k_or_all, rules.no_sliding),
     )
 )
+
+FAMILIES += [
+    Family(
+        model_type="youtu",  # DeepSeek's latent attention with a dense FFN in every layer
+        causal_lm_class="YoutuForCausalLM",
+        source="transformers 5.24.0 models/youtu/configuration_youtu.py",
+        keys={**DECODER_KEYS, **same("kv_lora_rank", "q_lora_rank", "qk_rope_head_dim", "v_head_dim",
+                                     "qk_nope_head_dim", "attention_bias")},
+        defaults={"vocab_size": 128256, "hidden_size": 2048, "intermediate_size": 6144, "num_hidden_layers": 32,
+                  "num_attention_heads": 16, "num_key_value_heads": 16, "kv_lora_rank": 512, "q_lora_rank": 1536,
+                  "qk_rope_head_dim": 64, "v_head_dim": 128, "qk_nope_head_dim": 128, "hidden_act": "silu",
+                  "max_position_embeddings": 131072, "tie_word_embeddings": True, "attention_bias": False},
+        switches=LLAMA_SWITCHES,
+        count_neutral=frozenset({"embedding_initializer_range", "head_dim", "qk_head_dim"}),
+        derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
+    ),
+    Family(
+        model_type="glm4_moe_lite",  # latent attention, routed + shared experts, dense layers by mlp_layer_types
+        causal_lm_class="Glm4MoeLiteForCausalLM",
+        source="transformers 5.24.0 models/glm4_moe_lite/configuration_glm4_moe_lite.py",
+        keys={**DECODER_KEYS, **same("moe_intermediate_size", "n_shared_experts", "kv_lora_rank", "q_lora_rank",
+                                     "qk_rope_head_dim", "v_head_dim", "qk_nope_head_dim", "num_experts_per_tok",
+                                     "attention_bias"),
+              "n_routed_experts": "num_experts", "num_local_experts": "num_experts"},
+        defaults={"vocab_size": 154880, "hidden_size": 2048, "intermediate_size": 10240,
+                  "moe_intermediate_size": 1536, "num_hidden_layers": 47, "num_attention_heads": 20,
+                  "num_key_value_heads": 20, "n_shared_experts": 1, "n_routed_experts": 64, "kv_lora_rank": 512,
+                  "q_lora_rank": 768, "qk_rope_head_dim": 64, "v_head_dim": 256, "qk_nope_head_dim": 192,
+                  "num_experts_per_tok": 4, "hidden_act": "silu", "max_position_embeddings": 202752,
+                  "tie_word_embeddings": False, "attention_bias": False, "mlp_layer_types": None},
+        switches=LLAMA_SWITCHES,
+        count_neutral=ROUTING_KEYS | {"mlp_layer_types", "head_dim", "qk_head_dim", "num_nextn_predict_layers",
+                                      "num_mtp_layers"},
+        derive=(rules.output_bias_follows("attention_bias"), rules.mlp_layer_types(lambda i, config: i == 0),
+                rules.no_sliding),
+    ),
+]

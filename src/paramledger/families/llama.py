@@ -272,3 +272,28 @@ FAMILIES += [
         derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
     ),
 ]
+
+
+def _peri_norm(config):
+    # HyperCLOVA X: use_post_norm adds post_norm1/post_norm2 after attention and the FFN.
+    return {"norm_placement": "sandwich" if config.get("use_post_norm") else "pre"}
+
+
+FAMILIES.append(
+    Family(
+        model_type="hyperclovax",
+        causal_lm_class="HyperCLOVAXForCausalLM",
+        source=TF.format("hyperclovax"),
+        naming=Naming(attn_post_norm="post_norm1", ffn_pre_norm="post_attention_layernorm",
+                      ffn_post_norm="post_norm2"),
+        keys=LLAMA_KEYS,
+        defaults={"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 11008, "num_hidden_layers": 32,
+                  "num_attention_heads": 32, "num_key_value_heads": None, "hidden_act": "silu",
+                  "max_position_embeddings": 2048, "tie_word_embeddings": False, "attention_bias": False,
+                  "mlp_bias": False, "head_dim": None, "use_post_norm": True},
+        switches={"mlp_gated": True, "norm_type": "rmsnorm", "position_embedding_type": "rope"},
+        count_neutral=frozenset({"use_post_norm", "embedding_multiplier", "logits_scaling", "residual_multiplier",
+                                 "attention_multiplier"}),
+        derive=(rules.output_bias_follows("attention_bias"), _peri_norm, rules.no_sliding),
+    )
+)

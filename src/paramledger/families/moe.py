@@ -136,3 +136,59 @@ FAMILIES.append(
         derive=(rules.output_bias_follows("attention_bias"), rules.sliding_all),
     )
 )
+
+FAMILIES += [
+    Family(
+        model_type="glm4_moe",  # first_k_dense_replace dense layers, routed + shared experts, optional q/k norms
+        causal_lm_class="Glm4MoeForCausalLM",
+        source=TF.format("glm4_moe"),
+        keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "n_shared_experts"),
+              "n_routed_experts": "num_experts", "num_local_experts": "num_experts"},
+        defaults={"vocab_size": 151552, "hidden_size": 4096, "intermediate_size": 10944, "num_hidden_layers": 46,
+                  "num_attention_heads": 96, "num_key_value_heads": 8, "hidden_act": "silu",
+                  "max_position_embeddings": 131072, "tie_word_embeddings": False, "attention_bias": False,
+                  "moe_intermediate_size": 1408, "num_experts_per_tok": 8, "n_shared_experts": 1,
+                  "n_routed_experts": 128, "first_k_dense_replace": 1, "use_qk_norm": False},
+        # attention_bias biases q, k and v only (modeling_glm4_moe.py); the router's
+        # e_score_correction_bias is a buffer.
+        switches={**LLAMA_SWITCHES, "attention_output_bias": False},
+        count_neutral=ROUTING_KEYS | {"first_k_dense_replace", "use_qk_norm", "num_nextn_predict_layers",
+                                      "num_mtp_layers"},
+        derive=(rules.head_dim_floor, rules.first_k_dense,
+                lambda c: {"qk_norm": "head" if c.get("use_qk_norm") else "none"},
+                rules.no_sliding),
+    ),
+    Family(
+        model_type="minimax_m2",  # every layer MoE (experts intermediate_size wide), q/k norms over all channels
+        causal_lm_class="MiniMaxM2ForCausalLM",
+        source=TF.format("minimax_m2"),
+        keys={**MOE_KEYS, **same("head_dim"), "num_local_experts": "num_experts", "num_experts": "num_experts",
+              "intermediate_size": "moe_intermediate_size"},
+        defaults={"vocab_size": 200064, "hidden_size": 3072, "intermediate_size": 1536, "num_hidden_layers": 62,
+                  "num_attention_heads": 48, "num_key_value_heads": 8, "head_dim": 128, "hidden_act": "silu",
+                  "max_position_embeddings": 196608, "tie_word_embeddings": False, "num_experts_per_tok": 8,
+                  "num_local_experts": 256},
+        switches={**LLAMA_SWITCHES, "qk_norm": "full"},
+        count_neutral=ROUTING_KEYS | {"use_qk_norm", "qk_norm_type", "scoring_func", "use_routing_bias",
+                                      "rotary_dim"},
+        derive=(rules.sliding_all,),
+    ),
+    Family(
+        model_type="exaone_moe",  # EXAONE 4's q/k norms and window pattern, pre-norm, routed + shared experts
+        causal_lm_class="ExaoneMoeForCausalLM",
+        source=TF.format("exaone_moe"),
+        keys={**MOE_KEYS, **same("head_dim", "num_experts", "moe_intermediate_size"),
+              "num_shared_experts": "n_shared_experts"},
+        defaults={"vocab_size": 102400, "hidden_size": 4096, "intermediate_size": 16384, "num_hidden_layers": 32,
+                  "num_attention_heads": 32, "num_key_value_heads": 32, "hidden_act": "silu",
+                  "max_position_embeddings": 2048, "tie_word_embeddings": False, "mlp_layer_types": None,
+                  "first_k_dense_replace": 1, "moe_intermediate_size": 1024, "num_experts": 64,
+                  "num_experts_per_tok": 8, "num_shared_experts": 1, "sliding_window": 4096,
+                  "sliding_window_pattern": 4},
+        switches={**LLAMA_SWITCHES, "qk_norm": "head"},
+        count_neutral=ROUTING_KEYS | {"mlp_layer_types", "first_k_dense_replace", "num_nextn_predict_layers",
+                                      "num_mtp_layers"},
+        derive=(rules.mlp_layer_types(lambda i, config: i < (config.get("first_k_dense_replace") or 0)),
+                rules.sliding_every("sliding_window_pattern", 4)),
+    ),
+]
