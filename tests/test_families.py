@@ -76,3 +76,25 @@ def test_family_cites_its_configuration_file(model_type):
     assert family.source.startswith("transformers 5.24.0 models/")
     assert "configuration_" in family.source
     assert family.causal_lm_class.endswith(("ForCausalLM", "LMHeadModel"))
+
+
+ACTIVATION_KEYS = ("hidden_act", "hidden_activation", "activation_function", "afn")
+
+
+@pytest.mark.parametrize("model_type", SUPPORTED)
+def test_facts_for_the_family_table_match_the_config_class(model_type):
+    """What seed 002's family table reads (activation, tying, KV heads, learned positions)
+    agrees with the config class's own defaults, not just the tensor count."""
+    family = families.get(model_type)
+    arch = paramledger.load({"model_type": model_type})
+    cfg = hf_config({"model_type": model_type})
+    if family.text_config:
+        cfg = cfg.get_text_config()
+    activation = next(getattr(cfg, key) for key in ACTIVATION_KEYS if getattr(cfg, key, None))
+    assert arch.hidden_act == activation
+    assert arch.tie_word_embeddings == cfg.tie_word_embeddings
+    inventory = paramledger.inventory(arch)
+    assert inventory.tied == cfg.tie_word_embeddings
+    assert (inventory.component("positions") > 0) == (arch.position_embedding_type == "learned")
+    if not arch.is_mla and getattr(cfg, "num_key_value_heads", None):
+        assert arch.kv_heads == cfg.num_key_value_heads

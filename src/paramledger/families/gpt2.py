@@ -15,7 +15,7 @@ FAMILIES = [
             attn_pre_norm="ln_1", ffn_pre_norm="ln_2", final_norm="transformer.ln_f", conv1d=True,
         ),
         # GPT2Config.attribute_map lets the Hugging Face names stand in for GPT-2's own.
-        keys={**same("vocab_size", "tie_word_embeddings", hidden_act="activation_function"),
+        keys={**same("vocab_size", "tie_word_embeddings", activation_function="hidden_act"),
               "n_embd": "hidden_size", "hidden_size": "hidden_size",
               "n_layer": "num_hidden_layers", "num_hidden_layers": "num_hidden_layers",
               "n_head": "num_attention_heads", "num_attention_heads": "num_attention_heads",
