@@ -259,4 +259,28 @@ CONFIGS.update({
         lambda c: dense_layers(c, key=None)),
     "hyperclovax": with_keys(core(), attention_bias=booleans, mlp_bias=booleans, use_post_norm=booleans),
 })
+
+
+@st.composite
+def opt(draw) -> dict:
+    config = draw(core(kv=False, head_dim=False, inner="ffn_dim"))
+    config.update({"max_position_embeddings": draw(st.integers(1, 64)), "enable_bias": draw(booleans),
+                   "do_layer_norm_before": draw(booleans), "layer_norm_elementwise_affine": draw(booleans)})
+    if draw(booleans):
+        config["word_embed_proj_dim"] = config["hidden_size"]
+    return config
+
+
+CONFIGS.update({
+    "bloom": core(kv=False, head_dim=False, names={"num_hidden_layers": "n_layer", "num_attention_heads": "n_head"},
+                  inner=None),
+    "opt": opt(),
+    "solar_open": _merge(core(), routed("n_routed_experts", shared_key="n_shared_experts"),
+                         st.fixed_dictionaries({"attention_bias": booleans})),
+    "mellum": _merge(core(), routed("num_experts"), st.fixed_dictionaries(
+        {"attention_bias": booleans, "sliding_window": st.integers(1, 64)})).flatmap(
+        lambda c: dense_layers(c, key="mlp_layer_types")),
+    "kolibri1": _merge(core(), routed("num_experts"), st.fixed_dictionaries(
+        {"shared_expert_intermediate_size": st.integers(1, 24), "sliding_window": st.integers(1, 64)})),
+})
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}

@@ -48,6 +48,8 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     c.add(n.embed + ".weight", (arch.vocab_size, d), "embedding")
     if arch.position_embedding_type == "learned":
         c.add(n.positions + ".weight", (arch.max_position_embeddings + n.position_offset, d), "positions")
+    if n.embed_norm is not None:
+        c.norm(n.embed_norm, d, None)
     for i in range(arch.num_hidden_layers):
         prefix = n.layer.format(i=i) + "."
         _attention(c, arch, prefix, i)

@@ -17,6 +17,7 @@ class Naming:
     positions: str = "model.embed_positions"
     position_offset: int = 0  # extra rows some families allocate in the learned table (OPT: 2)
     layer: str = "model.layers.{i}"
+    embed_norm: str | None = None  # a norm on the token embeddings, before the blocks (BLOOM)
     # attention (separate projections, or one fused qkv when ``qkv`` is set)
     q: str = "self_attn.q_proj"
     k: str = "self_attn.k_proj"

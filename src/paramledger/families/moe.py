@@ -192,3 +192,55 @@ FAMILIES += [
                 rules.sliding_every("sliding_window_pattern", 4)),
     ),
 ]
+
+FAMILIES += [
+    Family(
+        model_type="solar_open",  # every layer MoE with shared experts; attention_bias biases q, k, v only
+        causal_lm_class="SolarOpenForCausalLM",
+        source=TF.format("solar_open"),
+        keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "n_shared_experts"),
+              "n_routed_experts": "num_experts", "num_local_experts": "num_experts"},
+        defaults={"vocab_size": 196608, "hidden_size": 4096, "num_hidden_layers": 48, "num_attention_heads": 64,
+                  "num_key_value_heads": 8, "hidden_act": "silu", "max_position_embeddings": 131072,
+                  "tie_word_embeddings": False, "attention_bias": False, "moe_intermediate_size": 1280,
+                  "num_experts_per_tok": 8, "n_shared_experts": 1, "n_routed_experts": 128, "head_dim": 128,
+                  "intermediate_size": None},
+        switches={**LLAMA_SWITCHES, "attention_output_bias": False},
+        count_neutral=ROUTING_KEYS | {"first_k_dense_replace"},
+        derive=(rules.no_sliding,),
+    ),
+    Family(
+        model_type="mellum",  # per-head q/k norms, dense or sparse layers by mlp_layer_types (default all sparse)
+        causal_lm_class="MellumForCausalLM",
+        source=TF.format("mellum"),
+        keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "num_experts"),
+              "num_local_experts": "num_experts"},
+        defaults={"vocab_size": 98304, "hidden_size": 2304, "intermediate_size": 7168, "num_hidden_layers": 28,
+                  "num_attention_heads": 32, "num_key_value_heads": 4, "hidden_act": "silu",
+                  "max_position_embeddings": 131072, "tie_word_embeddings": False, "attention_bias": False,
+                  "moe_intermediate_size": 896, "num_experts_per_tok": 8, "num_experts": 64, "head_dim": 128,
+                  "mlp_layer_types": None, "sliding_window": 1024},
+        switches={**LLAMA_SWITCHES, "qk_norm": "head"},
+        count_neutral=ROUTING_KEYS | {"mlp_layer_types", "num_nextn_predict_layers", "num_mtp_layers",
+                                      "mtp_layer_types", "mtp_mlp_layer_types"},
+        derive=(rules.output_bias_follows("attention_bias"), rules.mlp_layer_types(lambda i, config: False),
+                rules.sliding_except(lambda i, config: True)),
+    ),
+    Family(
+        model_type="kolibri1",  # GLM-4's sandwich norm names, per-head q/k norms, routed + shared experts
+        causal_lm_class="Kolibri1ForCausalLM",
+        source=TF.format("kolibri1"),
+        naming=Naming(attn_post_norm="post_self_attn_layernorm", ffn_pre_norm="post_attention_layernorm",
+                      ffn_post_norm="post_mlp_layernorm"),
+        keys={**MOE_KEYS, **same("head_dim", "moe_intermediate_size", "num_experts",
+                                 "shared_expert_intermediate_size"), "num_local_experts": "num_experts"},
+        defaults={"vocab_size": 128000, "hidden_size": 2560, "num_hidden_layers": 50, "num_attention_heads": 48,
+                  "num_key_value_heads": 4, "hidden_act": "silu", "max_position_embeddings": 262144,
+                  "tie_word_embeddings": False, "moe_intermediate_size": 512, "num_experts_per_tok": 6,
+                  "num_experts": 384, "head_dim": 128, "shared_expert_intermediate_size": 512,
+                  "intermediate_size": None, "sliding_window": 513},
+        switches={**LLAMA_SWITCHES, "norm_placement": "sandwich", "qk_norm": "head"},
+        count_neutral=ROUTING_KEYS,
+        derive=(rules.sliding_except(lambda i, config: (i + 1) % 5 == 0),),
+    ),
+]

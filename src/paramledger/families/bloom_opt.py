@@ -1,0 +1,75 @@
+"""BLOOM (ALiBi, a LayerNorm on the embeddings, fused biased query_key_value) and OPT
+(learned positions with 2 extra rows, fc1/fc2, biases by enable_bias)."""
+
+from ..naming import Naming
+from . import _rules as rules
+from ._family import Family, same
+
+TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
+
+
+def _opt_checks(config):
+    from .._exceptions import ArchitectureError
+
+    proj = config.get("word_embed_proj_dim")
+    if proj is not None and proj != config["hidden_size"]:
+        # project_in/project_out and a narrower token table (OPT-350m): not built by this table.
+        raise ArchitectureError("word_embed_proj_dim", f"{proj} != hidden_size={config['hidden_size']} is not "
+                                "supported (OPT's project_in/project_out)")
+    affine = config.get("layer_norm_elementwise_affine", True)
+    before = config.get("do_layer_norm_before", True)
+    bias = bool(config.get("enable_bias", True))
+    return {
+        "norm_type": "layernorm" if affine else "nonparametric",
+        "norm_placement": "pre" if before else "post",  # the same two LayerNorms either way
+        "final_norm": bool(before and not config.get("_remove_final_layer_norm", False)),
+        "attention_bias": bias, "attention_output_bias": bias, "mlp_bias": bias,
+    }
+
+
+FAMILIES = [
+    Family(
+        model_type="bloom",
+        causal_lm_class="BloomForCausalLM",
+        source=TF.format("bloom"),
+        naming=Naming(embed="transformer.word_embeddings", embed_norm="transformer.word_embeddings_layernorm",
+                      layer="transformer.h.{i}", qkv="self_attention.query_key_value", o="self_attention.dense",
+                      up="mlp.dense_h_to_4h", down="mlp.dense_4h_to_h", final_norm="transformer.ln_f"),
+        # BloomConfig.attribute_map, and n_embed (popped in __post_init__) for hidden_size.
+        keys={**same("vocab_size", "hidden_size", "tie_word_embeddings"), "n_embed": "hidden_size",
+              "n_layer": "num_hidden_layers", "num_hidden_layers": "num_hidden_layers",
+              "n_head": "num_attention_heads", "num_attention_heads": "num_attention_heads"},
+        defaults={"vocab_size": 250880, "hidden_size": 64, "n_layer": 2, "n_head": 8, "tie_word_embeddings": True},
+        # The FFN is always 4 × hidden_size (modeling_bloom.py BloomMLP); GELU, ALiBi.
+        switches={"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "pre",
+                  "position_embedding_type": "alibi", "attention_bias": True, "attention_output_bias": True,
+                  "mlp_bias": True, "hidden_act": "gelu"},
+        count_neutral=frozenset({"apply_residual_connection_post_layernorm", "slow_but_exact",
+                                 "masked_softmax_fusion", "offset_alibi", "seq_length", "skip_bias_add",
+                                 "skip_bias_add_qkv", "unk_token_id", "n_inner", "attention_softmax_in_fp32",
+                                 "bias_dropout_fusion"}),
+        derive=(rules.no_sliding,),
+    ),
+    Family(
+        model_type="opt",
+        causal_lm_class="OPTForCausalLM",
+        source=TF.format("opt"),
+        naming=Naming(embed="model.decoder.embed_tokens", positions="model.decoder.embed_positions",
+                      position_offset=2, layer="model.decoder.layers.{i}", o="self_attn.out_proj", up="fc1",
+                      down="fc2", attn_pre_norm="self_attn_layer_norm", attn_post_norm="self_attn_layer_norm",
+                      ffn_pre_norm="final_layer_norm", ffn_post_norm="final_layer_norm",
+                      final_norm="model.decoder.final_layer_norm"),
+        keys={**same("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
+                     "max_position_embeddings", "tie_word_embeddings"),
+              "ffn_dim": "intermediate_size", "activation_function": "hidden_act"},
+        defaults={"vocab_size": 50272, "hidden_size": 768, "num_hidden_layers": 12, "ffn_dim": 3072,
+                  "max_position_embeddings": 2048, "do_layer_norm_before": True, "word_embed_proj_dim": None,
+                  "num_attention_heads": 12, "activation_function": "relu", "enable_bias": True,
+                  "layer_norm_elementwise_affine": True, "tie_word_embeddings": True},
+        switches={"mlp_gated": False, "position_embedding_type": "learned"},
+        count_neutral=frozenset({"do_layer_norm_before", "word_embed_proj_dim", "enable_bias",
+                                 "layer_norm_elementwise_affine", "_remove_final_layer_norm", "layerdrop",
+                                 "init_std", "prefix"}),
+        derive=(_opt_checks, rules.no_sliding),
+    ),
+]
