@@ -283,4 +283,38 @@ CONFIGS.update({
     "kolibri1": _merge(core(), routed("num_experts"), st.fixed_dictionaries(
         {"shared_expert_intermediate_size": st.integers(1, 24), "sliding_window": st.integers(1, 64)})),
 })
+
+
+@st.composite
+def flint(draw) -> dict:
+    config = draw(_merge(core(), routed("num_experts"), st.fixed_dictionaries(
+        {"attention_bias": booleans, "shared_expert_intermediate_size": st.integers(1, 24),
+         "sliding_window": st.integers(1, 64), "decoder_sparse_step": st.integers(1, 2)})))
+    layers = config["num_hidden_layers"]
+    config["mlp_only_layers"] = draw(st.one_of(st.none(), st.lists(st.integers(0, layers - 1), unique=True)))
+    return config
+
+
+@st.composite
+def minicpm3(draw) -> dict:
+    config = draw(_merge(core(head_dim=False), mla(), st.fixed_dictionaries({"mlp_bias": booleans})))
+    if draw(booleans):
+        config["v_head_dim"] = None  # hidden_size / heads
+    return config
+
+
+CONFIGS.update({
+    "gpt-sw3": CONFIGS["gpt2"],
+    "granite_swa": with_keys(core(), attention_bias=booleans, mlp_bias=booleans, sliding_window=window),
+    "granitemoe_swa": _merge(core(), _experts(), st.fixed_dictionaries(
+        {"attention_bias": booleans, "shared_intermediate_size": st.integers(0, 24), "sliding_window": window})),
+    "flint": flint(),
+    "hy_v3": _merge(core(), routed("num_experts", shared_key="num_shared_experts"), st.fixed_dictionaries(
+        {"attention_bias": booleans, "mlp_bias": booleans})).flatmap(lambda c: dense_layers(c, key="mlp_layer_types")),
+    "sarvam_moe": _merge(core(), routed("n_routed_experts", shared_key="n_shared_experts", groups=True),
+                         st.fixed_dictionaries({"use_qkv_bias": booleans, "use_qk_norm": booleans})).flatmap(
+        dense_layers),
+    "sarvam_mla": deepseek_v3(),
+    "minicpm3": minicpm3(),
+})
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}

@@ -97,3 +97,39 @@ FAMILIES += [
                 rules.no_sliding),
     ),
 ]
+
+FAMILIES += [
+    Family(
+        model_type="sarvam_mla",  # DeepSeek-V3's tensors (DeepseekV3ForCausalLM), full-rank q by default
+        causal_lm_class="DeepseekV3ForCausalLM",
+        source="transformers 5.24.0 models/sarvam_mla/configuration_sarvam_mla.py",
+        keys={**FAMILIES[0].keys, "num_experts": "num_experts", "num_shared_experts": "n_shared_experts"},
+        defaults={"vocab_size": 262144, "hidden_size": 4096, "intermediate_size": 16384,
+                  "moe_intermediate_size": 2048, "num_hidden_layers": 32, "num_attention_heads": 64,
+                  "num_key_value_heads": None, "n_shared_experts": 1, "n_routed_experts": 128, "kv_lora_rank": 512,
+                  "q_lora_rank": None, "qk_rope_head_dim": 64, "v_head_dim": 128, "qk_nope_head_dim": 128,
+                  "num_experts_per_tok": 8, "first_k_dense_replace": 1, "hidden_act": "silu",
+                  "max_position_embeddings": 4096, "tie_word_embeddings": False, "attention_bias": False},
+        switches=LLAMA_SWITCHES,
+        count_neutral=FAMILIES[0].count_neutral | {"q_head_dim"},
+        derive=FAMILIES[0].derive,
+    ),
+    Family(
+        model_type="minicpm3",  # latent attention with a dense FFN; v_head_dim None: hidden_size / heads
+        causal_lm_class="MiniCPM3ForCausalLM",
+        source="transformers 5.24.0 models/minicpm3/configuration_minicpm3.py",
+        keys={**DECODER_KEYS, **same("kv_lora_rank", "q_lora_rank", "qk_rope_head_dim", "v_head_dim",
+                                     "qk_nope_head_dim", "attention_bias", "mlp_bias")},
+        defaults={"vocab_size": 73448, "hidden_size": 2560, "intermediate_size": 6400, "num_hidden_layers": 62,
+                  "num_attention_heads": 40, "num_key_value_heads": 40, "hidden_act": "silu",
+                  "max_position_embeddings": 32768, "tie_word_embeddings": True, "attention_bias": False,
+                  "mlp_bias": False, "kv_lora_rank": 256, "q_lora_rank": 768, "qk_nope_head_dim": 64,
+                  "qk_rope_head_dim": 32, "v_head_dim": None},
+        switches=LLAMA_SWITCHES,
+        count_neutral=frozenset({"head_dim", "qk_head_dim", "scale_emb", "scale_depth", "dim_model_base",
+                                 "logits_scaling"}),
+        derive=(rules.output_bias_follows("attention_bias"),
+                lambda c: {"v_head_dim": c.get("v_head_dim") or c["hidden_size"] // c["num_attention_heads"]},
+                rules.no_sliding),
+    ),
+]

@@ -1,5 +1,7 @@
 """GPT-2: learned positions, LayerNorm with bias, biases everywhere, Conv1D weights stored (in, out)."""
 
+import dataclasses
+
 from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
@@ -30,3 +32,6 @@ FAMILIES = [
         derive=(rules.no_sliding,),
     ),
 ]
+
+# GPT-SW3: transformers builds GPT2LMHeadModel from a GPT2Config registered as gpt-sw3.
+FAMILIES.append(dataclasses.replace(FAMILIES[0], model_type="gpt-sw3"))

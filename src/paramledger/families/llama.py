@@ -297,3 +297,20 @@ FAMILIES.append(
         derive=(rules.output_bias_follows("attention_bias"), _peri_norm, rules.no_sliding),
     )
 )
+
+FAMILIES.append(
+    Family(
+        model_type="granite_swa",  # Granite with an attention sink per head; layer 0 of every 4 global
+        causal_lm_class="GraniteSWAForCausalLM",
+        source=TF.format("granite_swa"),
+        keys=LLAMA_KEYS,
+        defaults={"vocab_size": 100352, "hidden_size": 2560, "intermediate_size": 8192, "num_hidden_layers": 24,
+                  "num_attention_heads": 20, "num_key_value_heads": 4, "hidden_act": "silu",
+                  "max_position_embeddings": 8192, "tie_word_embeddings": True, "attention_bias": False,
+                  "mlp_bias": False, "sliding_window": 128},
+        switches={**LLAMA_SWITCHES, "attention_sinks": True},
+        count_neutral=frozenset({"embedding_multiplier", "logits_scaling", "residual_multiplier",
+                                 "attention_multiplier", "layer_rope_theta"}),
+        derive=(rules.output_bias_follows("attention_bias"), rules.sliding_except(lambda i, config: i % 4 == 0)),
+    )
+)

@@ -244,3 +244,73 @@ FAMILIES += [
         derive=(rules.sliding_except(lambda i, config: (i + 1) % 5 == 0),),
     ),
 ]
+
+FAMILIES += [
+    Family(
+        model_type="granitemoe_swa",  # GraniteMoeShared plus attention sinks and 3 sliding : 1 global
+        causal_lm_class="GraniteMoeSWAForCausalLM",
+        source=TF.format("granitemoe_swa"),
+        naming=GRANITE_MOE,
+        keys=GRANITE_MOE_KEYS,
+        defaults={**GRANITE_MOE_DEFAULTS, "shared_intermediate_size": 0, "sliding_window": 128},
+        switches={**LLAMA_SWITCHES, "attention_sinks": True},
+        count_neutral=GRANITE_NEUTRAL | {"shared_intermediate_size", "layer_rope_theta"},
+        derive=(rules.output_bias_follows("attention_bias"), rules.sliding_except(lambda i, config: i % 4 == 0),
+                lambda c: {"shared_expert_intermediate_size": c.get("shared_intermediate_size") or None}),
+    ),
+    Family(
+        model_type="flint",  # sinks, per-head q/k norms, Qwen-MoE layout with an ungated shared expert
+        causal_lm_class="FlintForCausalLM",
+        source=TF.format("flint"),
+        naming=Naming(shared_expert="mlp.shared_expert"),
+        keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "num_experts",
+                                 "shared_expert_intermediate_size")},
+        defaults={"vocab_size": 150144, "hidden_size": 2048, "intermediate_size": 6144, "num_hidden_layers": 49,
+                  "num_attention_heads": 32, "num_key_value_heads": 4, "hidden_act": "silu",
+                  "max_position_embeddings": 262144, "tie_word_embeddings": False, "decoder_sparse_step": 1,
+                  "moe_intermediate_size": 512, "shared_expert_intermediate_size": 1024, "num_experts_per_tok": 6,
+                  "num_experts": 256, "head_dim": 128, "attention_bias": False, "mlp_only_layers": [0, 1],
+                  "sliding_window": 513},
+        switches={**LLAMA_SWITCHES, "qk_norm": "head", "attention_sinks": True},
+        count_neutral=ROUTING_KEYS | {"decoder_sparse_step"},
+        # FlintConfig: mlp_only_layers None means [0, 1] (the first two layers dense).
+        derive=(rules.output_bias_follows("attention_bias"),
+                lambda c: rules.sparse_step({**c, "mlp_only_layers": c.get("mlp_only_layers")
+                                             if c.get("mlp_only_layers") is not None else [0, 1]}),
+                rules.sliding_except(lambda i, config: i < 2 or i % 4 == 1 or i == config["num_hidden_layers"] - 1)),
+    ),
+    Family(
+        model_type="hy_v3",  # per-head q/k norms; mlp_bias on the dense and shared MLPs, never the experts
+        causal_lm_class="HYV3ForCausalLM",
+        source=TF.format("hy_v3"),
+        keys={**MOE_KEYS, **same("head_dim", "attention_bias", "mlp_bias", "moe_intermediate_size", "num_experts"),
+              "num_local_experts": "num_experts", "num_shared_experts": "n_shared_experts"},
+        defaults={"vocab_size": 120832, "hidden_size": 4096, "intermediate_size": 13312, "num_hidden_layers": 80,
+                  "num_attention_heads": 64, "num_key_value_heads": 8, "head_dim": 128, "hidden_act": "silu",
+                  "max_position_embeddings": 131072, "tie_word_embeddings": False, "attention_bias": False,
+                  "mlp_bias": False, "num_experts": 192, "num_experts_per_tok": 8, "num_shared_experts": 1,
+                  "moe_intermediate_size": 1536, "mlp_layer_types": None},
+        switches={**LLAMA_SWITCHES, "qk_norm": "head"},
+        count_neutral=ROUTING_KEYS | {"router_scaling_factor", "enable_moe_fp32_combine", "mlp_layer_types"},
+        derive=(rules.output_bias_follows("attention_bias"), rules.mlp_layer_types(lambda i, config: i == 0),
+                rules.no_sliding),
+    ),
+    Family(
+        model_type="sarvam_moe",  # GLM-4-MoE's tensors (Glm4MoeForCausalLM) with q/k norms on by default
+        causal_lm_class="Glm4MoeForCausalLM",
+        source=TF.format("sarvam_moe"),
+        keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "n_shared_experts"),
+              "n_routed_experts": "num_experts", "num_local_experts": "num_experts", "num_experts": "num_experts",
+              "num_shared_experts": "n_shared_experts", "use_qkv_bias": "attention_bias"},  # attribute_map
+        defaults={"vocab_size": 262144, "hidden_size": 4096, "intermediate_size": 8192, "num_hidden_layers": 19,
+                  "num_attention_heads": 64, "num_key_value_heads": 4, "hidden_act": "silu",
+                  "max_position_embeddings": 131072, "tie_word_embeddings": False, "attention_bias": False,
+                  "moe_intermediate_size": 1024, "num_experts_per_tok": 6, "n_shared_experts": 1,
+                  "n_routed_experts": 128, "first_k_dense_replace": 1, "use_qk_norm": True, "head_dim": 64},
+        switches={**LLAMA_SWITCHES, "attention_output_bias": False},
+        count_neutral=ROUTING_KEYS | {"first_k_dense_replace", "use_qk_norm", "num_nextn_predict_layers",
+                                      "num_mtp_layers"},
+        derive=(rules.head_dim_floor, rules.first_k_dense,
+                lambda c: {"qk_norm": "head" if c.get("use_qk_norm") else "none"}, rules.no_sliding),
+    ),
+]
