@@ -154,3 +154,22 @@ def test_multimodal_config_says_it_counts_the_text_decoder():
     arch = paramledger.load({"model_type": "gemma3", "text_config": {"num_hidden_layers": 2}})
     assert arch.notes == ("gemma3 is multimodal: counting its text decoder (text_config) only",)
     assert arch.num_hidden_layers == 2
+
+
+def test_overrides_written_under_the_family_keys_recompute_the_window_pattern():
+    from paramledger.hf_config import config_with_overrides
+
+    config = config_with_overrides({"model_type": "gemma2"}, {"num_hidden_layers": "4"})
+    assert config == {"model_type": "gemma2", "num_hidden_layers": 4}
+    arch = paramledger.load(config)
+    assert arch.layer_types == ("sliding_attention", "full_attention") * 2
+    assert config_with_overrides({"model_type": "gpt2", "n_layer": 12}, {"num_hidden_layers": 2})["n_layer"] == 2
+
+
+def test_override_without_a_family_key():
+    from paramledger._exceptions import OptionError
+    from paramledger.hf_config import config_with_overrides
+
+    with pytest.raises(OptionError, match="--set: norm_placement has no llama config key: no llama config "
+                                          "expresses that change"):
+        config_with_overrides({"model_type": "llama"}, {"norm_placement": "post"})

@@ -55,3 +55,40 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     if not_understood:
         notes.append("config keys not understood (they might change the count): " + ", ".join(sorted(not_understood)))
     return Architecture.from_mapping(values, where, tuple(notes))
+
+
+def config_with_overrides(config: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """``config`` with architecture-field overrides written under the family's own key
+    names (GPT-2's num_hidden_layers becomes n_layer), so the family reads them as it reads
+    the file: derived values such as layer_types follow the new layer count.
+
+    A field with no config key in the family (norm_placement for Llama) is refused: no
+    config of that family expresses it."""
+    from ._exceptions import OptionError
+
+    family = families.get(str(config.get("model_type")))
+    if family is None:
+        raise UnsupportedFamilyError("config", str(config.get("model_type")), families.supported())
+    if not overrides:
+        return dict(config)
+    inner = dict(config.get("text_config") or {}) if family.text_config else dict(config)
+    for name, value in overrides.items():
+        keys = [key for key, field_name in family.keys.items() if field_name == name]
+        if not keys:
+            raise OptionError("--set", f"{name} has no {family.model_type} config key: no {family.model_type} "
+                                       "config expresses that change")
+        key = next((k for k in keys if k in inner), keys[0])
+        inner[key] = _parse_value(value)
+    return {**config, "text_config": inner} if family.text_config else inner
+
+
+def _parse_value(value: Any) -> Any:
+    """A --set string as JSON reads it (numbers, true/false, null), else the string itself."""
+    import json
+
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value.replace("_", "") if value.replace("_", "").isdigit() else value)
+    except ValueError:
+        return value

@@ -163,7 +163,7 @@ def verify(source: Any, **overrides: Any) -> Verification:
     expressible as Llama (translated by :func:`llama_config`).  ``overrides`` are field
     names, written into the config under the family's own key names."""
     from .families import get
-    from .hf_config import architecture_from_config
+    from .hf_config import architecture_from_config, config_with_overrides
     from .sources import load
 
     config = _raw_config(source)
@@ -176,7 +176,7 @@ def verify(source: Any, **overrides: Any) -> Verification:
         family = get(str(config.get("model_type")))
         if family is None:  # let the loader say what is unsupported
             architecture_from_config(config, _label(source))
-        config = _with_overrides(config, family, overrides)
+        config = config_with_overrides(config, overrides)
         ours = architecture_from_config(config, _label(source))
     import paramledger
 
@@ -240,37 +240,6 @@ def _config_object(value: Any, where: str) -> dict[str, Any]:
 
         raise FileFormatError(where, "a config must be a JSON object")
     return dict(value)
-
-
-def _with_overrides(config: dict[str, Any], family: Any, overrides: Mapping[str, Any]) -> dict[str, Any]:
-    """Write field overrides into the config under the family's key names."""
-    if not overrides:
-        return config
-    from ._exceptions import OptionError
-
-    inner = dict(config.get("text_config") or {}) if family.text_config else config
-    for name, value in overrides.items():
-        keys = [key for key, field_name in family.keys.items() if field_name == name]
-        if not keys:
-            raise OptionError("--set", f"{name} has no {family.model_type} config key (transformers could not "
-                                       "build that change); count it with `paramledger count` instead")
-        key = next((k for k in keys if k in inner), keys[0])
-        inner[key] = _parse_value(value)
-    if family.text_config:
-        return {**config, "text_config": inner}
-    return {**config, **inner}
-
-
-def _parse_value(value: Any) -> Any:
-    """A --set string as JSON would read it (numbers, true/false, null), else the string."""
-    import json
-
-    if not isinstance(value, str):
-        return value
-    try:
-        return json.loads(value.replace("_", "") if value.replace("_", "").isdigit() else value)
-    except ValueError:
-        return value
 
 
 # A paramledger design is verified through the one HF family that builds the same tensors:
