@@ -22,6 +22,10 @@ from .architecture import Architecture
 from .inventory import ACTIVE_DEFINITION, COMPONENTS, NON_EMBEDDING_DEFINITIONS, Inventory, Tensor
 from .sources import load
 from .analysis import break_even_vocab_size, rule_of_thumb
+from .whatif import Change, Comparison, compare, what_if
+from .formula import closed_form
+from .module import from_module, inventory_from_factory
+from .checkpoints import read as read_checkpoint
 
 __all__ = [
     "ACTIVE_DEFINITION",
@@ -38,10 +42,18 @@ __all__ = [
     "UnknownKeyError",
     "UnknownModelError",
     "UnsupportedFamilyError",
+    "Change",
+    "Comparison",
     "break_even_vocab_size",
+    "closed_form",
+    "compare",
+    "from_module",
     "inventory",
+    "inventory_from_factory",
     "load",
+    "read_checkpoint",
     "rule_of_thumb",
+    "what_if",
 ]
 
 __version__ = "0.1.0"

@@ -75,6 +75,9 @@ class Inventory:
     architecture: Architecture | None = None
     source: str | None = None
     notes: tuple[str, ...] = ()  # what a reader should know (a text_config was used, ...)
+    # Stored tensors that are not learned (causal masks, rotary inv_freq): listed apart,
+    # never counted.  Only a live module or a checkpoint has them.
+    buffers: tuple[Tensor, ...] = ()
 
     # ------------------------------------------------------------------ totals
     @cached_property
@@ -180,6 +183,7 @@ def inventory_from_tensors(
     architecture: Architecture | None = None,
     source: str | None = None,
     notes: Iterable[str] = (),
+    buffers: Iterable[Tensor] = (),
 ) -> Inventory:
     """Build an inventory, refusing duplicate names and aliases to nothing."""
     tensors = tuple(tensors)
@@ -194,4 +198,4 @@ def inventory_from_tensors(
             raise ValueError(f"alias {alias} points at no tensor ({target})")
         if alias in names:
             raise ValueError(f"alias {alias} is also a tensor")
-    return Inventory(tensors, aliases, architecture, source, tuple(notes))
+    return Inventory(tensors, aliases, architecture, source, tuple(notes), tuple(buffers))

@@ -5,7 +5,7 @@ many names reach it (``named_parameters(remove_duplicate=False)``: the first nam
 tensor, later names are aliases -- a tied head); a frozen parameter (requires_grad=False)
 still counts and is marked; two independent parameters count twice even when their values
 are equal.  Buffers (causal masks, rotary inv_freq) are not learned: they are listed in
-the notes and by :func:`module_buffers`, never counted.
+``Inventory.buffers`` and the notes, never counted.
 
 Components: when the module carries a transformers ``config`` whose family paramledger
 knows, each parameter takes the component of the same-named tensor in the config-derived
@@ -64,7 +64,7 @@ def from_module(module: Any, *, source: str | None = None) -> Inventory:
         notes.append("components guessed from parameter names ('other' when no rule matches)")
     label = source or type(module).__name__
     arch = reference.architecture if reference is not None else None
-    return inventory_from_tensors(tensors, aliases, architecture=arch, source=label, notes=notes)
+    return inventory_from_tensors(tensors, aliases, architecture=arch, source=label, notes=notes, buffers=buffers)
 
 
 def module_buffers(module: Any) -> list[Tensor]:
@@ -139,7 +139,7 @@ def inventory_from_factory(spec: str) -> Inventory:
     inv = from_module(built, source=spec)
     if notes:
         inv = inventory_from_tensors(inv.tensors, inv.aliases, architecture=inv.architecture, source=inv.source,
-                                     notes=(*inv.notes, *notes))
+                                     notes=(*inv.notes, *notes), buffers=inv.buffers)
     return inv
 
 

@@ -78,6 +78,9 @@ def manifest_table(inv: Inventory) -> str:
     if inv.aliases:
         text += "\n\naliases (counted once, with the tensor they share):\n"
         text += "\n".join(f"  {alias} -> {target}" for alias, target in inv.aliases.items())
+    if inv.buffers:
+        text += "\n\nbuffers (stored, not learned, not counted):\n"
+        text += "\n".join(f"  {b.name}  {' × '.join(map(str, b.shape))}  {b.count:,}" for b in inv.buffers)
     return text
 
 
@@ -106,6 +109,8 @@ def inventory_json(inv: Inventory, *, manifest: bool = False) -> dict[str, Any]:
         out["rule_of_thumb"] = {"formula": "12 * num_hidden_layers * hidden_size**2",
                                 "estimate": rule.estimate, "gap": rule.gap}
         out["break_even_vocab_size"] = break_even_vocab_size(arch)
+    if manifest and inv.buffers:
+        out["buffers"] = [{"name": b.name, "shape": list(b.shape), "count": b.count} for b in inv.buffers]
     if manifest:
         out["tensors"] = [
             {"name": t.name, "shape": list(t.shape), "count": t.count, "component": t.component,

@@ -82,9 +82,16 @@ def read_spec(path: Path, label: str | None = None) -> Architecture:
 
 
 def read_config(path: Path, label: str | None = None) -> Architecture:
-    from .hf_config import architecture_from_config
+    """A config.json; a tokenizer.json beside it adds a note comparing its vocabulary with
+    the table's rows (padded rows still count)."""
+    import dataclasses
 
-    return architecture_from_config(read_json(path), label or str(path))
+    from .hf_config import architecture_from_config
+    from .tokenizer_vocab import tokenizer_note
+
+    arch = architecture_from_config(read_json(path), label or str(path))
+    note = tokenizer_note(path)
+    return dataclasses.replace(arch, notes=(*arch.notes, note)) if note else arch
 
 
 def _read_bundled_model(name: str, path: Path) -> Architecture:

@@ -10,8 +10,8 @@ from typing import Any
 from .._exceptions import OptionError
 
 
-def add_source(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("source", metavar="SOURCE",
+def add_source(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
+    parser.add_argument("source", metavar="SOURCE", nargs="?" if optional else None, default=None,
                         help="a bundled design or model name, a spec file (.toml), a config.json or its folder")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                         help="override an architecture key (HF config names), validated like the file; repeatable")

@@ -1,4 +1,4 @@
-"""paramledger count SOURCE: the inventory as a table, a manifest or JSON."""
+"""paramledger count SOURCE | --module PKG.MOD:FACTORY: the inventory as a table, a manifest or JSON."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ from ._common import add_source, load_source, print_json
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("count", help="count the parameters of a design or model",
                                    description="Count every unique learned tensor once.")
-    add_source(parser)
+    add_source(parser, optional=True)
+    parser.add_argument("--module", metavar="PKG.MOD:FACTORY",
+                        help="count a live torch nn.Module: import the factory and call it on the meta device "
+                             "(instead of SOURCE)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--manifest", action="store_true", help="list every tensor and every alias")
     parser.set_defaults(func=run)
@@ -18,9 +21,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .. import inventory
+    from .._exceptions import OptionError
     from ..render import inventory_json, inventory_table, manifest_table
 
-    inv = inventory(load_source(args))
+    if args.module is not None:
+        if args.source is not None or args.overrides:
+            raise OptionError("--module", "counts a live module; give it instead of SOURCE and --set")
+        from ..module import inventory_from_factory
+
+        inv = inventory_from_factory(args.module)
+    elif args.source is None:
+        raise OptionError("SOURCE", "give a SOURCE to count, or --module PKG.MOD:FACTORY")
+    else:
+        inv = inventory(load_source(args))
     if args.json:
         print_json(inventory_json(inv, manifest=args.manifest))
     else:

@@ -1,0 +1,63 @@
+"""`paramledger count`: the manifest, a live module, a tokenizer beside a config."""
+
+from __future__ import annotations
+
+import json
+
+import paramledger
+
+
+def test_manifest_lists_every_tensor_and_alias(cli):
+    status, out, _ = cli("count", "seed-baseline", "--json", "--manifest")
+    data = json.loads(out)
+    inv = paramledger.inventory("seed-baseline")
+    assert [t["name"] for t in data["tensors"]] == inv.names()
+    assert sum(t["count"] for t in data["tensors"]) == data["total"] == inv.total
+    embed = next(t for t in data["tensors"] if t["name"] == "model.embed_tokens.weight")
+    assert embed == {"name": "model.embed_tokens.weight", "shape": [32768, 256], "count": 8388608,
+                     "component": "embedding", "layer": None, "frozen": False, "aliases": ["lm_head.weight"]}
+    status, text, _ = cli("count", "seed-baseline", "--manifest")
+    assert "model.layers.5.mlp.down_proj.weight" in text and "lm_head.weight -> model.embed_tokens.weight" in text
+
+
+def test_count_a_live_module(cli, tmp_path, monkeypatch):
+    (tmp_path / "tiny_factory.py").write_text(
+        "import torch\n"
+        "class Tied(torch.nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.embed = torch.nn.Embedding(10, 4)\n"
+        "        self.head = torch.nn.Linear(4, 10, bias=False)\n"
+        "        self.head.weight = self.embed.weight\n"
+        "        self.register_buffer('mask', torch.ones(3, 3))\n"
+        "def build():\n    return torch.nn.Linear(4, 3)\n"
+        "def tied():\n    return Tied()\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    status, out, _ = cli("count", "--module", "tiny_factory:build", "--json")
+    assert status == 0 and json.loads(out)["total"] == 15
+    status, out, _ = cli("count", "--module", "tiny_factory:tied", "--json", "--manifest")
+    data = json.loads(out)
+    assert data["total"] == 40 and data["aliases"] == {"head.weight": "embed.weight"}
+    assert data["buffers"] == [{"name": "mask", "shape": [3, 3], "count": 9}]
+
+
+def test_count_needs_a_source(cli):
+    status, out, err = cli("count")
+    assert status == 2 and err == "paramledger: error: SOURCE: give a SOURCE to count, or --module PKG.MOD:FACTORY\n"
+    status, out, err = cli("count", "seed-baseline", "--module", "x:y")
+    assert status == 2 and "--module: counts a live module; give it instead of SOURCE and --set" in err
+
+
+def test_tokenizer_beside_config_is_noted(cli, tmp_path):
+    config = {"model_type": "llama", "vocab_size": 8, "hidden_size": 8, "num_hidden_layers": 1,
+              "num_attention_heads": 2, "intermediate_size": 16}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    tokenizer = {"version": "1.0", "added_tokens": [{"id": 5, "content": "<eos>", "special": True}],
+                 "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "c": 2, "d": 3, "e": 4}, "merges": []}}
+    (tmp_path / "tokenizer.json").write_text(json.dumps(tokenizer))
+    status, out, _ = cli("count", str(tmp_path), "--json")
+    notes = json.loads(out)["notes"]
+    assert any("embedding has 8 rows; the tokenizer defines 6 tokens" in n and "2 padded rows" in n for n in notes)
+    status, text, _ = cli("count", str(tmp_path))
+    assert "note: embedding has 8 rows" in text
