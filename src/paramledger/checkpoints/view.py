@@ -9,14 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..render import table as _table
 from .reconcile import Report, sorted_entries
-
-
-def _table(rows: list[tuple[str, ...]], align: str) -> str:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "\n".join(
-        "  ".join(c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(row, widths, align)).rstrip()
-        for row in rows)
 
 
 def _shape(shape: tuple[int, ...]) -> str:

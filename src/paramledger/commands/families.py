@@ -46,17 +46,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _table(rows) -> str:
-    from ..render import percent
+    from ..render import percent, table
 
     lines = [("model", "attention", "norm", "position", "FFN", "tied", "vocab", "total", "emb. share",
               "KV bytes/token (bf16)")]
     for r in rows:
         lines.append((r.name, r.attention, r.norm, r.position, r.activation, "yes" if r.tied else "no",
                       f"{r.vocab_size:,}", f"{r.total:,}", percent(r.embedding_share), f"{r.kv_bytes_per_token:,}"))
-    widths = [max(len(row[i]) for row in lines) for i in range(len(lines[0]))]
-    align = "llllllrrrr"
-    return "\n".join("  ".join(c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(row, widths, align)).rstrip()
-                     for row in lines)
+    return table(lines, "llllllrrrr")
 
 
 def _json(row, seed, found) -> dict:
