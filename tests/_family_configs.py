@@ -317,4 +317,11 @@ CONFIGS.update({
     "sarvam_mla": deepseek_v3(),
     "minicpm3": minicpm3(),
 })
+CONFIGS.update({
+    "xglm": with_keys(core(kv=False, head_dim=False, names={"hidden_size": "d_model", "num_hidden_layers": "num_layers",
+                                                           "num_attention_heads": "attention_heads"}, inner="ffn_dim")
+                      ).filter(lambda c: c["d_model"] >= 4),  # its sinusoid divides by d_model / 2 - 1
+    "biogpt": with_keys(core(kv=False, head_dim=False), max_position_embeddings=st.integers(1, 64)),
+    "ctrl": with_keys(core(kv=False, head_dim=False, names=GPT2_NAMES, inner="dff"), n_positions=st.integers(1, 64)),
+})
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}

@@ -133,3 +133,4 @@ FAMILIES += [
                 rules.no_sliding),
     ),
 ]
+
