@@ -44,6 +44,7 @@ COUNT_NEUTRAL = frozenset({
     "use_kernels", "use_bidirectional_attention", "max_window_layers", "use_sliding_window",
     "sliding_window", "layer_types", "sliding_window_pattern", "_sliding_window_pattern",
     "default_theta", "hidden_act", "hidden_activation", "activation_function", "mlp_only_layers",
+    "is_llama_config", "rope_interleaved",  # SmolLM2's bookkeeping for other runtimes
 })
 
 

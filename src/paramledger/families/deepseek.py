@@ -26,8 +26,9 @@ FAMILIES = [
         # num_nextn_predict_layers: the multi-token-prediction module ships in the checkpoint
         # but DeepseekV3ForCausalLM does not build it.
         # head_dim and qk_head_dim are derived by DeepseekV3Config (from the qk_* dims), never read.
+        # moe_layer_freq: DeepSeek-V3's config.json has it; DeepseekV3ForCausalLM ignores it.
         count_neutral=ROUTING_KEYS | {"first_k_dense_replace", "num_nextn_predict_layers", "num_mtp_layers",
-                                      "head_dim", "qk_head_dim"},
+                                      "head_dim", "qk_head_dim", "moe_layer_freq"},
         derive=(rules.output_bias_follows("attention_bias"), rules.first_k_dense, rules.no_sliding),
     ),
 ]

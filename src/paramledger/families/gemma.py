@@ -45,6 +45,7 @@ FAMILIES = [
                   "hidden_activation": "gelu_pytorch_tanh", "max_position_embeddings": 8192,
                   "tie_word_embeddings": True, "attention_bias": False, "sliding_window": 4096},
         switches={**LLAMA_SWITCHES, "norm_placement": "sandwich"},
+        count_neutral=frozenset({"sliding_window_size"}),  # a legacy spelling in gemma-2 configs, never read
         derive=(rules.output_bias_follows("attention_bias"), rules.sliding_every(None, 2)),
     ),
     Family(
@@ -67,7 +68,6 @@ FAMILIES = [
         keys=GEMMA2_KEYS,
         defaults=GEMMA3_TEXT_DEFAULTS,
         switches=GEMMA3_SWITCHES,
-        count_neutral=frozenset({"model_type"}),
         derive=GEMMA3_RULES,
         text_config=True,
     ),

@@ -42,6 +42,7 @@ FAMILIES = [
                   "sliding_window": 4096, "max_window_layers": 28},
         # modeling_qwen2.py: q, k and v always carry a bias, o never (no config key).
         switches={**LLAMA_SWITCHES, "attention_bias": True, "attention_output_bias": False},
+        count_neutral=frozenset({"use_mrope"}),  # in Qwen2.5 configs; read only by the vision models
         derive=(rules.qwen_window,),
     ),
     Family(

@@ -75,7 +75,9 @@ FAMILIES = [
                   "sliding_window": 128, "tie_word_embeddings": False, "hidden_act": "silu",
                   "max_position_embeddings": 131072, "num_experts_per_tok": 4, "attention_bias": True},
         switches={**LLAMA_SWITCHES, "router_bias": True, "attention_sinks": True},
-        count_neutral=ROUTING_KEYS | {"swiglu_alpha", "swiglu_limit"},
+        # experts_per_token and initial_context_length ship in gpt-oss's config.json for other
+        # runtimes; GptOssConfig reads num_experts_per_tok and max_position_embeddings instead.
+        count_neutral=ROUTING_KEYS | {"swiglu_alpha", "swiglu_limit", "experts_per_token", "initial_context_length"},
         derive=(rules.output_bias_follows("attention_bias"), rules.sliding_every(None, 2)),
     ),
 ]

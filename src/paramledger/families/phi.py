@@ -16,6 +16,8 @@ FAMILIES = [
                   "num_attention_heads": 32, "num_key_value_heads": None, "hidden_act": "silu",
                   "max_position_embeddings": 4096, "tie_word_embeddings": False, "sliding_window": None},
         switches=LLAMA_SWITCHES,
+        # attention_bias appears in released Phi-3/Phi-4 configs; modeling_phi3.py builds no bias regardless.
+        count_neutral=frozenset({"attention_bias"}),
         derive=(rules.sliding_all,),
     ),
 ]
