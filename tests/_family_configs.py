@@ -324,4 +324,21 @@ CONFIGS.update({
     "biogpt": with_keys(core(kv=False, head_dim=False), max_position_embeddings=st.integers(1, 64)),
     "ctrl": with_keys(core(kv=False, head_dim=False, names=GPT2_NAMES, inner="dff"), n_positions=st.integers(1, 64)),
 })
+
+
+@st.composite
+def llama4_text(draw) -> dict:
+    config = draw(_merge(core(inner="intermediate_size_mlp"), _experts(), st.fixed_dictionaries(
+        {"intermediate_size": st.integers(1, 32), "attention_bias": booleans,
+         "attention_chunk_size": st.integers(1, 64), "no_rope_layer_interval": st.integers(1, 4)})))
+    layers = config["num_hidden_layers"]
+    if draw(booleans):
+        config["moe_layers"] = draw(st.lists(st.integers(0, layers - 1), unique=True))
+    else:
+        config["interleave_moe_layer_step"] = draw(st.integers(1, 3))
+    return config
+
+
+CONFIGS["llama4_text"] = llama4_text()
+CONFIGS["llama4"] = llama4_text().map(lambda text: {"text_config": {"model_type": "llama4_text", **text}})
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}

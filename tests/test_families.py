@@ -36,6 +36,9 @@ def assert_matches_reference(config: dict) -> None:
     if hasattr(cfg, "attention_layers"):  # GPT-Neo: "local" layers attend within window_size
         window = cfg.window_size
         types = [SLIDING if kind == "local" else "full" for kind in cfg.attention_layers]
+    if "chunked_attention" in types:  # Llama 4: a chunked layer holds at most attention_chunk_size keys
+        window = cfg.attention_chunk_size
+        types = [SLIDING if kind == "chunked_attention" else kind for kind in types]
     sliding = [bool(window) and kind == SLIDING for kind in types]
     assert [kind == SLIDING for kind in arch.layer_types or ["full_attention"] * arch.num_hidden_layers] == sliding
     assert arch.sliding_window == (window if any(sliding) else None)

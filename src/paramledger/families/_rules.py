@@ -16,7 +16,7 @@ Rule = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 SLIDING, FULL = "sliding_attention", "full_attention"
 
 
-def _pattern(window: Any, sliding: Sequence[bool]) -> dict[str, Any]:
+def layer_pattern(window: Any, sliding: Sequence[bool]) -> dict[str, Any]:
     if not window or not any(sliding):
         return {"sliding_window": None, "layer_types": ()}
     return {"sliding_window": window, "layer_types": tuple(SLIDING if s else FULL for s in sliding)}
@@ -38,7 +38,7 @@ def sliding_all(config: Mapping[str, Any]) -> dict[str, Any]:
     """Every layer slides when sliding_window is set (Mistral, Mixtral, Phi-3, Starcoder2)."""
     layers = config["num_hidden_layers"]
     given = _given_types(config)
-    return _pattern(config.get("sliding_window"), given if given is not None else [True] * layers)
+    return layer_pattern(config.get("sliding_window"), given if given is not None else [True] * layers)
 
 
 def sliding_every(period_key: str | None = None, period: int = 2) -> Rule:
@@ -50,7 +50,7 @@ def sliding_every(period_key: str | None = None, period: int = 2) -> Rule:
             step = config.get(period_key, period) if period_key else period
             step = step or period
             given = [bool((i + 1) % step) for i in range(config["num_hidden_layers"])]
-        return _pattern(config.get("sliding_window"), given)
+        return layer_pattern(config.get("sliding_window"), given)
 
     return rule
 
@@ -62,7 +62,7 @@ def qwen_window(config: Mapping[str, Any]) -> dict[str, Any]:
     if given is None:
         given = [window is not None and i >= config.get("max_window_layers", 0)
                  for i in range(config["num_hidden_layers"])]
-    return _pattern(window, given)
+    return layer_pattern(window, given)
 
 
 def qwen_moe_window(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -72,13 +72,13 @@ def qwen_moe_window(config: Mapping[str, Any]) -> dict[str, Any]:
     if given is None:
         given = [bool((i + 1) % 2) and i < config.get("max_window_layers", 0) and window is not None
                  for i in range(config["num_hidden_layers"])]
-    return _pattern(window, given)
+    return layer_pattern(window, given)
 
 
 def qwen3_moe_window(config: Mapping[str, Any]) -> dict[str, Any]:
     """Qwen3-MoE: with use_sliding_window, every layer (its config has no layer_types)."""
     window = config.get("sliding_window") if config.get("use_sliding_window") else None
-    return _pattern(window, [True] * config["num_hidden_layers"])
+    return layer_pattern(window, [True] * config["num_hidden_layers"])
 
 
 def sparse_step(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -112,7 +112,7 @@ def sliding_except(full: Callable[[int, Mapping[str, Any]], bool]) -> Rule:
         given = _given_types(config)
         if given is None:
             given = [not full(i, config) for i in range(config["num_hidden_layers"])]
-        return _pattern(config.get("sliding_window"), given)
+        return layer_pattern(config.get("sliding_window"), given)
 
     return rule
 
@@ -128,7 +128,7 @@ def smollm3_window(config: Mapping[str, Any]) -> dict[str, Any]:
             rope = [int((i + 1) % interval != 0) for i in range(layers)]
         window = config.get("sliding_window")
         given = [bool(config.get("use_sliding_window")) and window is not None and not rope[i] for i in range(layers)]
-    return _pattern(config.get("sliding_window"), given)
+    return layer_pattern(config.get("sliding_window"), given)
 
 
 def heads_fill_hidden(reason: str) -> Rule:
@@ -156,7 +156,7 @@ def gpt_neo_window(config: Mapping[str, Any]) -> dict[str, Any]:
     for pattern, repeat in config.get("attention_types") or [[["global", "local"], 12]]:
         for _ in range(repeat):
             kinds.extend(pattern)
-    return _pattern(config.get("window_size"), [kind == "local" for kind in kinds])
+    return layer_pattern(config.get("window_size"), [kind == "local" for kind in kinds])
 
 
 def mlp_layer_types(default_dense: Callable[[int, Mapping[str, Any]], bool]) -> Rule:

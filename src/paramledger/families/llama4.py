@@ -1,0 +1,82 @@
+"""Llama 4: MoE layers every interleave_moe_layer_step (or the listed moe_layers) with one
+shared expert, experts stored (experts, in, out), dense layers intermediate_size_mlp wide;
+the q/k norm is a parameter-free L2 norm.  Chunked-attention layers (RoPE layers) hold at
+most attention_chunk_size keys, so they are recorded as sliding with that window."""
+
+from ..naming import Naming
+from ._family import Family, same
+from ._rules import layer_pattern
+from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
+
+TF = "transformers 5.24.0 models/llama4/configuration_llama4.py (Llama4TextConfig)"
+LLAMA4 = Naming(gate="feed_forward.gate_proj", up="feed_forward.up_proj", down="feed_forward.down_proj",
+                router="feed_forward.router", experts_gate_up="feed_forward.experts.gate_up_proj",
+                experts_down="feed_forward.experts.down_proj", experts_in_out=True,
+                shared_expert="feed_forward.shared_expert")
+
+
+def _llama4_layers(config):
+    layers = config["num_hidden_layers"]
+    moe = config.get("moe_layers")
+    if moe is None:
+        step = config.get("interleave_moe_layer_step") or 1
+        moe = range(step - 1, layers, step)
+    moe = set(moe)
+    # Llama4TextConfig: layer i has RoPE (and chunked attention) unless no_rope_layers[i] == 0;
+    # by default every no_rope_layer_interval-th layer is a global NoPE layer.
+    rope = config.get("no_rope_layers") or [int((i + 1) % (config.get("no_rope_layer_interval") or 4) != 0)
+                                            for i in range(layers)]
+    chunk = config.get("attention_chunk_size")
+    return {"mlp_only_layers": tuple(i for i in range(layers) if i not in moe),
+            # one shared expert as wide as each routed one
+            "shared_expert_intermediate_size": config["moe_intermediate_size"],
+            **layer_pattern(chunk, [bool(rope[i]) for i in range(layers)])}
+
+
+LLAMA4_TEXT_DEFAULTS = {
+    "vocab_size": 202048, "hidden_size": 5120, "intermediate_size": 8192, "intermediate_size_mlp": 16384,
+    "num_hidden_layers": 48, "num_attention_heads": 40, "num_key_value_heads": 8, "head_dim": 128,
+    "hidden_act": "silu", "max_position_embeddings": 131072, "tie_word_embeddings": False,
+    "num_experts_per_tok": 1, "num_local_experts": 16, "moe_layers": None, "interleave_moe_layer_step": 1,
+    "no_rope_layers": None, "no_rope_layer_interval": 4, "attention_chunk_size": 8192, "attention_bias": False,
+}
+LLAMA4_KEYS = {**DECODER_KEYS, **same("head_dim", "attention_bias", "num_experts_per_tok"),
+               "intermediate_size_mlp": "intermediate_size", "intermediate_size": "moe_intermediate_size",
+               "num_local_experts": "num_experts"}
+LLAMA4_NEUTRAL = ROUTING_KEYS | {"moe_layers", "interleave_moe_layer_step", "no_rope_layers",
+                                 "no_rope_layer_interval", "attention_chunk_size", "use_qk_norm",
+                                 "attn_temperature_tuning", "floor_scale", "attn_scale"}
+
+
+def _attention_bias(config):
+    return {"attention_output_bias": bool(config.get("attention_bias"))}
+
+
+FAMILIES = [
+    Family(
+        model_type="llama4_text",
+        causal_lm_class="Llama4ForCausalLM",
+        source=TF,
+        naming=LLAMA4,
+        keys=LLAMA4_KEYS,
+        defaults=LLAMA4_TEXT_DEFAULTS,
+        switches=LLAMA_SWITCHES,
+        count_neutral=LLAMA4_NEUTRAL,
+        derive=(_attention_bias, _llama4_layers),
+    ),
+]
+FAMILIES.append(
+    # The multimodal config: its text decoder, as Llama4ForCausalLM builds it from text_config.
+    Family(
+        model_type="llama4",
+        causal_lm_class="Llama4ForCausalLM",
+        source="transformers 5.24.0 models/llama4/configuration_llama4.py (Llama4Config.text_config)",
+        naming=LLAMA4,
+        keys=LLAMA4_KEYS,
+        defaults=LLAMA4_TEXT_DEFAULTS,
+        switches=LLAMA_SWITCHES,
+        count_neutral=LLAMA4_NEUTRAL,
+        derive=(_attention_bias, _llama4_layers),
+        text_config=True,
+    )
+)
