@@ -339,6 +339,9 @@ def llama4_text(draw) -> dict:
     return config
 
 
+CONFIGS["aria_text"] = _merge(core(), st.integers(1, 8).flatmap(lambda e: st.fixed_dictionaries(
+    {"moe_num_experts": st.just(e), "moe_topk": st.integers(1, e), "moe_num_shared_experts": st.integers(1, 2),
+     "attention_bias": booleans, "mlp_bias": booleans})))
 CONFIGS["llama4_text"] = llama4_text()
 CONFIGS["llama4"] = llama4_text().map(lambda text: {"text_config": {"model_type": "llama4_text", **text}})
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}

@@ -316,3 +316,24 @@ FAMILIES += [
                 lambda c: {"qk_norm": "head" if c.get("use_qk_norm") else "none"}, rules.no_sliding),
     ),
 ]
+
+FAMILIES.append(
+    Family(
+        model_type="aria_text",  # Aria's decoder: every layer MoE, experts (experts, in, out), shared experts
+        causal_lm_class="AriaTextForCausalLM",
+        source="transformers 5.24.0 models/aria/configuration_aria.py (AriaTextConfig)",
+        naming=Naming(router="mlp.router", experts_in_out=True),
+        # Routed and shared experts are all intermediate_size wide.
+        keys={**DECODER_KEYS, **same("head_dim", "attention_bias", "mlp_bias"), "intermediate_size": "moe_intermediate_size",
+              "moe_num_experts": "num_experts", "moe_topk": "num_experts_per_tok",
+              "moe_num_shared_experts": "n_shared_experts"},
+        defaults={"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 4096, "num_hidden_layers": 32,
+                  "num_attention_heads": 32, "num_key_value_heads": None, "hidden_act": "silu",
+                  "max_position_embeddings": 2048, "tie_word_embeddings": False, "attention_bias": False,
+                  "mlp_bias": False, "head_dim": None, "moe_num_experts": 8, "moe_topk": 2,
+                  "moe_num_shared_experts": 2},
+        switches=LLAMA_SWITCHES,
+        count_neutral=ROUTING_KEYS,
+        derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
+    )
+)
