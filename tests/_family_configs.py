@@ -342,6 +342,9 @@ def llama4_text(draw) -> dict:
 CONFIGS["aria_text"] = _merge(core(), st.integers(1, 8).flatmap(lambda e: st.fixed_dictionaries(
     {"moe_num_experts": st.just(e), "moe_topk": st.integers(1, e), "moe_num_shared_experts": st.integers(1, 2),
      "attention_bias": booleans, "mlp_bias": booleans})))
+CONFIGS["mpt"] = with_keys(core(kv=False, head_dim=False, inner=None, names={
+    "hidden_size": "d_model", "num_attention_heads": "n_heads", "num_hidden_layers": "n_layers"}),
+    expansion_ratio=st.integers(1, 4), no_bias=booleans)  # both ignored by MptForCausalLM
 CONFIGS["llama4_text"] = llama4_text()
 CONFIGS["llama4"] = llama4_text().map(lambda text: {"text_config": {"model_type": "llama4_text", **text}})
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}

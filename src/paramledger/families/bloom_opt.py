@@ -73,3 +73,28 @@ FAMILIES = [
         derive=(_opt_checks, rules.no_sliding),
     ),
 ]
+
+FAMILIES.append(
+    Family(
+        model_type="mpt",  # MosaicML MPT: fused Wqkv, ALiBi, bias-free LayerNorms and projections
+        causal_lm_class="MptForCausalLM",
+        source=TF.format("mpt"),
+        naming=Naming(embed="transformer.wte", layer="transformer.blocks.{i}", qkv="attn.Wqkv",
+                      o="attn.out_proj", up="ffn.up_proj", down="ffn.down_proj", attn_pre_norm="norm_1",
+                      ffn_pre_norm="norm_2", final_norm="transformer.norm_f"),
+        # MptConfig.attribute_map: d_model, n_heads, n_layers are its own names.
+        keys={**same("vocab_size", "tie_word_embeddings", max_seq_len="max_position_embeddings"),
+              "d_model": "hidden_size", "hidden_size": "hidden_size", "n_heads": "num_attention_heads",
+              "num_attention_heads": "num_attention_heads", "n_layers": "num_hidden_layers",
+              "num_hidden_layers": "num_hidden_layers"},
+        defaults={"d_model": 2048, "n_heads": 16, "n_layers": 24, "max_seq_len": 2048, "vocab_size": 50368,
+                  "tie_word_embeddings": True},
+        # modeling_mpt.py builds the FFN 4 × d_model wide, no biases and no position table whatever
+        # expansion_ratio, no_bias, learned_pos_emb and attn_config say; the norms drop their bias.
+        switches={"mlp_gated": False, "norm_type": "layernorm_nobias", "norm_placement": "pre",
+                  "position_embedding_type": "alibi", "hidden_act": "gelu", "intermediate_ratio": "4"},
+        count_neutral=frozenset({"expansion_ratio", "no_bias", "learned_pos_emb", "attn_config", "init_device",
+                                 "logit_scale", "embedding_fraction", "norm_type", "emb_pdrop", "use_norm_bias"}),
+        derive=(rules.no_sliding,),
+    )
+)
