@@ -102,3 +102,15 @@ def test_facts_for_the_family_table_match_the_config_class(model_type):
     assert (inventory.component("positions") > 0) == (arch.position_embedding_type == "learned")
     if not arch.is_mla and getattr(cfg, "num_key_value_heads", None):
         assert arch.kv_heads == cfg.num_key_value_heads
+
+
+def test_coverage_doc_is_current():
+    """docs/coverage.md is generated (scripts/coverage.py) and must match the families."""
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "coverage.py"
+    spec = importlib.util.spec_from_file_location("coverage_script", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.DOC.read_text(encoding="utf-8") == module.render(), "run python scripts/coverage.py"
