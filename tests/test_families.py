@@ -5,7 +5,7 @@ for the config class's defaults (full size) and for random small configs."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import paramledger
@@ -54,9 +54,9 @@ def test_config_class_defaults_match_transformers(model_type):
 
 
 @pytest.mark.parametrize("model_type", SUPPORTED)
-@settings(max_examples=25)
 @given(data=st.data())
 def test_random_small_configs_match_transformers(model_type, data):
+    """The "ci" profile draws 40 configs per model_type (at least 25 required)."""
     assert_matches_reference(data.draw(CONFIGS[model_type], label="config"))
 
 
