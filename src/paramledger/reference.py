@@ -14,11 +14,13 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from ._exceptions import ParamledgerError, ReferenceUnavailableError
+from ._exceptions import FileFormatError, ParamledgerError, ReferenceUnavailableError, SourceError
 from .inventory import Inventory
 
 INSTALL_HINT = 'verification needs torch and transformers: pip install "paramledger[reference]"'
@@ -192,9 +194,6 @@ def _label(source: Any) -> str:
 
 def _raw_config(source: Any) -> dict[str, Any] | None:
     """The config dict behind ``source``, or None for a declared design (spec, mapping of fields)."""
-    import os
-    from pathlib import Path
-
     from .architecture import Architecture
     from .sources import _find_bundled, read_json
 
@@ -212,8 +211,6 @@ def _raw_config(source: Any) -> dict[str, Any] | None:
     if path.is_dir():
         path = path / "config.json"
         if not path.is_file():
-            from ._exceptions import SourceError
-
             raise SourceError(text, "folder has no config.json")
     if path.is_file():
         if path.suffix == ".toml":
@@ -236,8 +233,6 @@ def _raw_config(source: Any) -> dict[str, Any] | None:
 
 def _config_object(value: Any, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        from ._exceptions import FileFormatError
-
         raise FileFormatError(where, "a config must be a JSON object")
     return dict(value)
 
