@@ -39,7 +39,7 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         if key in family.keys:
             values[family.keys[key]] = value
         elif key in family.requires:
-            if value != family.requires[key]:
+            if value is not None and value != family.requires[key]:  # null: the class default
                 raise ArchitectureError(
                     key, f"{value!r} is not supported for {model_type} (paramledger counts only "
                     f"{family.requires[key]!r}; transformers would build other tensors)", where)
