@@ -75,20 +75,6 @@ FAMILIES += [
         derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
     ),
     Family(
-        model_type="granite",  # Llama plus scalar multipliers (no tensors)
-        causal_lm_class="GraniteForCausalLM",
-        source=TF.format("granite"),
-        keys=LLAMA_KEYS,
-        defaults={"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 11008, "num_hidden_layers": 32,
-                  "num_attention_heads": 32, "num_key_value_heads": None, "hidden_act": "silu",
-                  "max_position_embeddings": 2048, "tie_word_embeddings": False, "attention_bias": False,
-                  "mlp_bias": False},
-        switches=LLAMA_SWITCHES,
-        count_neutral=frozenset({"embedding_multiplier", "logits_scaling", "residual_multiplier",
-                                 "attention_multiplier"}),
-        derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
-    ),
-    Family(
         model_type="smollm3",  # Llama with RoPE left out of every 4th layer (no tensors)
         causal_lm_class="SmolLM3ForCausalLM",
         source=TF.format("smollm3"),
@@ -296,22 +282,5 @@ FAMILIES.append(
         count_neutral=frozenset({"use_post_norm", "embedding_multiplier", "logits_scaling", "residual_multiplier",
                                  "attention_multiplier"}),
         derive=(rules.output_bias_follows("attention_bias"), _peri_norm, rules.no_sliding),
-    )
-)
-
-FAMILIES.append(
-    Family(
-        model_type="granite_swa",  # Granite with an attention sink per head; layer 0 of every 4 global
-        causal_lm_class="GraniteSWAForCausalLM",
-        source=TF.format("granite_swa"),
-        keys=LLAMA_KEYS,
-        defaults={"vocab_size": 100352, "hidden_size": 2560, "intermediate_size": 8192, "num_hidden_layers": 24,
-                  "num_attention_heads": 20, "num_key_value_heads": 4, "hidden_act": "silu",
-                  "max_position_embeddings": 8192, "tie_word_embeddings": True, "attention_bias": False,
-                  "mlp_bias": False, "sliding_window": 128},
-        switches={**LLAMA_SWITCHES, "attention_sinks": True},
-        count_neutral=frozenset({"embedding_multiplier", "logits_scaling", "residual_multiplier",
-                                 "attention_multiplier", "layer_rope_theta"}),
-        derive=(rules.output_bias_follows("attention_bias"), rules.sliding_except(lambda i, config: i % 4 == 0)),
     )
 )

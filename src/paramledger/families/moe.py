@@ -82,45 +82,6 @@ FAMILIES = [
     ),
 ]
 
-GRANITE_MOE_DEFAULTS = {
-    "vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 11008, "num_hidden_layers": 32,
-    "num_attention_heads": 32, "num_key_value_heads": None, "hidden_act": "silu", "max_position_embeddings": 2048,
-    "tie_word_embeddings": False, "attention_bias": False, "num_local_experts": 8, "num_experts_per_tok": 2,
-}
-GRANITE_MOE_KEYS = {**MOE_KEYS, **same("head_dim", "attention_bias"), "num_local_experts": "num_experts",
-                    "intermediate_size": "moe_intermediate_size"}  # every layer is MoE, experts this wide
-GRANITE_NEUTRAL = ROUTING_KEYS | {"embedding_multiplier", "logits_scaling", "residual_multiplier",
-                                  "attention_multiplier"}
-GRANITE_MOE = Naming(router="block_sparse_moe.router", experts_gate_up="block_sparse_moe.experts.gate_up_proj",
-                     experts_down="block_sparse_moe.experts.down_proj",
-                     shared_expert_gate_up="shared_mlp.input_linear", shared_expert_down="shared_mlp.output_linear")
-
-FAMILIES += [
-    Family(
-        model_type="granitemoe",
-        causal_lm_class="GraniteMoeForCausalLM",
-        source=TF.format("granitemoe"),
-        naming=GRANITE_MOE,
-        keys=GRANITE_MOE_KEYS,
-        defaults=GRANITE_MOE_DEFAULTS,
-        switches=LLAMA_SWITCHES,
-        count_neutral=GRANITE_NEUTRAL,
-        derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
-    ),
-    Family(
-        model_type="granitemoeshared",  # plus one shared MLP of shared_intermediate_size (0: none)
-        causal_lm_class="GraniteMoeSharedForCausalLM",
-        source=TF.format("granitemoeshared"),
-        naming=GRANITE_MOE,
-        keys=GRANITE_MOE_KEYS,
-        defaults={**GRANITE_MOE_DEFAULTS, "shared_intermediate_size": 0},
-        switches=LLAMA_SWITCHES,
-        count_neutral=GRANITE_NEUTRAL | {"shared_intermediate_size"},
-        # 0 means no shared MLP: the field's None (no shared experts) says the same.
-        derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding,
-                lambda c: {"shared_expert_intermediate_size": c.get("shared_intermediate_size") or None}),
-    ),
-]
 
 FAMILIES.append(
     Family(
@@ -140,26 +101,6 @@ FAMILIES.append(
 )
 
 FAMILIES += [
-    Family(
-        model_type="glm4_moe",  # first_k_dense_replace dense layers, routed + shared experts, optional q/k norms
-        causal_lm_class="Glm4MoeForCausalLM",
-        source=TF.format("glm4_moe"),
-        keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "n_shared_experts"),
-              "n_routed_experts": "num_experts", "num_local_experts": "num_experts"},
-        defaults={"vocab_size": 151552, "hidden_size": 4096, "intermediate_size": 10944, "num_hidden_layers": 46,
-                  "num_attention_heads": 96, "num_key_value_heads": 8, "hidden_act": "silu",
-                  "max_position_embeddings": 131072, "tie_word_embeddings": False, "attention_bias": False,
-                  "moe_intermediate_size": 1408, "num_experts_per_tok": 8, "n_shared_experts": 1,
-                  "n_routed_experts": 128, "first_k_dense_replace": 1, "use_qk_norm": False},
-        # attention_bias biases q, k and v only (modeling_glm4_moe.py); the router's
-        # e_score_correction_bias is a buffer.
-        switches={**LLAMA_SWITCHES, "attention_output_bias": False},
-        count_neutral=ROUTING_KEYS | {"first_k_dense_replace", "use_qk_norm", "num_nextn_predict_layers",
-                                      "num_mtp_layers"},
-        derive=(rules.head_dim_floor, rules.first_k_dense,
-                lambda c: {"qk_norm": "head" if c.get("use_qk_norm") else "none"},
-                rules.no_sliding),
-    ),
     Family(
         model_type="minimax_m2",  # every layer MoE (experts intermediate_size wide), q/k norms over all channels
         causal_lm_class="MiniMaxM2ForCausalLM",
@@ -249,18 +190,6 @@ FAMILIES += [
 
 FAMILIES += [
     Family(
-        model_type="granitemoe_swa",  # GraniteMoeShared plus attention sinks and 3 sliding : 1 global
-        causal_lm_class="GraniteMoeSWAForCausalLM",
-        source=TF.format("granitemoe_swa"),
-        naming=GRANITE_MOE,
-        keys=GRANITE_MOE_KEYS,
-        defaults={**GRANITE_MOE_DEFAULTS, "shared_intermediate_size": 0, "sliding_window": 128},
-        switches={**LLAMA_SWITCHES, "attention_sinks": True},
-        count_neutral=GRANITE_NEUTRAL | {"shared_intermediate_size", "layer_rope_theta"},
-        derive=(rules.output_bias_follows("attention_bias"), rules.sliding_except(lambda i, config: i % 4 == 0),
-                lambda c: {"shared_expert_intermediate_size": c.get("shared_intermediate_size") or None}),
-    ),
-    Family(
         model_type="flint",  # sinks, per-head q/k norms, Qwen-MoE layout with an ungated shared expert
         causal_lm_class="FlintForCausalLM",
         source=TF.format("flint"),
@@ -296,24 +225,6 @@ FAMILIES += [
         count_neutral=ROUTING_KEYS | {"router_scaling_factor", "enable_moe_fp32_combine", "mlp_layer_types"},
         derive=(rules.output_bias_follows("attention_bias"), rules.mlp_layer_types(lambda i, config: i == 0),
                 rules.no_sliding),
-    ),
-    Family(
-        model_type="sarvam_moe",  # GLM-4-MoE's tensors (Glm4MoeForCausalLM) with q/k norms on by default
-        causal_lm_class="Glm4MoeForCausalLM",
-        source=TF.format("sarvam_moe"),
-        keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "n_shared_experts"),
-              "n_routed_experts": "num_experts", "num_local_experts": "num_experts", "num_experts": "num_experts",
-              "num_shared_experts": "n_shared_experts", "use_qkv_bias": "attention_bias"},  # attribute_map
-        defaults={"vocab_size": 262144, "hidden_size": 4096, "intermediate_size": 8192, "num_hidden_layers": 19,
-                  "num_attention_heads": 64, "num_key_value_heads": 4, "hidden_act": "silu",
-                  "max_position_embeddings": 131072, "tie_word_embeddings": False, "attention_bias": False,
-                  "moe_intermediate_size": 1024, "num_experts_per_tok": 6, "n_shared_experts": 1,
-                  "n_routed_experts": 128, "first_k_dense_replace": 1, "use_qk_norm": True, "head_dim": 64},
-        switches={**LLAMA_SWITCHES, "attention_output_bias": False},
-        count_neutral=ROUTING_KEYS | {"first_k_dense_replace", "use_qk_norm", "num_nextn_predict_layers",
-                                      "num_mtp_layers"},
-        derive=(rules.head_dim_floor, rules.first_k_dense,
-                lambda c: {"qk_norm": "head" if c.get("use_qk_norm") else "none"}, rules.no_sliding),
     ),
 ]
 

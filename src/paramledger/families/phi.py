@@ -65,29 +65,4 @@ FAMILIES += [
         count_neutral=frozenset({"qk_layernorm"}),
         derive=(lambda c: {"qk_norm": "head" if c.get("qk_layernorm") else "none"}, rules.no_sliding),
     ),
-    Family(
-        model_type="glm",  # fused gate_up_proj; attention_bias biases q, k, v (never o)
-        causal_lm_class="GlmForCausalLM",
-        source="transformers 5.24.0 models/glm/configuration_glm.py",
-        naming=Naming(gate_up="mlp.gate_up_proj"),
-        keys={**DECODER_KEYS, **same("head_dim", "attention_bias")},
-        defaults={"vocab_size": 151552, "hidden_size": 4096, "intermediate_size": 13696, "num_hidden_layers": 40,
-                  "num_attention_heads": 32, "num_key_value_heads": 2, "head_dim": 128, "hidden_act": "silu",
-                  "max_position_embeddings": 131072, "tie_word_embeddings": False, "attention_bias": True},
-        switches={**LLAMA_SWITCHES, "attention_output_bias": False},
-        derive=(rules.no_sliding,),
-    ),
-    Family(
-        model_type="glm4",  # GLM's tensors plus a norm after attention and after the FFN (sandwich)
-        causal_lm_class="Glm4ForCausalLM",
-        source="transformers 5.24.0 models/glm4/configuration_glm4.py",
-        naming=Naming(gate_up="mlp.gate_up_proj", attn_post_norm="post_self_attn_layernorm",
-                      ffn_pre_norm="post_attention_layernorm", ffn_post_norm="post_mlp_layernorm"),
-        keys={**DECODER_KEYS, **same("head_dim", "attention_bias")},
-        defaults={"vocab_size": 151552, "hidden_size": 4096, "intermediate_size": 13696, "num_hidden_layers": 40,
-                  "num_attention_heads": 32, "num_key_value_heads": 2, "head_dim": 128, "hidden_act": "silu",
-                  "max_position_embeddings": 131072, "tie_word_embeddings": False, "attention_bias": True},
-        switches={**LLAMA_SWITCHES, "norm_placement": "sandwich", "attention_output_bias": False},
-        derive=(rules.no_sliding,),
-    ),
 ]
