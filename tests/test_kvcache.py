@@ -8,13 +8,13 @@ layers, must equal ours, below and above the sliding window, and after decoding 
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import paramledger
 from paramledger import families
 from paramledger._exceptions import OptionError
-from paramledger.kvcache import MLA_LAYOUTS, kv_cache, kv_values_per_token
+from paramledger.kvcache import MASK_ONLY_WINDOWS, MLA_LAYOUTS, kv_cache, kv_values_per_token
 
 WINDOW = 8  # tiny sliding window: 5 tokens stay below it, 13 go past it
 
@@ -154,6 +154,47 @@ def test_mla_layouts_equal_transformers():
     assert kv_values_per_token(arch, "decompressed") == 4 * 4 * (16 + 8 + 24)
 
 
+@pytest.mark.slow  # a real model per example for every family: minutes on two cores
+@pytest.mark.parametrize("model_type", families.supported())
+@settings(max_examples=2)
+@given(data=st.data())
+def test_random_configs_of_every_family_cache_what_transformers_caches(model_type, data):
+    """The families' random small configs (tests/_family_configs.py), a real forward pass each."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from _family_configs import CONFIGS
+    from paramledger.reference import hf_config
+
+    if model_type not in CONFIGS:
+        pytest.skip(f"no random-config strategy for {model_type} yet")
+    config = data.draw(CONFIGS[model_type], label="config")
+    arch = paramledger.load(config)
+    # A window of 1 breaks transformers 5.24.0 itself (its sliding cache slices [-0:], the mask disagrees).
+    assume(arch.sliding_window != 1)
+    hf = hf_config(config)
+    if families.get(model_type).text_config:
+        hf = hf.get_text_config()
+    # An odd number of rotary channels (partial_rotary_factor × a tiny head_dim) makes transformers'
+    # keys one channel wider than k_proj's output: a degenerate-config quirk, not a cache layout.
+    factor = (getattr(hf, "rope_parameters", None) or {}).get("partial_rotary_factor")
+    assume(factor is None or int(factor * arch.attention_head_dim) % 2 == 0)
+    torch.manual_seed(0)
+    model = AutoModelForCausalLM.from_config(hf, experts_implementation="eager").eval()
+    tokens, batch = data.draw(st.integers(1, 24), label="tokens"), data.draw(st.integers(1, 2), label="batch")
+    try:
+        cache = _run(model, batch, tokens)
+    except (RuntimeError, TypeError):
+        # Random configs transformers builds but cannot run (layer_types naming sliding layers with
+        # no sliding_window; DeepSeek routing with no num_experts_per_tok): nothing to measure.
+        assume(False)
+    except AttributeError:
+        pytest.skip(f"transformers keeps no KV cache for {model_type}")
+    if model_type in MASK_ONLY_WINDOWS:
+        arch = arch.replace(sliding_window=None, layer_types=())  # transformers keeps every token
+    assert kv_cache(arch, tokens, batch, "fp32").bytes == _cache_bytes(cache)
+
+
 # ----------------------------------------------------------------- seed 002
 def test_seed_kv_figures_mha():
     arch = paramledger.load("seed-1.1b", num_key_value_heads=16)
@@ -227,6 +268,26 @@ def test_gqa_divides_by_the_group_factor(heads, head_dim, layers, context, data)
     gqa = mha.replace(num_key_value_heads=heads // group)
     assert kv_cache(mha, context, 1).bytes == group * kv_cache(gqa, context, 1).bytes
     assert kv_values_per_token(mha) == 2 * layers * heads * head_dim
+
+
+def test_gpt_neo_local_layers_are_windowed_where_transformers_keeps_every_token():
+    import torch
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    config = {"model_type": "gpt_neo", "vocab_size": 50, "hidden_size": 16, "num_layers": 4, "num_heads": 2,
+              "attention_types": [[["global", "local"], 2]], "window_size": WINDOW, "max_position_embeddings": 64}
+    if families.get("gpt_neo") is None:
+        pytest.skip("family gpt_neo not supported by paramledger yet")
+    arch = paramledger.load(config)
+    values = dict(config)
+    torch.manual_seed(0)
+    model = AutoModelForCausalLM.from_config(AutoConfig.for_model(values.pop("model_type"), **values)).eval()
+    cache = _run(model, batch=1, tokens=13)
+    ours = kv_cache(arch, 13, 1, "fp32")
+    assert ours.sliding_layers == 2 and "by mask only" in ours.definition
+    full = kv_cache(arch.replace(sliding_window=None, layer_types=()), 13, 1, "fp32")
+    assert full.bytes == _cache_bytes(cache) > ours.bytes
+    assert ours.bytes == 2 * 13 * 2 * 16 * 4 + 2 * (WINDOW - 1) * 2 * 16 * 4
 
 
 def test_tokens_held_by_layer_kind(cli):

@@ -18,6 +18,9 @@ Per layer and per token (one sequence):
   hold 0, what the window means.)  A layer is sliding when ``sliding_window`` is set and
   its ``layer_types`` entry is "sliding_attention"; with no ``layer_types``, every layer is
   (Mistral, Mixtral, Phi-3: transformers' get_layer_types_and_kwargs infers the same).
+  Exception, stated in the figure's definition: MASK_ONLY_WINDOWS, families whose
+  transformers code applies the local window by mask alone, so their DynamicCache keeps
+  every token on local layers too.  Our figure stays what the attention pattern needs.
 
 The cache dtype is separate from the weights' (KV_DTYPES: one value per element).
 """
@@ -36,6 +39,15 @@ MLA_LAYOUTS = {
               "inference code, vLLM and transformers 5.24.0's DynamicCache store it",
     "decompressed": "per-head keys (qk_nope_head_dim + qk_rope_head_dim) and values (v_head_dim) for every "
                     "head, as transformers 4.x's DynamicCache held them",
+}
+
+
+MASK_ONLY_WINDOWS = {
+    # transformers 5.24.0 models/gpt_neo: the local window is a causal-mask band
+    # (modeling_gpt_neo.py, tril(bias, -window_size)); its config has no sliding_window or
+    # layer_types, so DynamicCache builds full layers.
+    "gpt_neo": "transformers' GPT-Neo applies its local window by mask only: its DynamicCache keeps every "
+               "token on local layers too (as many as a full layer)",
 }
 
 
@@ -76,6 +88,7 @@ class KVCache:
     batch: int
     dtype: DType
     mla_layout: str | None = None  # "latent" or "decompressed" for MLA, None otherwise
+    note: str | None = None  # where a reference implementation holds something else (MASK_ONLY_WINDOWS)
 
     @property
     def values_per_token(self) -> int:
@@ -121,6 +134,8 @@ class KVCache:
                      "tokens (transformers' DynamicSlidingWindowLayer)")
         if self.mla_layout:
             text += f"; MLA {self.mla_layout}: {MLA_LAYOUTS[self.mla_layout]}"
+        if self.note and self.sliding_layers:
+            text += f"; note: {self.note}"
         return text
 
 
@@ -157,7 +172,8 @@ def kv_cache(source: Architecture | Inventory, context: int, batch: int = 1, dty
                    arch.sliding_window if is_sliding_layer(arch, i) else None)
         for i in range(arch.num_hidden_layers)
     )
-    return KVCache(layers, context, batch, kv_dtype(dtype), mla_layout if arch.is_mla else None)
+    return KVCache(layers, context, batch, kv_dtype(dtype), mla_layout if arch.is_mla else None,
+                   MASK_ONLY_WINDOWS.get(arch.model_type))
 
 
 def kv_values_per_token(source: Architecture | Inventory, mla_layout: str = "latent") -> int:
