@@ -31,18 +31,24 @@ def decoder_only_types() -> dict[str, str]:
 def row(model_type: str, class_name: str) -> tuple[str, str, str, str]:
     from paramledger import families
     from paramledger._exceptions import ParamledgerError
-    from paramledger.reference import verify
+    from paramledger.reference import DEFAULTS_NEED, verify
 
     family = families.get(model_type)
     if family is None:
         return model_type, class_name, "no", ""
     try:
-        result = verify({"model_type": model_type})
+        result = verify({"model_type": model_type, **DEFAULTS_NEED.get(model_type, {})})
     except ParamledgerError as error:
         return model_type, class_name, "yes", f"NO: {error}"
     if result.diff.matches:
         return model_type, class_name, "yes", f"yes: {result.diff.tensors:,} tensors, {result.diff.ours_total:,}"
     return model_type, class_name, "yes", "NO: differs (run `paramledger verify`)"
+
+
+def _needs() -> dict:
+    from paramledger.reference import DEFAULTS_NEED
+
+    return DEFAULTS_NEED
 
 
 def render() -> str:
@@ -68,6 +74,10 @@ def render() -> str:
         "| --- | --- | --- | --- |",
     ]
     lines += [f"| {t} | {c} | {s} | {v} |" for t, c, s, v in rows]
+    lines += ["", "Defaults transformers itself cannot build get the smallest addition that lets them build "
+              "(`paramledger.reference.DEFAULTS_NEED`): "
+              + "; ".join(f"{t}: {', '.join(f'{k}={v}' for k, v in need.items())}" for t, need in _needs().items())
+              + ". paramledger refuses those configs without it, as transformers fails on them."]
     return "\n".join(lines) + "\n"
 
 

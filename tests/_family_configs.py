@@ -345,6 +345,12 @@ CONFIGS["aria_text"] = _merge(core(), st.integers(1, 8).flatmap(lambda e: st.fix
 CONFIGS["mpt"] = with_keys(core(kv=False, head_dim=False, inner=None, names={
     "hidden_size": "d_model", "num_attention_heads": "n_heads", "num_hidden_layers": "n_layers"}),
     expansion_ratio=st.integers(1, 4), no_bias=booleans)  # both ignored by MptForCausalLM
+CONFIGS.update({
+    # head_dim / num_key_value_heads always given: transformers 5.24.0 cannot build these without them.
+    "ministral": with_keys(core(head_dim=False), sliding_window=window, head_dim=st.sampled_from([2, 4, 10])),
+    "hunyuan_v1_dense": with_keys(core(head_dim=False), attention_bias=booleans, head_dim=st.sampled_from([2, 4, 10])),
+    "nemotron": with_keys(core(), attention_bias=booleans, mlp_bias=booleans),
+})
 CONFIGS["llama4_text"] = llama4_text()
 CONFIGS["llama4"] = llama4_text().map(lambda text: {"text_config": {"model_type": "llama4_text", **text}})
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}

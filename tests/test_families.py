@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 import paramledger
 from paramledger import families
-from paramledger.reference import build_reference, diff, hf_config
+from paramledger._exceptions import ArchitectureError
+from paramledger.reference import DEFAULTS_NEED, build_reference, diff, hf_config
 
 from _family_configs import CONFIGS
 
@@ -50,7 +51,15 @@ def test_every_family_has_a_strategy():
 
 @pytest.mark.parametrize("model_type", SUPPORTED)
 def test_config_class_defaults_match_transformers(model_type):
-    assert_matches_reference({"model_type": model_type})
+    assert_matches_reference({"model_type": model_type, **DEFAULTS_NEED.get(model_type, {})})
+
+
+@pytest.mark.parametrize("model_type", sorted(DEFAULTS_NEED))
+def test_defaults_transformers_cannot_build_are_refused(model_type):
+    (key,) = DEFAULTS_NEED[model_type]
+    with pytest.raises(ArchitectureError, match=f"config: {key}: missing \\(required: transformers 5.24.0 cannot "
+                                                "build this family without it\\)"):
+        paramledger.load({"model_type": model_type})
 
 
 @pytest.mark.parametrize("model_type", SUPPORTED)
@@ -65,7 +74,7 @@ def test_family_reads_or_classifies_every_config_class_key(model_type):
     """No key the config class knows is silently dropped: each one is read, required or
     known to be count-neutral (else a real config.json would pass it by unreported)."""
     family = families.get(model_type)
-    cfg = hf_config({"model_type": model_type})
+    cfg = hf_config({"model_type": model_type, **DEFAULTS_NEED.get(model_type, {})})
     if family.text_config:
         cfg = cfg.get_text_config()
     keys = set(cfg.to_dict())
@@ -89,8 +98,9 @@ def test_facts_for_the_family_table_match_the_config_class(model_type):
     """What seed 002's family table reads (activation, tying, KV heads, learned positions)
     agrees with the config class's own defaults, not just the tensor count."""
     family = families.get(model_type)
-    arch = paramledger.load({"model_type": model_type})
-    cfg = hf_config({"model_type": model_type})
+    config = {"model_type": model_type, **DEFAULTS_NEED.get(model_type, {})}
+    arch = paramledger.load(config)
+    cfg = hf_config(config)
     if family.text_config:
         cfg = cfg.get_text_config()
     activation = next((getattr(cfg, key) for key in ACTIVATION_KEYS if getattr(cfg, key, None)), None)

@@ -49,7 +49,12 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     # field names (so GPT-2's n_layer and InternLM3's qkv_bias reach them as the fields).
     rule_input = {**merged, **values}
     for derive in family.derive:
-        values.update(derive(rule_input))
+        try:
+            values.update(derive(rule_input))
+        except ArchitectureError as error:  # a rule's refusal, said about this file
+            if error.where is not None:
+                raise
+            raise ArchitectureError(error.key, str(error)[len(error.key) + 2:], where) from None
     values.update(family.switches)
     values["model_type"] = family.model_type
     if not_understood:

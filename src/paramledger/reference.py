@@ -25,6 +25,15 @@ from .inventory import Inventory
 
 INSTALL_HINT = 'verification needs torch and transformers: pip install "paramledger[reference]"'
 
+# Config classes whose own defaults transformers 5.24.0 cannot build (a None it then does
+# arithmetic on): the smallest addition that lets the default config build, used wherever
+# "the class defaults" are verified (tests, scripts/coverage.py).
+DEFAULTS_NEED = {
+    "ministral": {"head_dim": 128},  # MinistralAttention: head_dim**-0.5 with head_dim None
+    "hunyuan_v1_dense": {"head_dim": 128},  # HunYuanDenseV1Attention, the same
+    "nemotron": {"num_key_value_heads": 48},  # NemotronAttention: heads // None
+}
+
 
 @dataclass(frozen=True)
 class Reference:

@@ -177,3 +177,19 @@ def head_dim_floor(config: Mapping[str, Any]) -> dict[str, Any]:
     """head_dim = hidden_size // heads when absent, rounded down as the modeling code does
     (GLM-4-MoE's default: 4096 // 96 = 42), even when the heads do not divide the width."""
     return {"head_dim": config.get("head_dim") or config["hidden_size"] // config["num_attention_heads"]}
+
+
+def must_be_set(key: str) -> Rule:
+    """The config class defaults ``key`` to None but the modeling code cannot build without it
+    (transformers 5.24.0's Ministral and HunYuan read head_dim, Nemotron num_key_value_heads):
+    say so instead of guessing what the checkpoint holds."""
+
+    def rule(config: Mapping[str, Any]) -> dict[str, Any]:
+        if config.get(key) is None:
+            from .._exceptions import ArchitectureError
+
+            raise ArchitectureError(key, "missing (required: transformers 5.24.0 cannot build this family "
+                                         "without it)")
+        return {}
+
+    return rule

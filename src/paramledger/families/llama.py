@@ -284,3 +284,45 @@ FAMILIES.append(
         derive=(rules.output_bias_follows("attention_bias"), _peri_norm, rules.no_sliding),
     )
 )
+
+FAMILIES += [
+    Family(
+        model_type="ministral",  # Llama's tensors; every layer slides when sliding_window is set
+        causal_lm_class="MinistralForCausalLM",
+        source=TF.format("ministral"),
+        keys={**DECODER_KEYS, **same("head_dim")},
+        defaults={"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32,
+                  "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": None, "hidden_act": "silu",
+                  "max_position_embeddings": 131072, "tie_word_embeddings": False, "sliding_window": 4096},
+        switches=LLAMA_SWITCHES,
+        derive=(rules.must_be_set("head_dim"), rules.sliding_all),
+    ),
+    Family(
+        model_type="hunyuan_v1_dense",  # per-head q/k norms named query_layernorm/key_layernorm
+        causal_lm_class="HunYuanDenseV1ForCausalLM",
+        source=TF.format("hunyuan_v1_dense"),
+        naming=Naming(q_norm="self_attn.query_layernorm", k_norm="self_attn.key_layernorm"),
+        keys={**DECODER_KEYS, **same("head_dim", "attention_bias")},
+        defaults={"vocab_size": 290943, "hidden_size": 4096, "intermediate_size": 11008, "num_hidden_layers": 32,
+                  "num_attention_heads": 32, "num_key_value_heads": None, "hidden_act": "silu",
+                  "max_position_embeddings": 2048, "tie_word_embeddings": False, "attention_bias": False,
+                  "head_dim": None},
+        switches={**LLAMA_SWITCHES, "qk_norm": "head"},
+        # mlp_bias appears in HunYuan configs; HunYuanDenseV1MLP builds no bias regardless.
+        count_neutral=frozenset({"eod_token_id", "mlp_bias", "use_qk_norm", "use_cla", "cla_share_factor"}),
+        derive=(rules.must_be_set("head_dim"), rules.output_bias_follows("attention_bias"), rules.no_sliding),
+    ),
+    Family(
+        model_type="nemotron",  # LayerNorm1P (scale and offset), ungated ReLU² FFN
+        causal_lm_class="NemotronForCausalLM",
+        source=TF.format("nemotron"),
+        keys=LLAMA_KEYS,
+        defaults={"vocab_size": 256000, "hidden_size": 6144, "intermediate_size": 24576, "num_hidden_layers": 32,
+                  "num_attention_heads": 48, "head_dim": None, "num_key_value_heads": None, "hidden_act": "relu2",
+                  "max_position_embeddings": 4096, "tie_word_embeddings": False, "attention_bias": False,
+                  "mlp_bias": False},
+        switches={**LLAMA_SWITCHES, "mlp_gated": False, "norm_type": "layernorm"},
+        derive=(rules.must_be_set("num_key_value_heads"), rules.output_bias_follows("attention_bias"),
+                rules.no_sliding),
+    ),
+]
