@@ -350,6 +350,9 @@ CONFIGS.update({
     "ministral": with_keys(core(head_dim=False), sliding_window=window, head_dim=st.sampled_from([2, 4, 10])),
     "hunyuan_v1_dense": with_keys(core(head_dim=False), attention_bias=booleans, head_dim=st.sampled_from([2, 4, 10])),
     "nemotron": with_keys(core(), attention_bias=booleans, mlp_bias=booleans),
+    "hunyuan_v1_moe": _merge(core(head_dim=False), st.integers(1, 8).flatmap(lambda e: st.fixed_dictionaries(
+        {"num_experts": st.just(e), "moe_topk": st.integers(1, e), "attention_bias": booleans,
+         "head_dim": st.sampled_from([2, 4, 10])}))),
 })
 CONFIGS["llama4_text"] = llama4_text()
 CONFIGS["llama4"] = llama4_text().map(lambda text: {"text_config": {"model_type": "llama4_text", **text}})

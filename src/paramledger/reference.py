@@ -31,6 +31,7 @@ INSTALL_HINT = 'verification needs torch and transformers: pip install "paramled
 DEFAULTS_NEED = {
     "ministral": {"head_dim": 128},  # MinistralAttention: head_dim**-0.5 with head_dim None
     "hunyuan_v1_dense": {"head_dim": 128},  # HunYuanDenseV1Attention, the same
+    "hunyuan_v1_moe": {"head_dim": 128},  # HunYuanMoEV1Attention, the same
     "nemotron": {"num_key_value_heads": 48},  # NemotronAttention: heads // None
 }
 

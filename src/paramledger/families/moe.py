@@ -248,3 +248,26 @@ FAMILIES.append(
         derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding),
     )
 )
+
+FAMILIES.append(
+    Family(
+        model_type="hunyuan_v1_moe",  # every layer MoE plus one intermediate_size-wide shared MLP; router mlp.gate.wg
+        causal_lm_class="HunYuanMoEV1ForCausalLM",
+        source=TF.format("hunyuan_v1_moe"),
+        naming=Naming(router="mlp.gate.wg", shared_expert="mlp.shared_mlp",
+                      q_norm="self_attn.query_layernorm", k_norm="self_attn.key_layernorm"),
+        # HunYuanMoEV1Config.attribute_map: moe_topk and num_experts are its own names.
+        keys={**DECODER_KEYS, **same("head_dim", "attention_bias", "num_experts"),
+              "num_local_experts": "num_experts", "moe_topk": "num_experts_per_tok",
+              "num_experts_per_tok": "num_experts_per_tok"},
+        defaults={"vocab_size": 290943, "hidden_size": 4096, "intermediate_size": 11008, "num_hidden_layers": 32,
+                  "num_attention_heads": 32, "num_key_value_heads": None, "hidden_act": "silu",
+                  "max_position_embeddings": 2048, "tie_word_embeddings": False, "attention_bias": False,
+                  "num_experts": 1, "moe_topk": 1, "head_dim": None},
+        switches={**LLAMA_SWITCHES, "qk_norm": "head"},
+        count_neutral=ROUTING_KEYS | {"eod_token_id", "mlp_bias", "use_qk_norm", "use_cla", "cla_share_factor",
+                                      "num_shared_expert", "use_mixed_mlp_moe", "moe_intermediate_size"},
+        derive=(rules.must_be_set("head_dim"), rules.output_bias_follows("attention_bias"),
+                lambda c: {"shared_expert_intermediate_size": c["intermediate_size"]}, rules.no_sliding),
+    )
+)
