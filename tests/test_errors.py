@@ -120,3 +120,11 @@ def test_real_process_no_traceback(tmp_path):
     assert result.stdout == ""
     assert result.stderr.startswith("paramledger: error: ") and result.stderr.count("\n") == 1
     assert "Traceback" not in result.stderr
+
+
+def test_depth_change_carries_the_layer_pattern(cli):
+    """A config with per-layer attention types keeps a consistent pattern at a new depth."""
+    arch = paramledger.load("gemma-2-2b", num_hidden_layers=4)
+    assert arch.layer_types == ("sliding_attention", "full_attention") * 2
+    status, out, err = cli("count", "gemma-2-2b", "--set", "num_hidden_layers=4", "--json")
+    assert status == 0 and err == ""

@@ -13,6 +13,7 @@ from ._exceptions import (
     FileFormatError,
     OptionError,
     ParamledgerError,
+    ReferenceUnavailableError,
     SourceError,
     UnknownKeyError,
     UnknownModelError,
@@ -26,6 +27,7 @@ from .whatif import Change, Comparison, compare, what_if
 from .formula import closed_form
 from .module import from_module, inventory_from_factory
 from .checkpoints import read as read_checkpoint
+from .reference import verify
 
 __all__ = [
     "ACTIVE_DEFINITION",
@@ -37,6 +39,7 @@ __all__ = [
     "Inventory",
     "OptionError",
     "ParamledgerError",
+    "ReferenceUnavailableError",
     "SourceError",
     "Tensor",
     "UnknownKeyError",
@@ -53,6 +56,7 @@ __all__ = [
     "load",
     "read_checkpoint",
     "rule_of_thumb",
+    "verify",
     "what_if",
 ]
 

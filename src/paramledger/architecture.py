@@ -190,6 +190,15 @@ class Architecture:
         values = {f: getattr(self, f) for f in self.field_names()}
         if "intermediate_size" in changes and "intermediate_ratio" not in changes:
             values["intermediate_ratio"] = None
+        if "num_hidden_layers" in changes and self.layer_types and "layer_types" not in changes:
+            # The per-layer pattern (count-neutral, for the KV cache) follows the new depth by
+            # repeating, as Gemma's and Mistral's configs generate it.
+            try:
+                layers = _whole(_coerce("num_hidden_layers", changes["num_hidden_layers"], where), "", where)
+            except ArchitectureError:
+                layers = 0  # validation below reports the bad value
+            if layers > 0:
+                values["layer_types"] = tuple(self.layer_types[i % len(self.layer_types)] for i in range(layers))
         values.update(changes)
         return Architecture.from_mapping(values, where or self.source, self.notes, source=self.source)
 
@@ -259,8 +268,7 @@ class Architecture:
                     )
         elif self.num_experts_per_tok:
             raise ArchitectureError("num_experts_per_tok", "set without num_experts", where)
-        for key in ("moe_intermediate_size", "shared_expert_intermediate_size", "q_lora_rank",
-                    "qk_nope_head_dim", "v_head_dim", "sliding_window"):
+        for key in ("moe_intermediate_size", "q_lora_rank", "qk_nope_head_dim", "v_head_dim", "sliding_window"):
             if getattr(self, key) is not None:
                 _positive(getattr(self, key), key, where)
         if self.shared_expert_intermediate_size is not None:

@@ -205,7 +205,7 @@ def _label(source: Any) -> str:
 def _raw_config(source: Any) -> dict[str, Any] | None:
     """The config dict behind ``source``, or None for a declared design (spec, mapping of fields)."""
     from .architecture import Architecture
-    from .sources import _find_bundled, read_json
+    from .sources import find_bundled, read_json
 
     if isinstance(source, Architecture):
         if source.model_type != "paramledger":
@@ -226,7 +226,7 @@ def _raw_config(source: Any) -> dict[str, Any] | None:
         if path.suffix == ".toml":
             return None
         return _config_object(read_json(path), text)
-    found = _find_bundled(text)
+    found = find_bundled(text)
     if found is not None:
         kind, file = found
         if kind == "design":

@@ -40,7 +40,7 @@ def bundled_names() -> list[str]:
     return [*bundled_designs(), *bundled_models()]
 
 
-def _find_bundled(name: str) -> tuple[str, Path] | None:
+def find_bundled(name: str) -> tuple[str, Path] | None:
     designs, models = bundled_designs(), bundled_models()
     if name in designs:
         return "design", designs[name]
@@ -134,7 +134,7 @@ def _load(source: Any) -> Architecture:
         if path.suffix == ".toml":
             return read_spec(path)
         return read_config(path)
-    found = _find_bundled(text)
+    found = find_bundled(text)
     if found is not None:
         kind, file = found
         return read_spec(file, text) if kind == "design" else _read_bundled_model(text, file)

@@ -10,7 +10,6 @@ figure is read from the two tensor lists.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -61,19 +60,9 @@ def parse_change(text: str, option: str = "--vary") -> Change:
 
 
 def apply_change(arch: Architecture, change: Change) -> Architecture:
-    """The architecture with ``change`` applied, validated like a spec file.
-
-    Changing the depth of a design with a per-layer pattern (layer_types, count-neutral)
-    repeats the pattern to the new depth, as Gemma's and Mistral's configs generate it."""
-    changes: dict[str, Any] = change.as_dict()
-    if "num_hidden_layers" in changes and arch.layer_types and "layer_types" not in changes:
-        try:
-            layers = int(str(changes["num_hidden_layers"]).replace("_", ""))
-        except ValueError:
-            layers = None  # let the architecture's validation report the bad value
-        if layers is not None and layers > 0:
-            changes["layer_types"] = tuple(itertools.islice(itertools.cycle(arch.layer_types), layers))
-    return arch.replace(where=f"--vary {change.label}", **changes)
+    """The architecture with ``change`` applied, validated like a spec file (a per-layer
+    pattern follows a new depth: Architecture.replace)."""
+    return arch.replace(where=f"--vary {change.label}", **change.as_dict())
 
 
 @dataclass(frozen=True)
