@@ -23,11 +23,6 @@ from .architecture import Architecture
 from .inventory import ACTIVE_DEFINITION, COMPONENTS, NON_EMBEDDING_DEFINITIONS, Inventory, Tensor
 from .sources import load
 from .analysis import break_even_vocab_size, rule_of_thumb
-from .whatif import Change, Comparison, compare, what_if
-from .formula import closed_form
-from .module import from_module, inventory_from_factory
-from .checkpoints import read as read_checkpoint
-from .reference import verify
 
 __all__ = [
     "ACTIVE_DEFINITION",
@@ -61,6 +56,30 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+# Imported on first use, so `import paramledger` (and every CLI run) stays light.
+_LAZY = {
+    "Change": ("whatif", "Change"),
+    "Comparison": ("whatif", "Comparison"),
+    "compare": ("whatif", "compare"),
+    "what_if": ("whatif", "what_if"),
+    "closed_form": ("formula", "closed_form"),
+    "from_module": ("module", "from_module"),
+    "inventory_from_factory": ("module", "inventory_from_factory"),
+    "read_checkpoint": ("checkpoints", "read"),
+    "verify": ("reference", "verify"),
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        module, attribute = _LAZY[name]
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def inventory(architecture: Architecture | str, **overrides: object) -> Inventory:

@@ -35,12 +35,15 @@ def _command_names() -> list[str]:
     return _command_modules()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``command`` (a known subcommand) only that one is registered, so a
+    run imports one command module, not all of them (start-up time)."""
     parser = _Parser(prog="paramledger", description="The exact parameter inventory of a transformer language model.")
     parser.add_argument("--version", action="version", version=f"paramledger {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True
-    for name in _command_modules():
+    names = _command_modules()
+    for name in [command] if command in names else names:
         importlib.import_module(f"{__package__}.commands.{name}").register(subparsers)
     return parser
 
@@ -52,7 +55,8 @@ def _version() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
