@@ -96,3 +96,20 @@ def _toml(value):
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     return str(value)
+
+
+@given(architectures())
+def test_factored_sums_equal_the_flat_list(arch):
+    """The builder shares one block per layer kind; every sum must equal the flat list's."""
+    inv = paramledger.inventory(arch)
+    flat = list(inv.tensors)
+    assert len(flat) == len(inv.tensors) and inv.tensors == tuple(flat)
+    assert inv.total == sum(t.count for t in flat)
+    components: dict = {}
+    layers: dict = {}
+    for t in flat:
+        components[t.component] = components.get(t.component, 0) + t.count
+        layers[t.layer] = layers.get(t.layer, 0) + t.count
+    assert inv.components == {k: components[k] for k in inv.components} and set(components) == set(inv.components)
+    assert inv.by_layer == layers
+    assert [t.layer for t in flat if t.layer is not None] == sorted(t.layer for t in flat if t.layer is not None)

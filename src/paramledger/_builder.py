@@ -9,7 +9,7 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 
 from .architecture import Architecture
-from .inventory import Inventory, Tensor, inventory_from_tensors
+from .inventory import Inventory, StampedTensors, Tensor, inventory_from_tensors
 from .naming import Naming
 
 
@@ -18,12 +18,10 @@ class _Collector:
         self.arch = arch
         self.naming = naming
         self.tensors: list[Tensor] = []
-        self.frozen = arch.frozen
 
     def add(self, name: str, shape: tuple[int, ...], component: str, layer: int | None = None,
             experts: int = 0) -> None:
-        frozen = any(fnmatchcase(name, pattern) for pattern in self.frozen) if self.frozen else False
-        self.tensors.append(Tensor(name, shape, component, layer, frozen, experts))
+        self.tensors.append(Tensor(name, shape, component, layer, False, experts))
 
     def linear(self, path: str, out_features: int, in_features: int, component: str,
                layer: int | None, bias: bool) -> None:
@@ -50,26 +48,47 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         c.add(n.positions + ".weight", (arch.max_position_embeddings + n.position_offset, d), "positions")
     if n.embed_norm is not None:
         c.norm(n.embed_norm, d, None)
+    # Every layer of a kind (dense or MoE) holds the same tensors under its own prefix: build
+    # each kind once and share it between the layers (StampedTensors sums it once per kind).
+    kinds: dict[bool, tuple[Tensor, ...]] = {}
+    blocks = []
     for i in range(arch.num_hidden_layers):
-        prefix = n.layer.format(i=i) + "."
-        _attention(c, arch, prefix, i)
-        if arch.is_moe_layer(i):
-            _experts(c, arch, prefix, i)
-        else:
-            _dense_ffn(c, arch, prefix, i, arch.ffn_size, prefix + n.gate, prefix + n.up, prefix + n.down,
-                       "ffn", arch.mlp_bias)
-        _block_norms(c, arch, prefix, i)
+        moe = arch.is_moe_layer(i)
+        block = kinds.get(moe)
+        if block is None:
+            block = kinds[moe] = tuple(_block(arch, naming, moe))
+        blocks.append(block)
+    before, c.tensors = c.tensors, []
     if arch.final_norm:
         c.norm(n.final_norm, d, None)
     aliases: dict[str, str] = {}
-    head = n.lm_head + ".weight"
+    lm_head = n.lm_head + ".weight"
     if arch.tie_word_embeddings:
-        aliases[head] = n.embed + ".weight"
+        aliases[lm_head] = n.embed + ".weight"
     else:
-        c.add(head, (arch.vocab_size, d), "lm_head")
+        c.add(lm_head, (arch.vocab_size, d), "lm_head")
     if arch.lm_head_bias:
         c.add(n.lm_head + ".bias", (arch.vocab_size,), "lm_head")
-    return inventory_from_tensors(c.tensors, aliases, architecture=arch, source=source, notes=arch.notes)
+    tensors: StampedTensors | tuple[Tensor, ...] = StampedTensors(before, n.layer + ".", blocks, c.tensors)
+    if arch.frozen:  # frozen marks match full names: mark the expanded list
+        tensors = tuple(t._replace(frozen=_frozen(t.name, arch.frozen)) for t in tensors)
+    return inventory_from_tensors(tensors, aliases, architecture=arch, source=source, notes=arch.notes)
+
+
+def _frozen(name: str, patterns: tuple[str, ...]) -> bool:
+    return any(fnmatchcase(name, pattern) for pattern in patterns)
+
+
+def _block(arch: Architecture, naming: Naming, moe: bool) -> list[Tensor]:
+    """One layer's tensors, named relative to the layer prefix."""
+    c = _Collector(arch, naming)
+    _attention(c, arch, "", None)
+    if moe:
+        _experts(c, arch, "", None)
+    else:
+        _dense_ffn(c, arch, "", None, arch.ffn_size, naming.gate, naming.up, naming.down, "ffn", arch.mlp_bias)
+    _block_norms(c, arch, "", None)
+    return c.tensors
 
 
 def _attention(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:

@@ -162,7 +162,7 @@ class Architecture:
     @classmethod
     def field_names(cls) -> tuple[str, ...]:
         """The keys a spec file, a --set or a config may give."""
-        return tuple(f.name for f in dataclasses.fields(cls) if f.compare)
+        return _FIELD_NAMES
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any], where: str | None = None,
@@ -287,6 +287,7 @@ class Architecture:
             )
 
 
+_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Architecture) if f.compare)
 _BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
 _FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Architecture)}
 

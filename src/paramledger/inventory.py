@@ -12,7 +12,7 @@ with equal values count twice.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -68,9 +68,86 @@ class Tensor(NamedTuple):
         return math.prod(self.shape)
 
 
+class StampedTensors(Sequence[Tensor]):
+    """A tensor list whose layers repeat: the tensors before the blocks, one block per layer
+    (a layer's tensors named relative to its prefix, one block object shared by every layer
+    of a kind), and the tensors after.
+
+    It is the flat list: iterating, indexing, len and == see every tensor in order
+    (expanded once, on first use).  It also sums without expanding, each distinct block
+    once times the layers that share it, which keeps a count of a 100-layer model in
+    microseconds: totals still come from the tensor list, only its repetition is factored."""
+
+    __slots__ = ("head", "layer_prefix", "blocks", "tail", "_flat")
+
+    def __init__(self, head: Sequence[Tensor], layer_prefix: str, blocks: Sequence[tuple[Tensor, ...]],
+                 tail: Sequence[Tensor]) -> None:
+        self.head = tuple(head)
+        self.layer_prefix = layer_prefix  # e.g. "model.layers.{i}."
+        self.blocks = tuple(blocks)  # blocks[i]: layer i's tensors, names relative, layer None
+        self.tail = tuple(tail)
+        self._flat: tuple[Tensor, ...] | None = None
+
+    def _expand(self) -> tuple[Tensor, ...]:
+        if self._flat is None:
+            new = tuple.__new__  # NamedTuple's _make without its length check: the fields are ours
+            flat = list(self.head)
+            for i, block in enumerate(self.blocks):
+                prefix = self.layer_prefix.format(i=i)
+                flat.extend([new(Tensor, (prefix + t[0], t[1], t[2], i, t[4], t[5])) for t in block])
+            flat.extend(self.tail)
+            self._flat = tuple(flat)
+        return self._flat
+
+    def __iter__(self) -> Iterator[Tensor]:
+        return iter(self._expand())
+
+    def __len__(self) -> int:
+        return len(self.head) + sum(map(len, self.blocks)) + len(self.tail)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self._expand()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (StampedTensors, tuple)):
+            return self._expand() == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"StampedTensors({len(self)} tensors, {len(self.blocks)} layers)"
+
+    def sum_by(self, key: Callable[[Tensor, int | None], object]) -> dict[object, int]:
+        """count summed by ``key(tensor, layer)``, each distinct block computed once."""
+        sums: dict[object, int] = {}
+        for t in self.head + self.tail:
+            k = key(t, t.layer)
+            sums[k] = sums.get(k, 0) + t.count
+        per_block: dict[int, list[tuple[Tensor, int]]] = {}
+        for i, block in enumerate(self.blocks):
+            parts = per_block.get(id(block))
+            if parts is None:
+                parts = per_block[id(block)] = [(t, t.count) for t in block]
+            for t, count in parts:
+                k = key(t, i)
+                sums[k] = sums.get(k, 0) + count
+        return sums
+
+    def total(self) -> int:
+        block_totals: dict[int, int] = {}
+        total = sum(t.count for t in self.head) + sum(t.count for t in self.tail)
+        for block in self.blocks:
+            subtotal = block_totals.get(id(block))
+            if subtotal is None:
+                subtotal = block_totals[id(block)] = sum(map(math.prod, [t.shape for t in block]))
+            total += subtotal
+        return total
+
+
 @dataclass(frozen=True)
 class Inventory:
-    tensors: tuple[Tensor, ...]
+    tensors: Sequence[Tensor]  # a tuple, or StampedTensors for a builder's repeated layers
     aliases: Mapping[str, str] = field(default_factory=dict)  # alias name -> tensor name
     architecture: Architecture | None = None
     source: str | None = None
@@ -82,24 +159,30 @@ class Inventory:
     # ------------------------------------------------------------------ totals
     @cached_property
     def total(self) -> int:
-        return sum(t.count for t in self.tensors)
+        if isinstance(self.tensors, StampedTensors):
+            return self.tensors.total()
+        return sum(map(math.prod, [t.shape for t in self.tensors]))
+
+    def _sum_by(self, key: Callable[[Tensor, int | None], object]) -> dict:
+        if isinstance(self.tensors, StampedTensors):
+            return self.tensors.sum_by(key)
+        sums: dict[object, int] = {}
+        for t in self.tensors:
+            k = key(t, t.layer)
+            sums[k] = sums.get(k, 0) + t.count
+        return sums
 
     @cached_property
     def components(self) -> dict[str, int]:
         """Component -> count, in COMPONENTS order, components with no tensors left out."""
-        sums: dict[str, int] = {}
-        for t in self.tensors:
-            sums[t.component] = sums.get(t.component, 0) + t.count
+        sums = self._sum_by(lambda t, layer: t.component)
         order = {name: i for i, name in enumerate(COMPONENTS)}
         return dict(sorted(sums.items(), key=lambda kv: order.get(kv[0], len(order))))
 
     @cached_property
     def by_layer(self) -> dict[int | None, int]:
         """Layer index -> count; None collects the tensors outside the blocks."""
-        sums: dict[int | None, int] = {}
-        for t in self.tensors:
-            sums[t.layer] = sums.get(t.layer, 0) + t.count
-        return sums
+        return self._sum_by(lambda t, layer: layer)
 
     def component(self, name: str) -> int:
         return self.components.get(name, 0)
@@ -186,12 +269,18 @@ def inventory_from_tensors(
     buffers: Iterable[Tensor] = (),
 ) -> Inventory:
     """Build an inventory, refusing duplicate names and aliases to nothing."""
-    tensors = tuple(tensors)
-    names = {t.name for t in tensors}
-    if len(names) != len(tensors):
-        seen: set[str] = set()
-        dupes = sorted({t.name for t in tensors if t.name in seen or seen.add(t.name)})
-        raise ValueError(f"duplicate tensor names: {', '.join(dupes)}")
+    if isinstance(tensors, StampedTensors):
+        # Layers get distinct prefixes, so names are unique when each block's are and the
+        # tensors outside the blocks do not repeat.
+        for group in (tensors.head + tensors.tail, *{id(b): b for b in tensors.blocks}.values()):
+            _check_unique(group)
+        names = {t.name for t in tensors.head + tensors.tail}
+        if any(target not in names for target in (aliases or {}).values()):
+            names = {t.name for t in tensors}  # an alias into a block: look at every name
+    else:
+        tensors = tuple(tensors)
+        _check_unique(tensors)
+        names = {t.name for t in tensors}
     aliases = dict(aliases or {})
     for alias, target in aliases.items():
         if target not in names:
@@ -199,3 +288,11 @@ def inventory_from_tensors(
         if alias in names:
             raise ValueError(f"alias {alias} is also a tensor")
     return Inventory(tensors, aliases, architecture, source, tuple(notes), tuple(buffers))
+
+
+def _check_unique(tensors: Sequence[Tensor]) -> None:
+    names = {t.name for t in tensors}
+    if len(names) != len(tensors):
+        seen: set[str] = set()
+        dupes = sorted({t.name for t in tensors if t.name in seen or seen.add(t.name)})
+        raise ValueError(f"duplicate tensor names: {', '.join(dupes)}")
