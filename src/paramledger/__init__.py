@@ -25,6 +25,16 @@ from .sources import load
 from .analysis import break_even_vocab_size, rule_of_thumb
 
 __all__ = [
+    "active_parameters",
+    "format_bytes",
+    "forward_flops_per_token",
+    "get_dtype",
+    "kv_cache",
+    "kv_values_per_token",
+    "memory_report",
+    "training_flops",
+    "training_memory",
+    "weight_bytes",
     "ACTIVE_DEFINITION",
     "COMPONENTS",
     "NON_EMBEDDING_DEFINITIONS",
@@ -68,6 +78,16 @@ _LAZY = {
     "inventory_from_factory": ("module", "inventory_from_factory"),
     "read_checkpoint": ("checkpoints", "read"),
     "verify": ("reference", "verify"),
+    "memory_report": ("memory", "memory_report"),
+    "weight_bytes": ("memory", "weight_bytes"),
+    "format_bytes": ("memory", "format_bytes"),
+    "kv_cache": ("kvcache", "kv_cache"),
+    "kv_values_per_token": ("kvcache", "kv_values_per_token"),
+    "active_parameters": ("compute", "active_parameters"),
+    "forward_flops_per_token": ("compute", "forward_flops_per_token"),
+    "training_flops": ("compute", "training_flops"),
+    "training_memory": ("training", "training_memory"),
+    "get_dtype": ("dtypes", "get_dtype"),
 }
 
 
