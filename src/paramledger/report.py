@@ -221,20 +221,23 @@ def squarify(values: list[int], x: float, y: float, w: float, h: float) -> list[
         s = sum(row)
         return max(max(row) * side * side / (s * s), s * s / (side * side * min(row)))
 
-    def place(row: list[float], x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+    def place(row: list[float], x: float, y: float, w: float, h: float,
+              last: bool = False) -> tuple[float, float, float, float]:
+        # Lengths along the side are shares of the side, and the last row takes what is left:
+        # dividing a tiny area by a tiny remainder overshoots the box (a 1 beside 3.9e10).
         s = sum(row)
         if w >= h:  # a column along the left edge
-            width = s / h
+            width = w if last else min(s / h, w)
             cy = y
             for a in row:
-                placed.append((x, cy, width, a / width))
-                cy += a / width
+                placed.append((x, cy, width, a / s * h))
+                cy += a / s * h
             return x + width, y, w - width, h
-        height = s / w  # a row along the top edge
+        height = h if last else min(s / w, h)  # a row along the top edge
         cx = x
         for a in row:
-            placed.append((cx, y, a / height, height))
-            cx += a / height
+            placed.append((cx, y, a / s * w, height))
+            cx += a / s * w
         return x, y + height, w, h - height
 
     row: list[float] = []
@@ -248,7 +251,7 @@ def squarify(values: list[int], x: float, y: float, w: float, h: float) -> list[
             x, y, w, h = place(row, x, y, w, h)
             row = []
     if row:
-        place(row, x, y, w, h)
+        place(row, x, y, w, h, last=True)
     for index, rect in zip(positive, placed):
         out[index] = rect
     return out
