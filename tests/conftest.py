@@ -29,3 +29,19 @@ def cli(capsys):
         return status, captured.out, captured.err
 
     return run
+
+
+@pytest.fixture(scope="module")
+def server():
+    """`paramledger serve` in-process on a free loopback port; no request may end in a 500."""
+    import threading
+
+    from paramledger.server import make_server
+
+    server = make_server("127.0.0.1", 0, quiet=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+    assert server.internal_errors == 0

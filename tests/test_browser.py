@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
@@ -18,23 +17,12 @@ import pytest
 import paramledger
 from paramledger.memory import format_bytes, memory_report
 from paramledger.report import write_report
-from paramledger.server import BLANK_DESIGN, make_server
+from paramledger.server import BLANK_DESIGN
 
 CHROMIUM = Path("/usr/bin/chromium")
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium (/usr/bin/chromium) is not installed")
-
-
-@pytest.fixture(scope="module")
-def server():
-    server = make_server("127.0.0.1", 0, quiet=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-    assert server.internal_errors == 0
 
 
 @pytest.fixture(scope="module")

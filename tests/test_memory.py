@@ -6,7 +6,6 @@ import json
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 import paramledger
 from paramledger import families

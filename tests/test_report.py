@@ -10,7 +10,6 @@ import resource
 import signal
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given

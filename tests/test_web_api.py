@@ -14,7 +14,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import urllib.parse
 
 import pytest
@@ -29,17 +28,6 @@ from paramledger.server import BLANK_DESIGN, MAX_QUERY_BYTES, make_server
 from paramledger.sources import bundled_names
 
 ARCH_KEYS = Architecture.field_names()
-
-
-@pytest.fixture(scope="module")
-def server():
-    server = make_server("127.0.0.1", 0, quiet=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-    assert server.internal_errors == 0
 
 
 def raw_request(server, target: bytes, method: bytes = b"GET") -> tuple[int, dict]:

@@ -9,7 +9,6 @@ for what it holds.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction

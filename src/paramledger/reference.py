@@ -14,13 +14,11 @@ from __future__ import annotations
 import contextlib
 import io
 import math
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from ._exceptions import FileFormatError, ParamledgerError, ReferenceUnavailableError, SourceError
+from ._exceptions import ParamledgerError, ReferenceUnavailableError
 from .inventory import Inventory
 
 INSTALL_HINT = 'verification needs torch and transformers: pip install "paramledger[reference]"'
@@ -205,46 +203,14 @@ def _label(source: Any) -> str:
 def _raw_config(source: Any) -> dict[str, Any] | None:
     """The config dict behind ``source``, or None for a declared design (spec, mapping of fields)."""
     from .architecture import Architecture
-    from .sources import find_bundled, read_json
+    from .sources import raw_config
 
     if isinstance(source, Architecture):
         if source.model_type != "paramledger":
             raise ParamledgerError(
                 f"{source.source}: verify needs the config itself (a config.json, its folder or a bundled model)")
         return None
-    if isinstance(source, Mapping):
-        if source.get("model_type", "paramledger") == "paramledger":
-            return None
-        return dict(source)
-    text = os.fspath(source)
-    path = Path(text)
-    if path.is_dir():
-        path = path / "config.json"
-        if not path.is_file():
-            raise SourceError(text, "folder has no config.json")
-    if path.is_file():
-        if path.suffix == ".toml":
-            return None
-        return _config_object(read_json(path), text)
-    found = find_bundled(text)
-    if found is not None:
-        kind, file = found
-        if kind == "design":
-            return None
-        entry = read_json(file)
-        return _config_object(entry.get("config") if isinstance(entry, dict) else None, str(file))
-    from .sources import load
-
-    arch = load(text)  # raises the loader's own error for an unknown name or a missing file
-    if arch.model_type == "paramledger":
-        return None
-    raise ParamledgerError(f"{text}: verify needs the config itself (a config.json, its folder or a bundled model)")
-
-
-def _config_object(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise FileFormatError(where, "a config must be a JSON object")
-    return dict(value)
+    return raw_config(source)
 
 
 # A paramledger design is verified through the one HF family that builds the same tensors:

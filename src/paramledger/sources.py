@@ -124,30 +124,71 @@ def _load(source: Any) -> Architecture:
             return architecture_from_config(source, "config")
         return Architecture.from_mapping(source, "mapping")
     text = os.fspath(source)
+    resolved = _resolve(text)
+    if resolved is None:
+        hub = _hub_config(text)
+        if hub is None:
+            raise UnknownModelError(text, bundled_names())
+        return read_config(hub, text)
+    kind, file = resolved
+    if kind == "spec":
+        return read_spec(file)
+    if kind == "config":
+        return read_config(file)
+    if kind == "design":
+        return read_spec(file, text)
+    return _read_bundled_model(text, file)
+
+
+def _resolve(text: str) -> tuple[str, Path] | None:
+    """Where a source string points: ("spec" | "config" | "design" | "model", file), or None
+    when nothing local matches (it may be a hub id)."""
     path = Path(text)
     if path.is_dir():
         config = path / "config.json"
         if not config.is_file():
             raise SourceError(text, "folder has no config.json")
-        return read_config(config)
+        return "config", config
     if path.is_file():
-        if path.suffix == ".toml":
-            return read_spec(path)
-        return read_config(path)
+        return ("spec" if path.suffix == ".toml" else "config"), path
     found = find_bundled(text)
     if found is not None:
-        kind, file = found
-        return read_spec(file, text) if kind == "design" else _read_bundled_model(text, file)
+        return found
     if path.suffix in (".json", ".toml") or os.sep in text and not text.count("/") == 1:
         raise SourceError(text, "no such file")
-    hub = _from_hub(text)
-    if hub is not None:
-        return hub
-    raise UnknownModelError(text, bundled_names())
+    return None
 
 
-def _from_hub(repo_id: str) -> Architecture | None:
-    """A hub id ("org/name") through huggingface_hub, when it is installed and online."""
+def raw_config(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str, Any] | None:
+    """The config.json object behind ``source``, or None for a declared design (a spec file,
+    a bundled design, a mapping of fields)."""
+    if isinstance(source, Mapping):
+        return dict(source) if source.get("model_type", "paramledger") != "paramledger" else None
+    text = os.fspath(source)
+    resolved = _resolve(text)
+    if resolved is None:
+        hub = _hub_config(text)
+        if hub is None:
+            raise UnknownModelError(text, bundled_names())
+        return _config_object(read_json(hub), text)
+    kind, file = resolved
+    if kind in ("spec", "design"):
+        return None
+    if kind == "config":
+        return _config_object(read_json(file), text)
+    entry = read_json(file)
+    return _config_object(entry.get("config") if isinstance(entry, dict) else None, str(file))
+
+
+def _config_object(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise FileFormatError(where, "a config must be a JSON object")
+    return dict(value)
+
+
+def _hub_config(repo_id: str) -> Path | None:
+    """config.json of a hub id ("org/name") through huggingface_hub, when it is installed
+    and the hub (or its local cache) answers; None when ``repo_id`` is no hub id."""
     if repo_id.count("/") != 1:
         return None
     try:
@@ -155,11 +196,10 @@ def _from_hub(repo_id: str) -> Architecture | None:
     except ImportError:
         return None
     try:
-        path = hf_hub_download(repo_id, "config.json")
+        return Path(hf_hub_download(repo_id, "config.json"))
     except Exception as error:  # offline, gated, missing: one clear line
         raise SourceError(
             repo_id,
             f"not bundled, and config.json could not be fetched from the hub ({error.__class__.__name__}); "
             "pass a local config.json or folder instead",
         ) from None
-    return read_config(Path(path), repo_id)
