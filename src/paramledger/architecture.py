@@ -291,8 +291,16 @@ _BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False, "yes": True,
 _FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Architecture)}
 
 
+# The Python type a field's value already has when no conversion is needed (most values
+# from a config.json): checked first, so loading a config does not parse type strings.
+_READY = {name: {"int": int, "int | None": int, "bool": bool, "str": str, "str | None": str}.get(kind)
+          for name, kind in _FIELD_TYPES.items()}
+
+
 def _coerce(key: str, value: Any, where: str | None) -> Any:
     """Turn a value from TOML, JSON or a ``--set KEY=VALUE`` string into the field's type."""
+    if type(value) is _READY[key]:  # exact type: a bool is no int here
+        return value
     kind = _FIELD_TYPES[key]
     if value is None:
         if "None" in kind:
