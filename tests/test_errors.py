@@ -92,6 +92,8 @@ def test_folder_without_config(tmp_path):
      "paramledger: error: --set: expected KEY=VALUE, got 'num_hidden_layers'"),
     (["count", "seed-baseline", "--set", "hidden_size=-8"],
      "paramledger: error: seed-baseline (override): hidden_size: must be positive, got -8"),
+    (["count", "seed-baseline", "--set", "hidden_size=\u0663"],
+     "paramledger: error: seed-baseline (override): hidden_size: must be a whole number, got '\u0663'"),
     (["count", "seed-baseline", "--set", "hidden_size=wide"],
      "paramledger: error: seed-baseline (override): hidden_size: must be a whole number, got 'wide'"),
     (["count", "seed-baselin"],

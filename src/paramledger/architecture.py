@@ -317,6 +317,8 @@ def _coerce(key: str, value: Any, where: str | None) -> Any:
             if value.lower() in ("none", "null") and "None" in kind:
                 return None
             try:
+                if not value.isascii():  # int() would read "٣" as 3
+                    raise ValueError
                 value = int(value.replace("_", ""))
             except ValueError:
                 raise ArchitectureError(key, f"must be a whole number, got {value!r}", where) from None
