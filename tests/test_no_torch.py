@@ -96,3 +96,28 @@ def test_reference_api_without_torch_raises_reference_unavailable():
     """)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == 'verification needs torch and transformers: pip install "paramledger[reference]"'
+
+
+def test_missing_optional_library_is_one_line(tmp_path):
+    """Without the analysis extra, a command that needs it says which extra, in one line."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "class Refuse:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('sympy', 'matplotlib'):\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Refuse())\n"
+        "from paramledger.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code, "formula", "seed-baseline"], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stderr == 'paramledger: error: formula needs sympy: pip install "paramledger[analysis]"\n'
+    plot = tmp_path / "w.png"
+    result = subprocess.run([sys.executable, "-c", code, "whatif", "seed-baseline", "--vary", "vocab_size=8192",
+                             "--plot", str(plot)], capture_output=True, text=True)
+    assert result.returncode == 2 and "needs matplotlib" in result.stderr and "Traceback" not in result.stderr
+    assert not plot.exists()

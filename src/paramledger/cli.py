@@ -48,6 +48,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+# Optional libraries, by the extra that installs them (pyproject.toml): counting needs none.
+_EXTRAS = {"sympy": "analysis", "numpy": "analysis", "matplotlib": "analysis", "torch": "reference",
+           "transformers": "reference", "safetensors": "checkpoints", "gguf": "checkpoints"}
+
+
 def _version() -> str:
     from . import __version__
 
@@ -62,6 +67,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except ParamledgerError as error:
         print(f"paramledger: error: {error}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as error:
+        extra = _EXTRAS.get((error.name or "").split(".")[0])
+        if extra is None:
+            raise
+        print(f"paramledger: error: {args.command} needs {error.name}: pip install \"paramledger[{extra}]\"",
+              file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
