@@ -357,3 +357,34 @@ CONFIGS.update({
 CONFIGS["llama4_text"] = llama4_text()
 CONFIGS["llama4"] = llama4_text().map(lambda text: {"text_config": {"model_type": "llama4_text", **text}})
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}
+
+
+def draw_runnable_model(model_type: str, data, **model_kwargs):
+    """A random small config of ``model_type`` built by transformers with real weights on the
+    CPU, for the slow forward-pass checks: (architecture, model, longest context to run)."""
+    import pytest
+    import torch
+    from hypothesis import assume
+    from transformers import AutoModelForCausalLM
+
+    import paramledger
+    from paramledger import families
+    from paramledger.reference import hf_config
+
+    if model_type not in CONFIGS:
+        pytest.skip(f"no random-config strategy for {model_type} yet")
+    config = data.draw(CONFIGS[model_type], label="config")
+    arch = paramledger.load(config)
+    # A window of 1 breaks transformers 5.24.0 itself (its sliding cache slices [-0:], the mask disagrees).
+    assume(arch.sliding_window != 1)
+    hf = hf_config(config)
+    if families.get(model_type).text_config:
+        hf = hf.get_text_config()
+    # An odd number of rotary channels (partial_rotary_factor × a tiny head_dim) makes transformers'
+    # keys one channel wider than k_proj's output: a degenerate-config quirk, not a layout.
+    factor = (getattr(hf, "rope_parameters", None) or {}).get("partial_rotary_factor")
+    assume(factor is None or int(factor * arch.attention_head_dim) % 2 == 0)
+    torch.manual_seed(0)
+    model = AutoModelForCausalLM.from_config(hf, experts_implementation="eager", **model_kwargs).eval()
+    longest = min(24, arch.max_position_embeddings) if arch.position_embedding_type == "learned" else 24
+    return arch, model, longest

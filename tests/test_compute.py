@@ -91,28 +91,14 @@ def test_random_configs_of_every_family_decode_with_our_flops(model_type, data):
     """The families' random small configs (tests/_family_configs.py): one counted decoding step each."""
     import torch
     from torch.utils.flop_counter import FlopCounterMode
-    from transformers import AutoModelForCausalLM
 
-    from _family_configs import CONFIGS
+    from _family_configs import draw_runnable_model
     from paramledger.kvcache import MASK_ONLY_WINDOWS
-    from paramledger.reference import hf_config
 
-    if model_type not in CONFIGS:
-        pytest.skip(f"no random-config strategy for {model_type} yet")
-    config = data.draw(CONFIGS[model_type], label="config")
-    arch = paramledger.load(config)
-    assume(arch.sliding_window != 1)  # breaks transformers 5.24.0 itself (see test_kvcache)
-    hf = hf_config(config)
-    if families.get(model_type).text_config:
-        hf = hf.get_text_config()
-    factor = (getattr(hf, "rope_parameters", None) or {}).get("partial_rotary_factor")
-    assume(factor is None or int(factor * arch.attention_head_dim) % 2 == 0)
+    arch, model, longest = draw_runnable_model(model_type, data, attn_implementation="eager")
     # transformers' PhiMoE sparsemixer picks exactly two experts whatever num_experts_per_tok says
     # (modeling_phimoe.py: two argmax rounds); real PhiMoE configs say 2.
     assume(model_type != "phimoe" or arch.num_experts_per_tok == 2)
-    torch.manual_seed(0)
-    model = AutoModelForCausalLM.from_config(hf, attn_implementation="eager", experts_implementation="eager").eval()
-    longest = min(24, arch.max_position_embeddings) if arch.position_embedding_type == "learned" else 24
     assume(longest >= 2)
     context = data.draw(st.integers(2, longest), label="context")
     ids = torch.randint(0, model.config.vocab_size, (1, context), generator=torch.Generator().manual_seed(2))
@@ -127,6 +113,11 @@ def test_random_configs_of_every_family_decode_with_our_flops(model_type, data):
         assume(False)  # configs transformers builds but cannot run (see test_kvcache)
     if model_type in MASK_ONLY_WINDOWS:
         arch = arch.replace(sliding_window=None, layer_types=())  # its local layers attend over every key
+    if model_type in ("llama4", "llama4_text") and arch.is_moe:
+        # Llama4TextMoe runs every expert on every token, the routing scores scaling the inputs
+        # (modeling_llama4.py: hidden_states.repeat(num_experts, 1)): its counted FLOPs are those
+        # of all experts, where the model needs only num_experts_per_tok of them.
+        arch = arch.replace(num_experts_per_tok=arch.num_experts)
     ours = forward_flops_per_token(paramledger.inventory(arch), context)
     assert counter.get_total_flops() == ours.total + ours.mla_expansion_flops
 

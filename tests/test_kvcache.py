@@ -161,28 +161,9 @@ def test_mla_layouts_equal_transformers():
 @given(data=st.data())
 def test_random_configs_of_every_family_cache_what_transformers_caches(model_type, data):
     """The families' random small configs (tests/_family_configs.py), a real forward pass each."""
-    import torch
-    from transformers import AutoModelForCausalLM
+    from _family_configs import draw_runnable_model
 
-    from _family_configs import CONFIGS
-    from paramledger.reference import hf_config
-
-    if model_type not in CONFIGS:
-        pytest.skip(f"no random-config strategy for {model_type} yet")
-    config = data.draw(CONFIGS[model_type], label="config")
-    arch = paramledger.load(config)
-    # A window of 1 breaks transformers 5.24.0 itself (its sliding cache slices [-0:], the mask disagrees).
-    assume(arch.sliding_window != 1)
-    hf = hf_config(config)
-    if families.get(model_type).text_config:
-        hf = hf.get_text_config()
-    # An odd number of rotary channels (partial_rotary_factor × a tiny head_dim) makes transformers'
-    # keys one channel wider than k_proj's output: a degenerate-config quirk, not a cache layout.
-    factor = (getattr(hf, "rope_parameters", None) or {}).get("partial_rotary_factor")
-    assume(factor is None or int(factor * arch.attention_head_dim) % 2 == 0)
-    torch.manual_seed(0)
-    model = AutoModelForCausalLM.from_config(hf, experts_implementation="eager").eval()
-    longest = min(24, arch.max_position_embeddings) if arch.position_embedding_type == "learned" else 24
+    arch, model, longest = draw_runnable_model(model_type, data)
     tokens, batch = data.draw(st.integers(1, longest), label="tokens"), data.draw(st.integers(1, 2), label="batch")
     try:
         cache = _run(model, batch, tokens)
