@@ -61,3 +61,14 @@ def test_tokenizer_beside_config_is_noted(cli, tmp_path):
     assert any("embedding has 8 rows; the tokenizer defines 6 tokens" in n and "2 padded rows" in n for n in notes)
     status, text, _ = cli("count", str(tmp_path))
     assert "note: embedding has 8 rows" in text
+
+
+def test_active_both_ways(cli):
+    """Publishers count active parameters with the token table (Mixtral's 12.9B) or without it
+    (gpt-oss-20b's 3.6B): both are given."""
+    data = json.loads(cli("count", "gpt-oss-20b", "--json")[1])
+    assert data["active"] == 4_187_440_704
+    assert data["active_non_embedding"] == 4_187_440_704 - data["embedding"]
+    assert round(data["active_non_embedding"] / 1e9, 1) == 3.6
+    mixtral = json.loads(cli("count", "Mixtral-8x7B-v0.1", "--json")[1])
+    assert round(mixtral["active"] / 1e9, 1) == 12.9

@@ -238,6 +238,12 @@ class Inventory:
         per_expert_share = sum(t.count // t.experts for t in self.tensors if t.experts)
         return self.total - routed + per_expert_share * arch.num_experts_per_tok
 
+    @property
+    def active_non_embedding(self) -> int:
+        """``active`` without the token and position tables (OpenAI's "3.6B active" for
+        gpt-oss-20b counts this way; Mistral's 12.9B for Mixtral and DeepSeek's 37B keep them)."""
+        return self.active - self.embedding - self.component("positions")
+
     # ------------------------------------------------------------------ lookups
     def __getitem__(self, name: str) -> Tensor:
         target = self.aliases.get(name, name)

@@ -54,7 +54,8 @@ def inventory_table(inv: Inventory) -> str:
     if inv.frozen:
         out.append(f"frozen: {inv.frozen:,} (still counted); trainable: {inv.trainable:,}")
     if arch is not None and arch.is_moe:
-        out.append(f"active per token: {inv.active:,} ({percent(inv.active, total)} of the total)")
+        out.append(f"active per token: {inv.active:,} ({percent(inv.active, total)} of the total); "
+                   f"{inv.active_non_embedding:,} without the token and position tables")
     out.extend(f"note: {note}" for note in inv.notes)
     return "\n".join(out)
 
@@ -104,6 +105,7 @@ def inventory_json(inv: Inventory, *, manifest: bool = False) -> dict[str, Any]:
     if arch is not None:
         out["architecture"] = arch.to_mapping()
         out["active"] = inv.active
+        out["active_non_embedding"] = inv.active_non_embedding
         out["active_definition"] = ACTIVE_DEFINITION
         rule = rule_of_thumb(arch)
         out["rule_of_thumb"] = {"formula": "12 * num_hidden_layers * hidden_size**2",
