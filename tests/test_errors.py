@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import paramledger
 from paramledger import Architecture, ArchitectureError, FileFormatError, SourceError, UnknownKeyError
@@ -130,3 +134,27 @@ def test_depth_change_carries_the_layer_pattern(cli):
     assert arch.layer_types == ("sliding_attention", "full_attention") * 2
     status, out, err = cli("count", "gemma-2-2b", "--set", "num_hidden_layers=4", "--json")
     assert status == 0 and err == ""
+
+
+_VALUES = st.one_of(st.integers(-3, 10**6).map(str), st.sampled_from(["true", "false", "none", "", "8/3", "1e3", "x"]),
+                    st.text(max_size=8))
+
+
+@settings(max_examples=200)
+@given(st.lists(st.tuples(st.sampled_from(Architecture.field_names()), _VALUES), min_size=1, max_size=4),
+       st.sampled_from(["seed-baseline", "seed-1.1b", "gpt2", "Mixtral-8x7B-v0.1", "DeepSeek-V3"]))
+def test_any_override_counts_or_is_one_line(overrides, source):
+    """Random --set values on every key: a count, or one line and exit 2; never a traceback."""
+    from paramledger.cli import main
+
+    argv = ["count", source, "--json"]
+    for key, value in overrides:
+        argv += ["--set", f"{key}={value}"]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(argv)
+    if status == 0:
+        assert err.getvalue() == "" and '"total"' in out.getvalue()
+    else:
+        assert status == 2 and out.getvalue() == ""
+        assert err.getvalue().startswith("paramledger: error: ") and err.getvalue().count("\n") == 1
