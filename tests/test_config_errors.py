@@ -3,9 +3,13 @@ its message) and through the CLI (exit status 2, one line on stderr, no tracebac
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import paramledger
 from paramledger import families
@@ -173,3 +177,52 @@ def test_override_without_a_family_key():
     with pytest.raises(OptionError, match="--set: norm_placement has no llama config key: no llama config "
                                           "expresses that change"):
         config_with_overrides({"model_type": "llama"}, {"norm_placement": "post"})
+
+
+_JSON_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-5, 3000), st.floats(allow_nan=True),
+                         st.text(max_size=6), st.lists(st.integers(-2, 5), max_size=3),
+                         st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["gpt2", "Llama-3.2-1B", "Mixtral-8x7B-v0.1", "gemma-2-2b", "Qwen3-30B-A3B", "DeepSeek-V3",
+                        "gpt-oss-20b", "gemma-3-4b-it", "phi-4", "pythia-160m"]),
+       st.data())
+def test_a_mangled_real_config_counts_or_fails_in_one_line(tmp_path_factory, name, data):
+    """A real config with one key set to any JSON value: a count, or one line and exit 2."""
+    from paramledger import registry
+    from paramledger.cli import main
+
+    config = registry.get(name).config
+    key = data.draw(st.sampled_from(sorted(config)), label="key")
+    config[key] = data.draw(_JSON_VALUES, label="value")
+    path = tmp_path_factory.mktemp("mangled") / "config.json"
+    path.write_text(json.dumps(config))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(["count", str(path), "--json"])
+    if status == 0:
+        assert err.getvalue() == ""
+    else:
+        assert status == 2 and out.getvalue() == ""
+        assert err.getvalue().startswith("paramledger: error: ") and err.getvalue().count("\n") == 1
+
+
+@pytest.mark.parametrize("name,key,value,message", [
+    ("Qwen3-30B-A3B", "decoder_sparse_step", "0", r"decoder_sparse_step: must be a whole number, got '0'"),
+    ("DeepSeek-V3", "num_hidden_layers", None, r"num_hidden_layers: may not be null"),
+    ("gpt2", "n_layer", 0, r"n_layer: must be positive, got 0"),
+    ("gemma-2-2b", "hidden_size", 2.5, r"hidden_size: must be a whole number, got 2.5"),
+    ("DeepSeek-V3", "first_k_dense_replace", -1, r"first_k_dense_replace: must be zero or more, got -1"),
+])
+def test_rule_inputs_are_checked_under_the_config_key(tmp_path, cli, name, key, value, message):
+    from paramledger import registry
+
+    config = registry.get(name).config
+    config[key] = value
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    with pytest.raises(ArchitectureError, match=message):
+        paramledger.load(path)
+    status, out, err = cli("count", str(path))
+    assert status == 2 and out == "" and err.count("\n") == 1 and "config.json: " in err

@@ -47,6 +47,12 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
             not_understood.append(key)
     # Rules read the config as the family spells it, plus the values read so far under their
     # field names (so GPT-2's n_layer and InternLM3's qkv_bias reach them as the fields).
+    # They do arithmetic on sizes, so the sizes are checked first, under the config's own keys.
+    field_to_key = {field_name: key for key, field_name in family.keys.items() if key in merged}
+    for field_name in values:
+        _check_size(field_to_key.get(field_name, field_name), field_name, values[field_name], where)
+    for key in RULE_INTEGER_KEYS & merged.keys():
+        _check_size(key, None, merged[key], where)
     rule_input = {**merged, **values}
     for derive in family.derive:
         try:
@@ -55,11 +61,43 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
             if error.where is not None:
                 raise
             raise ArchitectureError(error.key, str(error)[len(error.key) + 2:], where) from None
+        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as error:
+            rule = (derive.__doc__ or derive.__name__).strip().splitlines()[0]
+            raise ArchitectureError("config", f"a value does not fit the {model_type} rule \"{rule}\" "
+                                    f"({error.__class__.__name__}: {error})", where) from None
     values.update(family.switches)
     values["model_type"] = family.model_type
     if not_understood:
         notes.append("config keys not understood (they might change the count): " + ", ".join(sorted(not_understood)))
     return Architecture.from_mapping(values, where, tuple(notes))
+
+
+# Config keys the family rules read as whole numbers (layer counts, steps, windows).
+RULE_INTEGER_KEYS = frozenset({
+    "decoder_sparse_step", "first_k_dense_replace", "max_window_layers", "no_rope_layer_interval",
+    "interleave_moe_layer_step", "window_size", "attention_chunk_size", "sliding_window_pattern",
+    "n_routed_experts", "num_local_experts", "moe_intermediate_size", "shared_intermediate_size",
+    "word_embed_proj_dim",
+})
+_SIZES = frozenset({"vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads"})
+
+
+def _check_size(key: str, field_name: str | None, value: Any, where: str) -> None:
+    """A whole number (or null, the class default) where an integer belongs; the four
+    dimensions every rule divides or counts by must be positive."""
+    from .architecture import _FIELD_TYPES
+
+    if field_name is not None and not _FIELD_TYPES.get(field_name, "").startswith("int"):
+        return
+    if value is None:
+        if field_name in _SIZES:
+            raise ArchitectureError(key, "may not be null", where)
+        return
+    if type(value) is not int:
+        raise ArchitectureError(key, f"must be a whole number, got {value!r}", where)
+    if value < 0 or (value == 0 and field_name in _SIZES):
+        raise ArchitectureError(key, f"must be {'positive' if field_name in _SIZES else 'zero or more'}, got {value}",
+                                where)
 
 
 def config_with_overrides(config: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
