@@ -6,16 +6,19 @@ from . import _rules as rules
 from ._family import Family, same
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
 
+# The keys of DeepSeek-V3's config class, which GLM-4-MoE-Lite shares: latent attention ranks,
+# routed and shared experts (attribute_map: num_local_experts stands for n_routed_experts).
+MLA_MOE_KEYS = {**DECODER_KEYS, **same("moe_intermediate_size", "n_shared_experts", "kv_lora_rank", "q_lora_rank",
+                                       "qk_rope_head_dim", "v_head_dim", "qk_nope_head_dim", "num_experts_per_tok",
+                                       "attention_bias"),
+                "n_routed_experts": "num_experts", "num_local_experts": "num_experts"}
+
 FAMILIES = [
     Family(
         model_type="deepseek_v3",
         causal_lm_class="DeepseekV3ForCausalLM",
         source="transformers 5.24.0 models/deepseek_v3/configuration_deepseek_v3.py",
-        # DeepseekV3Config.attribute_map: num_local_experts stands for n_routed_experts.
-        keys={**DECODER_KEYS, **same("moe_intermediate_size", "n_shared_experts", "kv_lora_rank", "q_lora_rank",
-                                     "qk_rope_head_dim", "v_head_dim", "qk_nope_head_dim", "num_experts_per_tok",
-                                     "attention_bias"),
-              "n_routed_experts": "num_experts", "num_local_experts": "num_experts"},
+        keys=MLA_MOE_KEYS,
         defaults={"vocab_size": 129280, "hidden_size": 7168, "intermediate_size": 18432,
                   "moe_intermediate_size": 2048, "num_hidden_layers": 61, "num_attention_heads": 128,
                   "num_key_value_heads": 128, "n_shared_experts": 1, "n_routed_experts": 256, "kv_lora_rank": 512,
@@ -81,10 +84,7 @@ FAMILIES += [
         model_type="glm4_moe_lite",  # latent attention, routed + shared experts, dense layers by mlp_layer_types
         causal_lm_class="Glm4MoeLiteForCausalLM",
         source="transformers 5.24.0 models/glm4_moe_lite/configuration_glm4_moe_lite.py",
-        keys={**DECODER_KEYS, **same("moe_intermediate_size", "n_shared_experts", "kv_lora_rank", "q_lora_rank",
-                                     "qk_rope_head_dim", "v_head_dim", "qk_nope_head_dim", "num_experts_per_tok",
-                                     "attention_bias"),
-              "n_routed_experts": "num_experts", "num_local_experts": "num_experts"},
+        keys=MLA_MOE_KEYS,
         defaults={"vocab_size": 154880, "hidden_size": 2048, "intermediate_size": 10240,
                   "moe_intermediate_size": 1536, "num_hidden_layers": 47, "num_attention_heads": 20,
                   "num_key_value_heads": 20, "n_shared_experts": 1, "n_routed_experts": 64, "kv_lora_rank": 512,

@@ -4,6 +4,7 @@ the q/k norm is a parameter-free L2 norm.  Chunked-attention layers (RoPE layers
 most attention_chunk_size keys, so they are recorded as sliding with that window."""
 
 from ..naming import Naming
+from . import _rules as rules
 from ._family import Family, same
 from ._rules import layer_pattern
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
@@ -48,10 +49,6 @@ LLAMA4_NEUTRAL = ROUTING_KEYS | {"moe_layers", "interleave_moe_layer_step", "no_
                                  "attn_temperature_tuning", "floor_scale", "attn_scale"}
 
 
-def _attention_bias(config):
-    return {"attention_output_bias": bool(config.get("attention_bias"))}
-
-
 FAMILIES = [
     Family(
         model_type="llama4_text",
@@ -62,7 +59,7 @@ FAMILIES = [
         defaults=LLAMA4_TEXT_DEFAULTS,
         switches=LLAMA_SWITCHES,
         count_neutral=LLAMA4_NEUTRAL,
-        derive=(_attention_bias, _llama4_layers),
+        derive=(rules.output_bias_follows("attention_bias"), _llama4_layers),
     ),
 ]
 FAMILIES.append(
@@ -76,7 +73,7 @@ FAMILIES.append(
         defaults=LLAMA4_TEXT_DEFAULTS,
         switches=LLAMA_SWITCHES,
         count_neutral=LLAMA4_NEUTRAL,
-        derive=(_attention_bias, _llama4_layers),
+        derive=(rules.output_bias_follows("attention_bias"), _llama4_layers),
         text_config=True,
     )
 )
