@@ -12,6 +12,8 @@ from .architecture import Architecture
 from .inventory import Inventory, StampedTensors, Tensor, inventory_from_tensors
 from .naming import Naming
 
+_new = tuple.__new__
+
 
 class _Collector:
     def __init__(self, arch: Architecture, naming: Naming) -> None:
@@ -21,7 +23,8 @@ class _Collector:
 
     def add(self, name: str, shape: tuple[int, ...], component: str, layer: int | None = None,
             experts: int = 0) -> None:
-        self.tensors.append(Tensor(name, shape, component, layer, False, experts))
+        # tuple.__new__: NamedTuple's own __new__ without its Python frame (the fields are ours)
+        self.tensors.append(_new(Tensor, (name, shape, component, layer, False, experts)))
 
     def linear(self, path: str, out_features: int, in_features: int, component: str,
                layer: int | None, bias: bool) -> None:
@@ -50,14 +53,16 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         c.norm(n.embed_norm, d, None)
     # Every layer of a kind (dense or MoE) holds the same tensors under its own prefix: build
     # each kind once and share it between the layers (StampedTensors sums it once per kind).
-    kinds: dict[bool, tuple[Tensor, ...]] = {}
-    blocks = []
-    for i in range(arch.num_hidden_layers):
-        moe = arch.is_moe_layer(i)
-        block = kinds.get(moe)
-        if block is None:
-            block = kinds[moe] = tuple(_block(arch, naming, moe))
-        blocks.append(block)
+    layers = arch.num_hidden_layers
+    if arch.is_moe and arch.mlp_only_layers:
+        dense_layers = frozenset(arch.mlp_only_layers)
+        dense = tuple(_block(arch, naming, False))
+        moe = tuple(_block(arch, naming, True)) if len(dense_layers) < layers else dense
+        blocks = [dense if i in dense_layers else moe for i in range(layers)]
+        kinds = [(dense, len(dense_layers))] + ([(moe, layers - len(dense_layers))] if moe is not dense else [])
+    else:
+        blocks = [tuple(_block(arch, naming, arch.is_moe))] * layers
+        kinds = [(blocks[0], layers)]
     before, c.tensors = c.tensors, []
     if arch.final_norm:
         c.norm(n.final_norm, d, None)
@@ -69,7 +74,7 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         c.add(lm_head, (arch.vocab_size, d), "lm_head")
     if arch.lm_head_bias:
         c.add(n.lm_head + ".bias", (arch.vocab_size,), "lm_head")
-    tensors: StampedTensors | tuple[Tensor, ...] = StampedTensors(before, n.layer + ".", blocks, c.tensors)
+    tensors: StampedTensors | tuple[Tensor, ...] = StampedTensors(before, n.layer + ".", blocks, c.tensors, kinds)
     if arch.frozen:  # frozen marks match full names: mark the expanded list
         tensors = tuple(t._replace(frozen=_frozen(t.name, arch.frozen)) for t in tensors)
     return inventory_from_tensors(tensors, aliases, architecture=arch, source=source, notes=arch.notes)

@@ -78,15 +78,18 @@ class StampedTensors(Sequence[Tensor]):
     once times the layers that share it, which keeps a count of a 100-layer model in
     microseconds: totals still come from the tensor list, only its repetition is factored."""
 
-    __slots__ = ("head", "layer_prefix", "blocks", "tail", "_flat")
+    __slots__ = ("head", "layer_prefix", "blocks", "tail", "_flat", "_kinds")
 
     def __init__(self, head: Sequence[Tensor], layer_prefix: str, blocks: Sequence[tuple[Tensor, ...]],
-                 tail: Sequence[Tensor]) -> None:
+                 tail: Sequence[Tensor], kinds: Sequence[tuple[tuple[Tensor, ...], int]] | None = None) -> None:
         self.head = tuple(head)
         self.layer_prefix = layer_prefix  # e.g. "model.layers.{i}."
         self.blocks = tuple(blocks)  # blocks[i]: layer i's tensors, names relative, layer None
         self.tail = tuple(tail)
         self._flat: tuple[Tensor, ...] | None = None
+        # (block, layers sharing it) for each distinct block, when the caller knows them
+        # (the builder does); else counted from ``blocks`` on first use.
+        self._kinds = tuple(kinds) if kinds is not None else None
 
     def _expand(self) -> tuple[Tensor, ...]:
         if self._flat is None:
@@ -134,14 +137,20 @@ class StampedTensors(Sequence[Tensor]):
                 sums[k] = sums.get(k, 0) + count
         return sums
 
+    def distinct_blocks(self) -> list[tuple[tuple[Tensor, ...], int]]:
+        """(block, number of layers sharing it) for each distinct block object (by identity)."""
+        if self._kinds is None:
+            layers: dict[int, int] = {}
+            for block in self.blocks:
+                layers[id(block)] = layers.get(id(block), 0) + 1
+            by_id = {id(block): block for block in self.blocks}
+            self._kinds = tuple((by_id[key], n) for key, n in layers.items())
+        return self._kinds
+
     def total(self) -> int:
-        block_totals: dict[int, int] = {}
-        total = sum(t.count for t in self.head) + sum(t.count for t in self.tail)
-        for block in self.blocks:
-            subtotal = block_totals.get(id(block))
-            if subtotal is None:
-                subtotal = block_totals[id(block)] = sum(map(math.prod, [t.shape for t in block]))
-            total += subtotal
+        total = sum(map(math.prod, [t.shape for t in self.head + self.tail]))
+        for block, layers in self.distinct_blocks():
+            total += layers * sum(map(math.prod, [t.shape for t in block]))
         return total
 
 
@@ -278,7 +287,7 @@ def inventory_from_tensors(
     if isinstance(tensors, StampedTensors):
         # Layers get distinct prefixes, so names are unique when each block's are and the
         # tensors outside the blocks do not repeat.
-        for group in (tensors.head + tensors.tail, *{id(b): b for b in tensors.blocks}.values()):
+        for group in (tensors.head + tensors.tail, *[block for block, _ in tensors.distinct_blocks()]):
             _check_unique(group)
         names = {t.name for t in tensors.head + tensors.tail}
         if any(target not in names for target in (aliases or {}).values()):
