@@ -7,7 +7,7 @@ from typing import Any
 
 from . import families
 from ._exceptions import ArchitectureError, SourceError, UnsupportedFamilyError
-from .architecture import Architecture
+from .architecture import _FIELD_TYPES, Architecture
 
 
 def architecture_from_config(config: Mapping[str, Any], where: str = "config.json") -> Architecture:
@@ -80,15 +80,14 @@ RULE_INTEGER_KEYS = frozenset({
     "word_embed_proj_dim",
 })
 _SIZES = frozenset({"vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads"})
+_INTEGER_FIELDS = frozenset(name for name, kind in _FIELD_TYPES.items() if kind.startswith("int"))
 
 
 def _check_size(key: str, field_name: str | None, value: Any, where: str) -> None:
     """A whole number (or null, the class default) where an integer belongs; the four
     dimensions every rule divides or counts by must be positive."""
-    from .architecture import _FIELD_TYPES
-
-    if field_name is not None and not _FIELD_TYPES.get(field_name, "").startswith("int"):
-        return
+    if type(value) is int and value > 0 or field_name is not None and field_name not in _INTEGER_FIELDS:
+        return  # the common case first: a positive whole number, or a field that is no size
     if value is None:
         if field_name in _SIZES:
             raise ArchitectureError(key, "may not be null", where)
