@@ -31,27 +31,25 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
             raise ArchitectureError("text_config", "must be a JSON object", where)
         notes.append(f"{model_type} is multimodal: counting its text decoder (text_config) only")
         config = text
-    given = dict(config)
-    merged = {**family.defaults, **given}
-    values: dict[str, Any] = {}
-    not_understood: list[str] = []
-    for key, value in merged.items():
-        if key in family.keys:
-            values[family.keys[key]] = value
-        elif key in family.requires:
-            if value is not None and value != family.requires[key]:  # null: the class default
-                raise ArchitectureError(
-                    key, f"{value!r} is not supported for {model_type} (paramledger counts only "
-                    f"{family.requires[key]!r}; transformers would build other tensors)", where)
-        elif key in given and key not in family.count_neutral and key not in families.COUNT_NEUTRAL:
-            not_understood.append(key)
+    merged = {**family.defaults, **config}
+    reads = family.keys
+    # In merged order, so a key the config gives outside the class's own defaults (GPT-2's
+    # num_hidden_layers beside n_layer) wins, as transformers' attribute_map makes it.
+    values = {reads[key]: value for key, value in merged.items() if key in reads}
+    for key, allowed in family.requires.items():
+        value = merged.get(key)
+        if value is not None and value != allowed:  # null: the class default
+            raise ArchitectureError(
+                key, f"{value!r} is not supported for {model_type} (paramledger counts only "
+                f"{allowed!r}; transformers would build other tensors)", where)
+    not_understood = [key for key in config if key not in family.understood]
     # Rules read the config as the family spells it, plus the values read so far under their
     # field names (so GPT-2's n_layer and InternLM3's qkv_bias reach them as the fields).
     # They do arithmetic on sizes, so the sizes are checked first, under the config's own keys.
-    field_to_key = {field_name: key for key, field_name in family.keys.items() if key in merged}
-    for field_name in values:
-        _check_size(field_to_key.get(field_name, field_name), field_name, values[field_name], where)
-    for key in RULE_INTEGER_KEYS & merged.keys():
+    for field_name, value in values.items():
+        if (type(value) is not int or value <= 0) and field_name in _INTEGER_FIELDS:  # else nothing to check
+            _check_size(_key_of(family, field_name, merged), field_name, value, where)
+    for key in RULE_INTEGER_KEYS.intersection(merged):
         _check_size(key, None, merged[key], where)
     rule_input = {**merged, **values}
     for derive in family.derive:
@@ -72,6 +70,12 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     return Architecture.from_mapping(values, where, tuple(notes))
 
 
+def _key_of(family: families.Family, field_name: str, merged: Mapping[str, Any]) -> str:
+    """The config key that gave ``field_name`` (for a message), or the field's own name."""
+    keys = [key for key, name in family.keys.items() if name == field_name and key in merged]
+    return keys[-1] if keys else field_name
+
+
 # Config keys the family rules read as whole numbers (layer counts, steps, windows).
 RULE_INTEGER_KEYS = frozenset({
     "decoder_sparse_step", "first_k_dense_replace", "max_window_layers", "no_rope_layer_interval",
@@ -86,8 +90,8 @@ _INTEGER_FIELDS = frozenset(name for name, kind in _FIELD_TYPES.items() if kind.
 def _check_size(key: str, field_name: str | None, value: Any, where: str) -> None:
     """A whole number (or null, the class default) where an integer belongs; the four
     dimensions every rule divides or counts by must be positive."""
-    if type(value) is int and value > 0 or field_name is not None and field_name not in _INTEGER_FIELDS:
-        return  # the common case first: a positive whole number, or a field that is no size
+    if field_name is not None and field_name not in _INTEGER_FIELDS:
+        return
     if value is None:
         if field_name in _SIZES:
             raise ArchitectureError(key, "may not be null", where)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..naming import LLAMA, Naming
@@ -66,6 +67,12 @@ class Family:
     # (defaults filled in) and returns field -> value; kept few and shared (families/_rules.py).
     derive: tuple[Callable[[Mapping[str, Any]], Mapping[str, Any]], ...] = ()
     text_config: bool = False  # a multimodal family whose decoder is config["text_config"]
+
+    @cached_property
+    def understood(self) -> frozenset[str]:
+        """Every config key this family reads, checks or knows to be count-neutral: a key
+        outside it is reported as not understood."""
+        return frozenset(self.keys) | frozenset(self.requires) | self.count_neutral | COUNT_NEUTRAL
 
 
 def same(*names: str, **renamed: str) -> dict[str, str]:
