@@ -42,6 +42,8 @@ def _whole(value: Any, key: str, where: str | None) -> int:
 
 
 def _positive(value: Any, key: str, where: str | None, *, allow_zero: bool = False) -> int:
+    if type(value) is int and value > 0:  # the common case, without a call
+        return value
     value = _whole(value, key, where)
     if value < 0 or (value == 0 and not allow_zero):
         bound = "zero or more" if allow_zero else "positive"
@@ -180,8 +182,9 @@ class Architecture:
             kind = ready.get(key, _UNKNOWN)
             if kind is _UNKNOWN:
                 raise UnknownKeyError(key, cls.field_names(), where)
-            # A value of the field's exact type needs no conversion (most values from a config)
-            clean[key] = value if type(value) is kind else _coerce(key, value, where)
+            # A value of the field's exact type needs no conversion (most values from a config),
+            # nor does null where the field allows it
+            clean[key] = value if type(value) is kind or value is None and key in _NULLABLE else _coerce(key, value, where)
         for required in ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads"):
             if required not in clean or clean[required] is None:
                 raise ArchitectureError(required, "missing (required)", where)
@@ -302,6 +305,7 @@ _FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Architecture)}
 # from a config.json): checked first, so loading a config does not parse type strings.
 _READY = {name: {"int": int, "int | None": int, "bool": bool, "str": str, "str | None": str}.get(kind)
           for name, kind in _FIELD_TYPES.items() if name in _FIELD_NAMES}
+_NULLABLE = frozenset(name for name in _FIELD_NAMES if "None" in _FIELD_TYPES[name])
 _UNKNOWN = object()
 
 
@@ -345,7 +349,7 @@ def _coerce(key: str, value: Any, where: str | None) -> Any:
         items = value.split(",") if isinstance(value, str) else value
         if not isinstance(items, (list, tuple)) or not all(isinstance(i, str) for i in items):
             raise ArchitectureError(key, f"must be a list of strings, got {value!r}", where)
-        return tuple(i.strip() for i in items if i.strip())
+        return tuple(filter(None, map(str.strip, items)))  # blanks dropped
     if not isinstance(value, str):
         raise ArchitectureError(key, f"must be a string, got {value!r}", where)
     return value

@@ -60,8 +60,9 @@ def qwen_window(config: Mapping[str, Any]) -> dict[str, Any]:
     window = config.get("sliding_window") if config.get("use_sliding_window") else None
     given = _given_types(config)
     if given is None:
-        given = [window is not None and i >= config.get("max_window_layers", 0)
-                 for i in range(config["num_hidden_layers"])]
+        if window is None:
+            return layer_pattern(None, ())
+        given = [i >= config.get("max_window_layers", 0) for i in range(config["num_hidden_layers"])]
     return layer_pattern(window, given)
 
 
@@ -70,7 +71,9 @@ def qwen_moe_window(config: Mapping[str, Any]) -> dict[str, Any]:
     window = config.get("sliding_window") if config.get("use_sliding_window") else None
     given = _given_types(config)
     if given is None:
-        given = [bool((i + 1) % 2) and i < config.get("max_window_layers", 0) and window is not None
+        if window is None:
+            return layer_pattern(None, ())
+        given = [bool((i + 1) % 2) and i < config.get("max_window_layers", 0)
                  for i in range(config["num_hidden_layers"])]
     return layer_pattern(window, given)
 
