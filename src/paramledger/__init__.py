@@ -19,6 +19,8 @@ from ._exceptions import (
     UnknownModelError,
     UnsupportedFamilyError,
 )
+from . import families
+from ._builder import build as _build
 from .architecture import Architecture
 from .inventory import ACTIVE_DEFINITION, COMPONENTS, NON_EMBEDDING_DEFINITIONS, Inventory, Tensor
 from .sources import load
@@ -104,12 +106,9 @@ def __getattr__(name: str) -> object:
 
 def inventory(architecture: Architecture | str, **overrides: object) -> Inventory:
     """The inventory of a declared architecture (or of anything :func:`load` accepts)."""
-    from . import families
-    from ._builder import build
-
     arch = architecture if isinstance(architecture, Architecture) and not overrides else load(architecture, **overrides)
     family = families.get(arch.model_type)
-    return build(arch, family.naming if family else _generic_naming(arch.norm_placement), source=arch.source)
+    return _build(arch, family.naming if family else _generic_naming(arch.norm_placement), source=arch.source)
 
 
 def _generic_naming(norm_placement: str):
