@@ -356,6 +356,13 @@ CONFIGS.update({
 })
 CONFIGS["llama4_text"] = llama4_text()
 CONFIGS["llama4"] = llama4_text().map(lambda text: {"text_config": {"model_type": "llama4_text", **text}})
+# Families added with new structure and families that are data only keep their strategies
+# in their own modules (imported here, after the shared helpers above exist).
+from _family_configs_data import CONFIGS as _DATA  # noqa: E402
+from _family_configs_structural import CONFIGS as _STRUCTURAL  # noqa: E402
+
+CONFIGS.update(_STRUCTURAL)
+CONFIGS.update(_DATA)
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}
 
 
