@@ -113,3 +113,19 @@ def test_factored_sums_equal_the_flat_list(arch):
     assert inv.components == {k: components[k] for k in inv.components} and set(components) == set(inv.components)
     assert inv.by_layer == layers
     assert [t.layer for t in flat if t.layer is not None] == sorted(t.layer for t in flat if t.layer is not None)
+    assert inv.frozen == sum(t.count for t in flat if t.frozen)
+    if arch.is_moe:
+        routed = sum(t.count for t in flat if t.experts)
+        share = sum(t.count // t.experts for t in flat if t.experts)
+        assert inv.active == inv.total - routed + share * arch.num_experts_per_tok
+
+
+def test_counting_ten_million_layers_never_lists_them():
+    """A typo of 10,000,000 layers counts at once: totals, components, frozen and active
+    parameters are summed per layer kind, never over an expanded tensor list."""
+    arch = paramledger.load("seed-baseline", num_hidden_layers=10_000_000)
+    inv = paramledger.inventory(arch)
+    assert inv.total == 7_869_448_388_864
+    assert inv.components["attention"] == 10_000_000 * 4 * 256 ** 2
+    assert (inv.frozen, inv.active, inv.non_embedding("kaplan")) == (0, inv.total, inv.total - 8_388_608)
+    assert inv.tensors._flat is None  # nothing above listed the 80,000,002 tensors

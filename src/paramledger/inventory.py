@@ -150,6 +150,35 @@ class StampedTensors(Sequence[Tensor]):
                 sums[k] = sums.get(k, 0) + count
         return sums
 
+    def sum_by_tensor(self, key: Callable[[Tensor], object]) -> dict[object, int]:
+        """count summed by ``key(tensor)``, a key blind to the layer: each distinct block
+        once, times the layers sharing it (a 10-million-layer model sums in microseconds)."""
+        sums: dict[object, int] = {}
+        for t in self.head + self.tail:
+            k = key(t)
+            sums[k] = sums.get(k, 0) + t.count
+        for block, layers in self.distinct_blocks():
+            for t in block:
+                k = key(t)
+                sums[k] = sums.get(k, 0) + layers * t.count
+        return sums
+
+    def sum_of(self, value: Callable[[Tensor], int]) -> int:
+        """sum of ``value(tensor)`` over every tensor, each distinct block once times its layers."""
+        total = sum(map(value, self.head + self.tail))
+        for block, layers in self.distinct_blocks():
+            total += layers * sum(map(value, block))
+        return total
+
+    def layer_totals(self) -> dict[int | None, int]:
+        """Layer index -> count (None: the tensors outside the blocks), each block summed once."""
+        sums: dict[int | None, int] = {}
+        for t in self.head + self.tail:
+            sums[t.layer] = sums.get(t.layer, 0) + t.count
+        block_total = {id(block): sum(t.count for t in block) for block, _ in self.distinct_blocks()}
+        sums.update(zip(range(len(self.blocks)), map(block_total.__getitem__, map(id, self.blocks))))
+        return sums
+
     def distinct_blocks(self) -> list[tuple[tuple[Tensor, ...], int]]:
         """(block, number of layers sharing it) for each distinct block object (by identity)."""
         if self._kinds is None:
@@ -194,16 +223,28 @@ class Inventory:
             sums[k] = sums.get(k, 0) + t.count
         return sums
 
+    def _sum_by_tensor(self, key: Callable[[Tensor], object]) -> dict:
+        if isinstance(self.tensors, StampedTensors):
+            return self.tensors.sum_by_tensor(key)
+        return self._sum_by(lambda t, layer: key(t))
+
+    def _sum_of(self, value: Callable[[Tensor], int]) -> int:
+        if isinstance(self.tensors, StampedTensors):
+            return self.tensors.sum_of(value)
+        return sum(map(value, self.tensors))
+
     @_cached
     def components(self) -> dict[str, int]:
         """Component -> count, in COMPONENTS order, components with no tensors left out."""
-        sums = self._sum_by(lambda t, layer: t.component)
+        sums = self._sum_by_tensor(lambda t: t.component)
         order = {name: i for i, name in enumerate(COMPONENTS)}
         return dict(sorted(sums.items(), key=lambda kv: order.get(kv[0], len(order))))
 
     @_cached
     def by_layer(self) -> dict[int | None, int]:
         """Layer index -> count; None collects the tensors outside the blocks."""
+        if isinstance(self.tensors, StampedTensors):
+            return self.tensors.layer_totals()
         return self._sum_by(lambda t, layer: layer)
 
     def component(self, name: str) -> int:
@@ -243,7 +284,7 @@ class Inventory:
     # ------------------------------------------------------------------ trainability
     @property
     def frozen(self) -> int:
-        return sum(t.count for t in self.tensors if t.frozen)
+        return self._sum_of(lambda t: t.count if t.frozen else 0)
 
     @property
     def trainable(self) -> int:
@@ -256,8 +297,8 @@ class Inventory:
         arch = self.architecture
         if arch is None or not arch.is_moe:
             return self.total
-        routed = sum(t.count for t in self.tensors if t.experts)
-        per_expert_share = sum(t.count // t.experts for t in self.tensors if t.experts)
+        routed = self._sum_of(lambda t: t.count if t.experts else 0)
+        per_expert_share = self._sum_of(lambda t: t.count // t.experts if t.experts else 0)
         return self.total - routed + per_expert_share * arch.num_experts_per_tok
 
     @property
