@@ -74,6 +74,52 @@ def test_pythia_160m_matches_the_pythia_readme():
     assert (inv.total, inv.non_embedding("kaplan")) == (162_322_944, 85_056_000)
 
 
+def test_pythia_1b_matches_the_pythia_readme():
+    # EleutherAI/pythia README, models table: 1.0B has 805,736,448 non-embedding parameters (the README gives no total).
+    assert paramledger.inventory("pythia-1b").non_embedding("kaplan") == 805_736_448
+
+
+@pytest.mark.parametrize("name, total, non_embedding, digits", [
+    # Qwen/Qwen2.5-1.5B card: "Number of Parameters: 1.54B", "Number of Paramaters (Non-Embedding): 1.31B"
+    ("Qwen2.5-1.5B", 1.54, 1.31, 2),
+    # Qwen/Qwen3-0.6B card: "Number of Parameters: 0.6B", "Number of Paramaters (Non-Embedding): 0.44B"
+    ("Qwen3-0.6B", 0.6, 0.44, 2),
+    # Qwen/Qwen3-1.7B card: "Number of Parameters: 1.7B", "Number of Paramaters (Non-Embedding): 1.4B"
+    ("Qwen3-1.7B", 1.7, 1.4, 1),
+])
+def test_qwen_cards_rounded_sizes(name, total, non_embedding, digits):
+    # The cards print billions rounded; their non-embedding figure drops the token table (tied or not).
+    inv = paramledger.inventory(name)
+    assert (round(inv.total / 1e9, digits), round(inv.non_embedding() / 1e9, digits)) == (total, non_embedding)
+
+
+def test_llama_32_3b_matches_its_model_card():
+    # meta-llama/Llama-3.2-3B card, model information table: "3B (3.21B)", rounded.
+    assert round(paramledger.inventory("Llama-3.2-3B").total / 1e9, 2) == 3.21
+
+
+@pytest.mark.parametrize("name, non_embedding", [
+    # Gemma paper (arXiv 2403.08295) Table 2, non-embedding parameters: 2B 1,981,884,416; 7B 7,751,248,896
+    ("gemma-2b", 1_981_884_416),
+    ("gemma-7b", 7_751_248_896),
+    # Gemma 2 paper (arXiv 2408.00118) Table 2: 2B 2,024,517,888; 9B 8,324,201,984; 27B 26,047,480,320
+    ("gemma-2-2b", 2_024_517_888),
+    ("gemma-2-9b-it", 8_324_201_984),
+    ("gemma-2-27b", 26_047_480_320),
+])
+def test_gemma_papers_non_embedding_counts(name, non_embedding):
+    # Only the non-embedding column is compared: the papers' embedding column counts the Gemini vocabulary's
+    # 256,128 rows (e.g. 524,550,144 = 256,128 x 2048 for 2B), the released configs have vocab_size 256000.
+    assert paramledger.inventory(name).non_embedding() == non_embedding
+
+
+def test_gpt_oss_120b_matches_its_model_card():
+    # gpt-oss model card (arXiv 2508.10925), model architecture: "gpt-oss-120b: 116.8B total parameters (5.1B
+    # active)", rounded; its active count leaves out the token embedding and keeps the unembedding.
+    inv = paramledger.inventory("gpt-oss-120b")
+    assert (round(inv.total / 1e9, 1), round(inv.active_non_embedding / 1e9, 1)) == (116.8, 5.1)
+
+
 def test_qwen15_moe_matches_its_announced_sizes():
     # transformers' qwen2_moe docs: "14.3B parameters in total and 2.7B activated parameters during runtime"
     inv = paramledger.inventory("Qwen1.5-MoE-A2.7B-Chat")
