@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import paramledger
 from paramledger import families
 from paramledger._exceptions import OptionError
-from paramledger.kvcache import MASK_ONLY_WINDOWS, MLA_LAYOUTS, kv_cache, kv_values_per_token
+from paramledger.kvcache import BROADCAST_KV_HEADS, MASK_ONLY_WINDOWS, MLA_LAYOUTS, kv_cache, kv_values_per_token
 
 WINDOW = 8  # tiny sliding window: 5 tokens stay below it, 13 go past it
 
@@ -175,6 +175,8 @@ def test_random_configs_of_every_family_cache_what_transformers_caches(model_typ
         pytest.skip(f"transformers keeps no KV cache for {model_type}")
     if model_type in MASK_ONLY_WINDOWS:
         arch = arch.replace(sliding_window=None, layer_types=())  # transformers keeps every token
+    if model_type in BROADCAST_KV_HEADS and getattr(model.config, "new_decoder_architecture", False):
+        arch = arch.replace(num_key_value_heads=None)  # transformers caches every query head's keys and values
     assert kv_cache(arch, tokens, batch, "fp32").bytes == _cache_bytes(cache)
 
 

@@ -33,13 +33,16 @@ class _Collector:
         if bias:
             self.add(path + ".bias", (out_features,), component, layer)
 
-    def norm(self, path: str, size: int, layer: int | None) -> None:
+    def norm(self, path: str, size: int, layer: int | None, rows: int = 0, offset: bool = True) -> None:
+        """A norm over ``size`` channels; ``rows``: one per head stored as one (rows, size)
+        weight; ``offset`` False drops a LayerNorm's bias (qk_norm_bias)."""
         kind = self.arch.norm_type
         if kind == "nonparametric":
             return
-        self.add(path + ".weight", (size,), "norm", layer)
-        if kind == "layernorm":
-            self.add(path + ".bias", (size,), "norm", layer)
+        shape = (rows, size) if rows else (size,)
+        self.add(path + ".weight", shape, "norm", layer)
+        if kind == "layernorm" and offset:
+            self.add(path + ".bias", shape, "norm", layer)
 
 
 def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inventory:
@@ -54,7 +57,18 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     # Every layer of a kind (dense or MoE) holds the same tensors under its own prefix: build
     # each kind once and share it between the layers (StampedTensors sums it once per kind).
     layers = arch.num_hidden_layers
-    if arch.is_moe and arch.mlp_only_layers:
+    if arch.sliding_layers_differ:  # a layer's kind: (routed?, sliding?)
+        built: dict[tuple[bool, bool], tuple[Tensor, ...]] = {}
+        shared_by: dict[tuple[bool, bool], int] = {}
+        blocks = []
+        for i in range(layers):
+            kind = (arch.is_moe_layer(i), arch.is_sliding_layer(i))
+            if kind not in built:
+                built[kind], shared_by[kind] = tuple(_block(arch, naming, *kind)), 0
+            shared_by[kind] += 1
+            blocks.append(built[kind])
+        kinds = [(built[kind], shared_by[kind]) for kind in built]
+    elif arch.is_moe and arch.mlp_only_layers:
         dense_layers = frozenset(arch.mlp_only_layers)
         dense = tuple(_block(arch, naming, False))
         moe = tuple(_block(arch, naming, True)) if len(dense_layers) < layers else dense
@@ -84,10 +98,10 @@ def _frozen(name: str, patterns: tuple[str, ...]) -> bool:
     return any(fnmatchcase(name, pattern) for pattern in patterns)
 
 
-def _block(arch: Architecture, naming: Naming, moe: bool) -> list[Tensor]:
+def _block(arch: Architecture, naming: Naming, moe: bool, sliding: bool = False) -> list[Tensor]:
     """One layer's tensors, named relative to the layer prefix."""
     c = _Collector(arch, naming)
-    _attention(c, arch, "", None)
+    _attention(c, arch, "", None, sliding)
     if moe:
         _experts(c, arch, "", None)
     else:
@@ -96,7 +110,7 @@ def _block(arch: Architecture, naming: Naming, moe: bool) -> list[Tensor]:
     return c.tensors
 
 
-def _attention(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
+def _attention(c: _Collector, arch: Architecture, prefix: str, i: int, sliding: bool = False) -> None:
     n = c.naming
     d = arch.hidden_size
     heads = arch.num_attention_heads
@@ -116,21 +130,31 @@ def _attention(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
         c.linear(prefix + n.o, d, heads * arch.v_head_dim, "attention", i, arch.attention_output_bias)
     else:
         hd = arch.attention_head_dim
-        q_out, kv_out = heads * hd, arch.kv_heads * hd
+        kv_heads = arch.sliding_num_key_value_heads if sliding and arch.sliding_num_key_value_heads else arch.kv_heads
+        q_out, kv_out = heads * hd, kv_heads * hd
+        v_dim = arch.v_head_dim or hd  # value heads narrower than q/k heads (MiMo-V2-Flash)
         if n.qkv is not None:
-            c.linear(prefix + n.qkv, q_out + 2 * kv_out, d, "attention", i, arch.attention_bias)
+            c.linear(prefix + n.qkv, q_out + kv_out + kv_heads * v_dim, d, "attention", i, arch.attention_bias)
         else:
             c.linear(prefix + n.q, q_out, d, "attention", i, arch.attention_bias)
             c.linear(prefix + n.k, kv_out, d, "attention", i, arch.attention_bias)
-            c.linear(prefix + n.v, kv_out, d, "attention", i, arch.attention_bias)
-        c.linear(prefix + n.o, d, q_out, "attention", i, arch.attention_output_bias)
+            c.linear(prefix + n.v, kv_heads * v_dim, d, "attention", i, arch.attention_bias)
+        c.linear(prefix + n.o, d, heads * v_dim, "attention", i, arch.attention_output_bias)
+        offset = arch.qk_norm_bias
         if arch.qk_norm == "head":
-            c.norm(prefix + n.q_norm, hd, i)
-            c.norm(prefix + n.k_norm, hd, i)
+            c.norm(prefix + n.q_norm, hd, i, offset=offset)
+            c.norm(prefix + n.k_norm, hd, i, offset=offset)
         elif arch.qk_norm == "full":
-            c.norm(prefix + n.q_norm, q_out, i)
-            c.norm(prefix + n.k_norm, kv_out, i)
-    if arch.attention_sinks:
+            c.norm(prefix + n.q_norm, q_out, i, offset=offset)
+            c.norm(prefix + n.k_norm, kv_out, i, offset=offset)
+        elif arch.qk_norm == "per_head":
+            for path, rows in ((n.q_norm, heads), (n.k_norm, kv_heads)):
+                if "{h}" in path:  # one norm module per head (a ModuleList)
+                    for h in range(rows):
+                        c.norm(prefix + path.format(h=h), hd, i, offset=offset)
+                else:
+                    c.norm(prefix + path, hd, i, rows=rows, offset=offset)
+    if arch.attention_sinks or (sliding and arch.sliding_attention_sinks):
         c.add(prefix + n.sinks, (heads,), "attention", i)
 
 
@@ -153,6 +177,8 @@ def _experts(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
     n = c.naming
     d, e, m = arch.hidden_size, arch.num_experts, arch.expert_size
     c.linear(prefix + n.router, e, d, "router", i, arch.router_bias)
+    if arch.router_correction_bias:
+        c.add(prefix + n.router_correction_bias, (1, e), "router", i)
     up_out = 2 * m if arch.mlp_gated else m
     if n.experts_in_out:
         c.add(prefix + n.experts_gate_up, (e, d, up_out), "experts", i, experts=e)
@@ -176,6 +202,8 @@ def _experts(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
                    "shared_experts", arch.mlp_bias)
     if arch.shared_expert_gate:
         c.linear(prefix + n.shared_expert_gate, 1, d, "shared_experts", i, False)
+    if arch.moe_output_norm:
+        c.norm(prefix + n.moe_output_norm, d, i)
 
 
 def _block_norms(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
@@ -190,3 +218,6 @@ def _block_norms(c: _Collector, arch: Architecture, prefix: str, i: int) -> None
         c.norm(prefix + n.ffn_pre_norm, d, i)
     if placement in ("post", "sandwich"):
         c.norm(prefix + n.ffn_post_norm, d, i)
+    if placement == "parallel_split":
+        c.norm(prefix + n.attn_branch_norm, d, i)
+        c.norm(prefix + n.ffn_branch_norm, d, i)

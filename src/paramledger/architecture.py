@@ -20,14 +20,16 @@ NORM_TYPES = ("rmsnorm", "layernorm", "layernorm_nobias", "nonparametric")
 """rmsnorm: a learned scale (d); layernorm: scale and offset (2d); layernorm_nobias: scale
 only (d); nonparametric: normalizes with no learned entries (OLMo's LayerNorm)."""
 
-NORM_PLACEMENTS = ("pre", "post", "sandwich", "parallel", "none")
+NORM_PLACEMENTS = ("pre", "post", "sandwich", "parallel", "parallel_split", "none")
 """pre: a norm before attention and before the FFN (2 per block); post: after each
 sublayer (2); sandwich: before and after each (4, Gemma 2/3); parallel: one norm shared by
-parallel attention and FFN branches (1, GPT-J, Phi-2); none: no norms inside blocks."""
+parallel attention and FFN branches (1, GPT-J, Phi-2); parallel_split: one norm for each of
+the parallel branches (2, Falcon-40B's ln_attn and ln_mlp); none: no norms inside blocks."""
 
-QK_NORMS = ("none", "head", "full")
+QK_NORMS = ("none", "head", "full", "per_head")
 """head: one scale vector of head_dim shared by all heads (Qwen3, Gemma 3); full: one over
-all query (and key) channels (OLMo 2)."""
+all query (and key) channels (OLMo 2); per_head: one of head_dim for each head, (heads,
+head_dim) on q and (kv_heads, head_dim) on k (Cohere's use_qk_norm, StableLM's qk_layernorm)."""
 
 POSITION_TYPES = ("rope", "learned", "alibi", "sinusoidal", "none")
 """Only a learned table (max_position_embeddings × hidden_size) holds parameters."""
@@ -80,6 +82,7 @@ class Architecture:
     norm_type: str = "rmsnorm"
     norm_placement: str = "pre"
     qk_norm: str = "none"
+    qk_norm_bias: bool = True  # False: q/k LayerNorms without the offset the block norms carry (StableLM)
     final_norm: bool = True
     position_embedding_type: str = "rope"
     max_position_embeddings: int = 2048  # rows of a learned position table; 0 parameters otherwise
@@ -92,14 +95,22 @@ class Architecture:
     shared_expert_intermediate_size: int | None = None  # None: n_shared_experts × moe_intermediate_size
     shared_expert_gate: bool = False  # a (1, hidden) sigmoid gate on the shared expert (Qwen2-MoE)
     router_bias: bool = False
+    # A learned per-expert offset on the routing scores (ERNIE 4.5's e_score_correction_bias,
+    # a Parameter; DeepSeek-V3's is a buffer and holds no parameters).
+    router_correction_bias: bool = False
+    moe_output_norm: bool = False  # a norm on each MoE block's output, MoE layers only (A.X-K1's post_mlp_layernorm)
     mlp_only_layers: tuple[int, ...] = ()  # dense layers in an MoE model (DeepSeek's first_k_dense_replace)
     # Multi-head latent attention (DeepSeek V2/V3): kv_lora_rank set turns it on.
     q_lora_rank: int | None = None  # None: a full-rank query projection
     kv_lora_rank: int | None = None
     qk_nope_head_dim: int | None = None
     qk_rope_head_dim: int | None = None
-    v_head_dim: int | None = None
+    v_head_dim: int | None = None  # also without MLA: value heads narrower than head_dim (MiMo-V2-Flash)
     attention_sinks: bool = False  # one learned logit per head (gpt-oss)
+    # Sliding layers with their own attention tensors (MiMo-V2-Flash): more KV heads, and sinks
+    # on the sliding layers only.  A layer slides as the KV cache reads it (sliding_window, layer_types).
+    sliding_num_key_value_heads: int | None = None  # None: num_key_value_heads on every layer
+    sliding_attention_sinks: bool = False
     # Attention pattern: count-neutral, needed for the KV cache.
     sliding_window: int | None = None
     layer_types: tuple[str, ...] = ()  # per layer "full_attention" or "sliding_attention"
@@ -153,6 +164,27 @@ class Architecture:
 
     def is_moe_layer(self, layer: int) -> bool:
         return self.is_moe and layer not in self.mlp_only_layers
+
+    def is_sliding_layer(self, layer: int) -> bool:
+        """Attends within sliding_window: every layer when layer_types is empty (Mistral)."""
+        if not self.sliding_window:
+            return False
+        return not self.layer_types or self.layer_types[layer] == "sliding_attention"
+
+    @property
+    def sliding_layers_differ(self) -> bool:
+        """Sliding layers hold other attention tensors than full ones (MiMo-V2-Flash)."""
+        return self.sliding_num_key_value_heads is not None or self.sliding_attention_sinks
+
+    def layer_kv_heads(self, layer: int) -> int:
+        if self.sliding_num_key_value_heads is not None and self.is_sliding_layer(layer):
+            return self.sliding_num_key_value_heads
+        return self.kv_heads
+
+    @property
+    def value_head_dim(self) -> int:
+        """Width of one value head: v_head_dim when set (MLA or not), else head_dim."""
+        return self.v_head_dim or self.attention_head_dim
 
     @property
     def attention_kind(self) -> str:
@@ -236,6 +268,11 @@ class Architecture:
                     f"{self.num_key_value_heads} does not divide num_attention_heads={heads}",
                     where,
                 )
+        if self.sliding_num_key_value_heads is not None:
+            _positive(self.sliding_num_key_value_heads, "sliding_num_key_value_heads", where)
+            if heads % self.sliding_num_key_value_heads:
+                raise ArchitectureError("sliding_num_key_value_heads", f"{self.sliding_num_key_value_heads} does "
+                                        f"not divide num_attention_heads={heads}", where)
         if self.head_dim is not None:
             _positive(self.head_dim, "head_dim", where)
         elif not self.is_mla and self.hidden_size % heads:
@@ -277,6 +314,10 @@ class Architecture:
                     )
         elif self.num_experts_per_tok:
             raise ArchitectureError("num_experts_per_tok", "set without num_experts", where)
+        else:
+            for key in ("router_correction_bias", "moe_output_norm"):
+                if getattr(self, key):
+                    raise ArchitectureError(key, "set without num_experts", where)
         for key in ("moe_intermediate_size", "q_lora_rank", "qk_nope_head_dim", "v_head_dim", "sliding_window"):
             if getattr(self, key) is not None:
                 _positive(getattr(self, key), key, where)

@@ -12,9 +12,10 @@ A multiply-add is 2 FLOPs.  The forward pass of one token that attends to ``cont
   leaves them out likewise).
 - the attention terms that grow with context, per layer: 2 × heads × qk_head_dim × keys for
   QKᵀ and 2 × heads × v_head_dim × keys for AV (= 2 × 2 × heads × head_dim × keys without
-  MLA), keys = context on a full layer, min(context, sliding_window) on a sliding one.  MLA
-  is priced as computed per head (qk_head_dim = qk_nope_head_dim + qk_rope_head_dim), as
-  transformers computes it after expand_kv.  Softmax and masking are left out.
+  MLA, unless v_head_dim narrows the values), keys = context on a full layer,
+  min(context, sliding_window) on a sliding one.  MLA is priced as computed per head
+  (qk_head_dim = qk_nope_head_dim + qk_rope_head_dim), as transformers computes it after
+  expand_kv.  Softmax and masking are left out.
 - MLA decoding from a latent cache, as transformers 5.24.0 does it, also passes every cached
   latent back through kv_b_proj at each step: 2 × kv_b_proj weights × (keys − 1) per layer,
   reported apart (``mla_expansion_flops``, not in ``total``): a full-sequence forward
@@ -50,8 +51,11 @@ def as_inventory(source: Inventory | Architecture) -> Inventory:
 
 
 def _is_matrix(t: Tensor) -> bool:
+    # Cohere's per-head q/k norm weights (heads, head_dim) and ERNIE's (1, experts) routing
+    # correction are 2-D but scale or offset elementwise: no matmul.
     dims = t.shape[1:] if t.experts else t.shape
-    return len(dims) >= 2 and t.component not in ("embedding", "positions")
+    return (len(dims) >= 2 and t.component not in ("embedding", "positions", "norm")
+            and not t.name.endswith("bias"))
 
 
 def active_parameters(source: Inventory | Architecture) -> tuple[int, str]:
@@ -97,7 +101,7 @@ def forward_flops_per_token(source: Inventory | Architecture, context: int) -> F
     if arch.is_mla:
         qk_dim, v_dim = arch.qk_nope_head_dim + arch.qk_rope_head_dim, arch.v_head_dim
     else:
-        qk_dim = v_dim = arch.attention_head_dim
+        qk_dim, v_dim = arch.attention_head_dim, arch.value_head_dim
     attention = expansion = 0
     for i in range(arch.num_hidden_layers):
         keys = min(context, arch.sliding_window) if is_sliding_layer(arch, i) else context

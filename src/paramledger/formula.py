@@ -99,7 +99,8 @@ class _SymbolicArchitecture:
             self.couplings[s["m_s"]] = arch.n_shared_experts * s["m_e"]
         self.q_lora_rank = s["r_q"] if arch.q_lora_rank is not None else None
         self.kv_lora_rank = s["r_kv"] if arch.kv_lora_rank is not None else None
-        self.qk_nope_head_dim, self.qk_rope_head_dim, self.v_head_dim = s["d_nope"], s["d_rope"], s["d_v"]
+        self.qk_nope_head_dim, self.qk_rope_head_dim = s["d_nope"], s["d_rope"]
+        self.v_head_dim = s["d_v"] if arch.v_head_dim is not None else None  # None: values head_dim wide
 
         # Trace deep enough that the last layer is routed: layers added beyond the design's
         # depth are MoE layers (mlp_only_layers names fixed indices), and L counts them.
@@ -216,6 +217,8 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
     try:
         traced = build(stand_in, family.naming if family else LLAMA)  # type: ignore[arg-type]
     except TypeError as error:  # a builder step that needs a number, not a symbol
+        if arch.qk_norm == "per_head" and family and "{h}" in family.naming.q_norm:
+            error = "it names one q/k norm module per head (heads × head_dim in all), a list a symbol cannot count"
         raise OptionError("formula", f"the builder cannot be traced symbolically for {arch.source}: {error}") from None
     depth = _symbols()["L"]
 

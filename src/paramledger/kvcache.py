@@ -2,7 +2,9 @@
 
 Per layer and per token (one sequence):
 - MHA, GQA, MQA: a key and a value per KV head, 2 × num_key_value_heads × head_dim values
-  (head_dim as declared, not hidden_size / heads).
+  (head_dim as declared, not hidden_size / heads); num_key_value_heads × (head_dim + v_head_dim)
+  where values are narrower (MiMo-V2-Flash, whose sliding layers also have their own
+  sliding_num_key_value_heads).
 - Multi-head latent attention (DeepSeek V2/V3), two layouts, both reported:
   "latent": the compressed latent kv_lora_rank plus the shared rotary key qk_rope_head_dim,
   as DeepSeek's inference code and vLLM store it, and as transformers 5.24.0's DynamicCache
@@ -21,6 +23,8 @@ Per layer and per token (one sequence):
   Exception, stated in the figure's definition: MASK_ONLY_WINDOWS, families whose
   transformers code applies the local window by mask alone, so their DynamicCache keeps
   every token on local layers too.  Our figure stays what the attention pattern needs.
+  Likewise BROADCAST_KV_HEADS: families whose transformers code repeats each key/value group
+  for its query heads before caching, so its DynamicCache holds every head's keys and values.
 
 The cache dtype is separate from the weights' (KV_DTYPES: one value per element).
 """
@@ -51,10 +55,17 @@ MASK_ONLY_WINDOWS = {
 }
 
 
+BROADCAST_KV_HEADS = {
+    # transformers 5.24.0 models/falcon: with new_decoder_architecture, FalconAttention._split_heads
+    # broadcasts each key/value group to its query heads, and that is what DynamicCache stores.
+    "falcon": "with new_decoder_architecture, transformers' Falcon broadcasts each key/value group to its query "
+              "heads before caching: its DynamicCache holds num_attention_heads heads per layer (the multi-query "
+              "old decoder caches its one head)",
+}
+
+
 def is_sliding_layer(arch: Architecture, layer: int) -> bool:
-    if not arch.sliding_window:
-        return False
-    return not arch.layer_types or arch.layer_types[layer] == "sliding_attention"
+    return arch.is_sliding_layer(layer)
 
 
 def tokens_held(window: int | None, context: int) -> int:
@@ -69,7 +80,8 @@ def layer_values_per_token(arch: Architecture, layer: int = 0, mla_layout: str =
             return arch.kv_lora_rank + arch.qk_rope_head_dim
         heads = arch.num_attention_heads
         return heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim) + heads * arch.v_head_dim
-    return 2 * arch.kv_heads * arch.attention_head_dim
+    # a key of head_dim and a value of v_head_dim (head_dim unless set) per KV head of this layer
+    return arch.layer_kv_heads(layer) * (arch.attention_head_dim + arch.value_head_dim)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +100,8 @@ class KVCache:
     batch: int
     dtype: DType
     mla_layout: str | None = None  # "latent" or "decompressed" for MLA, None otherwise
-    note: str | None = None  # where a reference implementation holds something else (MASK_ONLY_WINDOWS)
+    # where a reference implementation holds something else (MASK_ONLY_WINDOWS, BROADCAST_KV_HEADS)
+    note: str | None = None
 
     @property
     def values_per_token(self) -> int:
@@ -134,7 +147,7 @@ class KVCache:
                      "tokens (transformers' DynamicSlidingWindowLayer)")
         if self.mla_layout:
             text += f"; MLA {self.mla_layout}: {MLA_LAYOUTS[self.mla_layout]}"
-        if self.note and self.sliding_layers:
+        if self.note:
             text += f"; note: {self.note}"
         return text
 
@@ -172,8 +185,12 @@ def kv_cache(source: Architecture | Inventory, context: int, batch: int = 1, dty
                    arch.sliding_window if is_sliding_layer(arch, i) else None)
         for i in range(arch.num_hidden_layers)
     )
-    return KVCache(layers, context, batch, kv_dtype(dtype), mla_layout if arch.is_mla else None,
-                   MASK_ONLY_WINDOWS.get(arch.model_type))
+    note = None
+    if any(layer.window is not None for layer in layers):
+        note = MASK_ONLY_WINDOWS.get(arch.model_type)
+    if not arch.is_mla and arch.kv_heads < arch.num_attention_heads:
+        note = BROADCAST_KV_HEADS.get(arch.model_type, note)
+    return KVCache(layers, context, batch, kv_dtype(dtype), mla_layout if arch.is_mla else None, note)
 
 
 def kv_values_per_token(source: Architecture | Inventory, mla_layout: str = "latent") -> int:

@@ -24,6 +24,8 @@ class Naming:
     v: str = "self_attn.v_proj"
     o: str = "self_attn.o_proj"
     qkv: str | None = None
+    # q/k norms; with qk_norm "per_head" a path holding "{h}" names one norm per head
+    # (StableLM's q_layernorm.norms.{h}), else one (heads, head_dim) weight (Cohere)
     q_norm: str = "self_attn.q_norm"
     k_norm: str = "self_attn.k_norm"
     sinks: str = "self_attn.sinks"
@@ -41,6 +43,8 @@ class Naming:
     gate_up: str | None = None
     # mixture of experts: fused 3-D expert tensors, as transformers 5 builds them
     router: str = "mlp.gate"
+    router_correction_bias: str = "mlp.gate.moe_statics.e_score_correction_bias"  # (1, experts), ERNIE 4.5
+    moe_output_norm: str = "mlp.post_mlp_layernorm"  # A.X-K1
     experts_gate_up: str = "mlp.experts.gate_up_proj"
     experts_down: str = "mlp.experts.down_proj"
     experts_in_out: bool = False  # (experts, in, out) as gpt-oss; default (experts, out, in)
@@ -59,6 +63,8 @@ class Naming:
     attn_post_norm: str = "post_attention_layernorm"
     ffn_pre_norm: str = "post_attention_layernorm"  # Llama's name for the pre-FFN norm
     ffn_post_norm: str = "post_feedforward_layernorm"
+    attn_branch_norm: str = "ln_attn"  # norm_placement "parallel_split": one norm per parallel branch
+    ffn_branch_norm: str = "ln_mlp"
     final_norm: str = "model.norm"
     lm_head: str = "lm_head"
     conv1d: bool = False  # GPT-2's Conv1D stores weights as (in, out), not Linear's (out, in)

@@ -210,8 +210,10 @@ FAMILIES += [
 
 
 def _stablelm_block(config):
-    # modeling_stablelm.py: with use_parallel_residual the block has no post_attention_layernorm.
-    return {"norm_placement": "parallel" if config.get("use_parallel_residual") else "pre"}
+    # modeling_stablelm.py: with use_parallel_residual the block has no post_attention_layernorm;
+    # qk_layernorm adds StableLmLayerNormPerHead, one bias-free LayerNorm(head_dim) per head.
+    return {"norm_placement": "parallel" if config.get("use_parallel_residual") else "pre",
+            "qk_norm": "per_head" if config.get("qk_layernorm") else "none", "qk_norm_bias": False}
 
 
 FAMILIES += [
@@ -219,6 +221,7 @@ FAMILIES += [
         model_type="stablelm",  # LayerNorm with bias, q/k/v bias by use_qkv_bias, o_proj hidden square
         causal_lm_class="StableLmForCausalLM",
         source=TF.format("stablelm"),
+        naming=Naming(q_norm="self_attn.q_layernorm.norms.{h}", k_norm="self_attn.k_layernorm.norms.{h}"),
         keys={**DECODER_KEYS, "use_qkv_bias": "attention_bias"},
         defaults={"vocab_size": 50304, "intermediate_size": 6912, "hidden_size": 2560, "num_hidden_layers": 32,
                   "num_attention_heads": 32, "num_key_value_heads": 32, "hidden_act": "silu",
@@ -227,9 +230,7 @@ FAMILIES += [
         # norm_placement comes from use_parallel_residual (_stablelm_block), not from the switches.
         switches={"mlp_gated": True, "norm_type": "layernorm", "position_embedding_type": "rope",
                   "attention_output_bias": False},
-        count_neutral=frozenset({"use_parallel_residual"}),
-        # qk_layernorm builds one LayerNorm per head (a ModuleList), which this table does not name.
-        requires={"qk_layernorm": False},
+        count_neutral=frozenset({"use_parallel_residual", "qk_layernorm"}),
         derive=(_stablelm_block, rules.no_sliding),
     ),
     Family(

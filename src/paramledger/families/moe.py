@@ -271,3 +271,45 @@ FAMILIES.append(
                 lambda c: {"shared_expert_intermediate_size": c["intermediate_size"]}, rules.no_sliding),
     )
 )
+
+
+def _ernie_moe_layers(config):
+    """ERNIE 4.5 MoE's sparse layers and biases (Ernie4_5_MoeDecoderLayer).
+
+    Layer i is sparse when (i + 1) % moe_layer_interval == 0 and it lies in
+    moe_layer_start_index..moe_layer_end_index (-1: the last layer); one use_bias flag biases every
+    attention and dense/shared MLP projection and the LM head, never the routed experts."""
+    layers = config["num_hidden_layers"]
+    if not config.get("moe_num_experts"):
+        from .._exceptions import ArchitectureError
+
+        raise ArchitectureError("moe_num_experts", "must be positive (transformers 5.24.0 builds no router without "
+                                                   "experts)")
+    start, end, step = config["moe_layer_start_index"], config["moe_layer_end_index"], config["moe_layer_interval"]
+    end = layers - 1 if end == -1 else end
+    bias = bool(config.get("use_bias"))
+    return {"mlp_only_layers": tuple(i for i in range(layers) if (i + 1) % step or not start <= i <= end),
+            "attention_output_bias": bias, "mlp_bias": bias, "lm_head_bias": bias}
+
+
+FAMILIES.append(
+    Family(
+        model_type="ernie4_5_moe",  # ERNIE 4.5 MoE: a learned routing correction bias, shared experts, use_bias
+        causal_lm_class="Ernie4_5_MoeForCausalLM",
+        source=TF.format("ernie4_5_moe"),
+        # Ernie4_5_MoeAttention reads head_dim when the config has one, else hidden_size // heads.
+        keys={**DECODER_KEYS, **same("head_dim", "moe_intermediate_size"), "use_bias": "attention_bias",
+              "moe_num_experts": "num_experts", "num_experts": "num_experts", "moe_k": "num_experts_per_tok",
+              "num_experts_per_tok": "num_experts_per_tok", "moe_num_shared_experts": "n_shared_experts"},
+        defaults={"vocab_size": 103424, "hidden_size": 2560, "intermediate_size": 12288, "num_hidden_layers": 28,
+                  "num_attention_heads": 20, "num_key_value_heads": 4, "hidden_act": "silu",
+                  "max_position_embeddings": 131072, "tie_word_embeddings": True, "use_bias": False,
+                  "moe_intermediate_size": 1536, "moe_k": 6, "moe_num_experts": 64, "moe_num_shared_experts": 2,
+                  "moe_layer_start_index": 1, "moe_layer_end_index": -1, "moe_layer_interval": 1},
+        # Ernie4_5_MoeStatics.e_score_correction_bias is an nn.Parameter (1, experts).
+        switches={**LLAMA_SWITCHES, "router_correction_bias": True},
+        count_neutral=ROUTING_KEYS | {"moe_layer_start_index", "moe_layer_end_index", "moe_layer_interval",
+                                      "moe_norm_min"},
+        derive=(_ernie_moe_layers, rules.no_sliding),
+    )
+)

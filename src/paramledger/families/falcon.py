@@ -1,0 +1,90 @@
+"""Falcon: BLOOM's tensor names, a fused query_key_value, LayerNorm with bias, an ungated GELU FFN.
+
+Three layouts from one config class (modeling_falcon.py, FalconAttention and FalconDecoderLayer):
+- the old decoder (Falcon-7B, RW): multi_query gives one key/value head (else every head), and
+  parallel_attn one input_layernorm shared by parallel attention and MLP, or (false) the
+  sequential block with input_layernorm and post_attention_layernorm;
+- the new decoder (Falcon-40B/180B, new_decoder_architecture): num_kv_heads key/value groups in
+  the fused qkv and, with num_ln_in_parallel_attn 2 (its default), ln_attn and ln_mlp feeding
+  the parallel branches; with 1 (Falcon2-11B), one input_layernorm for both.
+ALiBi (alibi) holds no parameters; otherwise rotary embeddings, none either.
+"""
+
+from ..naming import Naming
+from . import _rules as rules
+from ._family import Family, same
+
+
+def _refuse(key: str, why: str):
+    from .._exceptions import ArchitectureError
+
+    return ArchitectureError(key, f"{why}; transformers 5.24.0 builds it but cannot run it, so it is not counted")
+
+
+def falcon_layout(config):
+    """Falcon's KV heads, norms, positions and biases (FalconAttention, FalconDecoderLayer).
+
+    From new_decoder_architecture, multi_query, num_kv_heads, parallel_attn,
+    num_ln_in_parallel_attn, alibi and bias."""
+    heads = config["num_attention_heads"]
+    kv_given = config.get("num_kv_heads")
+    new = bool(config.get("new_decoder_architecture"))
+    parallel = bool(config.get("parallel_attn"))
+    norms = config.get("num_ln_in_parallel_attn")
+    if new:
+        kv_heads = kv_given if kv_given is not None else heads
+        if norms is None:  # FalconDecoderLayer: None means 2 in the new decoder
+            norms = 2
+        if not parallel:
+            raise _refuse("parallel_attn", "false with new_decoder_architecture builds input_layernorm and "
+                          "post_attention_layernorm, but the new decoder's forward reads ln_attn")
+        if norms not in (1, 2):
+            raise _refuse("num_ln_in_parallel_attn", f"{norms} with new_decoder_architecture builds one "
+                          "input_layernorm, but the new decoder's forward only runs with 1 or 2")
+    else:
+        if config.get("multi_query"):
+            kv_heads = 1
+        else:
+            kv_heads = heads
+            if kv_given is not None and kv_given != heads:
+                raise _refuse("num_kv_heads", f"{kv_given} != num_attention_heads={heads} without multi_query "
+                              "or new_decoder_architecture builds query_key_value for every head")
+        if parallel and norms == 2:
+            raise _refuse("num_ln_in_parallel_attn", "2 without new_decoder_architecture builds ln_attn and "
+                          "ln_mlp, but the old decoder's forward reads input_layernorm")
+    if not parallel:
+        placement = "pre"
+    else:
+        placement = "parallel_split" if norms == 2 else "parallel"
+    bias = bool(config.get("bias"))
+    return {"num_key_value_heads": kv_heads, "norm_placement": placement,
+            "position_embedding_type": "alibi" if config.get("alibi") else "rope",
+            "attention_bias": bias, "attention_output_bias": bias, "mlp_bias": bias}
+
+
+FAMILIES = [
+    Family(
+        model_type="falcon",
+        causal_lm_class="FalconForCausalLM",
+        source="transformers 5.24.0 models/falcon/configuration_falcon.py",
+        naming=Naming(embed="transformer.word_embeddings", layer="transformer.h.{i}",
+                      qkv="self_attention.query_key_value", o="self_attention.dense", up="mlp.dense_h_to_4h",
+                      down="mlp.dense_4h_to_h", final_norm="transformer.ln_f"),
+        # FalconConfig: head_dim is hidden_size // heads (a property), ffn_hidden_size None is 4 × hidden.
+        keys={**same("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
+                     "max_position_embeddings", "tie_word_embeddings"),
+              "n_embed": "hidden_size", "ffn_hidden_size": "intermediate_size", "activation": "hidden_act",
+              "num_kv_heads": "num_key_value_heads", "bias": "attention_bias"},
+        defaults={"vocab_size": 65024, "hidden_size": 4544, "num_hidden_layers": 32, "num_attention_heads": 71,
+                  "num_ln_in_parallel_attn": None, "num_kv_heads": None, "alibi": False,
+                  "new_decoder_architecture": False, "multi_query": True, "parallel_attn": True, "bias": False,
+                  "max_position_embeddings": 2048, "ffn_hidden_size": None, "activation": "gelu",
+                  "tie_word_embeddings": True},
+        switches={"mlp_gated": False, "norm_type": "layernorm"},
+        # Read by falcon_layout (kv heads, norm placement, positions); Falcon-40B's config.json also
+        # carries apply_residual_connection_post_layernorm, which FalconConfig 5.24.0 does not read.
+        count_neutral=frozenset({"new_decoder_architecture", "multi_query", "parallel_attn",
+                                 "num_ln_in_parallel_attn", "alibi", "apply_residual_connection_post_layernorm"}),
+        derive=(falcon_layout, rules.no_sliding),
+    ),
+]

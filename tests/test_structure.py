@@ -1,0 +1,239 @@
+"""The structure added for Falcon, Cohere's and StableLM's per-head q/k norms and ERNIE 4.5 MoE's
+routing correction bias: as spec-file axes, their refusals, and the views that read them."""
+
+from __future__ import annotations
+
+import pytest
+
+import paramledger
+from paramledger import Architecture, ArchitectureError
+from paramledger.compute import forward_flops_per_token, matmul_parameters
+from paramledger.kvcache import kv_cache
+
+BASE = {"vocab_size": 100, "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4}
+
+
+def _shapes(arch: Architecture) -> dict[str, tuple[int, ...]]:
+    return {t.name: t.shape for t in paramledger.inventory(arch).tensors}
+
+
+# ----------------------------------------------------------------- the axes, on a design of our own
+def test_parallel_split_puts_one_norm_on_each_branch():
+    split = Architecture.from_mapping({**BASE, "norm_placement": "parallel_split", "norm_type": "layernorm"})
+    shapes = _shapes(split)
+    assert shapes["model.layers.0.ln_attn.weight"] == shapes["model.layers.0.ln_mlp.bias"] == (64,)
+    assert not any("input_layernorm" in name or "post_attention" in name for name in shapes)
+    # two norms per block, as pre-norm: only the names (and the data flow) differ
+    pre = paramledger.inventory(split.replace(norm_placement="pre"))
+    assert paramledger.inventory(split).total == pre.total
+
+
+def test_per_head_qk_norm_is_one_row_per_head():
+    arch = Architecture.from_mapping({**BASE, "num_key_value_heads": 2, "qk_norm": "per_head",
+                                      "norm_type": "layernorm_nobias"})
+    shapes = _shapes(arch)
+    assert shapes["model.layers.0.self_attn.q_norm.weight"] == (4, 16)  # (heads, head_dim)
+    assert shapes["model.layers.0.self_attn.k_norm.weight"] == (2, 16)  # (kv_heads, head_dim)
+    # a norm scales elementwise: no matmul, whatever its rank
+    full = arch.replace(qk_norm="full")
+    assert paramledger.inventory(arch).total == paramledger.inventory(full).total
+    assert matmul_parameters(paramledger.inventory(arch)) == matmul_parameters(paramledger.inventory(full))
+
+
+def test_qk_norm_bias_false_drops_the_layernorm_offset_of_qk_norms_only():
+    arch = Architecture.from_mapping({**BASE, "qk_norm": "head", "norm_type": "layernorm"})
+    without = arch.replace(qk_norm_bias=False)
+    names = set(_shapes(without))
+    assert "model.layers.0.self_attn.q_norm.bias" in _shapes(arch)
+    assert "model.layers.0.self_attn.q_norm.bias" not in names
+    assert "model.layers.0.input_layernorm.bias" in names
+    assert paramledger.inventory(arch).total - paramledger.inventory(without).total == 2 * 2 * 16
+
+
+def test_router_correction_bias_is_one_row_of_experts_and_no_matmul():
+    arch = Architecture.from_mapping({**BASE, "num_experts": 4, "num_experts_per_tok": 2,
+                                      "router_correction_bias": True})
+    plain = arch.replace(router_correction_bias=False)
+    assert _shapes(arch)["model.layers.0.mlp.gate.moe_statics.e_score_correction_bias"] == (1, 4)
+    assert paramledger.inventory(arch).total == paramledger.inventory(plain).total + 2 * 4
+    assert matmul_parameters(paramledger.inventory(arch)) == matmul_parameters(paramledger.inventory(plain))
+
+
+def test_new_axes_read_from_a_spec_file(tmp_path):
+    spec = tmp_path / "design.toml"
+    spec.write_text('vocab_size = 100\nhidden_size = 64\nnum_hidden_layers = 2\nnum_attention_heads = 4\n'
+                    'norm_placement = "parallel_split"\nqk_norm = "per_head"\nqk_norm_bias = false\n'
+                    'num_experts = 2\nnum_experts_per_tok = 1\nrouter_correction_bias = true\n', encoding="utf-8")
+    arch = paramledger.load(str(spec))
+    assert (arch.norm_placement, arch.qk_norm, arch.qk_norm_bias, arch.router_correction_bias) == (
+        "parallel_split", "per_head", False, True)
+
+
+@pytest.mark.parametrize("changes,match", [
+    ({"router_correction_bias": True}, r"router_correction_bias: set without num_experts"),
+    ({"qk_norm": "per_heads"}, r"qk_norm: 'per_heads' is not one of none, head, full, per_head \(did you mean "
+                               r"'per_head'\?\)"),
+    ({"norm_placement": "parallel-split"}, r"norm_placement: 'parallel-split' is not one of .*parallel_split"),
+    ({"qk_norm_bias": "sometimes"}, r"qk_norm_bias: must be true or false, got 'sometimes'"),
+])
+def test_bad_values_of_the_new_axes_are_refused(changes, match):
+    with pytest.raises(ArchitectureError, match=match):
+        Architecture.from_mapping({**BASE, **changes})
+
+
+# ----------------------------------------------------------------- Falcon
+FALCON = {"model_type": "falcon", "vocab_size": 16, "hidden_size": 16, "num_hidden_layers": 1,
+          "num_attention_heads": 4}
+
+
+@pytest.mark.parametrize("changes,match", [
+    ({"new_decoder_architecture": True, "parallel_attn": False},
+     r"parallel_attn: false with new_decoder_architecture builds input_layernorm and post_attention_layernorm, "
+     r"but the new decoder's forward reads ln_attn; transformers 5.24.0 builds it but cannot run it"),
+    ({"new_decoder_architecture": True, "num_ln_in_parallel_attn": 3},
+     r"num_ln_in_parallel_attn: 3 with new_decoder_architecture builds one input_layernorm"),
+    ({"num_ln_in_parallel_attn": 2},
+     r"num_ln_in_parallel_attn: 2 without new_decoder_architecture builds ln_attn and ln_mlp"),
+    ({"multi_query": False, "num_kv_heads": 2},
+     r"num_kv_heads: 2 != num_attention_heads=4 without multi_query or new_decoder_architecture"),
+])
+def test_falcon_layouts_transformers_cannot_run_are_refused(changes, match):
+    with pytest.raises(ArchitectureError, match=match):
+        paramledger.load({**FALCON, **changes})
+
+
+@pytest.mark.parametrize("changes,kv_heads,placement,qkv_rows", [
+    ({}, 1, "parallel", 16 + 2 * 4),  # Falcon-7B: multi-query, one shared norm
+    ({"multi_query": False, "parallel_attn": False}, 4, "pre", 3 * 16),  # RW: sequential, every head
+    ({"new_decoder_architecture": True, "num_kv_heads": 2}, 2, "parallel_split", 16 + 2 * 2 * 4),  # 40B
+    ({"new_decoder_architecture": True, "num_kv_heads": 2, "num_ln_in_parallel_attn": 1}, 2, "parallel",
+     16 + 2 * 2 * 4),  # Falcon2-11B: the new decoder with one norm
+])
+def test_falcon_layouts(changes, kv_heads, placement, qkv_rows):
+    arch = paramledger.load({**FALCON, **changes})
+    assert (arch.kv_heads, arch.norm_placement) == (kv_heads, placement)
+    assert _shapes(arch)["transformer.h.0.self_attention.query_key_value.weight"] == (qkv_rows, 16)
+
+
+def test_falcon_alibi_holds_no_parameters():
+    rotary, alibi = paramledger.load(FALCON), paramledger.load({**FALCON, "alibi": True})
+    assert alibi.position_embedding_type == "alibi"
+    assert paramledger.inventory(alibi).total == paramledger.inventory(rotary).total
+
+
+def test_falcon_new_decoder_kv_cache_needs_the_groups_and_says_what_transformers_holds():
+    arch = paramledger.load({**FALCON, "new_decoder_architecture": True, "num_kv_heads": 2})
+    cache = kv_cache(arch, 10, 1, "fp32")
+    assert cache.values_per_token == 2 * 2 * 4  # keys and values of 2 groups of head_dim 4
+    assert "broadcasts each key/value group to its query heads" in cache.definition
+    assert "broadcasts" not in kv_cache(paramledger.load({**FALCON, "multi_query": False}), 10).definition
+
+
+# ----------------------------------------------------------------- Cohere, StableLM, ERNIE 4.5 MoE
+def test_cohere_qk_norm_is_two_dimensional():
+    arch = paramledger.load({"model_type": "cohere", **BASE, "num_key_value_heads": 2, "use_qk_norm": True})
+    shapes = _shapes(arch)
+    assert shapes["model.layers.0.self_attn.q_norm.weight"] == (4, 16)
+    assert shapes["model.layers.0.self_attn.k_norm.weight"] == (2, 16)
+    flops = forward_flops_per_token(paramledger.inventory(arch), 8)
+    plain = forward_flops_per_token(paramledger.inventory(arch.replace(qk_norm="none")), 8)
+    assert flops == plain  # norms are not matmuls
+
+
+def test_stablelm_qk_layernorm_is_one_bias_free_norm_per_head():
+    arch = paramledger.load({"model_type": "stablelm", **BASE, "num_key_value_heads": 2, "qk_layernorm": True})
+    shapes = _shapes(arch)
+    q = [name for name in shapes if ".q_layernorm." in name and name.startswith("model.layers.0.")]
+    k = [name for name in shapes if ".k_layernorm." in name and name.startswith("model.layers.0.")]
+    assert q == [f"model.layers.0.self_attn.q_layernorm.norms.{h}.weight" for h in range(4)]
+    assert k == [f"model.layers.0.self_attn.k_layernorm.norms.{h}.weight" for h in range(2)]
+    assert shapes["model.layers.0.input_layernorm.bias"] == (64,)  # the block norms keep theirs
+
+
+def test_stablelm_per_head_modules_have_no_closed_form():
+    from paramledger._exceptions import OptionError
+    from paramledger.formula import closed_form
+
+    arch = paramledger.load({"model_type": "stablelm", **BASE, "num_key_value_heads": 4, "qk_layernorm": True})
+    with pytest.raises(OptionError, match=r"formula: the builder cannot be traced symbolically for config: it names "
+                                          r"one q/k norm module per head"):
+        closed_form(arch)
+
+
+def test_ernie4_5_moe_layers_and_biases():
+    config = {"model_type": "ernie4_5_moe", **BASE, "num_hidden_layers": 6, "moe_num_experts": 4, "moe_k": 2,
+              "moe_layer_start_index": 1, "moe_layer_end_index": 4, "moe_layer_interval": 2, "use_bias": True}
+    arch = paramledger.load(config)
+    assert arch.mlp_only_layers == (0, 2, 4, 5)  # sparse: (i + 1) % 2 == 0 within 1..4
+    assert (arch.attention_output_bias, arch.mlp_bias, arch.lm_head_bias, arch.router_correction_bias) == (
+        True, True, True, True)
+    shapes = _shapes(arch)
+    assert shapes["model.layers.1.mlp.gate.moe_statics.e_score_correction_bias"] == (1, 4)
+    assert "model.layers.0.mlp.gate.moe_statics.e_score_correction_bias" not in shapes
+    assert shapes["lm_head.bias"] == (100,)
+
+
+def test_ernie4_5_moe_without_experts_is_refused():
+    with pytest.raises(ArchitectureError, match=r"moe_num_experts: must be positive"):
+        paramledger.load({"model_type": "ernie4_5_moe", "moe_num_experts": 0})
+
+
+# ----------------------------------------------------------------- Cohere 2 MoE, A.X-K1, MiMo-V2-Flash
+def test_cohere2_moe_dense_prefix_has_its_own_width():
+    arch = paramledger.load({"model_type": "cohere2_moe", **BASE, "num_key_value_heads": 4, "head_dim": 16,
+                             "intermediate_size": 8, "prefix_dense_intermediate_size": 24, "num_experts": 2,
+                             "num_shared_experts": 2, "first_k_dense_replace": 1})
+    shapes = _shapes(arch)
+    assert arch.mlp_only_layers == (0,)
+    assert shapes["model.layers.0.mlp.gate_proj.weight"] == (24, 64)  # the dense prefix
+    assert shapes["model.layers.1.mlp.experts.gate_up_proj"] == (2, 16, 64)  # experts intermediate_size wide
+    assert shapes["model.layers.1.mlp.shared_experts.gate_proj.weight"] == (16, 64)  # 2 shared × 8
+
+
+def test_moe_output_norm_sits_in_moe_layers_only():
+    arch = Architecture.from_mapping({**BASE, "num_experts": 2, "num_experts_per_tok": 1, "mlp_only_layers": [0],
+                                      "moe_output_norm": True})
+    shapes = _shapes(arch)
+    assert shapes["model.layers.1.mlp.post_mlp_layernorm.weight"] == (64,)
+    assert "model.layers.0.mlp.post_mlp_layernorm.weight" not in shapes
+    with pytest.raises(ArchitectureError, match=r"moe_output_norm: set without num_experts"):
+        Architecture.from_mapping({**BASE, "moe_output_norm": True})
+
+
+def test_axk1_needs_a_q_lora_rank():
+    with pytest.raises(ArchitectureError, match=r"q_lora_rank: missing \(required: transformers 5.24.0 cannot build"):
+        paramledger.load({"model_type": "axk1", "q_lora_rank": None})
+
+
+def test_value_heads_narrower_than_query_heads_without_mla():
+    arch = Architecture.from_mapping({**BASE, "num_key_value_heads": 2, "head_dim": 16, "v_head_dim": 8})
+    shapes = _shapes(arch)
+    assert shapes["model.layers.0.self_attn.k_proj.weight"] == (32, 64)
+    assert shapes["model.layers.0.self_attn.v_proj.weight"] == (16, 64)
+    assert shapes["model.layers.0.self_attn.o_proj.weight"] == (64, 32)
+    assert kv_cache(arch, 1).values_per_token == 2 * 2 * (16 + 8)
+    # QKᵀ over head_dim, AV over v_head_dim: 2 × heads × (16 + 8) per key and layer
+    assert forward_flops_per_token(paramledger.inventory(arch), 5).attention_flops == 2 * 2 * 4 * (16 + 8) * 5
+
+
+def test_sliding_layers_with_their_own_kv_heads_and_sinks():
+    arch = Architecture.from_mapping({**BASE, "num_key_value_heads": 1, "sliding_num_key_value_heads": 2,
+                                      "sliding_attention_sinks": True, "sliding_window": 4,
+                                      "layer_types": ["full_attention", "sliding_attention"]})
+    shapes = _shapes(arch)
+    assert shapes["model.layers.0.self_attn.k_proj.weight"] == (16, 64)
+    assert shapes["model.layers.1.self_attn.k_proj.weight"] == (32, 64)
+    assert "model.layers.0.self_attn.sinks" not in shapes
+    assert shapes["model.layers.1.self_attn.sinks"] == (4,)
+    cache = kv_cache(arch, 10)
+    assert [layer.values_per_token for layer in cache.layers] == [2 * 16, 2 * 2 * 16]
+    with pytest.raises(ArchitectureError, match=r"sliding_num_key_value_heads: 3 does not divide "
+                                                r"num_attention_heads=4"):
+        arch.replace(sliding_num_key_value_heads=3)
+
+
+def test_mimo_v2_flash_defaults():
+    arch = paramledger.load({"model_type": "mimo_v2_flash"})
+    assert (arch.sliding_num_key_value_heads, arch.v_head_dim, arch.sliding_window) == (8, 128, 129)
+    assert arch.layer_types[:6] == ("full_attention",) + ("sliding_attention",) * 4 + ("full_attention",)
+    assert paramledger.load({"model_type": "mimo_v2_flash", "sliding_window_size": 127}).sliding_window == 128
