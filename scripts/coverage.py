@@ -31,13 +31,13 @@ def decoder_only_types() -> dict[str, str]:
 def row(model_type: str, class_name: str) -> tuple[str, str, str, str]:
     from paramledger import families
     from paramledger._exceptions import ParamledgerError
-    from paramledger.reference import DEFAULTS_NEED, verify
+    from paramledger.reference import default_config, verify
 
     family = families.get(model_type)
     if family is None:
         return model_type, class_name, "no", ""
     try:
-        result = verify({"model_type": model_type, **DEFAULTS_NEED.get(model_type, {})})
+        result = verify(default_config(model_type))
     except ParamledgerError as error:
         return model_type, class_name, "yes", f"NO: {error}"
     if result.diff.matches:
@@ -45,10 +45,10 @@ def row(model_type: str, class_name: str) -> tuple[str, str, str, str]:
     return model_type, class_name, "yes", "NO: differs (run `paramledger verify`)"
 
 
-def _needs() -> dict:
-    from paramledger.reference import DEFAULTS_NEED
+def _needs() -> tuple[dict, dict]:
+    from paramledger.reference import DEFAULTS_NEED, REFERENCE_NEEDS
 
-    return DEFAULTS_NEED
+    return DEFAULTS_NEED, REFERENCE_NEEDS
 
 
 def render() -> str:
@@ -76,8 +76,12 @@ def render() -> str:
     lines += [f"| {t} | {c} | {s} | {v} |" for t, c, s, v in rows]
     lines += ["", "Defaults transformers itself cannot build get the smallest addition that lets them build "
               "(`paramledger.reference.DEFAULTS_NEED`): "
-              + "; ".join(f"{t}: {', '.join(f'{k}={v}' for k, v in need.items())}" for t, need in _needs().items())
-              + ". paramledger refuses those configs without it, as transformers fails on them."]
+              + "; ".join(f"{t}: {', '.join(f'{k}={v}' for k, v in need.items())}" for t, need in _needs()[0].items())
+              + ". paramledger refuses those configs without it, as transformers fails on them. Count-neutral "
+              "values transformers also needs to build a class's defaults (`paramledger.reference.REFERENCE_NEEDS`, "
+              "paramledger needs none of them): "
+              + "; ".join(f"{t}: {', '.join(f'{k}={v}' for k, v in need.items())}" for t, need in _needs()[1].items())
+              + "."]
     return "\n".join(lines) + "\n"
 
 

@@ -376,7 +376,7 @@ def draw_runnable_model(model_type: str, data, **model_kwargs):
 
     import paramledger
     from paramledger import families
-    from paramledger.reference import hf_config
+    from paramledger.reference import causal_lm_config, hf_config
 
     if model_type not in CONFIGS:
         pytest.skip(f"no random-config strategy for {model_type} yet")
@@ -386,7 +386,7 @@ def draw_runnable_model(model_type: str, data, **model_kwargs):
     assume(arch.sliding_window != 1)
     hf = hf_config(config)
     if families.get(model_type).text_config:
-        hf = hf.get_text_config()
+        hf = causal_lm_config(hf)
     # An odd number of rotary channels (partial_rotary_factor × a tiny head_dim) makes transformers'
     # keys one channel wider than k_proj's output: a degenerate-config quirk, not a layout.
     factor = (getattr(hf, "rope_parameters", None) or {}).get("partial_rotary_factor")

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import paramledger
 from paramledger import families
 from paramledger._exceptions import ArchitectureError
-from paramledger.reference import DEFAULTS_NEED, build_reference, diff, hf_config
+from paramledger.reference import DEFAULTS_NEED, build_reference, default_config, diff, hf_config
 
 from _family_configs import CONFIGS
 
@@ -51,7 +51,7 @@ def test_every_family_has_a_strategy():
 
 @pytest.mark.parametrize("model_type", SUPPORTED)
 def test_config_class_defaults_match_transformers(model_type):
-    assert_matches_reference({"model_type": model_type, **DEFAULTS_NEED.get(model_type, {})})
+    assert_matches_reference(default_config(model_type))
 
 
 @pytest.mark.parametrize("model_type", sorted(DEFAULTS_NEED))
@@ -74,12 +74,11 @@ def test_family_reads_or_classifies_every_config_class_key(model_type):
     """No key the config class knows is silently dropped: each one is read, required or
     known to be count-neutral (else a real config.json would pass it by unreported)."""
     family = families.get(model_type)
-    cfg = hf_config({"model_type": model_type, **DEFAULTS_NEED.get(model_type, {})})
+    cfg = hf_config(default_config(model_type))
     if family.text_config:
         cfg = cfg.get_text_config()
     keys = set(cfg.to_dict())
-    known = set(family.keys) | set(family.requires) | family.count_neutral | families.COUNT_NEUTRAL
-    assert sorted(keys - known) == []
+    assert sorted(keys - family.understood) == []
 
 
 @pytest.mark.parametrize("model_type", SUPPORTED)
@@ -98,7 +97,7 @@ def test_facts_for_the_family_table_match_the_config_class(model_type):
     """What seed 002's family table reads (activation, tying, KV heads, learned positions)
     agrees with the config class's own defaults, not just the tensor count."""
     family = families.get(model_type)
-    config = {"model_type": model_type, **DEFAULTS_NEED.get(model_type, {})}
+    config = default_config(model_type)
     arch = paramledger.load(config)
     cfg = hf_config(config)
     if family.text_config:

@@ -48,10 +48,9 @@ def test_count_everything_without_torch_or_transformers(tmp_path):
         from paramledger import families
         from paramledger.sources import bundled_models
         totals = {{name: paramledger.inventory(name).total for name in bundled_models()}}
-        from paramledger.reference import DEFAULTS_NEED
+        from paramledger.reference import default_config
         for model_type in families.supported():
-            config = {{"model_type": model_type, **DEFAULTS_NEED.get(model_type, {{}})}}
-            totals[model_type] = paramledger.inventory(config).total
+            totals[model_type] = paramledger.inventory(default_config(model_type)).total
         totals["config.json"] = paramledger.inventory({str(config)!r}).total
         assert not any(name.split(".")[0] in ("torch", "transformers") for name in sys.modules)
         print(json.dumps(totals))

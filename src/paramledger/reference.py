@@ -31,7 +31,21 @@ DEFAULTS_NEED = {
     "hunyuan_v1_dense": {"head_dim": 128},  # HunYuanDenseV1Attention, the same
     "hunyuan_v1_moe": {"head_dim": 128},  # HunYuanMoEV1Attention, the same
     "nemotron": {"num_key_value_heads": 48},  # NemotronAttention: heads // None
+    # Dots1Config leaves both expert counts None (torch.empty(None, ...)): dots.llm1's own values
+    "dots1": {"n_routed_experts": 128, "n_shared_experts": 2},
 }
+
+# Count-neutral values without which transformers 5.24.0 cannot build a class's default config
+# (paramledger needs none of them): added to DEFAULTS_NEED's wherever the defaults are built.
+REFERENCE_NEEDS = {
+    # CohereCompassTextConfig: rope_parameters needs one entry per layer type (KeyError 'full_attention')
+    "cohere_compass_text": {"rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 10000.0}}},
+}
+
+
+def default_config(model_type: str) -> dict[str, Any]:
+    """The smallest config of ``model_type`` that builds with the config class's defaults."""
+    return {"model_type": model_type, **DEFAULTS_NEED.get(model_type, {}), **REFERENCE_NEEDS.get(model_type, {})}
 
 
 @dataclass(frozen=True)
@@ -111,7 +125,7 @@ def build_reference(config: Mapping[str, Any], *, text_config: bool = False) -> 
     torch, transformers = _import_reference()
     cfg = hf_config(config)
     if text_config:
-        cfg = cfg.get_text_config()
+        cfg = causal_lm_config(cfg)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         try:
             with torch.device("meta"):
@@ -119,6 +133,15 @@ def build_reference(config: Mapping[str, Any], *, text_config: bool = False) -> 
         except Exception as error:
             raise ParamledgerError(f"transformers cannot build {cfg.model_type}: {_one_line(error)}") from None
     return reference_of(model, cfg.model_type)
+
+
+def causal_lm_config(cfg: Any) -> Any:
+    """The config a multimodal config's text decoder is built from: its text_config when that
+    has a CausalLM class of its own (Gemma 3), else the composite itself (Emu3Config maps
+    straight to Emu3ForCausalLM)."""
+    _, transformers = _import_reference()
+    text = cfg.get_text_config()
+    return text if type(text) in transformers.MODEL_FOR_CAUSAL_LM_MAPPING else cfg
 
 
 def reference_of(model: Any, model_type: str = "") -> Reference:

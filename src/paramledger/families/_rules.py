@@ -99,6 +99,14 @@ def first_k_dense(config: Mapping[str, Any]) -> dict[str, Any]:
     return {"mlp_only_layers": tuple(range(min(k, config["num_hidden_layers"])))}
 
 
+def top_k_or_all(config: Mapping[str, Any]) -> dict[str, Any]:
+    """num_experts_per_tok, or every routed expert when the config leaves it null (DeepseekV2Config,
+    Dots1Config): such a config cannot route, its count does not depend on it, and the active
+    count then reads every expert."""
+    top_k = config.get("num_experts_per_tok")
+    return {"num_experts_per_tok": top_k if top_k is not None else config.get("n_routed_experts")}
+
+
 def output_bias_follows(key: str) -> Rule:
     """One config flag biases q, k, v and the output projection alike (Llama's attention_bias)."""
 

@@ -37,13 +37,6 @@ FAMILIES = [
 ]
 
 
-def _top_k_or_all(config):
-    # DeepseekV2Config leaves num_experts_per_tok None by default: such a config cannot route,
-    # and its count does not depend on it; the active count then reads every expert.
-    top_k = config.get("num_experts_per_tok")
-    return {"num_experts_per_tok": top_k if top_k is not None else config.get("n_routed_experts")}
-
-
 FAMILIES.append(
     Family(
         model_type="deepseek_v2",  # V3's layout; mlp_bias biases the dense and shared MLPs (never the experts)
@@ -61,7 +54,7 @@ FAMILIES.append(
                   "v_head_dim": 128, "num_experts_per_tok": None, "moe_intermediate_size": 1407},
         switches=LLAMA_SWITCHES,
         count_neutral=ROUTING_KEYS | {"first_k_dense_replace", "head_dim", "qk_head_dim", "num_experts_per_tok"},
-        derive=(rules.output_bias_follows("attention_bias"), rules.first_k_dense, _top_k_or_all, rules.no_sliding),
+        derive=(rules.output_bias_follows("attention_bias"), rules.first_k_dense, rules.top_k_or_all, rules.no_sliding),
     )
 )
 
