@@ -125,6 +125,20 @@ def test_keep_components_at_another_precision():
     assert weight_bytes(inv, "int4", keep=["norm=fp32", "vectors=bf16"]).by_component["norm"] == 2 * norms
 
 
+def test_vectors_include_two_dimensional_norms_and_biases():
+    """Cohere's per-head q/k norms are (heads, head_dim) and ERNIE 4.5's routing correction
+    (1, experts): scales and offsets, kept with the other vectors, never quantized as matrices."""
+    cohere = paramledger.inventory({"model_type": "cohere", "use_qk_norm": True, "num_hidden_layers": 1})
+    assert cohere["model.layers.0.self_attn.q_norm.weight"].shape == (64, 128)
+    kept = weight_bytes(cohere, "int4", keep=["vectors=bf16"])
+    assert kept.by_component["norm"] == 2 * cohere.component("norm")
+    ernie = paramledger.inventory({"model_type": "ernie4_5_moe", "num_hidden_layers": 2})
+    bias = next(t for t in ernie.tensors if t.name.endswith("e_score_correction_bias"))
+    assert bias.shape == (1, 64)
+    row = next(t for t in weight_bytes(ernie, "int4", keep=["vectors=fp32"]).tensors if t.name == bias.name)
+    assert (row.dtype, row.bytes) == ("fp32", 4 * 64)
+
+
 def test_gpt_oss_checkpoint_layout():
     """openai/gpt-oss-20b: expert matrices in MXFP4, everything else (expert biases too) in bf16."""
     if families.get("gpt_oss") is None:

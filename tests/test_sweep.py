@@ -143,6 +143,16 @@ def test_kv_bytes_per_token_is_the_stated_formula():
     assert result.columns["kv_bytes_per_token"].item() == 24_576 * 2
 
 
+def test_narrow_value_heads_in_the_kv_column(spec):
+    """v_head_dim without MLA (MiMo-V2-Flash's layout): a key of head_dim, a value of v_head_dim."""
+    design = ("vocab_size = 100\nhidden_size = 64\nnum_hidden_layers = 2\nnum_attention_heads = 4\n"
+              "num_key_value_heads = 2\nv_head_dim = 8\nmlp_gated = true\n")
+    result = sweep(spec(design), ["num_hidden_layers=1:6", "hidden_size=32:128:32"])
+    _check_sample(result, count=20)
+    at = np.flatnonzero((result.columns["num_hidden_layers"] == 3) & (result.columns["hidden_size"] == 64))
+    assert result.columns["kv_bytes_per_token"][at].item() == 3 * 2 * (16 + 8) * 2  # L × h_kv × (d + d_v) × bf16
+
+
 def test_beyond_int64_falls_back_to_python_ints():
     result = sweep("seed-baseline", ["vocab_size=4000000000000:4000000000002", "hidden_size=4000000:4000000"])
     assert result.python_ints

@@ -81,7 +81,8 @@ RULE_INTEGER_KEYS = frozenset({
     "decoder_sparse_step", "first_k_dense_replace", "max_window_layers", "no_rope_layer_interval",
     "interleave_moe_layer_step", "window_size", "attention_chunk_size", "sliding_window_pattern",
     "n_routed_experts", "num_local_experts", "moe_intermediate_size", "shared_intermediate_size",
-    "word_embed_proj_dim",
+    "word_embed_proj_dim", "moe_layer_start_index", "moe_layer_interval", "num_ln_in_parallel_attn",
+    "prefix_dense_sliding_window_pattern", "prefix_dense_intermediate_size", "sliding_window_size",
 })
 _SIZES = frozenset({"vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads"})
 _INTEGER_FIELDS = frozenset(name for name, kind in _FIELD_TYPES.items() if kind.startswith("int"))

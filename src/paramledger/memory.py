@@ -113,8 +113,9 @@ def _split_keep(pair: str) -> tuple[str, str]:
 
 
 def is_vector(t: Tensor) -> bool:
-    """One dimension per expert: a norm scale, a bias, sinks (not a matrix)."""
-    return len(t.shape) - (1 if t.experts else 0) == 1
+    """A norm scale, a bias, sinks: one dimension per expert, or any norm or bias (Cohere's
+    per-head (heads, head_dim) q/k norms, ERNIE's (1, experts) routing correction)."""
+    return len(t.shape) - (1 if t.experts else 0) == 1 or t.component == "norm" or t.name.endswith("bias")
 
 
 def _dtype_for(t: Tensor, default: DType, keep: Mapping[str, str]) -> DType:

@@ -31,7 +31,8 @@ INT64_MAX = (1 << 63) - 1
 KV_BYTES_PER_VALUE = 2  # bf16/fp16 cache
 KV_DEFINITION = (
     "bytes of KV cache one token adds at bf16: 2 (K and V) × num_hidden_layers × num_key_value_heads × "
-    "head_dim × 2 bytes for plain attention; for multi-head latent attention (DeepSeek-V2, arXiv:2405.04434 "
+    "head_dim × 2 bytes for plain attention (head_dim + v_head_dim in place of 2 × head_dim where v_head_dim "
+    "narrows the values); for multi-head latent attention (DeepSeek-V2, arXiv:2405.04434 "
     "§2.1) the cached latent and shared rope key: num_hidden_layers × (kv_lora_rank + qk_rope_head_dim) × 2 bytes"
 )
 OUTPUTS = ("total", "embedding", "embedding_share", "active", "kv_bytes_per_token")
@@ -234,8 +235,9 @@ def plan(source: Architecture | str, axes: Sequence[Axis | str], max_points: int
     s = {str(sym): sym for sym in form.values()}
     if form.architecture.is_mla:
         kv_values = s["L"] * (s["r_kv"] + s["d_rope"])
-    else:
-        kv_values = 2 * s["L"] * s["h_kv"] * s["d_head"]
+    else:  # a key of d_head and a value of d_v (d_head unless v_head_dim narrows it) per KV head
+        value = s["d_v"] if form.architecture.v_head_dim is not None else s["d_head"]
+        kv_values = s["L"] * s["h_kv"] * (s["d_head"] + value)
     outputs = {
         "total": form.total,
         "embedding": form.embedding,
@@ -458,15 +460,13 @@ def engine_row(p: Plan, values: Mapping[str, int]) -> dict[str, Any] | None:
     """The same point through the per-point engine (inventory), or None if the
     architecture refuses it: the reference the vectorized sweep is checked against."""
     from . import inventory
+    from .kvcache import kv_values_per_token
 
     try:
         arch = p.architecture.replace(**dict(values))
     except ValueError:
         return None
     inv = inventory(arch)
-    if arch.is_mla:
-        kv_values = arch.num_hidden_layers * (arch.kv_lora_rank + arch.qk_rope_head_dim)
-    else:
-        kv_values = 2 * arch.num_hidden_layers * arch.kv_heads * arch.attention_head_dim
+    kv_values = kv_values_per_token(arch)  # the latent layout for MLA, as the plan's formula
     return {**values, "total": inv.total, "embedding": inv.embedding, "embedding_share": float(inv.embedding_share),
             "active": inv.active, "kv_bytes_per_token": KV_BYTES_PER_VALUE * kv_values}
