@@ -215,6 +215,24 @@ def test_memory_panel_follows_dtype_and_context(server, page):
     assert "dtype=fp16" in page.url and "context=8192" in page.url
 
 
+def test_a_sliding_window_shrinks_the_kv_cache_not_the_count(server, page):
+    """Gemma 2 slides every other layer: typing a window changes the KV row, never the total."""
+    from playwright.sync_api import expect
+
+    inv = paramledger.inventory("gemma-2-2b")
+    page.goto(f"{server.url}?source=gemma-2-2b&context=8192")
+    wait_for_total(page, inv.total)
+    expect(page.locator("[data-key=sliding_window]")).to_have_value("4096")
+    page.fill("[data-key=sliding_window]", "512")
+    arch = paramledger.load("gemma-2-2b", sliding_window=512)
+    report = memory_report(paramledger.inventory(arch), context=8192)
+    row = page.locator("#memory tr[data-key=kv_cache]")
+    expect(row.locator("td.n")).to_have_text(format_bytes(report.kv.bytes))
+    expect(row).to_contain_text("13 of 26 layers slide, each keeping 511")
+    assert "sliding_window=512" in page.url
+    wait_for_total(page, inv.total)
+
+
 def test_screenshots_of_the_page_and_the_report(server, page, tmp_path):
     page.goto(f"{server.url}?source=seed-1.1b")
     wait_for_total(page, 1_128_892_416)

@@ -289,10 +289,19 @@ def _memory_view(inv: Any, query: dict[str, str]) -> dict[str, Any]:
         {"key": "weights", "label": f"weights at {report.weights.dtype}", "text": format_bytes(report.weights.total)},
         {"key": "kv_per_token", "label": f"KV cache per token at {kv.dtype.name}",
          "text": f"{kv.values_per_token:,} values = {kv.bytes_per_token:,} bytes"},
-        {"key": "kv_cache", "label": f"KV cache, {kv.batch} × {kv.context:,} tokens", "text": format_bytes(kv.bytes)},
+        {"key": "kv_cache", "label": f"KV cache, {kv.batch} × {kv.context:,} tokens{_sliding_note(kv)}",
+         "text": format_bytes(kv.bytes)},
         {"key": "total_bytes", "label": "weights + KV cache", "text": format_bytes(report.total_bytes)},
     ]
     return panel
+
+
+def _sliding_note(kv: Any) -> str:
+    """How many layers slide and how many tokens each keeps ("" when none slides)."""
+    held = kv.tokens_held().get("sliding_attention")
+    if not held:
+        return ""
+    return f" ({held['layers']} of {len(kv.layers)} layers slide, each keeping {held['tokens']:,})"
 
 
 def api_memory(query: dict[str, str]) -> dict[str, Any]:
