@@ -75,3 +75,25 @@ def test_an_unknown_option_is_one_line_and_status_2(cli):
     status, _, err = cli("models", "--jsn")
     assert status == 2
     assert err.startswith("paramledger: error: unrecognized arguments: --jsn")
+
+
+def test_filters_match_name_repo_or_family_and_sorts_put_the_largest_first(cli):
+    status, out, _ = cli("models", "qwen3", "--sort", "total")
+    assert status == 0
+    listed = [line.split()[0] for line in out.splitlines()[1:] if line and not line[0].isdigit()]
+    expected = sorted((m.name for m in registry.bundled() if "qwen3" in f"{m.name} {m.repo} {m.model_type}".lower()),
+                      key=lambda name: -paramledger.inventory(name).total)
+    assert listed == expected and listed[0] == "Qwen3-30B-A3B"
+    assert f"{len(expected)} bundled models of {len(registry.names())}" in out
+    _, out, _ = cli("models", "meta-llama", "70", "--json")  # every TEXT must match (a repo's org here)
+    assert {m["name"] for m in json.loads(out)} == {"Llama-2-70b-hf", "Llama-3.1-70B"}
+    _, out, _ = cli("models", "--sort", "active", "--json")
+    actives = [m["active"] for m in json.loads(out)]
+    assert actives == sorted(actives, reverse=True)
+
+
+def test_a_filter_that_matches_nothing_is_one_line_and_status_2(cli):
+    status, out, err = cli("models", "no-such-model")
+    assert (status, out) == (2, "")
+    assert err.strip() == ("paramledger: error: models: no bundled model matches 'no-such-model'; "
+                           "`paramledger models` lists them all")
