@@ -8,6 +8,7 @@ out here, not read from paramledger's family tables, so a key a table forgets fa
 
 from __future__ import annotations
 
+from hypothesis import assume
 from hypothesis import strategies as st
 
 booleans = st.booleans()
@@ -203,10 +204,12 @@ CONFIGS.update({
     "vaultgemma": with_keys(core(), attention_bias=booleans, sliding_window=window),
 })
 CONFIGS.update({
-    "cohere": with_keys(core(), attention_bias=booleans),
+    "cohere": with_keys(core(), attention_bias=booleans, use_qk_norm=booleans),  # use_qk_norm: Command R+
     "cohere2": with_keys(core(head_dim=False), attention_bias=booleans, sliding_window=window,
                          sliding_window_pattern=st.integers(1, 4)),
-    "stablelm": with_keys(core(head_dim=False), use_qkv_bias=booleans, use_parallel_residual=booleans),
+    # qk_layernorm (StableLM 2 12B): one LayerNorm per head in a ModuleList
+    "stablelm": with_keys(core(head_dim=False), use_qkv_bias=booleans, use_parallel_residual=booleans,
+                          qk_layernorm=booleans),
     "jais2": LLAMA,
     "nanochat": with_keys(core(), attention_bias=booleans),
     "phimoe": _merge(core(), _experts(), st.fixed_dictionaries(
@@ -356,13 +359,259 @@ CONFIGS.update({
 })
 CONFIGS["llama4_text"] = llama4_text()
 CONFIGS["llama4"] = llama4_text().map(lambda text: {"text_config": {"model_type": "llama4_text", **text}})
-# Families added with new structure and families that are data only keep their strategies
-# in their own modules (imported here, after the shared helpers above exist).
-from _family_configs_data import CONFIGS as _DATA  # noqa: E402
-from _family_configs_structural import CONFIGS as _STRUCTURAL  # noqa: E402
 
-CONFIGS.update(_STRUCTURAL)
-CONFIGS.update(_DATA)
+
+# Families that needed new architecture structure (Falcon, per-head q/k norms, ERNIE, DSA, ...).
+@st.composite
+def falcon(draw) -> dict:
+    """Every layout FalconConfig allows and transformers 5.24.0 runs: the old decoder (multi-query
+    or not; one shared norm or the sequential block) and the new (num_kv_heads groups, one or two
+    branch norms).  The combinations it builds but cannot run are refused (tests/test_structure.py)."""
+    config = draw(core(kv=False, head_dim=False, inner="ffn_hidden_size"))
+    heads = config["num_attention_heads"]
+    new = draw(booleans)
+    config.update({"new_decoder_architecture": new, "alibi": draw(booleans), "bias": draw(booleans),
+                   "multi_query": draw(booleans)})  # ignored by the new decoder
+    if new:
+        config["num_kv_heads"] = draw(st.sampled_from([k for k in (1, 2, 3, 4, 6, 8) if heads % k == 0]))
+        config["parallel_attn"] = True
+        config["num_ln_in_parallel_attn"] = draw(st.sampled_from([None, 1, 2]))
+    else:
+        config["parallel_attn"] = parallel = draw(booleans)
+        # a sequential block ignores num_ln_in_parallel_attn; a parallel one runs only with one norm
+        config["num_ln_in_parallel_attn"] = draw(st.sampled_from([None, 1, 3] if parallel else [None, 1, 2]))
+        if not config["multi_query"] and draw(booleans):
+            config["num_kv_heads"] = heads
+    if draw(booleans):
+        config["ffn_hidden_size"] = None  # 4 × hidden_size
+    return config
+
+
+CONFIGS["falcon"] = falcon()
+
+
+@st.composite
+def ernie4_5_moe(draw) -> dict:
+    """Sparse layers by start/end/interval, shared experts (or none), use_bias everywhere but the experts."""
+    config = draw(core())
+    layers = config["num_hidden_layers"]
+    experts = draw(st.integers(1, 8))
+    config.update({"moe_num_experts": experts, "moe_k": draw(st.integers(1, experts)),
+                   "moe_intermediate_size": draw(st.integers(1, 32)),
+                   "moe_num_shared_experts": draw(st.integers(0, 2)), "use_bias": draw(booleans),
+                   "moe_layer_start_index": draw(st.integers(0, layers)),
+                   "moe_layer_end_index": draw(st.sampled_from([-1, *range(layers)])),
+                   "moe_layer_interval": draw(st.integers(1, 3))})
+    return config
+
+
+CONFIGS["ernie4_5_moe"] = ernie4_5_moe()
+
+
+@st.composite
+def cohere2_moe(draw) -> dict:
+    """A dense prefix (first_k_dense_replace or mlp_layer_types) of its own width, routed and shared
+    experts, the sliding pattern of the prefix and of the rest, RMSNorm or LayerNorm."""
+    config = draw(core())
+    layers = config["num_hidden_layers"]
+    experts = draw(st.integers(1, 8))
+    config.update({"num_experts": experts, "num_experts_per_tok": draw(st.integers(1, experts)),
+                   "num_shared_experts": draw(st.integers(0, 2)), "attention_bias": draw(booleans),
+                   "first_k_dense_replace": draw(st.integers(0, layers)),
+                   "prefix_dense_intermediate_size": draw(st.one_of(st.none(), st.integers(1, 32))),
+                   "sliding_window": draw(window), "sliding_window_pattern": draw(st.integers(1, 4)),
+                   "prefix_dense_sliding_window_pattern": draw(st.integers(1, 3)),
+                   "rms_norm_eps": draw(st.sampled_from([None, 1e-6]))})
+    if draw(booleans):
+        config["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
+                                                  max_size=layers))
+    return config
+
+
+CONFIGS["cohere2_moe"] = cohere2_moe()
+
+
+@st.composite
+def axk1(draw) -> dict:
+    """DeepSeek-V3's latent attention (q_lora_rank always set) and experts, dense layers by
+    mlp_layer_types or by the legacy first_k_dense_replace / moe_layer_freq."""
+    config = {**draw(core(head_dim=False)), **draw(mla()), **draw(routed("n_routed_experts",
+                                                                       shared_key="n_shared_experts", groups=True))}
+    layers = config["num_hidden_layers"]
+    config["q_lora_rank"] = draw(st.integers(1, 24))
+    if draw(booleans):
+        config["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
+                                                  max_size=layers))
+    else:
+        config.update({"first_k_dense_replace": draw(st.integers(0, layers)),
+                       "moe_layer_freq": draw(st.integers(1, 3))})
+    return config
+
+
+CONFIGS["axk1"] = axk1()
+
+
+@st.composite
+def mimo_v2_flash(draw) -> dict:
+    """Narrow value heads, sliding layers with twice the KV heads (which must still divide the heads)
+    and sinks, a dense/sparse pattern; layer_types and mlp_layer_types given or left to the class."""
+    config = draw(core())
+    layers, heads = config["num_hidden_layers"], config["num_attention_heads"]
+    pairs = [k for k in (1, 2, 3, 4) if heads % (2 * k) == 0]
+    assume(pairs)
+    experts = draw(st.integers(1, 8))
+    config.update({"num_key_value_heads": draw(st.sampled_from(pairs)), "v_head_dim": draw(st.integers(1, 16)),
+                   "n_routed_experts": experts, "num_experts_per_tok": draw(st.integers(1, experts)),
+                   "moe_intermediate_size": draw(st.integers(1, 32)), "attention_bias": draw(booleans),
+                   "n_group": 1, "topk_group": 1})
+    if draw(booleans):
+        config["sliding_window"] = draw(st.integers(1, 64))
+    else:
+        config["sliding_window_size"] = draw(st.integers(1, 64))
+    if draw(booleans):
+        config["layer_types"] = draw(st.lists(st.sampled_from(["full_attention", "sliding_attention"]),
+                                              min_size=layers, max_size=layers))
+    if draw(booleans):
+        config["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
+                                                  max_size=layers))
+    return config
+
+
+CONFIGS["mimo_v2_flash"] = mimo_v2_flash()
+
+
+@st.composite
+def dsa(draw, glm: bool = False) -> dict:
+    """DeepSeek-V3's latent attention (q LoRA always) and experts, dense layers by first_k_dense_replace or
+    mlp_layer_types, and the lightning indexer: its heads and width (at least qk_rope_head_dim, which it
+    ropes); index_topk at least the 24 tokens the slow checks run, because transformers' eager attention
+    computes every key and masks the unselected ones.  GLM-5: which layers share an earlier selection."""
+    config = {**draw(core(head_dim=False)), **draw(mla()), **draw(routed("n_routed_experts",
+                                                                       shared_key="n_shared_experts", groups=True))}
+    config = draw(dense_layers(config, key=None))
+    config.update({"q_lora_rank": draw(st.integers(1, 24)), "index_n_heads": draw(st.integers(1, 4)),
+                   "index_head_dim": draw(st.integers(config["qk_rope_head_dim"], 16)),
+                   "index_topk": draw(st.integers(24, 64))})
+    if glm:
+        layers = config["num_hidden_layers"]
+        how = draw(st.sampled_from(["default", "freq", "pattern", "types"]))
+        if how == "freq":
+            config.update({"index_topk_freq": draw(st.integers(1, 3)),
+                           "index_skip_topk_offset": draw(st.integers(1, 3))})
+        elif how in ("pattern", "types"):
+            kinds = ["F"] + draw(st.lists(st.sampled_from("FS"), min_size=layers - 1, max_size=layers - 1))
+            if how == "pattern":
+                config["index_topk_pattern"] = "".join(kinds)
+            else:
+                config["indexer_types"] = ["full" if kind == "F" else "shared" for kind in kinds]
+    return config
+
+
+CONFIGS["deepseek_v32"] = dsa()
+CONFIGS["glm_moe_dsa"] = dsa(glm=True)
+
+# xIELU (learned alpha_p, alpha_n per FFN) or a parameter-free activation; Apertus 1.5 may prune its head
+# (output_vocab_size: at most vocab_size; a tied head stays the table).
+APERTUS_ACT = st.sampled_from(["xielu", "xielu", "gelu", "relu"])
+CONFIGS["apertus"] = with_keys(core(), attention_bias=booleans, hidden_act=APERTUS_ACT)
+CONFIGS["apertus1p5_text"] = with_keys(core(), attention_bias=booleans, hidden_act=APERTUS_ACT).flatmap(
+    lambda c: with_keys(st.just(c), output_vocab_size=st.one_of(st.none(), st.integers(1, c["vocab_size"]))))
+# BitNet's attn_sub_norm is hidden_size wide: only head_dim × heads = hidden_size runs (no head_dim drawn).
+CONFIGS["bitnet"] = with_keys(core(head_dim=False), attention_bias=booleans)
+
+
+@st.composite
+def afmoe(draw) -> dict:
+    """Dense prefix (num_dense_layers), routed experts with a learned expert_bias and at least one shared
+    expert (none builds (0, hidden) tensors the builder does not list), the gated attention, the sliding
+    pattern by global_attn_every_n_layers."""
+    config = {**draw(core()), **draw(routed("num_experts"))}
+    config.update({"num_shared_experts": draw(st.integers(1, 2)), "attention_bias": draw(booleans),
+                   "num_dense_layers": draw(st.integers(0, config["num_hidden_layers"])),
+                   "sliding_window": draw(window), "global_attn_every_n_layers": draw(st.integers(1, 4))})
+    return config
+
+
+CONFIGS["afmoe"] = afmoe()
+
+
+@st.composite
+def laguna(draw) -> dict:
+    """Query heads per layer (multiples of the KV heads), a gate per head or per channel, a learned routing
+    correction, dense/sparse and full/sliding patterns given or left to the class, a shared expert (at least
+    one channel wide: zero builds (0, hidden) tensors the builder does not list)."""
+    config = {**draw(core()), **draw(routed("num_experts"))}
+    layers, kv = config["num_hidden_layers"], config["num_key_value_heads"]
+    config.update({"shared_expert_intermediate_size": draw(st.integers(1, 32)), "attention_bias": draw(booleans),
+                   "gating": draw(st.sampled_from([True, False, "per-head", "per-element"])),
+                   "sliding_window": draw(st.integers(1, 64))})
+    if draw(booleans):
+        config["num_attention_heads_per_layer"] = draw(st.lists(st.sampled_from([kv, 2 * kv, 3 * kv]),
+                                                                min_size=layers, max_size=layers))
+    if draw(booleans):
+        config["layer_types"] = draw(st.lists(st.sampled_from(["full_attention", "sliding_attention"]),
+                                              min_size=layers, max_size=layers))
+    if draw(booleans):
+        config["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
+                                                  max_size=layers))
+    return config
+
+
+CONFIGS["laguna"] = laguna()
+# GPT-NeoX-Japanese: the FFN is hidden_size × intermediate_multiple_size; only the last layer's attention has a bias.
+CONFIGS["gpt_neox_japanese"] = with_keys(core(kv=False, head_dim=False, inner=None),
+                                         intermediate_multiple_size=st.integers(1, 4))
+
+
+@st.composite
+def jetmoe(draw) -> dict:
+    """Attention and FFN experts (one count, one top-k for both), KV heads of kv_channels; the query heads
+    follow from them (JetMoeConfig: num_key_value_heads × num_experts_per_tok)."""
+    experts = draw(st.integers(1, 8))
+    return {"vocab_size": draw(st.integers(4, 300)), "hidden_size": draw(st.sampled_from([4, 8, 12, 16, 32])),
+            "num_hidden_layers": draw(st.integers(1, 4)), "num_key_value_heads": draw(st.integers(1, 4)),
+            "kv_channels": draw(st.sampled_from([2, 4, 6, 8, 16])), "intermediate_size": draw(st.integers(1, 32)),
+            "num_local_experts": experts, "num_experts_per_tok": draw(st.integers(1, experts)),
+            "tie_word_embeddings": draw(booleans)}
+
+
+CONFIGS["jetmoe"] = jetmoe()
+
+
+# Families that are data only over the existing builder.
+ROPE = {"rope_type": "default", "rope_theta": 10000.0}
+
+
+@st.composite
+def cohere_compass_text(draw) -> dict:
+    config = draw(with_keys(core(head_dim=False), attention_bias=booleans, sliding_window=window))
+    if draw(booleans):  # else the class fills full attention everywhere
+        layers = config["num_hidden_layers"]
+        config["layer_types"] = draw(st.lists(st.sampled_from(["sliding_attention", "full_attention"]),
+                                              min_size=layers, max_size=layers))
+    # transformers 5.24.0 builds its rotary embedding from one rope_parameters entry per layer
+    # type (a flat default raises KeyError 'full_attention'): count-neutral, but needed to build.
+    config["rope_parameters"] = {"full_attention": dict(ROPE), "sliding_attention": dict(ROPE)}
+    return config
+
+
+@st.composite
+def dots1(draw) -> dict:
+    config = draw(_merge(core(), routed("n_routed_experts", shared_key="n_shared_experts", groups=True),
+                         st.fixed_dictionaries({"attention_bias": booleans, "sliding_window": window,
+                                                "max_window_layers": st.integers(0, 4)})).flatmap(dense_layers))
+    if draw(booleans) and draw(booleans):  # Dots1Config's default: cannot route, counts the same
+        config["num_experts_per_tok"] = None
+    return config
+
+
+CONFIGS.update({
+    "cohere_compass_text": cohere_compass_text(),
+    "dots1": dots1(),
+    # Emu3TextConfig's pad_token_id (151643) does not fit a small vocabulary.
+    "emu3": with_keys(core(), attention_bias=booleans, mlp_bias=booleans).map(
+        lambda text: {"text_config": {**text, "pad_token_id": 0}}),
+})
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}
 
 

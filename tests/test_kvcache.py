@@ -103,7 +103,11 @@ def _run(model, batch: int, tokens: int, decode_steps: int = 0):
 
 
 def _cache_bytes(cache) -> int:
-    return sum(layer.keys.nbytes + layer.values.nbytes for layer in cache.layers)
+    """Every tensor transformers' cache holds: keys, values and, for DeepSeek-V3.2's lightning
+    indexer, the indexer's own keys (DynamicIndexedLayer.indexer_keys)."""
+    return sum(layer.keys.nbytes + layer.values.nbytes
+               + (0 if getattr(layer, "indexer_keys", None) is None else layer.indexer_keys.nbytes)
+               for layer in cache.layers)
 
 
 @pytest.mark.parametrize("name", sorted(TINY_CONFIGS))

@@ -237,3 +237,216 @@ def test_mimo_v2_flash_defaults():
     assert (arch.sliding_num_key_value_heads, arch.v_head_dim, arch.sliding_window) == (8, 128, 129)
     assert arch.layer_types[:6] == ("full_attention",) + ("sliding_attention",) * 4 + ("full_attention",)
     assert paramledger.load({"model_type": "mimo_v2_flash", "sliding_window_size": 127}).sliding_window == 128
+
+
+# ----------------------------------------------------------------- DeepSeek Sparse Attention's lightning indexer
+MLA = {**BASE, "kv_lora_rank": 8, "q_lora_rank": 12, "qk_nope_head_dim": 6, "qk_rope_head_dim": 4, "v_head_dim": 5}
+DSA = {**MLA, "index_n_heads": 3, "index_head_dim": 8}
+
+
+def test_indexer_tensors_read_the_q_latent_and_the_hidden_state():
+    arch = Architecture.from_mapping(DSA)
+    shapes = _shapes(arch)
+    assert shapes["model.layers.0.self_attn.indexer.wq_b.weight"] == (3 * 8, 12)  # from the q LoRA latent
+    assert shapes["model.layers.0.self_attn.indexer.wk.weight"] == (8, 64)  # one key shared by the heads
+    # the key's norm is a LayerNorm with its offset, while the block norms are RMSNorm
+    assert shapes["model.layers.0.self_attn.indexer.k_norm.bias"] == (8,)
+    assert shapes["model.layers.0.self_attn.indexer.weights_proj.weight"] == (3, 64)
+    plain = paramledger.inventory(Architecture.from_mapping(MLA))
+    per_layer = 3 * 8 * 12 + 8 * 64 + 2 * 8 + 3 * 64
+    assert paramledger.inventory(arch).total == plain.total + 2 * per_layer
+    assert matmul_parameters(paramledger.inventory(arch)) == matmul_parameters(plain) + 2 * (per_layer - 2 * 8)
+
+
+def test_shared_indexer_layers_build_none_and_cache_no_index_keys():
+    arch = Architecture.from_mapping({**DSA, "num_hidden_layers": 3, "indexer_types": ["full", "shared", "full"]})
+    shapes = _shapes(arch)
+    assert "model.layers.1.self_attn.indexer.wk.weight" not in shapes
+    assert shapes["model.layers.2.self_attn.indexer.wk.weight"] == (8, 64)
+    # latent: kv_lora_rank + qk_rope_head_dim, plus index_head_dim where the layer runs an indexer
+    assert [layer.values_per_token for layer in kv_cache(arch, 4).layers] == [8 + 4 + 8, 8 + 4, 8 + 4 + 8]
+    decompressed = kv_cache(arch, 4, mla_layout="decompressed").layers[1].values_per_token
+    assert decompressed == 4 * (6 + 4) + 4 * 5
+
+
+def test_dsa_attention_reads_index_topk_keys_and_the_indexer_scores_them_all():
+    arch = Architecture.from_mapping({**DSA, "num_hidden_layers": 1, "index_topk": 16})
+    heads, qk, v = 4, 6 + 4, 5
+    indexer = 2 * 3 * (8 + 1)  # q·k per indexer head and the weighted sum over heads, per key
+    assert forward_flops_per_token(arch, 10).attention_flops == (indexer + 2 * heads * (qk + v)) * 10
+    assert forward_flops_per_token(arch, 100).attention_flops == indexer * 100 + 2 * heads * (qk + v) * 16
+
+
+def test_glm_moe_dsa_indexer_pattern():
+    assert paramledger.load({"model_type": "glm_moe_dsa"}).indexer_types == ()  # every layer runs its own
+    config = {"model_type": "glm_moe_dsa", "num_hidden_layers": 6}
+    assert paramledger.load({**config, "index_topk_freq": 2}).indexer_types == (
+        "full", "full", "shared", "full", "shared", "full")
+    assert paramledger.load({**config, "index_topk_pattern": "FSSFFS"}).indexer_types == (
+        "full", "shared", "shared", "full", "full", "shared")
+
+
+@pytest.mark.parametrize("changes,match", [
+    ({**DSA, "q_lora_rank": None}, r"index_n_heads: needs kv_lora_rank and q_lora_rank"),
+    ({**BASE, "index_n_heads": 2, "index_head_dim": 8}, r"index_n_heads: needs kv_lora_rank and q_lora_rank"),
+    ({**DSA, "index_head_dim": None}, r"index_head_dim: required with index_n_heads"),
+    ({**DSA, "index_head_dim": 2}, r"index_head_dim: 2 is narrower than qk_rope_head_dim=4"),
+    ({**MLA, "index_topk": 8}, r"index_topk: set without index_n_heads"),
+    ({**DSA, "indexer_types": ["full"]}, r"indexer_types: has 1 entries for num_hidden_layers=2"),
+    ({**DSA, "indexer_types": ["full", "skip"]}, r"indexer_types: 'skip' is not one of full, shared"),
+    ({**DSA, "indexer_types": ["shared", "full"]}, r"indexer_types: layer 0 is shared"),
+])
+def test_bad_indexers_are_refused(changes, match):
+    with pytest.raises(ArchitectureError, match=match):
+        Architecture.from_mapping(changes)
+
+
+def test_dsa_has_a_closed_form():
+    from paramledger.formula import closed_form
+
+    arch = paramledger.load({"model_type": "deepseek_v32"})
+    assert closed_form(arch).evaluate() == paramledger.inventory(arch).total == 671_877_929_216
+
+
+def _run_dsa(config: dict, tokens: int):
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from paramledger.reference import hf_config
+
+    torch.manual_seed(0)
+    model = AutoModelForCausalLM.from_config(hf_config(config), experts_implementation="eager").eval()
+    with torch.no_grad():
+        return model(torch.randint(0, config["vocab_size"], (2, tokens)), use_cache=True).cache
+
+
+@pytest.mark.parametrize("model_type,extra", [("deepseek_v32", {}), ("glm_moe_dsa", {"index_topk_freq": 2})])
+def test_dsa_kv_cache_holds_the_indexer_keys_transformers_holds(model_type, extra):
+    config = {"model_type": model_type, "vocab_size": 32, "hidden_size": 32, "intermediate_size": 16,
+              "moe_intermediate_size": 8, "num_hidden_layers": 4, "num_attention_heads": 2, "num_key_value_heads": 2,
+              "n_routed_experts": 2, "num_experts_per_tok": 1, "n_group": 1, "topk_group": 1,
+              "first_k_dense_replace": 1, "kv_lora_rank": 8, "q_lora_rank": 12, "qk_nope_head_dim": 4,
+              "qk_rope_head_dim": 4, "v_head_dim": 4, "index_n_heads": 2, "index_head_dim": 6, "index_topk": 3, **extra}
+    cache = _run_dsa(config, 7)
+    held = sum(layer.keys.nbytes + layer.values.nbytes
+               + (0 if layer.indexer_keys is None else layer.indexer_keys.nbytes) for layer in cache.layers)
+    assert kv_cache(paramledger.load(config), 7, 2, "fp32").bytes == held
+
+
+# ----------------------------------------------------------------- Apertus, BitNet, AFMoE, Laguna, GPT-NeoX-Japanese
+def test_xielu_holds_two_scalars_in_every_ffn():
+    arch = Architecture.from_mapping({**BASE, "hidden_act": "xielu"})
+    shapes = _shapes(arch)
+    assert shapes["model.layers.1.mlp.act_fn.alpha_p"] == shapes["model.layers.1.mlp.act_fn.alpha_n"] == (1,)
+    assert paramledger.inventory(arch).total == paramledger.inventory(arch.replace(hidden_act="gelu")).total + 2 * 2
+    with pytest.raises(ArchitectureError, match=r"hidden_act: xielu's learned alpha_p and alpha_n is built for "
+                                                r"dense FFNs only"):
+        arch.replace(num_experts=2, num_experts_per_tok=1)
+
+
+def test_sub_norms_sit_inside_the_sublayers():
+    arch = Architecture.from_mapping({**BASE, "intermediate_size": 96, "attn_sub_norm": True, "ffn_sub_norm": True})
+    shapes = _shapes(arch)
+    assert shapes["model.layers.0.self_attn.attn_sub_norm.weight"] == (64,)  # heads × head_dim
+    assert shapes["model.layers.0.mlp.ffn_sub_norm.weight"] == (96,)  # intermediate_size
+    assert matmul_parameters(arch) == matmul_parameters(arch.replace(attn_sub_norm=False, ffn_sub_norm=False))
+    with pytest.raises(ArchitectureError, match=r"attn_sub_norm: is built for multi-head attention's output"):
+        Architecture.from_mapping({**MLA, "attn_sub_norm": True})
+
+
+def test_bitnet_attn_sub_norm_needs_heads_to_fill_the_width():
+    with pytest.raises(ArchitectureError, match=r"head_dim: 16 × 4 heads != hidden_size=32; BitNet's attn_sub_norm"):
+        paramledger.load({"model_type": "bitnet", "hidden_size": 32, "num_attention_heads": 4,
+                          "num_key_value_heads": 2, "head_dim": 16})
+
+
+@pytest.mark.parametrize("gate,rows", [("per_channel", 4 * 16), ("per_head", 4)])
+def test_attention_output_gate_is_a_matmul_from_the_block_input(gate, rows):
+    arch = Architecture.from_mapping({**BASE, "attention_output_gate": gate})
+    assert _shapes(arch)["model.layers.0.self_attn.gate_proj.weight"] == (rows, 64)
+    assert matmul_parameters(arch) == matmul_parameters(arch.replace(attention_output_gate="none")) + 2 * rows * 64
+
+
+def test_routing_correction_stored_as_one_vector():
+    arch = paramledger.load({"model_type": "afmoe", **BASE, "num_experts": 4, "num_experts_per_tok": 2,
+                             "num_dense_layers": 1})
+    shapes = _shapes(arch)
+    assert shapes["model.layers.1.mlp.expert_bias"] == (4,)
+    assert "model.layers.0.mlp.expert_bias" not in shapes
+
+
+def test_query_heads_per_layer():
+    arch = Architecture.from_mapping({**BASE, "num_hidden_layers": 3, "num_key_value_heads": 2, "head_dim": 8,
+                                      "num_attention_heads_per_layer": [4, 2, 6], "attention_output_gate": "per_head"})
+    shapes = _shapes(arch)
+    assert [shapes[f"model.layers.{i}.self_attn.q_proj.weight"] for i in range(3)] == [(32, 64), (16, 64), (48, 64)]
+    assert shapes["model.layers.2.self_attn.gate_proj.weight"] == (6, 64)
+    assert shapes["model.layers.1.self_attn.k_proj.weight"] == (16, 64)  # the KV heads stay
+    assert forward_flops_per_token(arch, 5).attention_flops == 2 * (4 + 2 + 6) * (8 + 8) * 5
+    for per_layer, match in (([4, 2], r"has 2 entries for num_hidden_layers=3"),
+                             ([4, 3, 2], r"layer 1: 3 heads is not a positive multiple of the 2 key/value heads")):
+        with pytest.raises(ArchitectureError, match=f"num_attention_heads_per_layer: {match}"):
+            arch.replace(num_attention_heads_per_layer=per_layer)
+
+
+def test_output_bias_on_chosen_layers_only():
+    arch = paramledger.load({"model_type": "gpt_neox_japanese", **BASE, "num_hidden_layers": 3})
+    shapes = _shapes(arch)
+    assert shapes["gpt_neox_japanese.layers.2.attention.dense_bias"] == (64,)
+    assert [name for name in shapes if ".attention." in name and name.endswith("bias")] == [
+        "gpt_neox_japanese.layers.2.attention.dense_bias"]
+    with pytest.raises(ArchitectureError, match=r"attention_output_bias_layers: set with attention_output_bias"):
+        Architecture.from_mapping({**BASE, "attention_output_bias": True, "attention_output_bias_layers": [1]})
+    with pytest.raises(ArchitectureError, match=r"attention_output_bias_layers: layer 2 is outside 0..1"):
+        Architecture.from_mapping({**BASE, "attention_output_bias_layers": [2]})
+
+
+def test_pruned_output_head():
+    arch = Architecture.from_mapping({**BASE, "tie_word_embeddings": False, "output_vocab_size": 60})
+    assert _shapes(arch)["lm_head.weight"] == (60, 64)
+    from paramledger.formula import closed_form
+
+    assert closed_form(arch).evaluate() == paramledger.inventory(arch).total
+    with pytest.raises(ArchitectureError, match=r"output_vocab_size: a pruned head cannot be tied"):
+        Architecture.from_mapping({**BASE, "output_vocab_size": 60})
+    with pytest.raises(ArchitectureError, match=r"output_vocab_size: 120 is more than vocab_size=100"):
+        Architecture.from_mapping({**BASE, "tie_word_embeddings": False, "output_vocab_size": 120})
+    # transformers ties a pruned head to the table when asked: the table it is
+    tied = paramledger.load({"model_type": "apertus1p5_text", "output_vocab_size": 1000, "tie_word_embeddings": True})
+    assert tied.output_vocab_size is None
+
+
+def test_structural_axes_read_from_a_spec_file(tmp_path):
+    spec = tmp_path / "design.toml"
+    spec.write_text('vocab_size = 100\nhidden_size = 64\nnum_hidden_layers = 2\nnum_attention_heads = 4\n'
+                    'hidden_act = "xielu"\nattn_sub_norm = true\nffn_sub_norm = true\n'
+                    'attention_output_gate = "per_head"\nnum_key_value_heads = 2\n'
+                    'num_attention_heads_per_layer = [4, 2]\nattention_output_bias_layers = [1]\n'
+                    'tie_word_embeddings = false\noutput_vocab_size = 50\n', encoding="utf-8")
+    arch = paramledger.load(str(spec))
+    assert (arch.learned_activation, arch.attn_sub_norm, arch.attention_output_gate, arch.num_attention_heads_per_layer,
+            arch.attention_output_bias_layers, arch.lm_head_rows) == (True, True, "per_head", (4, 2), (1,), 50)
+
+
+# ----------------------------------------------------------------- JetMoE's mixture of attention heads
+MOA = {**BASE, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 8, "num_experts": 3,
+       "num_experts_per_tok": 2, "attention_experts": True, "experts_output_bias": True}
+
+
+def test_attention_experts_route_query_and_output_projections():
+    arch = Architecture.from_mapping(MOA)
+    shapes = _shapes(arch)
+    assert shapes["model.layers.0.self_attention.experts.input_linear.weight"] == (3, 16, 64)  # KV heads × head_dim
+    assert shapes["model.layers.0.self_attention.experts.output_linear.weight"] == (3, 64, 16)
+    assert shapes["model.layers.0.self_attention.experts.router.layer.weight"] == (3, 64)
+    assert shapes["model.layers.0.self_attention.experts.bias"] == shapes["model.layers.0.mlp.bias"] == (64,)
+    assert not any(".q_proj." in name or ".o_proj." in name for name in shapes)
+    inv = paramledger.inventory(arch)
+    # a token reads 2 of the 3 query/output pairs, as 2 of the 3 FFN experts (up and down, 4 × 64 wide): one of each
+    # unread per layer
+    assert inv.total - inv.active == 2 * (2 * 16 * 64 + 2 * 256 * 64)
+    with pytest.raises(ArchitectureError, match=r"attention_experts: num_attention_heads=8 is not num_experts_per_tok "
+                                                r"× num_key_value_heads = 2 × 2"):
+        arch.replace(num_attention_heads=8)
+    with pytest.raises(ArchitectureError, match=r"attention_experts: set without num_experts"):
+        Architecture.from_mapping({**BASE, "attention_experts": True})

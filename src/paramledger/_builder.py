@@ -57,12 +57,18 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     # Every layer of a kind (dense or MoE) holds the same tensors under its own prefix: build
     # each kind once and share it between the layers (StampedTensors sums it once per kind).
     layers = arch.num_hidden_layers
-    if arch.sliding_layers_differ:  # a layer's kind: (routed?, sliding?)
-        built: dict[tuple[bool, bool], tuple[Tensor, ...]] = {}
-        shared_by: dict[tuple[bool, bool], int] = {}
+    per_layer_heads = arch.num_attention_heads_per_layer
+    if (arch.sliding_layers_differ or arch.indexer_layers_differ or per_layer_heads
+            or arch.attention_output_bias_layers):
+        # a layer's kind: routed?, sliding (with its own tensors)?, its own indexer?, its query heads,
+        # an output bias?
+        sliding_differs = arch.sliding_layers_differ
+        built: dict[tuple[bool, bool, bool, int | None, bool], tuple[Tensor, ...]] = {}
+        shared_by: dict[tuple[bool, bool, bool, int | None, bool], int] = {}
         blocks = []
         for i in range(layers):
-            kind = (arch.is_moe_layer(i), arch.is_sliding_layer(i))
+            kind = (arch.is_moe_layer(i), sliding_differs and arch.is_sliding_layer(i), arch.has_indexer(i),
+                    per_layer_heads[i] if per_layer_heads else None, arch.has_output_bias(i))
             if kind not in built:
                 built[kind], shared_by[kind] = tuple(_block(arch, naming, *kind)), 0
             shared_by[kind] += 1
@@ -85,9 +91,9 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if arch.tie_word_embeddings:
         aliases[lm_head] = n.embed + ".weight"
     else:
-        c.add(lm_head, (arch.vocab_size, d), "lm_head")
+        c.add(lm_head, (arch.lm_head_rows, d), "lm_head")
     if arch.lm_head_bias:
-        c.add(n.lm_head + ".bias", (arch.vocab_size,), "lm_head")
+        c.add(n.lm_head + ".bias", (arch.lm_head_rows,), "lm_head")
     tensors: StampedTensors | tuple[Tensor, ...] = StampedTensors(before, n.layer + ".", blocks, c.tensors, kinds)
     if arch.frozen:  # frozen marks match full names: mark the expanded list
         tensors = tuple(t._replace(frozen=_frozen(t.name, arch.frozen)) for t in tensors)
@@ -98,10 +104,14 @@ def _frozen(name: str, patterns: tuple[str, ...]) -> bool:
     return any(fnmatchcase(name, pattern) for pattern in patterns)
 
 
-def _block(arch: Architecture, naming: Naming, moe: bool, sliding: bool = False) -> list[Tensor]:
-    """One layer's tensors, named relative to the layer prefix."""
+def _block(arch: Architecture, naming: Naming, moe: bool, sliding: bool = False,
+           indexer: bool | None = None, heads: int | None = None, output_bias: bool | None = None) -> list[Tensor]:
+    """One layer's tensors, named relative to the layer prefix (``indexer``, ``output_bias`` None:
+    as the design's layers all are; ``heads`` None: num_attention_heads)."""
     c = _Collector(arch, naming)
-    _attention(c, arch, "", None, sliding)
+    _attention(c, arch, "", None, sliding, heads, arch.attention_output_bias if output_bias is None else output_bias)
+    if arch.index_n_heads is not None and (indexer if indexer is not None else arch.has_indexer(0)):
+        _indexer(c, arch, "", None)
     if moe:
         _experts(c, arch, "", None)
     else:
@@ -110,10 +120,11 @@ def _block(arch: Architecture, naming: Naming, moe: bool, sliding: bool = False)
     return c.tensors
 
 
-def _attention(c: _Collector, arch: Architecture, prefix: str, i: int, sliding: bool = False) -> None:
+def _attention(c: _Collector, arch: Architecture, prefix: str, i: int, sliding: bool = False,
+               layer_heads: int | None = None, output_bias: bool = False) -> None:
     n = c.naming
     d = arch.hidden_size
-    heads = arch.num_attention_heads
+    heads = layer_heads or arch.num_attention_heads
     if arch.is_mla:
         q_dim = heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim)
         if arch.q_lora_rank is None:  # full-rank q_proj carries no bias (modeling_deepseek_v3.py)
@@ -127,19 +138,29 @@ def _attention(c: _Collector, arch: Architecture, prefix: str, i: int, sliding: 
         c.norm(prefix + n.kv_a_norm, arch.kv_lora_rank, i)
         c.linear(prefix + n.kv_b, heads * (arch.qk_nope_head_dim + arch.v_head_dim), arch.kv_lora_rank,
                  "attention", i, False)
-        c.linear(prefix + n.o, d, heads * arch.v_head_dim, "attention", i, arch.attention_output_bias)
+        c.linear(prefix + n.o, d, heads * arch.v_head_dim, "attention", i, output_bias)
     else:
         hd = arch.attention_head_dim
         kv_heads = arch.sliding_num_key_value_heads if sliding and arch.sliding_num_key_value_heads else arch.kv_heads
         q_out, kv_out = heads * hd, kv_heads * hd
         v_dim = arch.v_head_dim or hd  # value heads narrower than q/k heads (MiMo-V2-Flash)
-        if n.qkv is not None:
+        if arch.attention_experts:  # mixture of attention heads: routed q/o pairs, shared keys and values
+            _attention_experts(c, arch, prefix, i, kv_heads * hd)
+        elif n.qkv is not None:
             c.linear(prefix + n.qkv, q_out + kv_out + kv_heads * v_dim, d, "attention", i, arch.attention_bias)
         else:
             c.linear(prefix + n.q, q_out, d, "attention", i, arch.attention_bias)
             c.linear(prefix + n.k, kv_out, d, "attention", i, arch.attention_bias)
             c.linear(prefix + n.v, kv_heads * v_dim, d, "attention", i, arch.attention_bias)
-        c.linear(prefix + n.o, d, heads * v_dim, "attention", i, arch.attention_output_bias)
+        if not arch.attention_experts:
+            c.linear(prefix + n.o, d, heads * v_dim, "attention", i, output_bias and n.o_bias is None)
+        if output_bias and n.o_bias is not None:  # a bias kept apart from the projection
+            c.add(prefix + n.o_bias, (d,), "attention", i)
+        if arch.attn_sub_norm:  # on the attention output, before o_proj
+            c.norm(prefix + n.attn_sub_norm, heads * v_dim, i)
+        if arch.attention_output_gate != "none":  # from the block's input, scaling the attention output
+            rows = heads * v_dim if arch.attention_output_gate == "per_channel" else heads
+            c.linear(prefix + n.attn_gate, rows, d, "attention", i, False)
         offset = arch.qk_norm_bias
         if arch.qk_norm == "head":
             c.norm(prefix + n.q_norm, hd, i, offset=offset)
@@ -158,6 +179,36 @@ def _attention(c: _Collector, arch: Architecture, prefix: str, i: int, sliding: 
         c.add(prefix + n.sinks, (heads,), "attention", i)
 
 
+def _attention_experts(c: _Collector, arch: Architecture, prefix: str, i: int, width: int) -> None:
+    """JetMoE's mixture of attention heads (JetMoeMoA): a router, num_experts query projections in
+    and output projections out of ``width`` (the KV heads' channels), a (hidden,) output bias, and
+    one shared key and value projection (fused when the naming says so)."""
+    n = c.naming
+    d, e = arch.hidden_size, arch.num_experts
+    c.linear(prefix + n.attn_router, e, d, "router", i, False)
+    c.add(prefix + n.attn_experts_q, (e, width, d), "experts", i, experts=e)
+    c.add(prefix + n.attn_experts_o, (e, d, width), "experts", i, experts=e)
+    c.add(prefix + n.attn_experts_bias, (d,), "attention", i)
+    if n.kv is not None:
+        c.linear(prefix + n.kv, 2 * width, d, "attention", i, arch.attention_bias)
+    else:
+        c.linear(prefix + n.k, width, d, "attention", i, arch.attention_bias)
+        c.linear(prefix + n.v, width, d, "attention", i, arch.attention_bias)
+
+
+def _indexer(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
+    """DeepSeek-V3.2's lightning indexer: queries from the q LoRA latent, one shared key from the
+    hidden state, a LayerNorm on the key (with its offset, whatever the block norms are) and
+    one weight per indexer head (DeepseekV32Indexer)."""
+    n = c.naming
+    heads, width = arch.index_n_heads, arch.index_head_dim
+    c.linear(prefix + n.indexer_q, heads * width, arch.q_lora_rank, "attention", i, False)
+    c.linear(prefix + n.indexer_k, width, arch.hidden_size, "attention", i, False)
+    c.add(prefix + n.indexer_k_norm + ".weight", (width,), "norm", i)
+    c.add(prefix + n.indexer_k_norm + ".bias", (width,), "norm", i)
+    c.linear(prefix + n.indexer_weights, heads, arch.hidden_size, "attention", i, False)
+
+
 def _dense_ffn(c: _Collector, arch: Architecture, prefix: str, i: int, size: int, gate: str, up: str,
                down: str, component: str, bias: bool, fused_gate_up: str | None = None) -> None:
     d = arch.hidden_size
@@ -171,6 +222,12 @@ def _dense_ffn(c: _Collector, arch: Architecture, prefix: str, i: int, size: int
     else:
         c.linear(up, size, d, component, i, bias)
     c.linear(down, d, size, component, i, bias)
+    if component == "ffn":
+        if arch.ffn_sub_norm:  # on the inner activations, before down_proj
+            c.norm(prefix + c.naming.ffn_sub_norm, size, i)
+        if arch.learned_activation:
+            c.add(prefix + c.naming.act + ".alpha_p", (1,), "ffn", i)
+            c.add(prefix + c.naming.act + ".alpha_n", (1,), "ffn", i)
 
 
 def _experts(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
@@ -178,7 +235,7 @@ def _experts(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
     d, e, m = arch.hidden_size, arch.num_experts, arch.expert_size
     c.linear(prefix + n.router, e, d, "router", i, arch.router_bias)
     if arch.router_correction_bias:
-        c.add(prefix + n.router_correction_bias, (1, e), "router", i)
+        c.add(prefix + n.router_correction_bias, (1, e) if n.router_correction_bias_row else (e,), "router", i)
     up_out = 2 * m if arch.mlp_gated else m
     if n.experts_in_out:
         c.add(prefix + n.experts_gate_up, (e, d, up_out), "experts", i, experts=e)
@@ -202,6 +259,8 @@ def _experts(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
                    "shared_experts", arch.mlp_bias)
     if arch.shared_expert_gate:
         c.linear(prefix + n.shared_expert_gate, 1, d, "shared_experts", i, False)
+    if arch.experts_output_bias:
+        c.add(prefix + n.experts_output_bias, (d,), "experts", i)
     if arch.moe_output_norm:
         c.norm(prefix + n.moe_output_norm, d, i)
 

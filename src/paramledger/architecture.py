@@ -31,6 +31,10 @@ QK_NORMS = ("none", "head", "full", "per_head")
 all query (and key) channels (OLMo 2); per_head: one of head_dim for each head, (heads,
 head_dim) on q and (kv_heads, head_dim) on k (Cohere's use_qk_norm, StableLM's qk_layernorm)."""
 
+ATTENTION_OUTPUT_GATES = ("none", "per_channel", "per_head")
+"""A gate on the attention output, projected from the block's input: per_channel, one value for
+each of heads × head_dim channels (AFMoE's gate_proj); per_head, one for each head (Laguna's g_proj)."""
+
 POSITION_TYPES = ("rope", "learned", "alibi", "sinusoidal", "none")
 """Only a learned table (max_position_embeddings × hidden_size) holds parameters."""
 
@@ -67,6 +71,7 @@ class Architecture:
     num_hidden_layers: int
     num_attention_heads: int
     num_key_value_heads: int | None = None  # None: = num_attention_heads (MHA)
+    num_attention_heads_per_layer: tuple[int, ...] = ()  # query heads of each layer (Laguna); (): num_attention_heads
     head_dim: int | None = None  # None: hidden_size // num_attention_heads, which must divide
     intermediate_size: int | None = None  # None: 4 × hidden_size, or from intermediate_ratio
     # A coupled FFN width: intermediate_size = ratio × hidden_size rounded up to a multiple
@@ -74,19 +79,28 @@ class Architecture:
     intermediate_ratio: Fraction | None = None
     intermediate_multiple_of: int = 1
     mlp_gated: bool = False  # three matrices (gate, up, down: SwiGLU/GeGLU) instead of two
-    hidden_act: str = "gelu"  # informational: no parameters
+    # Informational, except "xielu": a learned activation holding alpha_p and alpha_n (one each)
+    # in every FFN (Apertus; transformers' XIELUActivation wherever hidden_act names it).
+    hidden_act: str = "gelu"
     attention_bias: bool = False  # biases on q, k and v
     attention_output_bias: bool = False  # bias on the attention output projection
+    # Only these layers' output projection has a bias (GPT-NeoX-Japanese: the last one).
+    attention_output_bias_layers: tuple[int, ...] = ()
     mlp_bias: bool = False  # biases on the FFN (and expert) matrices
     lm_head_bias: bool = False
     norm_type: str = "rmsnorm"
     norm_placement: str = "pre"
     qk_norm: str = "none"
     qk_norm_bias: bool = True  # False: q/k LayerNorms without the offset the block norms carry (StableLM)
+    # Norms inside the sublayers (BitNet): on the attention output before o_proj (heads × head_dim)
+    # and on the FFN's inner activations before down_proj (intermediate_size).
+    attn_sub_norm: bool = False
+    ffn_sub_norm: bool = False
     final_norm: bool = True
     position_embedding_type: str = "rope"
     max_position_embeddings: int = 2048  # rows of a learned position table; 0 parameters otherwise
     tie_word_embeddings: bool = True
+    output_vocab_size: int | None = None  # LM-head rows when the head is pruned below vocab_size (Apertus 1.5)
     # Mixture of experts (num_experts = 0: dense).
     num_experts: int = 0
     num_experts_per_tok: int = 0
@@ -95,8 +109,14 @@ class Architecture:
     shared_expert_intermediate_size: int | None = None  # None: n_shared_experts × moe_intermediate_size
     shared_expert_gate: bool = False  # a (1, hidden) sigmoid gate on the shared expert (Qwen2-MoE)
     router_bias: bool = False
-    # A learned per-expert offset on the routing scores (ERNIE 4.5's e_score_correction_bias,
-    # a Parameter; DeepSeek-V3's is a buffer and holds no parameters).
+    experts_output_bias: bool = False  # one (hidden,) bias added to each MoE block's output (JetMoE's mlp.bias)
+    # Mixture of attention heads (JetMoE): query and output projections are num_experts routed experts,
+    # num_key_value_heads × head_dim wide, num_experts_per_tok of them per token (so num_attention_heads =
+    # num_experts_per_tok × num_key_value_heads); keys and values are shared, and the block's output
+    # carries a (hidden,) bias.
+    attention_experts: bool = False
+    # A learned per-expert offset on the routing scores (ERNIE 4.5's and Laguna's e_score_correction_bias,
+    # AFMoE's expert_bias: Parameters; DeepSeek-V3's is a buffer and holds no parameters).
     router_correction_bias: bool = False
     moe_output_norm: bool = False  # a norm on each MoE block's output, MoE layers only (A.X-K1's post_mlp_layernorm)
     mlp_only_layers: tuple[int, ...] = ()  # dense layers in an MoE model (DeepSeek's first_k_dense_replace)
@@ -107,6 +127,12 @@ class Architecture:
     qk_rope_head_dim: int | None = None
     v_head_dim: int | None = None  # also without MLA: value heads narrower than head_dim (MiMo-V2-Flash)
     attention_sinks: bool = False  # one learned logit per head (gpt-oss)
+    attention_output_gate: str = "none"  # ATTENTION_OUTPUT_GATES: a learned gate on the attention output
+    # DeepSeek Sparse Attention's lightning indexer over MLA (DeepSeek-V3.2): index_n_heads turns it on.
+    index_n_heads: int | None = None  # the indexer's query heads (wq_b from the q LoRA latent, weights_proj)
+    index_head_dim: int | None = None  # width of each indexer query head and of its one cached key
+    index_topk: int | None = None  # keys each query attends to (count-neutral: FLOPs); None: every key
+    indexer_types: tuple[str, ...] = ()  # per layer "full" (its own indexer) or "shared" (GLM-5); (): all full
     # Sliding layers with their own attention tensors (MiMo-V2-Flash): more KV heads, and sinks
     # on the sliding layers only.  A layer slides as the KV cache reads it (sliding_window, layer_types).
     sliding_num_key_value_heads: int | None = None  # None: num_key_value_heads on every layer
@@ -180,6 +206,31 @@ class Architecture:
         if self.sliding_num_key_value_heads is not None and self.is_sliding_layer(layer):
             return self.sliding_num_key_value_heads
         return self.kv_heads
+
+    def layer_heads(self, layer: int) -> int:
+        """Query heads of one layer."""
+        per_layer = self.num_attention_heads_per_layer
+        return per_layer[layer] if per_layer else self.num_attention_heads
+
+    def has_output_bias(self, layer: int) -> bool:
+        return self.attention_output_bias or layer in self.attention_output_bias_layers
+
+    def has_indexer(self, layer: int) -> bool:
+        """The layer runs its own lightning indexer (a "shared" layer reuses an earlier one's selection)."""
+        return self.index_n_heads is not None and (not self.indexer_types or self.indexer_types[layer] == "full")
+
+    @property
+    def indexer_layers_differ(self) -> bool:
+        return "shared" in self.indexer_types
+
+    @property
+    def lm_head_rows(self) -> int:
+        return self.output_vocab_size or self.vocab_size
+
+    @property
+    def learned_activation(self) -> bool:
+        """The FFN's activation holds parameters (xIELU's alpha_p and alpha_n)."""
+        return self.hidden_act == "xielu"
 
     @property
     def value_head_dim(self) -> int:
@@ -291,6 +342,7 @@ class Architecture:
             ("norm_type", NORM_TYPES),
             ("norm_placement", NORM_PLACEMENTS),
             ("qk_norm", QK_NORMS),
+            ("attention_output_gate", ATTENTION_OUTPUT_GATES),
             ("position_embedding_type", POSITION_TYPES),
         ):
             value = getattr(self, key)
@@ -315,7 +367,7 @@ class Architecture:
         elif self.num_experts_per_tok:
             raise ArchitectureError("num_experts_per_tok", "set without num_experts", where)
         else:
-            for key in ("router_correction_bias", "moe_output_norm"):
+            for key in ("router_correction_bias", "moe_output_norm", "experts_output_bias", "attention_experts"):
                 if getattr(self, key):
                     raise ArchitectureError(key, "set without num_experts", where)
         for key in ("moe_intermediate_size", "q_lora_rank", "qk_nope_head_dim", "v_head_dim", "sliding_window"):
@@ -329,12 +381,90 @@ class Architecture:
                 if getattr(self, key) is None:
                     raise ArchitectureError(key, "required with kv_lora_rank (multi-head latent attention)", where)
             _positive(self.qk_rope_head_dim, "qk_rope_head_dim", where, allow_zero=True)
+        self._validate_structure(where)
         if self.layer_types and len(self.layer_types) != self.num_hidden_layers:
             raise ArchitectureError(
                 "layer_types",
                 f"has {len(self.layer_types)} entries for num_hidden_layers={self.num_hidden_layers}",
                 where,
             )
+
+    def _validate_structure(self, where: str | None) -> None:
+        """Per-layer heads, the indexer, a pruned head, sub-norms and a learned activation."""
+        if self.num_attention_heads_per_layer:
+            per_layer = self.num_attention_heads_per_layer
+            if len(per_layer) != self.num_hidden_layers:
+                raise ArchitectureError("num_attention_heads_per_layer", f"has {len(per_layer)} entries for "
+                                        f"num_hidden_layers={self.num_hidden_layers}", where)
+            if self.is_mla:
+                raise ArchitectureError("num_attention_heads_per_layer", "is built for multi-head attention, not "
+                                        "with kv_lora_rank (multi-head latent attention)", where)
+            for layer, heads in enumerate(per_layer):
+                if heads < 1 or heads % self.kv_heads:
+                    raise ArchitectureError("num_attention_heads_per_layer", f"layer {layer}: {heads} heads is not a "
+                                            f"positive multiple of the {self.kv_heads} key/value heads", where)
+        if self.attention_experts and self.is_moe:
+            if self.is_mla:
+                raise ArchitectureError("attention_experts", "is built for multi-head attention, not with "
+                                                             "kv_lora_rank (multi-head latent attention)", where)
+            if self.num_attention_heads != self.num_experts_per_tok * self.kv_heads:
+                raise ArchitectureError("attention_experts", f"num_attention_heads={self.num_attention_heads} is not "
+                                        f"num_experts_per_tok × num_key_value_heads = {self.num_experts_per_tok} × "
+                                        f"{self.kv_heads} (each routed expert holds one set of the KV heads' queries)",
+                                        where)
+        if self.attention_output_bias_layers:
+            if self.attention_output_bias:
+                raise ArchitectureError("attention_output_bias_layers", "set with attention_output_bias (every "
+                                        "layer's output projection already has a bias)", where)
+            for layer in self.attention_output_bias_layers:
+                if not 0 <= layer < self.num_hidden_layers:
+                    raise ArchitectureError("attention_output_bias_layers", f"layer {layer} is outside "
+                                            f"0..{self.num_hidden_layers - 1}", where)
+        if self.index_n_heads is not None:
+            _positive(self.index_n_heads, "index_n_heads", where)
+            if self.q_lora_rank is None or not self.is_mla:
+                raise ArchitectureError("index_n_heads", "needs kv_lora_rank and q_lora_rank (the indexer's "
+                                        "queries read the q LoRA latent of multi-head latent attention)", where)
+            if self.index_head_dim is None:
+                raise ArchitectureError("index_head_dim", "required with index_n_heads (the lightning indexer)", where)
+            _positive(self.index_head_dim, "index_head_dim", where)
+            if self.index_head_dim < self.qk_rope_head_dim:
+                raise ArchitectureError("index_head_dim", f"{self.index_head_dim} is narrower than qk_rope_head_dim="
+                                        f"{self.qk_rope_head_dim} (the indexer ropes that many channels)", where)
+            if self.index_topk is not None:
+                _positive(self.index_topk, "index_topk", where)
+            if self.indexer_types:
+                if len(self.indexer_types) != self.num_hidden_layers:
+                    raise ArchitectureError("indexer_types", f"has {len(self.indexer_types)} entries for "
+                                            f"num_hidden_layers={self.num_hidden_layers}", where)
+                wrong = next((t for t in self.indexer_types if t not in ("full", "shared")), None)
+                if wrong is not None:
+                    raise ArchitectureError("indexer_types", f"{wrong!r} is not one of full, shared", where)
+                if self.indexer_types[0] != "full":
+                    raise ArchitectureError("indexer_types", "layer 0 is shared: a shared layer reuses an earlier "
+                                            "full layer's selection", where)
+        else:
+            for key in ("index_head_dim", "index_topk", "indexer_types"):
+                if getattr(self, key):
+                    raise ArchitectureError(key, "set without index_n_heads (the lightning indexer)", where)
+        if self.output_vocab_size is not None:
+            _positive(self.output_vocab_size, "output_vocab_size", where)
+            if self.output_vocab_size > self.vocab_size:
+                raise ArchitectureError("output_vocab_size", f"{self.output_vocab_size} is more than vocab_size="
+                                        f"{self.vocab_size} (a pruned head keeps ids 0..output_vocab_size - 1)", where)
+            if self.tie_word_embeddings and self.output_vocab_size != self.vocab_size:
+                raise ArchitectureError("output_vocab_size", "a pruned head cannot be tied to the token table "
+                                        "(set tie_word_embeddings false)", where)
+        for key, on in (("attn_sub_norm", self.attn_sub_norm),
+                        ("attention_output_gate", self.attention_output_gate != "none")):
+            if on and self.is_mla:
+                raise ArchitectureError(key, "is built for multi-head attention's output, not with kv_lora_rank "
+                                             "(multi-head latent attention)", where)
+        if self.is_moe:
+            for key, on in (("ffn_sub_norm", self.ffn_sub_norm), ("hidden_act", self.learned_activation)):
+                if on and len(self.mlp_only_layers) < self.num_hidden_layers:
+                    what = "an FFN sub-norm" if key == "ffn_sub_norm" else "xielu's learned alpha_p and alpha_n"
+                    raise ArchitectureError(key, f"{what} is built for dense FFNs only, not for routed experts", where)
 
 
 _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Architecture) if f.compare)

@@ -16,6 +16,11 @@ A multiply-add is 2 FLOPs.  The forward pass of one token that attends to ``cont
   min(context, sliding_window) on a sliding one.  MLA is priced as computed per head
   (qk_head_dim = qk_nope_head_dim + qk_rope_head_dim), as transformers computes it after
   expand_kv.  Softmax and masking are left out.
+- DeepSeek Sparse Attention (index_n_heads): each layer that runs its own lightning indexer
+  scores every key, 2 × index_n_heads × (index_head_dim + 1) × keys (q·k per indexer head, then
+  the weighted sum over heads), and attention then reads min(keys, index_topk) keys, as DSA
+  does.  transformers 5.24.0's eager and SDPA paths compute every key and mask the unselected
+  ones, so their count equals this one only while the context is within index_topk.
 - MLA decoding from a latent cache, as transformers 5.24.0 does it, also passes every cached
   latent back through kv_b_proj at each step: 2 × kv_b_proj weights × (keys − 1) per layer,
   reported apart (``mla_expansion_flops``, not in ``total``): a full-sequence forward
@@ -105,7 +110,11 @@ def forward_flops_per_token(source: Inventory | Architecture, context: int) -> F
     attention = expansion = 0
     for i in range(arch.num_hidden_layers):
         keys = min(context, arch.sliding_window) if is_sliding_layer(arch, i) else context
-        attention += 2 * heads * (qk_dim + v_dim) * keys
+        if arch.has_indexer(i):  # scores every key: q·k per indexer head, then the weighted sum over heads
+            attention += 2 * arch.index_n_heads * (arch.index_head_dim + 1) * keys
+        # DSA: attention reads only the keys the indexer selects (the latents are all expanded)
+        attended = keys if arch.index_topk is None else min(keys, arch.index_topk)
+        attention += 2 * arch.layer_heads(i) * (qk_dim + v_dim) * attended
         if arch.is_mla:
             kv_b = heads * (arch.qk_nope_head_dim + arch.v_head_dim) * arch.kv_lora_rank
             expansion += 2 * kv_b * (keys - 1)

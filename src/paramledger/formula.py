@@ -76,6 +76,7 @@ class _SymbolicArchitecture:
         self.couplings: dict[sympy.Symbol, sympy.Expr] = {}
         self.declared: set[sympy.Symbol] = set()  # couplings the design declares (intermediate_ratio)
         self.vocab_size, self.hidden_size = s["V"], s["d"]
+        self.lm_head_rows = arch.output_vocab_size or s["V"]  # a pruned head keeps its own row count
         self.max_position_embeddings = s["P"]
         self.num_attention_heads = s["h"]
         self.kv_heads, self.attention_head_dim = s["h_kv"], s["d_head"]

@@ -13,6 +13,9 @@ Per layer and per token (one sequence):
   (v_head_dim) for every head, as transformers 4.x's DynamicCache held them
   (modeling_deepseek_v3.py called past_key_values.update(key_states, value_states) before
   padding values for flash attention) and as 5.24.0's expand_kv rebuilds them each pass.
+- DeepSeek Sparse Attention (index_n_heads): a layer that runs its own lightning indexer also
+  caches the indexer's one key of index_head_dim per token, whatever the MLA layout
+  (transformers 5.24.0's DynamicIndexedLayer.indexer_keys; GLM-5's "shared" layers run none).
 - A sliding-window layer holds at most ``sliding_window - 1`` tokens: transformers'
   DynamicSlidingWindowLayer (cache_utils.py) keeps the last ``sliding_window - 1`` keys and
   values after each update; the token being processed makes the window whole.  (With
@@ -76,10 +79,12 @@ def tokens_held(window: int | None, context: int) -> int:
 def layer_values_per_token(arch: Architecture, layer: int = 0, mla_layout: str = "latent") -> int:
     """Key and value elements one layer caches for one token of one sequence."""
     if arch.is_mla:
+        # a layer running its own lightning indexer also caches one index_head_dim key per token
+        index_keys = arch.index_head_dim if arch.has_indexer(layer) else 0
         if mla_layout == "latent":
-            return arch.kv_lora_rank + arch.qk_rope_head_dim
+            return arch.kv_lora_rank + arch.qk_rope_head_dim + index_keys
         heads = arch.num_attention_heads
-        return heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim) + heads * arch.v_head_dim
+        return heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim) + heads * arch.v_head_dim + index_keys
     # a key of head_dim and a value of v_head_dim (head_dim unless set) per KV head of this layer
     return arch.layer_kv_heads(layer) * (arch.attention_head_dim + arch.value_head_dim)
 

@@ -24,11 +24,25 @@ class Naming:
     v: str = "self_attn.v_proj"
     o: str = "self_attn.o_proj"
     qkv: str | None = None
+    kv: str | None = None  # one fused key and value projection (JetMoE's kv_proj), with attention_experts
+    # mixture of attention heads (attention_experts): a router, routed q and o experts, an output bias
+    attn_router: str = "self_attention.experts.router.layer"
+    attn_experts_q: str = "self_attention.experts.input_linear.weight"
+    attn_experts_o: str = "self_attention.experts.output_linear.weight"
+    attn_experts_bias: str = "self_attention.experts.bias"
+    o_bias: str | None = None  # an output bias stored apart from o (GPT-NeoX-Japanese's attention.dense_bias)
     # q/k norms; with qk_norm "per_head" a path holding "{h}" names one norm per head
     # (StableLM's q_layernorm.norms.{h}), else one (heads, head_dim) weight (Cohere)
     q_norm: str = "self_attn.q_norm"
     k_norm: str = "self_attn.k_norm"
     sinks: str = "self_attn.sinks"
+    attn_gate: str = "self_attn.gate_proj"  # attention_output_gate
+    attn_sub_norm: str = "self_attn.attn_sub_norm"  # BitNet: on the attention output, before o_proj
+    # DeepSeek-V3.2's lightning indexer (index_n_heads)
+    indexer_q: str = "self_attn.indexer.wq_b"
+    indexer_k: str = "self_attn.indexer.wk"
+    indexer_k_norm: str = "self_attn.indexer.k_norm"
+    indexer_weights: str = "self_attn.indexer.weights_proj"
     # multi-head latent attention (DeepSeek V2/V3)
     q_a: str = "self_attn.q_a_proj"
     q_a_norm: str = "self_attn.q_a_layernorm"
@@ -41,10 +55,14 @@ class Naming:
     up: str = "mlp.up_proj"
     down: str = "mlp.down_proj"
     gate_up: str | None = None
+    ffn_sub_norm: str = "mlp.ffn_sub_norm"  # BitNet: on the inner activations, before down_proj
+    act: str = "mlp.act_fn"  # a learned activation's parameters (xIELU's alpha_p, alpha_n)
     # mixture of experts: fused 3-D expert tensors, as transformers 5 builds them
     router: str = "mlp.gate"
     router_correction_bias: str = "mlp.gate.moe_statics.e_score_correction_bias"  # (1, experts), ERNIE 4.5
+    router_correction_bias_row: bool = True  # stored (1, experts); False: (experts,) (AFMoE, Laguna)
     moe_output_norm: str = "mlp.post_mlp_layernorm"  # A.X-K1
+    experts_output_bias: str = "mlp.bias"  # JetMoE
     experts_gate_up: str = "mlp.experts.gate_up_proj"
     experts_down: str = "mlp.experts.down_proj"
     experts_in_out: bool = False  # (experts, in, out) as gpt-oss; default (experts, out, in)

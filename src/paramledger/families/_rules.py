@@ -99,6 +99,17 @@ def first_k_dense(config: Mapping[str, Any]) -> dict[str, Any]:
     return {"mlp_only_layers": tuple(range(min(k, config["num_hidden_layers"])))}
 
 
+def first_k_dense_by(key: str) -> Rule:
+    """The first ``key`` layers are dense, the rest routed (AFMoE's num_dense_layers)."""
+
+    def rule(config: Mapping[str, Any]) -> dict[str, Any]:
+        k = config.get(key) or 0
+        return {"mlp_only_layers": tuple(range(min(k, config["num_hidden_layers"])))}
+
+    rule.__doc__ = f"the first {key} layers are dense"
+    return rule
+
+
 def top_k_or_all(config: Mapping[str, Any]) -> dict[str, Any]:
     """num_experts_per_tok, or every routed expert when the config leaves it null (DeepseekV2Config,
     Dots1Config): such a config cannot route, its count does not depend on it, and the active
