@@ -33,6 +33,8 @@ def _load() -> dict[str, Family]:
 
 
 def get(model_type: str) -> Family | None:
+    if model_type == "paramledger":  # a design of our own (Architecture's default): no family to import
+        return None
     return _load().get(model_type)
 
 
