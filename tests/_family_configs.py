@@ -362,6 +362,11 @@ CONFIGS["llama4"] = llama4_text().map(lambda text: {"text_config": {"model_type"
 
 
 # Families that needed new architecture structure (Falcon, per-head q/k norms, ERNIE, DSA, ...).
+def mlp_layer_types(layers: int) -> st.SearchStrategy:
+    """Which layers are dense and which routed, one entry per layer (A.X-K1, MiMo, Cohere 2 MoE, DSA)."""
+    return st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers, max_size=layers)
+
+
 @st.composite
 def falcon(draw) -> dict:
     """Every layout FalconConfig allows and transformers 5.24.0 runs: the old decoder (multi-query
@@ -423,8 +428,7 @@ def cohere2_moe(draw) -> dict:
                    "prefix_dense_sliding_window_pattern": draw(st.integers(1, 3)),
                    "rms_norm_eps": draw(st.sampled_from([None, 1e-6]))})
     if draw(booleans):
-        config["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
-                                                  max_size=layers))
+        config["mlp_layer_types"] = draw(mlp_layer_types(layers))
     return config
 
 
@@ -440,8 +444,7 @@ def axk1(draw) -> dict:
     layers = config["num_hidden_layers"]
     config["q_lora_rank"] = draw(st.integers(1, 24))
     if draw(booleans):
-        config["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
-                                                  max_size=layers))
+        config["mlp_layer_types"] = draw(mlp_layer_types(layers))
     else:
         config.update({"first_k_dense_replace": draw(st.integers(0, layers)),
                        "moe_layer_freq": draw(st.integers(1, 3))})
@@ -472,8 +475,7 @@ def mimo_v2_flash(draw) -> dict:
         config["layer_types"] = draw(st.lists(st.sampled_from(["full_attention", "sliding_attention"]),
                                               min_size=layers, max_size=layers))
     if draw(booleans):
-        config["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
-                                                  max_size=layers))
+        config["mlp_layer_types"] = draw(mlp_layer_types(layers))
     return config
 
 
@@ -552,8 +554,7 @@ def laguna(draw) -> dict:
         config["layer_types"] = draw(st.lists(st.sampled_from(["full_attention", "sliding_attention"]),
                                               min_size=layers, max_size=layers))
     if draw(booleans):
-        config["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
-                                                  max_size=layers))
+        config["mlp_layer_types"] = draw(mlp_layer_types(layers))
     return config
 
 
