@@ -120,6 +120,13 @@ def test_gpt_oss_120b_matches_its_model_card():
     assert (round(inv.total / 1e9, 1), round(inv.active_non_embedding / 1e9, 1)) == (116.8, 5.1)
 
 
+def test_bitnet_matches_its_checkpoint_listing():
+    # github.com/kevbuh/bitnet README.md @032c4535 lists every tensor of microsoft/bitnet-b1.58-2B-4T-bf16 (the
+    # master weights, same architecture) under "Layer Info (2,412,820,480 parameters)"; the model card only says
+    # "~2 Billion". The listing has no lm_head: the unembedding is tied to the token table.
+    assert paramledger.inventory("bitnet-b1.58-2B-4T").total == 2_412_820_480
+
+
 def test_qwen15_moe_matches_its_announced_sizes():
     # transformers' qwen2_moe docs: "14.3B parameters in total and 2.7B activated parameters during runtime"
     inv = paramledger.inventory("Qwen1.5-MoE-A2.7B-Chat")
