@@ -218,9 +218,10 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
     try:
         traced = build(stand_in, family.naming if family else LLAMA)  # type: ignore[arg-type]
     except TypeError as error:  # a builder step that needs a number, not a symbol
+        reason = str(error)
         if arch.qk_norm == "per_head" and family and "{h}" in family.naming.q_norm:
-            error = "it names one q/k norm module per head (heads × head_dim in all), a list a symbol cannot count"
-        raise OptionError("formula", f"the builder cannot be traced symbolically for {arch.source}: {error}") from None
+            reason = "it names one q/k norm module per head (heads × head_dim in all), a list a symbol cannot count"
+        raise OptionError("formula", f"the builder cannot be traced symbolically for {arch.source}: {reason}") from None
     depth = _symbols()["L"]
 
     def grouped(measure: Any) -> Any:

@@ -9,6 +9,7 @@ from . import _rules as rules
 from ._family import Family, same
 from ._tables import ROUTING_KEYS
 
+
 def _query_heads(config):
     """JetMoE's query heads (JetMoeConfig.__post_init__): num_key_value_heads × num_experts_per_tok."""
     return {"num_attention_heads": config["num_key_value_heads"] * config["num_experts_per_tok"]}
