@@ -606,6 +606,41 @@ def dots1(draw) -> dict:
     return config
 
 
+@st.composite
+def gemma3n_text(draw) -> dict:
+    """Per-layer FFN widths (or one), the layer pattern given or by default, as many KV-sharing
+    last layers as the pattern allows, per-layer inputs with their own vocabulary, AltUp's
+    streams (and the active one), LAuReL's rank, attention biases, activation sparsity."""
+    config = draw(core())
+    layers = config["num_hidden_layers"]
+    if draw(booleans):
+        config["intermediate_size"] = draw(st.lists(st.integers(1, 96), min_size=layers, max_size=layers))
+    types = None
+    if draw(booleans):
+        types = draw(st.lists(st.sampled_from(["full_attention", "sliding_attention"]), min_size=layers,
+                              max_size=layers))
+        config["layer_types"] = types
+    types = types or ["full_attention" if (i + 1) % 5 == 0 else "sliding_attention" for i in range(layers)]
+    # transformers refuses a shared layer whose attention type no earlier layer computes
+    most = max(s for s in range(layers) if set(types[:layers - s]) == set(types))
+    streams = draw(st.integers(1, 4))
+    config.update({
+        "sliding_window": draw(st.integers(1, 64)), "attention_bias": draw(booleans),
+        "num_kv_shared_layers": draw(st.integers(0, most)),
+        "hidden_size_per_layer_input": draw(st.integers(1, 16)),
+        "vocab_size_per_layer_input": draw(st.integers(1, 300)),
+        "altup_num_inputs": streams, "altup_active_idx": draw(st.integers(0, streams - 1)),
+        "altup_correct_scale": draw(booleans), "laurel_rank": draw(st.integers(1, 16)),
+        "activation_sparsity_pattern": draw(st.lists(st.sampled_from([0.0, 0.95]), min_size=layers,
+                                                     max_size=layers)),
+    })
+    return config
+
+
+CONFIGS.update({
+    "gemma3n_text": gemma3n_text(),
+    "gemma3n": gemma3n_text().map(lambda text: {"text_config": {"model_type": "gemma3n_text", **text}}),
+})
 CONFIGS.update({
     "cohere_compass_text": cohere_compass_text(),
     "dots1": dots1(),

@@ -104,8 +104,9 @@ def _run(model, batch: int, tokens: int, decode_steps: int = 0):
 
 def _cache_bytes(cache) -> int:
     """Every tensor transformers' cache holds: keys, values and, for DeepSeek-V3.2's lightning
-    indexer, the indexer's own keys (DynamicIndexedLayer.indexer_keys)."""
-    return sum(layer.keys.nbytes + layer.values.nbytes
+    indexer, the indexer's own keys (DynamicIndexedLayer.indexer_keys); a layer that reuses an
+    earlier layer's keys and values (Gemma 3n) holds a slot with none."""
+    return sum(0 if layer.keys is None else layer.keys.nbytes + layer.values.nbytes  # None: Gemma 3n's shared layers
                + (0 if getattr(layer, "indexer_keys", None) is None else layer.indexer_keys.nbytes)
                for layer in cache.layers)
 

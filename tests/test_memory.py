@@ -285,3 +285,16 @@ def test_refusals_through_the_cli(cli, kwargs, argv, message):
 
 def test_every_dtype_has_a_source():
     assert all(d.source for d in DTYPES.values())
+
+
+def test_flops_parts_add_up_to_the_total_with_altup(cli, tmp_path):
+    """Gemma 3n's AltUp mixes its streams with a matmul that has no weights: its own line and JSON key,
+    so weights + attention + altup is the printed total."""
+    config = tmp_path / "config.json"
+    config.write_text('{"model_type": "gemma3n_text"}')
+    status, out, _ = cli("memory", str(config), "--json")
+    flops = json.loads(out)["flops_per_token"]
+    assert status == 0 and flops["altup"] > 0
+    assert flops["weights"] + flops["attention"] + flops["altup"] == flops["total"]
+    _, text, _ = cli("memory", str(config))
+    assert f"mixing of 4 streams: {flops['altup']:,}" in text

@@ -450,3 +450,145 @@ def test_attention_experts_route_query_and_output_projections():
         arch.replace(num_attention_heads=8)
     with pytest.raises(ArchitectureError, match=r"attention_experts: set without num_experts"):
         Architecture.from_mapping({**BASE, "attention_experts": True})
+
+
+# ----------------------------------------------------------------- Gemma 3n
+GEMMA3N = {**BASE, "num_hidden_layers": 4, "num_key_value_heads": 2, "qk_norm": "head", "norm_placement": "sandwich",
+           "mlp_gated": True, "intermediate_size": 32, "sliding_window": 8,
+           "layer_types": ["sliding_attention", "full_attention", "sliding_attention", "full_attention"]}
+
+
+def test_ffn_width_per_layer():
+    arch = Architecture.from_mapping({**BASE, "mlp_gated": True, "intermediate_size_per_layer": [8, 24]})
+    shapes = _shapes(arch)
+    assert shapes["model.layers.0.mlp.up_proj.weight"] == (8, 64)
+    assert shapes["model.layers.1.mlp.down_proj.weight"] == (64, 24)
+    assert paramledger.inventory(arch).component("ffn") == 3 * 64 * (8 + 24)
+
+
+def test_kv_shared_layers_hold_queries_only_and_cache_nothing():
+    arch = Architecture.from_mapping({**GEMMA3N, "num_kv_shared_layers": 2})
+    shapes = _shapes(arch)
+    for i in (2, 3):
+        assert not any(f"layers.{i}.self_attn.{name}" in key for key in shapes for name in ("k_proj", "v_proj",
+                                                                                            "k_norm"))
+        assert shapes[f"model.layers.{i}.self_attn.q_norm.weight"] == (16,)
+    assert shapes["model.layers.1.self_attn.k_proj.weight"] == (32, 64)
+    plain = arch.replace(num_kv_shared_layers=0)
+    assert paramledger.inventory(plain).total - paramledger.inventory(arch).total == 2 * (2 * 32 * 64 + 16)
+    cache = kv_cache(arch, 20, 1, "fp32")
+    assert [layer.values_per_token for layer in cache.layers] == [64, 64, 0, 0]
+    assert cache.values == 7 * 64 + 20 * 64  # the sliding layer holds window - 1 tokens, the full one all
+    assert "2 layers reuse an earlier layer's keys and values and cache none" in cache.definition
+
+
+def test_gemma3n_residual_extras():
+    arch = Architecture.from_mapping({**GEMMA3N, "hidden_size_per_layer_input": 6, "vocab_size_per_layer_input": 40,
+                                      "altup_num_inputs": 3, "laurel_rank": 5})
+    shapes = _shapes(arch)
+    assert shapes["model.embed_tokens_per_layer.weight"] == (40, 4 * 6)  # every layer's input in one row
+    assert shapes["model.per_layer_model_projection.weight"] == (24, 64)
+    assert shapes["model.per_layer_projection_norm.weight"] == (6,)
+    assert shapes["model.altup_projections.1.weight"] == shapes["model.altup_unembed_projections.1.weight"] == (64, 64)
+    assert "model.altup_projections.2.weight" not in shapes  # one per extra stream
+    layer = {name[len("model.layers.3."):]: shape for name, shape in shapes.items() if name.startswith("model.layers.3.")}
+    assert layer["altup.correct_output_scale"] == layer["altup.router_norm.weight"] == (64,)
+    assert layer["altup.correction_coefs.weight"] == (3, 3)
+    assert layer["altup.prediction_coefs.weight"] == (9, 3)
+    assert layer["altup.modality_router.weight"] == (3, 64)
+    assert layer["laurel.linear_left.weight"] == (5, 64) and layer["laurel.linear_right.weight"] == (64, 5)
+    assert layer["per_layer_input_gate.weight"] == (6, 64) and layer["per_layer_projection.weight"] == (64, 6)
+    assert layer["post_per_layer_input_norm.weight"] == layer["laurel.post_laurel_norm.weight"] == (64,)
+    inv = paramledger.inventory(arch)
+    assert inv.component("embedding") == 100 * 64 + 40 * 24
+
+
+def test_altup_router_runs_twice_and_mixes_the_streams():
+    arch = Architecture.from_mapping({**GEMMA3N, "altup_num_inputs": 4})
+    plain = arch.replace(altup_num_inputs=0)
+    with_altup, without = forward_flops_per_token(arch, 10), forward_flops_per_token(plain, 10)
+    assert with_altup.altup_flops == 4 * (2 * 4 * 64 + 2 * 64 * 4 * 4)
+    assert without.altup_flops == 0
+    weights = 3 * 2 * 64 * 64 + 4 * (16 + 64 + 4 * 64)  # projections in and out; coefficients and router per layer
+    assert matmul_parameters(paramledger.inventory(arch)) - matmul_parameters(paramledger.inventory(plain)) == weights
+    assert with_altup.total == with_altup.weight_flops + with_altup.attention_flops + with_altup.altup_flops
+
+
+@pytest.mark.parametrize("changes,match", [
+    ({"intermediate_size_per_layer": [8]}, r"intermediate_size_per_layer: has 1 entries for num_hidden_layers=4"),
+    ({"intermediate_size_per_layer": [8, 8, 0, 8]}, r"intermediate_size_per_layer: every width must be positive"),
+    ({"num_kv_shared_layers": 4}, r"num_kv_shared_layers: 4 leaves no layer of the 4 to compute the keys and values"),
+    ({"num_kv_shared_layers": 3}, r"num_kv_shared_layers: a shared layer's attention type has no earlier layer of "
+                                  r"that type"),
+    ({"num_kv_shared_layers": -1}, r"num_kv_shared_layers: must be zero or more, got -1"),
+    ({"vocab_size_per_layer_input": 10}, r"vocab_size_per_layer_input: set without hidden_size_per_layer_input"),
+    ({"altup_num_inputs": -2}, r"altup_num_inputs: must be zero or more, got -2"),
+])
+def test_bad_gemma3n_axes_are_refused(changes, match):
+    with pytest.raises(ArchitectureError, match=match):
+        Architecture.from_mapping({**GEMMA3N, **changes})
+
+
+def test_ffn_width_per_layer_is_for_dense_ffns_and_sharing_for_plain_attention():
+    with pytest.raises(ArchitectureError, match=r"intermediate_size_per_layer: is built for dense FFNs, not with "
+                                                r"num_experts"):
+        Architecture.from_mapping({**BASE, "num_experts": 2, "num_experts_per_tok": 1,
+                                   "intermediate_size_per_layer": [8, 8]})
+    with pytest.raises(ArchitectureError, match=r"num_kv_shared_layers: is built for plain multi-head attention"):
+        Architecture.from_mapping({**BASE, "num_kv_shared_layers": 1, "kv_lora_rank": 8, "qk_nope_head_dim": 4,
+                                   "qk_rope_head_dim": 4, "v_head_dim": 4})
+
+
+def test_gemma3n_axes_read_from_a_spec_file(tmp_path):
+    spec = tmp_path / "design.toml"
+    spec.write_text('vocab_size = 100\nhidden_size = 64\nnum_hidden_layers = 2\nnum_attention_heads = 4\n'
+                    'intermediate_size_per_layer = [8, 16]\nnum_kv_shared_layers = 1\n'
+                    'hidden_size_per_layer_input = 4\nvocab_size_per_layer_input = 50\naltup_num_inputs = 2\n'
+                    'laurel_rank = 3\n', encoding="utf-8")
+    arch = paramledger.load(str(spec))
+    assert (arch.intermediate_size_per_layer, arch.num_kv_shared_layers, arch.hidden_size_per_layer_input,
+            arch.vocab_size_per_layer_input, arch.altup_num_inputs, arch.laurel_rank) == ((8, 16), 1, 4, 50, 2, 3)
+
+
+def test_gemma3n_config_defaults_and_per_layer_widths():
+    arch = paramledger.load({"model_type": "gemma3n_text"})  # Gemma3nTextConfig: the E4B layout
+    assert (arch.num_kv_shared_layers, arch.altup_num_inputs, arch.laurel_rank, arch.hidden_size_per_layer_input,
+            arch.vocab_size_per_layer_input, arch.intermediate_size, arch.intermediate_size_per_layer) == (
+        15, 4, 64, 256, 262_144, 16_384, ())
+    assert paramledger.inventory(arch).total == 6_835_235_568
+    widths = [8192] * 10 + [4096] * 25
+    arch = paramledger.load({"model_type": "gemma3n", "text_config": {"intermediate_size": widths}})
+    assert arch.intermediate_size_per_layer == tuple(widths) and arch.intermediate_size is None
+    with pytest.raises(ArchitectureError, match=r"config: intermediate_size: has 2 widths for num_hidden_layers=35 \(one per "
+                                                r"layer, or one number for all\)"):
+        paramledger.load({"model_type": "gemma3n_text", "intermediate_size": [1, 2]})
+
+
+@pytest.mark.parametrize("config", [{"model_type": "gemma3n_text"},
+                                    {"model_type": "gemma3n_text", "intermediate_size": [8192] * 20 + [4096] * 15}])
+def test_gemma3n_has_a_closed_form(config):
+    from paramledger.formula import closed_form
+
+    arch = paramledger.load(config)
+    assert closed_form(arch).evaluate() == paramledger.inventory(arch).total
+
+
+def test_gemma3n_kv_cache_equals_transformers_with_shared_layers():
+    """The shared layers' DummyLayer holds no tensors (keys None); the others hold what we say."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from paramledger.reference import hf_config
+
+    config = {"model_type": "gemma3n_text", "vocab_size": 32, "hidden_size": 16, "intermediate_size": [8, 12, 8, 12],
+              "num_hidden_layers": 4, "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
+              "sliding_window": 4, "layer_types": ["sliding_attention", "full_attention"] * 2,
+              "num_kv_shared_layers": 2, "hidden_size_per_layer_input": 4, "vocab_size_per_layer_input": 20,
+              "altup_num_inputs": 2, "laurel_rank": 3, "pad_token_id": 0}
+    torch.manual_seed(0)
+    model = AutoModelForCausalLM.from_config(hf_config(config)).eval()
+    with torch.no_grad():
+        cache = model(torch.randint(0, 32, (2, 7)), use_cache=True).cache
+    held = sum(0 if layer.keys is None else layer.keys.nbytes + layer.values.nbytes for layer in cache.layers)
+    assert [layer.keys is None for layer in cache.layers] == [False, False, True, True]
+    assert kv_cache(paramledger.load(config), 7, 2, "fp32").bytes == held

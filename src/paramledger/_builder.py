@@ -54,21 +54,24 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         c.add(n.positions + ".weight", (arch.max_position_embeddings + n.position_offset, d), "positions")
     if n.embed_norm is not None:
         c.norm(n.embed_norm, d, None)
+    _model_extras(c, arch)
     # Every layer of a kind (dense or MoE) holds the same tensors under its own prefix: build
     # each kind once and share it between the layers (StampedTensors sums it once per kind).
     layers = arch.num_hidden_layers
     per_layer_heads = arch.num_attention_heads_per_layer
+    per_layer_ffn = arch.intermediate_size_per_layer
     if (arch.sliding_layers_differ or arch.indexer_layers_differ or per_layer_heads
-            or arch.attention_output_bias_layers):
+            or arch.attention_output_bias_layers or per_layer_ffn or arch.num_kv_shared_layers):
         # a layer's kind: routed?, sliding (with its own tensors)?, its own indexer?, its query heads,
-        # an output bias?
+        # an output bias?, its FFN width, keys and values shared from an earlier layer?
         sliding_differs = arch.sliding_layers_differ
-        built: dict[tuple[bool, bool, bool, int | None, bool], tuple[Tensor, ...]] = {}
-        shared_by: dict[tuple[bool, bool, bool, int | None, bool], int] = {}
+        built: dict[tuple[bool, bool, bool, int | None, bool, int | None, bool], tuple[Tensor, ...]] = {}
+        shared_by: dict[tuple[bool, bool, bool, int | None, bool, int | None, bool], int] = {}
         blocks = []
         for i in range(layers):
             kind = (arch.is_moe_layer(i), sliding_differs and arch.is_sliding_layer(i), arch.has_indexer(i),
-                    per_layer_heads[i] if per_layer_heads else None, arch.has_output_bias(i))
+                    per_layer_heads[i] if per_layer_heads else None, arch.has_output_bias(i),
+                    per_layer_ffn[i] if per_layer_ffn else None, arch.is_kv_shared_layer(i))
             if kind not in built:
                 built[kind], shared_by[kind] = tuple(_block(arch, naming, *kind)), 0
             shared_by[kind] += 1
@@ -84,6 +87,8 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         blocks = [tuple(_block(arch, naming, arch.is_moe))] * layers
         kinds = [(blocks[0], layers)]
     before, c.tensors = c.tensors, []
+    for j in range(arch.altup_num_inputs - 1):  # the extra AltUp streams, back to the hidden state
+        c.linear(n.altup_unembed_projections.format(j=j), d, d, "ffn", None, False)
     if arch.final_norm:
         c.norm(n.final_norm, d, None)
     aliases: dict[str, str] = {}
@@ -105,23 +110,66 @@ def _frozen(name: str, patterns: tuple[str, ...]) -> bool:
 
 
 def _block(arch: Architecture, naming: Naming, moe: bool, sliding: bool = False,
-           indexer: bool | None = None, heads: int | None = None, output_bias: bool | None = None) -> list[Tensor]:
+           indexer: bool | None = None, heads: int | None = None, output_bias: bool | None = None,
+           ffn_size: int | None = None, kv_shared: bool = False) -> list[Tensor]:
     """One layer's tensors, named relative to the layer prefix (``indexer``, ``output_bias`` None:
-    as the design's layers all are; ``heads`` None: num_attention_heads)."""
+    as the design's layers all are; ``heads`` None: num_attention_heads; ``ffn_size`` None: ffn_size;
+    ``kv_shared``: the layer reuses an earlier layer's keys and values)."""
     c = _Collector(arch, naming)
-    _attention(c, arch, "", None, sliding, heads, arch.attention_output_bias if output_bias is None else output_bias)
+    _attention(c, arch, "", None, sliding, heads, arch.attention_output_bias if output_bias is None else output_bias,
+               kv_shared)
     if arch.index_n_heads is not None and (indexer if indexer is not None else arch.has_indexer(0)):
         _indexer(c, arch, "", None)
     if moe:
         _experts(c, arch, "", None)
     else:
-        _dense_ffn(c, arch, "", None, arch.ffn_size, naming.gate, naming.up, naming.down, "ffn", arch.mlp_bias)
+        _dense_ffn(c, arch, "", None, ffn_size or arch.ffn_size, naming.gate, naming.up, naming.down, "ffn",
+                   arch.mlp_bias)
     _block_norms(c, arch, "", None)
+    _layer_extras(c, arch)
     return c.tensors
 
 
+def _model_extras(c: _Collector, arch: Architecture) -> None:
+    """Gemma 3n's model-level tensors before the layers (Gemma3nTextModel): the per-layer input
+    table and the projection of the embeddings to every layer's input, then one d × d projection
+    into each extra AltUp stream."""
+    n, d = c.naming, arch.hidden_size
+    per_layer = arch.hidden_size_per_layer_input
+    if per_layer:
+        width = arch.per_layer_input_width  # every layer's input in one row
+        c.add(n.embed_per_layer + ".weight", (arch.per_layer_input_rows, width), "embedding")
+        c.linear(n.per_layer_model_projection, width, d, "ffn", None, False)
+        c.norm(n.per_layer_projection_norm, per_layer, None)
+    for j in range(arch.altup_num_inputs - 1):
+        c.linear(n.altup_projections.format(j=j), d, d, "ffn", None, False)
+
+
+def _layer_extras(c: _Collector, arch: Architecture) -> None:
+    """Gemma 3n's tensors in every layer (Gemma3nTextDecoderLayer): AltUp's output scale, its
+    correction and prediction coefficients and its router with the router's norm; LAuReL's two
+    low-rank matrices and norm; the per-layer input's gate, projection and norm."""
+    n, d = c.naming, arch.hidden_size
+    streams = arch.altup_num_inputs
+    if streams:
+        c.add(n.altup_output_scale, (d,), "ffn")
+        c.linear(n.altup_correction_coefs, streams, streams, "router", None, False)
+        c.linear(n.altup_prediction_coefs, streams * streams, streams, "router", None, False)
+        c.linear(n.altup_router, streams, d, "router", None, False)
+        c.norm(n.altup_router_norm, d, None)
+    if arch.laurel_rank:
+        c.linear(n.laurel_left, arch.laurel_rank, d, "ffn", None, False)
+        c.linear(n.laurel_right, d, arch.laurel_rank, "ffn", None, False)
+        c.norm(n.laurel_norm, d, None)
+    per_layer = arch.hidden_size_per_layer_input
+    if per_layer:
+        c.linear(n.per_layer_input_gate, per_layer, d, "ffn", None, False)
+        c.linear(n.per_layer_projection, d, per_layer, "ffn", None, False)
+        c.norm(n.post_per_layer_input_norm, d, None)
+
+
 def _attention(c: _Collector, arch: Architecture, prefix: str, i: int, sliding: bool = False,
-               layer_heads: int | None = None, output_bias: bool = False) -> None:
+               layer_heads: int | None = None, output_bias: bool = False, kv_shared: bool = False) -> None:
     n = c.naming
     d = arch.hidden_size
     heads = layer_heads or arch.num_attention_heads
@@ -146,6 +194,8 @@ def _attention(c: _Collector, arch: Architecture, prefix: str, i: int, sliding: 
         v_dim = arch.v_head_dim or hd  # value heads narrower than q/k heads (MiMo-V2-Flash)
         if arch.attention_experts:  # mixture of attention heads: routed q/o pairs, shared keys and values
             _attention_experts(c, arch, prefix, i, kv_heads * hd)
+        elif kv_shared:  # keys and values come from an earlier layer: queries only (Gemma3nTextAttention)
+            c.linear(prefix + n.q, q_out, d, "attention", i, arch.attention_bias)
         elif n.qkv is not None:
             c.linear(prefix + n.qkv, q_out + kv_out + kv_heads * v_dim, d, "attention", i, arch.attention_bias)
         else:
@@ -164,12 +214,14 @@ def _attention(c: _Collector, arch: Architecture, prefix: str, i: int, sliding: 
         offset = arch.qk_norm_bias
         if arch.qk_norm == "head":
             c.norm(prefix + n.q_norm, hd, i, offset=offset)
-            c.norm(prefix + n.k_norm, hd, i, offset=offset)
+            if not kv_shared:
+                c.norm(prefix + n.k_norm, hd, i, offset=offset)
         elif arch.qk_norm == "full":
             c.norm(prefix + n.q_norm, q_out, i, offset=offset)
-            c.norm(prefix + n.k_norm, kv_out, i, offset=offset)
+            if not kv_shared:
+                c.norm(prefix + n.k_norm, kv_out, i, offset=offset)
         elif arch.qk_norm == "per_head":
-            for path, rows in ((n.q_norm, heads), (n.k_norm, kv_heads)):
+            for path, rows in ((n.q_norm, heads), (n.k_norm, kv_heads))[:2 - kv_shared]:
                 if "{h}" in path:  # one norm module per head (a ModuleList)
                     for h in range(rows):
                         c.norm(prefix + path.format(h=h), hd, i, offset=offset)

@@ -78,6 +78,7 @@ class Architecture:
     # of intermediate_multiple_of, so changing the width moves the FFN (seed 000's m = 4d).
     intermediate_ratio: Fraction | None = None
     intermediate_multiple_of: int = 1
+    intermediate_size_per_layer: tuple[int, ...] = ()  # FFN width of each layer (Gemma 3n); (): ffn_size
     mlp_gated: bool = False  # three matrices (gate, up, down: SwiGLU/GeGLU) instead of two
     # Informational, except "xielu": a learned activation holding alpha_p and alpha_n (one each)
     # in every FFN (Apertus; transformers' XIELUActivation wherever hidden_act names it).
@@ -137,6 +138,16 @@ class Architecture:
     # on the sliding layers only.  A layer slides as the KV cache reads it (sliding_window, layer_types).
     sliding_num_key_value_heads: int | None = None  # None: num_key_value_heads on every layer
     sliding_attention_sinks: bool = False
+    # The last num_kv_shared_layers layers reuse the keys and values of the last earlier layer of
+    # their attention type (Gemma 3n): no k/v projections or k norms, nothing cached.
+    num_kv_shared_layers: int = 0
+    # Gemma 3n's residual-stream extras (modeling_gemma3n.py), each off at 0.  Per-layer inputs: a
+    # second token table of hidden_size_per_layer_input per layer, a projection of the embeddings to
+    # them, and in each layer a gate and a projection back; vocab_size_per_layer_input rows (None: vocab_size).
+    hidden_size_per_layer_input: int = 0
+    vocab_size_per_layer_input: int | None = None
+    altup_num_inputs: int = 0  # AltUp: altup_num_inputs streams, each layer predicting and correcting them
+    laurel_rank: int = 0  # LAuReL: a rank-laurel_rank residual (linear_left, linear_right) in each layer
     # Attention pattern: count-neutral, needed for the KV cache.
     sliding_window: int | None = None
     layer_types: tuple[str, ...] = ()  # per layer "full_attention" or "sliding_attention"
@@ -201,6 +212,20 @@ class Architecture:
     def sliding_layers_differ(self) -> bool:
         """Sliding layers hold other attention tensors than full ones (MiMo-V2-Flash)."""
         return self.sliding_num_key_value_heads is not None or self.sliding_attention_sinks
+
+    def is_kv_shared_layer(self, layer: int) -> bool:
+        """The layer reuses an earlier layer's keys and values (num_kv_shared_layers)."""
+        return self.num_kv_shared_layers > 0 and layer >= self.num_hidden_layers - self.num_kv_shared_layers
+
+    @property
+    def per_layer_input_rows(self) -> int:
+        """Rows of the per-layer input table (vocab_size_per_layer_input, else vocab_size)."""
+        return self.vocab_size_per_layer_input or self.vocab_size
+
+    @property
+    def per_layer_input_width(self) -> int:
+        """Every layer's per-layer input side by side: one row of the per-layer input table."""
+        return self.num_hidden_layers * self.hidden_size_per_layer_input
 
     def layer_kv_heads(self, layer: int) -> int:
         if self.sliding_num_key_value_heads is not None and self.is_sliding_layer(layer):
@@ -391,6 +416,7 @@ class Architecture:
 
     def _validate_structure(self, where: str | None) -> None:
         """Per-layer heads, the indexer, a pruned head, sub-norms and a learned activation."""
+        self._validate_gemma3n(where)
         if self.num_attention_heads_per_layer:
             per_layer = self.num_attention_heads_per_layer
             if len(per_layer) != self.num_hidden_layers:
@@ -465,6 +491,38 @@ class Architecture:
                 if on and len(self.mlp_only_layers) < self.num_hidden_layers:
                     what = "an FFN sub-norm" if key == "ffn_sub_norm" else "xielu's learned alpha_p and alpha_n"
                     raise ArchitectureError(key, f"{what} is built for dense FFNs only, not for routed experts", where)
+
+    def _validate_gemma3n(self, where: str | None) -> None:
+        """Per-layer FFN widths, shared keys and values, per-layer inputs, AltUp and LAuReL."""
+        if self.intermediate_size_per_layer:
+            widths = self.intermediate_size_per_layer
+            if len(widths) != self.num_hidden_layers:
+                raise ArchitectureError("intermediate_size_per_layer", f"has {len(widths)} entries for "
+                                        f"num_hidden_layers={self.num_hidden_layers}", where)
+            if any(width < 1 for width in widths):
+                raise ArchitectureError("intermediate_size_per_layer", "every width must be positive", where)
+            if self.is_moe:
+                raise ArchitectureError("intermediate_size_per_layer", "is built for dense FFNs, not with "
+                                        "num_experts", where)
+        for key in ("num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank"):
+            _positive(getattr(self, key), key, where, allow_zero=True)
+        shared = self.num_kv_shared_layers
+        if shared:
+            if shared >= self.num_hidden_layers:
+                raise ArchitectureError("num_kv_shared_layers", f"{shared} leaves no layer of the "
+                                        f"{self.num_hidden_layers} to compute the keys and values they share", where)
+            if self.is_mla or self.attention_experts or self.sliding_layers_differ or self.index_n_heads:
+                raise ArchitectureError("num_kv_shared_layers", "is built for plain multi-head attention (not with "
+                                        "MLA, attention experts, sliding KV heads or an indexer)", where)
+            first = self.num_hidden_layers - shared
+            if self.layer_types and set(self.layer_types[:first]) != set(self.layer_types):
+                raise ArchitectureError("num_kv_shared_layers", "a shared layer's attention type has no earlier "
+                                        "layer of that type to share keys and values from", where)
+        if self.vocab_size_per_layer_input is not None:
+            _positive(self.vocab_size_per_layer_input, "vocab_size_per_layer_input", where)
+            if not self.hidden_size_per_layer_input:
+                raise ArchitectureError("vocab_size_per_layer_input", "set without hidden_size_per_layer_input "
+                                        "(the per-layer inputs)", where)
 
 
 _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Architecture) if f.compare)

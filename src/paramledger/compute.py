@@ -26,6 +26,11 @@ A multiply-add is 2 FLOPs.  The forward pass of one token that attends to ``cont
   reported apart (``mla_expansion_flops``, not in ``total``): a full-sequence forward
   expands each token once, and DeepSeek's own inference absorbs kv_b_proj into the query
   and output projections instead (that absorbed form is not modelled).
+- AltUp (Gemma 3n, altup_num_inputs = n streams), per layer and context-independent: its
+  modality router (n × hidden_size) runs twice, before the layer (predict) and after it
+  (correct), so once more than its weights say, 2 × n × hidden_size; and the predicted n × n
+  coefficients mix the n streams, 2 × hidden_size × n² (a matmul of activations, no weights)
+  (modeling_gemma3n.py, Gemma3nTextAltUp).  Reported as ``altup_flops``, in ``total``.
 """
 
 from __future__ import annotations
@@ -89,10 +94,11 @@ class ForwardFlops:
     weight_flops: int  # 2 × matmul_parameters
     attention_flops: int  # QKᵀ and AV over the keys each layer attends to
     mla_expansion_flops: int = 0  # MLA decode from a latent cache: cached latents through kv_b_proj again
+    altup_flops: int = 0  # AltUp's second router pass and its stream mixing (Gemma 3n)
 
     @property
     def total(self) -> int:
-        return self.weight_flops + self.attention_flops
+        return self.weight_flops + self.attention_flops + self.altup_flops
 
 
 def forward_flops_per_token(source: Inventory | Architecture, context: int) -> ForwardFlops:
@@ -119,7 +125,9 @@ def forward_flops_per_token(source: Inventory | Architecture, context: int) -> F
             kv_b = heads * (arch.qk_nope_head_dim + arch.v_head_dim) * arch.kv_lora_rank
             expansion += 2 * kv_b * (keys - 1)
     matmul = matmul_parameters(inv)
-    return ForwardFlops(context, matmul, 2 * matmul, attention, expansion)
+    streams, d = arch.altup_num_inputs, arch.hidden_size
+    altup = arch.num_hidden_layers * (2 * streams * d + 2 * d * streams * streams)
+    return ForwardFlops(context, matmul, 2 * matmul, attention, expansion, altup)
 
 
 def training_flops(source: Inventory | Architecture, tokens: int, parameters: int | None = None) -> int:

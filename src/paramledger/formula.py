@@ -102,6 +102,9 @@ class _SymbolicArchitecture:
         self.kv_lora_rank = s["r_kv"] if arch.kv_lora_rank is not None else None
         self.qk_nope_head_dim, self.qk_rope_head_dim = s["d_nope"], s["d_rope"]
         self.v_head_dim = s["d_v"] if arch.v_head_dim is not None else None  # None: values head_dim wide
+        # Gemma 3n's per-layer input table: vocab_size rows unless it has its own, L × its width wide
+        self.per_layer_input_rows = arch.vocab_size_per_layer_input or s["V"]
+        self.per_layer_input_width = s["L"] * arch.hidden_size_per_layer_input
 
         # Trace deep enough that the last layer is routed: layers added beyond the design's
         # depth are MoE layers (mlp_only_layers names fixed indices), and L counts them.
@@ -227,7 +230,8 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
     def grouped(measure: Any) -> Any:
         """``measure`` (Inventory -> expr) over the tensors outside the blocks, plus each
         distinct kind of layer times how many there are; the kind holding the last layer
-        takes L minus the others (the dense layers of an MoE model are fixed indices)."""
+        takes L minus the others (the dense layers of an MoE model are fixed indices), or the
+        last layer computing its own keys and values when the last num_kv_shared_layers share them."""
         outside = [t for t in traced.tensors if t.layer is None]
         total = measure(inventory_from_tensors(outside, architecture=stand_in))  # type: ignore[arg-type]
         kinds: list[list[Any]] = []  # [expr, count]
@@ -243,9 +247,10 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
                     break
             else:
                 kinds.append([value, 1, i])
+        grows = traced_depth - 1 - arch.num_kv_shared_layers  # the layer whose kind a deeper design adds
         for kind in kinds:
             count = kind[1]
-            if traced_depth - 1 in kind[2:]:
+            if grows in kind[2:]:
                 count = depth - (traced_depth - kind[1])
             total += count * kind[0]
         return sympy.expand(total)

@@ -28,6 +28,8 @@ Per layer and per token (one sequence):
   every token on local layers too.  Our figure stays what the attention pattern needs.
   Likewise BROADCAST_KV_HEADS: families whose transformers code repeats each key/value group
   for its query heads before caching, so its DynamicCache holds every head's keys and values.
+- A layer that reuses an earlier layer's keys and values (num_kv_shared_layers, Gemma 3n) caches
+  nothing: transformers 5.24.0 gives it a DummyLayer (cache_utils.py, get_layer_types_and_kwargs).
 
 The cache dtype is separate from the weights' (KV_DTYPES: one value per element).
 """
@@ -78,6 +80,8 @@ def tokens_held(window: int | None, context: int) -> int:
 
 def layer_values_per_token(arch: Architecture, layer: int = 0, mla_layout: str = "latent") -> int:
     """Key and value elements one layer caches for one token of one sequence."""
+    if arch.is_kv_shared_layer(layer):  # reads the keys and values an earlier layer cached
+        return 0
     if arch.is_mla:
         # a layer running its own lightning indexer also caches one index_head_dim key per token
         index_keys = arch.index_head_dim if arch.has_indexer(layer) else 0
@@ -132,12 +136,15 @@ class KVCache:
 
     @property
     def sliding_layers(self) -> int:
-        return sum(1 for layer in self.layers if layer.window is not None)
+        """Sliding layers that cache (a layer sharing an earlier layer's keys and values holds none)."""
+        return sum(1 for layer in self.layers if layer.window is not None and layer.values_per_token)
 
     def tokens_held(self) -> dict[str, dict[str, int]]:
         """Layer kind -> how many layers and how many tokens each holds (per sequence)."""
         out: dict[str, dict[str, int]] = {}
         for layer in self.layers:
+            if not layer.values_per_token:  # shares an earlier layer's keys and values: holds none
+                continue
             kind = "full_attention" if layer.window is None else "sliding_attention"
             entry = out.setdefault(kind, {"layers": 0, "tokens": tokens_held(layer.window, self.context)})
             entry["layers"] += 1
@@ -146,6 +153,9 @@ class KVCache:
     @property
     def definition(self) -> str:
         text = f"keys and values of {len(self.layers)} layers for {self.batch} × {self.context} tokens"
+        shared = sum(1 for layer in self.layers if not layer.values_per_token)
+        if shared:
+            text += f"; {shared} layers reuse an earlier layer's keys and values and cache none"
         if self.sliding_layers:
             window = next(l.window for l in self.layers if l.window is not None)
             text += (f"; {self.sliding_layers} sliding layers hold at most sliding_window - 1 = {window - 1} "

@@ -219,8 +219,10 @@ def report_json(report: MemoryReport) -> dict[str, Any]:
             "attention": flops.attention_flops,
             "total": flops.total,
             "mla_expansion": flops.mla_expansion_flops,
+            "altup": flops.altup_flops,
             "definition": f"2 × active matmul weights ({MATMUL_DEFINITION}) + attention QKᵀ and AV over "
-                          "the keys each layer attends to (context, or the sliding window)",
+                          "the keys each layer attends to (context, or the sliding window) + AltUp's second "
+                          "router pass and stream mixing (Gemma 3n; 0 otherwise)",
         },
         "units": {"GB": 10**9, "GiB": 2**30},
     }
@@ -270,6 +272,9 @@ def report_text(report: MemoryReport) -> str:
               f"  weights: 2 × {flops.matmul_parameters:,} active matmul weights = {flops.weight_flops:,}",
               f"    ({MATMUL_DEFINITION})",
               f"  attention (QKᵀ and AV, grows with context): {flops.attention_flops:,}"]
+    if flops.altup_flops:
+        lines.append(f"  AltUp (Gemma 3n): its router's second pass and the mixing of "
+                     f"{arch.altup_num_inputs} streams: {flops.altup_flops:,}")
     if flops.mla_expansion_flops:
         lines.append(f"  not in the total: MLA decoding from a latent cache re-expands it through kv_b_proj "
                      f"each step (transformers 5.24.0): +{flops.mla_expansion_flops:,}")

@@ -83,6 +83,24 @@ class Naming:
     ffn_post_norm: str = "post_feedforward_layernorm"
     attn_branch_norm: str = "ln_attn"  # norm_placement "parallel_split": one norm per parallel branch
     ffn_branch_norm: str = "ln_mlp"
+    # Gemma 3n (modeling_gemma3n.py): per-layer inputs (hidden_size_per_layer_input), AltUp's streams
+    # (altup_num_inputs; "{j}" numbers the extra streams) and LAuReL (laurel_rank)
+    embed_per_layer: str = "model.embed_tokens_per_layer"
+    per_layer_model_projection: str = "model.per_layer_model_projection"
+    per_layer_projection_norm: str = "model.per_layer_projection_norm"
+    per_layer_input_gate: str = "per_layer_input_gate"
+    per_layer_projection: str = "per_layer_projection"
+    post_per_layer_input_norm: str = "post_per_layer_input_norm"
+    altup_projections: str = "model.altup_projections.{j}"
+    altup_unembed_projections: str = "model.altup_unembed_projections.{j}"
+    altup_output_scale: str = "altup.correct_output_scale"
+    altup_correction_coefs: str = "altup.correction_coefs"
+    altup_prediction_coefs: str = "altup.prediction_coefs"
+    altup_router: str = "altup.modality_router"
+    altup_router_norm: str = "altup.router_norm"
+    laurel_left: str = "laurel.linear_left"
+    laurel_right: str = "laurel.linear_right"
+    laurel_norm: str = "laurel.post_laurel_norm"
     final_norm: str = "model.norm"
     lm_head: str = "lm_head"
     conv1d: bool = False  # GPT-2's Conv1D stores weights as (in, out), not Linear's (out, in)

@@ -1,0 +1,77 @@
+"""Gemma 3n (E2B, E4B): Gemma 3's sandwich norms and q/k norms (its v_norm has no scale, no
+parameters), plus per-layer FFN widths, keys and values shared by the last layers
+(num_kv_shared_layers), per-layer inputs, AltUp and LAuReL (modeling_gemma3n.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import ArchitectureError
+from ..naming import Naming
+from . import _rules as rules
+from ._family import Family, same
+from ._tables import DECODER_KEYS, LLAMA_SWITCHES
+
+KEYS = {**{k: v for k, v in DECODER_KEYS.items() if k not in ("hidden_act", "intermediate_size")},
+        "hidden_activation": "hidden_act",
+        **same("head_dim", "attention_bias", "num_kv_shared_layers", "hidden_size_per_layer_input",
+               "vocab_size_per_layer_input", "altup_num_inputs", "laurel_rank")}
+DEFAULTS = {  # transformers 5.24.0 models/gemma3n/configuration_gemma3n.py (Gemma3nTextConfig)
+    "vocab_size": 262_400, "hidden_size": 2048, "intermediate_size": 16_384, "num_hidden_layers": 35,
+    "num_attention_heads": 8, "num_key_value_heads": 2, "head_dim": 256, "hidden_activation": "gelu_pytorch_tanh",
+    "max_position_embeddings": 32_768, "tie_word_embeddings": True, "attention_bias": False, "sliding_window": 512,
+    "vocab_size_per_layer_input": 262_144, "hidden_size_per_layer_input": 256, "altup_num_inputs": 4,
+    "num_kv_shared_layers": 15, "laurel_rank": 64,
+}
+# Only steer the forward pass: which stream AltUp corrects, coefficient clipping and scaling,
+# top-k activation sparsity per layer.
+NEUTRAL = frozenset({"altup_active_idx", "altup_coef_clip", "altup_correct_scale", "activation_sparsity_pattern",
+                     "intermediate_size"})  # intermediate_size: read by ffn_widths
+
+
+def ffn_widths(config: Mapping[str, Any]) -> dict[str, Any]:
+    """intermediate_size: one width for every layer, or a list with one per layer (Gemma3nTextConfig)."""
+    widths = config["intermediate_size"]
+    if isinstance(widths, (list, tuple)):
+        if len(widths) != config["num_hidden_layers"]:
+            raise ArchitectureError("intermediate_size", f"has {len(widths)} widths for num_hidden_layers="
+                                    f"{config['num_hidden_layers']} (one per layer, or one number for all)")
+        if len(set(widths)) == 1:
+            return {"intermediate_size": widths[0], "intermediate_size_per_layer": ()}
+        return {"intermediate_size": None, "intermediate_size_per_layer": tuple(widths)}
+    return {"intermediate_size": widths, "intermediate_size_per_layer": ()}
+
+
+SWITCHES = {**LLAMA_SWITCHES, "norm_placement": "sandwich", "qk_norm": "head"}
+NAMING = Naming(ffn_pre_norm="pre_feedforward_layernorm")
+RULES = (rules.output_bias_follows("attention_bias"), rules.sliding_every(None, 5), ffn_widths)
+SOURCE = "transformers 5.24.0 models/gemma3n/configuration_gemma3n.py"
+
+FAMILIES = [
+    Family(
+        model_type="gemma3n_text",
+        causal_lm_class="Gemma3nForCausalLM",
+        source=SOURCE + " (Gemma3nTextConfig)",
+        naming=NAMING,
+        keys=KEYS,
+        defaults=DEFAULTS,
+        switches=SWITCHES,
+        count_neutral=NEUTRAL,
+        derive=RULES,
+    ),
+    Family(
+        # The multimodal config: its text decoder is counted, as Gemma3nForCausalLM builds it from
+        # text_config (the vision and audio towers and their embedders are not part of this inventory).
+        model_type="gemma3n",
+        causal_lm_class="Gemma3nForCausalLM",
+        source=SOURCE + " (Gemma3nConfig.text_config)",
+        naming=NAMING,
+        keys=KEYS,
+        defaults=DEFAULTS,
+        switches=SWITCHES,
+        count_neutral=NEUTRAL,
+        derive=RULES,
+        text_config=True,
+    ),
+]
