@@ -18,30 +18,11 @@ from paramledger._exceptions import OptionError
 from paramledger.compute import (active_parameters, forward_flops_per_token, matmul_parameters,
                                  training_flops)
 from strategies import architectures
-from test_kvcache import TINY_CONFIGS, WINDOW
-
-_EAGER: dict[str, object] = {}
-
-
-def _eager_model(name: str):
-    """The tiny model with eager attention and eager experts, so every matmul is a counted op."""
-    if name not in _EAGER:
-        torch = pytest.importorskip("torch")
-        from transformers import AutoConfig, AutoModelForCausalLM
-
-        config = dict(TINY_CONFIGS[name])
-        config = AutoConfig.for_model(config.pop("model_type"), **config)
-        torch.manual_seed(0)
-        _EAGER[name] = AutoModelForCausalLM.from_config(config, attn_implementation="eager",
-                                                        experts_implementation="eager")
-    return _EAGER[name]
+from test_kvcache import TINY_CONFIGS, WINDOW, _architecture, _model
 
 
 def _inventory(name: str):
-    config = TINY_CONFIGS[name]
-    if families.get(config["model_type"]) is None:
-        pytest.skip(f"family {config['model_type']} not supported by paramledger yet")
-    return paramledger.inventory(paramledger.load(config))
+    return paramledger.inventory(_architecture(name))
 
 
 @pytest.mark.parametrize("name", sorted(TINY_CONFIGS))
@@ -51,7 +32,7 @@ def test_decoding_step_flops_equal_torch(name, context):
     from torch.utils.flop_counter import FlopCounterMode
 
     inv = _inventory(name)
-    model = _eager_model(name)
+    model = _model(name, eager=True)
     ids = torch.randint(0, model.config.vocab_size, (1, context), generator=torch.Generator().manual_seed(2))
     with torch.no_grad():
         cache = model(ids[:, :-1], use_cache=True).cache
@@ -67,7 +48,7 @@ def test_active_parameters_are_those_one_token_reads(name):
     import torch
 
     inv = _inventory(name)
-    model = _eager_model(name)
+    model = _model(name, eager=True)
     model.zero_grad(set_to_none=True)
     model(torch.tensor([[3]])).logits.sum().backward()
     experts = inv.architecture.num_experts

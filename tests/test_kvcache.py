@@ -71,20 +71,26 @@ def _architecture(name: str):
     return paramledger.load(config)
 
 
-_MODELS: dict[str, object] = {}
+_MODELS: dict[tuple[str, bool], object] = {}
 
 
-def _model(name: str):
-    """The transformers model for a tiny config, built once per test session."""
-    if name not in _MODELS:
+def _model(name: str, eager: bool = False):
+    """The transformers model for a tiny config, built once per test session.  ``eager``: eager
+    attention and eager experts, so every matmul is an op torch's FlopCounterMode counts."""
+    if (name, eager) not in _MODELS:
         torch = pytest.importorskip("torch")
         from transformers import AutoConfig, AutoModelForCausalLM
 
         config = dict(TINY_CONFIGS[name])
         config = AutoConfig.for_model(config.pop("model_type"), **config)
         torch.manual_seed(0)
-        _MODELS[name] = AutoModelForCausalLM.from_config(config).eval()
-    return _MODELS[name]
+        if eager:
+            model = AutoModelForCausalLM.from_config(config, attn_implementation="eager",
+                                                     experts_implementation="eager")
+        else:
+            model = AutoModelForCausalLM.from_config(config).eval()
+        _MODELS[name, eager] = model
+    return _MODELS[name, eager]
 
 
 def _run(model, batch: int, tokens: int, decode_steps: int = 0):
