@@ -8,6 +8,7 @@ transformers class that is its reference.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -73,6 +74,12 @@ class Family:
         """Every config key this family reads, checks or knows to be count-neutral: a key
         outside it is reported as not understood."""
         return frozenset(self.keys) | frozenset(self.requires) | self.count_neutral | COUNT_NEUTRAL
+
+
+def multimodal(text: Family, model_type: str, source: str) -> Family:
+    """The multimodal config whose text_config is ``text``'s: the same table and the same
+    CausalLM, read from text_config (the vision or audio towers are not part of the inventory)."""
+    return dataclasses.replace(text, model_type=model_type, source=source, text_config=True)
 
 
 def same(*names: str, **renamed: str) -> dict[str, str]:

@@ -4,7 +4,7 @@ per-head q/k norms.  Gemma's RMSNorm stores (1 + weight) but still one vector of
 
 from ..naming import Naming
 from . import _rules as rules
-from ._family import Family, same
+from ._family import Family, multimodal, same
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES
 
 TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
@@ -58,20 +58,9 @@ FAMILIES = [
         switches=GEMMA3_SWITCHES,
         derive=GEMMA3_RULES,
     ),
-    Family(
-        # The multimodal config: its text decoder is counted, as Gemma3ForCausalLM builds it
-        # from text_config (the vision tower and projector are not part of this inventory).
-        model_type="gemma3",
-        causal_lm_class="Gemma3ForCausalLM",
-        source="transformers 5.24.0 models/gemma3/configuration_gemma3.py (Gemma3Config.text_config)",
-        naming=SANDWICH,
-        keys=GEMMA2_KEYS,
-        defaults=GEMMA3_TEXT_DEFAULTS,
-        switches=GEMMA3_SWITCHES,
-        derive=GEMMA3_RULES,
-        text_config=True,
-    ),
 ]
+FAMILIES.append(multimodal(FAMILIES[-1], "gemma3",
+                           "transformers 5.24.0 models/gemma3/configuration_gemma3.py (Gemma3Config.text_config)"))
 
 FAMILIES.append(
     Family(

@@ -10,7 +10,7 @@ from typing import Any
 from .._exceptions import ArchitectureError
 from ..naming import Naming
 from . import _rules as rules
-from ._family import Family, same
+from ._family import Family, multimodal, same
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES
 
 KEYS = {**{k: v for k, v in DECODER_KEYS.items() if k not in ("hidden_act", "intermediate_size")},
@@ -60,18 +60,5 @@ FAMILIES = [
         count_neutral=NEUTRAL,
         derive=RULES,
     ),
-    Family(
-        # The multimodal config: its text decoder is counted, as Gemma3nForCausalLM builds it from
-        # text_config (the vision and audio towers and their embedders are not part of this inventory).
-        model_type="gemma3n",
-        causal_lm_class="Gemma3nForCausalLM",
-        source=SOURCE + " (Gemma3nConfig.text_config)",
-        naming=NAMING,
-        keys=KEYS,
-        defaults=DEFAULTS,
-        switches=SWITCHES,
-        count_neutral=NEUTRAL,
-        derive=RULES,
-        text_config=True,
-    ),
 ]
+FAMILIES.append(multimodal(FAMILIES[0], "gemma3n", SOURCE + " (Gemma3nConfig.text_config)"))

@@ -5,7 +5,7 @@ most attention_chunk_size keys, so they are recorded as sliding with that window
 
 from ..naming import Naming
 from . import _rules as rules
-from ._family import Family, same
+from ._family import Family, multimodal, same
 from ._rules import layer_pattern
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
 
@@ -62,18 +62,5 @@ FAMILIES = [
         derive=(rules.output_bias_follows("attention_bias"), _llama4_layers),
     ),
 ]
-FAMILIES.append(
-    # The multimodal config: its text decoder, as Llama4ForCausalLM builds it from text_config.
-    Family(
-        model_type="llama4",
-        causal_lm_class="Llama4ForCausalLM",
-        source="transformers 5.24.0 models/llama4/configuration_llama4.py (Llama4Config.text_config)",
-        naming=LLAMA4,
-        keys=LLAMA4_KEYS,
-        defaults=LLAMA4_TEXT_DEFAULTS,
-        switches=LLAMA_SWITCHES,
-        count_neutral=LLAMA4_NEUTRAL,
-        derive=(rules.output_bias_follows("attention_bias"), _llama4_layers),
-        text_config=True,
-    )
-)
+FAMILIES.append(multimodal(FAMILIES[0], "llama4",
+                           "transformers 5.24.0 models/llama4/configuration_llama4.py (Llama4Config.text_config)"))
