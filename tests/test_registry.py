@@ -184,7 +184,7 @@ def entry_without_a_source(tmp_path):
 
 def test_entry_without_a_source_is_refused(entry_without_a_source):
     with pytest.raises(FileFormatError, match=r"nameless.json: a bundled model entry needs a 'source' string"):
-        registry._read_entry(entry_without_a_source)
+        registry.read_entry(entry_without_a_source)
 
 
 @pytest.fixture
@@ -196,7 +196,7 @@ def entry_whose_config_is_a_list(tmp_path):
 
 def test_entry_without_a_config_object_is_refused(entry_whose_config_is_a_list):
     with pytest.raises(FileFormatError, match=r"listed.json: a bundled model entry needs a 'config' object"):
-        registry._read_entry(entry_whose_config_is_a_list)
+        registry.read_entry(entry_whose_config_is_a_list)
 
 
 @pytest.fixture

@@ -31,7 +31,7 @@ class BundledModel:
     @property
     def config(self) -> dict[str, Any]:
         """The release's config.json, as bundled (a fresh dict each time)."""
-        return _read_entry(self.path)["config"]
+        return read_entry(self.path)["config"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +51,8 @@ class ModelSummary:
         return self.reason is None
 
 
-def _read_entry(path: Path) -> dict[str, Any]:
+def read_entry(path: Path) -> dict[str, Any]:
+    """A bundled model entry, checked: its config object, repo and source."""
     from .sources import read_json
 
     entry = read_json(path)
@@ -70,7 +71,7 @@ def bundled() -> tuple[BundledModel, ...]:
 
     models: dict[str, BundledModel] = {}
     for name, path in bundled_models().items():
-        entry = _read_entry(path)
+        entry = read_entry(path)
         key = name.lower()
         if key in models:  # a duplicate would silently shadow an entry (litgpt's registry does)
             raise RuntimeError(f"bundled model {name!r} is declared twice ({models[key].path.name}, {path.name})")

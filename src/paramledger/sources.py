@@ -96,13 +96,12 @@ def read_config(path: Path, label: str | None = None) -> Architecture:
     return dataclasses.replace(arch, notes=(*arch.notes, note)) if note else arch
 
 
-def _read_bundled_model(name: str, path: Path) -> Architecture:
+def _read_bundled_model(path: Path) -> Architecture:
     from .hf_config import architecture_from_config
+    from .registry import read_entry
 
-    entry = read_json(path)
-    if not isinstance(entry, dict) or not isinstance(entry.get("config"), dict):
-        raise FileFormatError(str(path), "a bundled model entry needs a 'config' object")
-    return architecture_from_config(entry["config"], entry.get("repo", name))
+    entry = read_entry(path)
+    return architecture_from_config(entry["config"], entry["repo"])
 
 
 def load(source: str | os.PathLike[str] | Mapping[str, Any] | Architecture, **overrides: Any) -> Architecture:
@@ -126,20 +125,27 @@ def _load(source: Any) -> Architecture:
             return architecture_from_config(source, "config")
         return Architecture.from_mapping(source, "mapping")
     text = os.fspath(source)
-    resolved = _resolve(text)
-    if resolved is None:
-        hub = _hub_config(text)
-        if hub is None:
-            raise UnknownModelError(text, bundled_names())
-        return read_config(hub, text)
-    kind, file = resolved
+    kind, file = _locate(text)
+    if kind == "hub":
+        return read_config(file, text)
     if kind == "spec":
         return read_spec(file)
     if kind == "config":
         return read_config(file)
     if kind == "design":
         return read_spec(file, text)
-    return _read_bundled_model(text, file)
+    return _read_bundled_model(file)
+
+
+def _locate(text: str) -> tuple[str, Path]:
+    """``_resolve``, else the config.json of a hub id ("hub"), else one line naming what is bundled."""
+    resolved = _resolve(text)
+    if resolved is not None:
+        return resolved
+    hub = _hub_config(text)
+    if hub is None:
+        raise UnknownModelError(text, bundled_names())
+    return "hub", hub
 
 
 def _resolve(text: str) -> tuple[str, Path] | None:
@@ -171,19 +177,14 @@ def raw_config(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str, 
     if isinstance(source, Mapping):
         return dict(source) if source.get("model_type", "paramledger") != "paramledger" else None
     text = os.fspath(source)
-    resolved = _resolve(text)
-    if resolved is None:
-        hub = _hub_config(text)
-        if hub is None:
-            raise UnknownModelError(text, bundled_names())
-        return _config_object(read_json(hub), text)
-    kind, file = resolved
+    kind, file = _locate(text)
     if kind in ("spec", "design"):
         return None
-    if kind == "config":
+    if kind in ("config", "hub"):
         return _config_object(read_json(file), text)
-    entry = read_json(file)
-    return _config_object(entry.get("config") if isinstance(entry, dict) else None, str(file))
+    from .registry import read_entry
+
+    return dict(read_entry(file)["config"])
 
 
 def _config_object(value: Any, where: str) -> dict[str, Any]:
