@@ -8,9 +8,25 @@ reconcile.py compares them with the config-derived inventory.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+
+from .._exceptions import SourceError
+
+
+@contextmanager
+def opening(path: str, kind: str) -> Iterator[None]:
+    """The file system's refusals of a checkpoint file as one line each (``kind``: ".gguf")."""
+    try:
+        yield
+    except FileNotFoundError:
+        raise SourceError(path, "no such file") from None
+    except IsADirectoryError:
+        raise SourceError(path, f"is a folder, not a {kind} file") from None
+    except OSError as error:
+        raise SourceError(path, f"cannot be read ({error.strerror or error.__class__.__name__})") from None
 
 
 @dataclass(frozen=True, slots=True)

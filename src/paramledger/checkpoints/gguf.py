@@ -30,10 +30,9 @@ from .._exceptions import (
     GGUFTruncatedError,
     GGUFValueTypeError,
     GGUFVersionError,
-    SourceError,
     UnknownDtypeError,
 )
-from ._stored import Checkpoint, StoredTensor
+from ._stored import Checkpoint, StoredTensor, opening
 
 MAGIC = b"GGUF"
 VERSIONS = (2, 3)  # version 1 used 32-bit counts and is long gone
@@ -121,16 +120,10 @@ class _Reader:
 
 def read_gguf(path: str | os.PathLike[str]) -> Checkpoint:
     path = os.fspath(path)
-    try:
+    with opening(path, ".gguf"):
         size = os.stat(path).st_size
         with open(path, "rb") as handle:
             return _parse(_Reader(handle, path, size))
-    except FileNotFoundError:
-        raise SourceError(path, "no such file") from None
-    except IsADirectoryError:
-        raise SourceError(path, "is a folder, not a .gguf file") from None
-    except OSError as error:
-        raise SourceError(path, f"cannot be read ({error.strerror or error.__class__.__name__})") from None
 
 
 def _parse(r: _Reader) -> Checkpoint:

@@ -34,12 +34,11 @@ from .._exceptions import (
     OffsetGapError,
     OverlappingOffsetsError,
     ShapeError,
-    SourceError,
     TensorEntryError,
     TruncatedDataError,
     UnknownDtypeError,
 )
-from ._stored import Checkpoint, StoredTensor
+from ._stored import Checkpoint, StoredTensor, opening
 
 MAX_HEADER_SIZE = 100_000_000  # bytes; the Rust core's MAX_HEADER_SIZE
 U64_MAX = (1 << 64) - 1  # the Rust core counts in usize: a larger count is its ValidationOverflow
@@ -78,7 +77,7 @@ def _refuse_constant(name: str) -> Any:
 def read_header(path: str | os.PathLike[str]) -> tuple[dict[str, Any], int, int]:
     """The parsed header object, the header length N and the data section size."""
     path = os.fspath(path)
-    try:
+    with opening(path, ".safetensors"):
         size = os.stat(path).st_size
         with open(path, "rb") as handle:
             prefix = handle.read(8)
@@ -91,12 +90,6 @@ def read_header(path: str | os.PathLike[str]) -> tuple[dict[str, Any], int, int]
                 raise HeaderBeyondFileError(path, f"header length {n:,} bytes runs past the end of the "
                                                   f"{size:,}-byte file")
             raw = handle.read(n)
-    except FileNotFoundError:
-        raise SourceError(path, "no such file") from None
-    except IsADirectoryError:
-        raise SourceError(path, "is a folder, not a .safetensors file") from None
-    except OSError as error:
-        raise SourceError(path, f"cannot be read ({error.strerror or error.__class__.__name__})") from None
     if len(raw) < n:
         raise HeaderBeyondFileError(path, f"header cut short: {len(raw):,} of {n:,} bytes")
     try:
