@@ -134,22 +134,6 @@ class StampedTensors(Sequence[Tensor]):
     def __repr__(self) -> str:
         return f"StampedTensors({len(self)} tensors, {len(self.blocks)} layers)"
 
-    def sum_by(self, key: Callable[[Tensor, int | None], object]) -> dict[object, int]:
-        """count summed by ``key(tensor, layer)``, each distinct block computed once."""
-        sums: dict[object, int] = {}
-        for t in self.head + self.tail:
-            k = key(t, t.layer)
-            sums[k] = sums.get(k, 0) + t.count
-        per_block: dict[int, list[tuple[Tensor, int]]] = {}
-        for i, block in enumerate(self.blocks):
-            parts = per_block.get(id(block))
-            if parts is None:
-                parts = per_block[id(block)] = [(t, t.count) for t in block]
-            for t, count in parts:
-                k = key(t, i)
-                sums[k] = sums.get(k, 0) + count
-        return sums
-
     def sum_by_tensor(self, key: Callable[[Tensor], object]) -> dict[object, int]:
         """count summed by ``key(tensor)``, a key blind to the layer: each distinct block
         once, times the layers sharing it (a 10-million-layer model sums in microseconds)."""
@@ -215,8 +199,8 @@ class Inventory:
         return sum(map(math.prod, [t.shape for t in self.tensors]))
 
     def _sum_by(self, key: Callable[[Tensor, int | None], object]) -> dict:
-        if isinstance(self.tensors, StampedTensors):
-            return self.tensors.sum_by(key)
+        """count summed by ``key(tensor, layer)`` over a flat list (a builder's StampedTensors
+        sums each layer kind once: sum_by_tensor, layer_totals)."""
         sums: dict[object, int] = {}
         for t in self.tensors:
             k = key(t, t.layer)
