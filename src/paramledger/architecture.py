@@ -35,6 +35,9 @@ ATTENTION_OUTPUT_GATES = ("none", "per_channel", "per_head")
 """A gate on the attention output, projected from the block's input: per_channel, one value for
 each of heads × head_dim channels (AFMoE's gate_proj); per_head, one for each head (Laguna's g_proj)."""
 
+DESIGN_MODEL_TYPE = "paramledger"
+"""The model_type of a design of our own (a spec file, a mapping of fields): no Hugging Face family."""
+
 POSITION_TYPES = ("rope", "learned", "alibi", "sinusoidal", "none")
 """Only a learned table (max_position_embeddings × hidden_size) holds parameters."""
 
@@ -154,7 +157,7 @@ class Architecture:
     # Which tensors a training stage holds fixed (glob patterns on tensor names).  Frozen
     # tensors still count: freezing changes trainability, not the inventory.
     frozen: tuple[str, ...] = ()
-    model_type: str = "paramledger"  # the family whose tensor names the inventory uses
+    model_type: str = DESIGN_MODEL_TYPE  # the family whose tensor names the inventory uses
     tokenizer: str | None = None  # the vocabulary the table's rows belong to (count-neutral)
     # Where the design came from and what the loader noticed (a text_config was used, a
     # config key it did not understand).  Not part of the design: equal designs from two

@@ -225,11 +225,11 @@ def _label(source: Any) -> str:
 
 def _raw_config(source: Any) -> dict[str, Any] | None:
     """The config dict behind ``source``, or None for a declared design (spec, mapping of fields)."""
-    from .architecture import Architecture
+    from .architecture import DESIGN_MODEL_TYPE, Architecture
     from .sources import raw_config
 
     if isinstance(source, Architecture):
-        if source.model_type != "paramledger":
+        if source.model_type != DESIGN_MODEL_TYPE:
             raise ParamledgerError(
                 f"{source.source}: verify needs the config itself (a config.json, its folder or a bundled model)")
         return None

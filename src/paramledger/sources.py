@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ._exceptions import FileFormatError, SourceError, UnknownModelError
-from .architecture import Architecture
+from .architecture import DESIGN_MODEL_TYPE, Architecture
 
 SPEC_METADATA = ("description", "reference")  # spec-file keys that describe, not declare
 
@@ -119,7 +119,7 @@ def _load(source: Any) -> Architecture:
     if isinstance(source, Architecture):
         return source
     if isinstance(source, Mapping):
-        if "model_type" in source and source["model_type"] != "paramledger":
+        if "model_type" in source and source["model_type"] != DESIGN_MODEL_TYPE:
             from .hf_config import architecture_from_config
 
             return architecture_from_config(source, "config")
@@ -175,7 +175,7 @@ def raw_config(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str, 
     """The config.json object behind ``source``, or None for a declared design (a spec file,
     a bundled design, a mapping of fields)."""
     if isinstance(source, Mapping):
-        return dict(source) if source.get("model_type", "paramledger") != "paramledger" else None
+        return dict(source) if source.get("model_type", DESIGN_MODEL_TYPE) != DESIGN_MODEL_TYPE else None
     text = os.fspath(source)
     kind, file = _locate(text)
     if kind in ("spec", "design"):

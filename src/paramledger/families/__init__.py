@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from ..architecture import DESIGN_MODEL_TYPE
 from ._family import COUNT_NEUTRAL, Family
 
 __all__ = ["COUNT_NEUTRAL", "Family", "get", "supported", "all_families"]
@@ -33,7 +34,7 @@ def _load() -> dict[str, Family]:
 
 
 def get(model_type: str) -> Family | None:
-    if model_type == "paramledger":  # a design of our own (Architecture's default): no family to import
+    if model_type == DESIGN_MODEL_TYPE:  # a design of our own: no family table to import
         return None
     return _load().get(model_type)
 
