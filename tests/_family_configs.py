@@ -362,6 +362,11 @@ CONFIGS["llama4"] = llama4_text().map(lambda text: {"text_config": {"model_type"
 
 
 # Families that needed new architecture structure (Falcon, per-head q/k norms, ERNIE, DSA, ...).
+def layer_types(layers: int) -> st.SearchStrategy:
+    """Which layers attend in full and which within the window, one entry per layer."""
+    return st.lists(st.sampled_from(["full_attention", "sliding_attention"]), min_size=layers, max_size=layers)
+
+
 def mlp_layer_types(layers: int) -> st.SearchStrategy:
     """Which layers are dense and which routed, one entry per layer (A.X-K1, MiMo, Cohere 2 MoE, DSA)."""
     return st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers, max_size=layers)
@@ -472,8 +477,7 @@ def mimo_v2_flash(draw) -> dict:
     else:
         config["sliding_window_size"] = draw(st.integers(1, 64))
     if draw(booleans):
-        config["layer_types"] = draw(st.lists(st.sampled_from(["full_attention", "sliding_attention"]),
-                                              min_size=layers, max_size=layers))
+        config["layer_types"] = draw(layer_types(layers))
     if draw(booleans):
         config["mlp_layer_types"] = draw(mlp_layer_types(layers))
     return config
@@ -551,8 +555,7 @@ def laguna(draw) -> dict:
         config["num_attention_heads_per_layer"] = draw(st.lists(st.sampled_from([kv, 2 * kv, 3 * kv]),
                                                                 min_size=layers, max_size=layers))
     if draw(booleans):
-        config["layer_types"] = draw(st.lists(st.sampled_from(["full_attention", "sliding_attention"]),
-                                              min_size=layers, max_size=layers))
+        config["layer_types"] = draw(layer_types(layers))
     if draw(booleans):
         config["mlp_layer_types"] = draw(mlp_layer_types(layers))
     return config
@@ -617,8 +620,7 @@ def gemma3n_text(draw) -> dict:
         config["intermediate_size"] = draw(st.lists(st.integers(1, 96), min_size=layers, max_size=layers))
     types = None
     if draw(booleans):
-        types = draw(st.lists(st.sampled_from(["full_attention", "sliding_attention"]), min_size=layers,
-                              max_size=layers))
+        types = draw(layer_types(layers))
         config["layer_types"] = types
     types = types or ["full_attention" if (i + 1) % 5 == 0 else "sliding_attention" for i in range(layers)]
     # transformers refuses a shared layer whose attention type no earlier layer computes
