@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from ._exceptions import OptionError
 from .architecture import Architecture
 from .inventory import ACTIVE_DEFINITION, Inventory, Tensor
-from .kvcache import check_context, is_sliding_layer
+from .kvcache import check_context
 
 MATMUL_DEFINITION = (
     "matrices a token multiplies by: attention and FFN projections, the router, num_experts_per_tok "
@@ -115,7 +115,7 @@ def forward_flops_per_token(source: Inventory | Architecture, context: int) -> F
         qk_dim, v_dim = arch.attention_head_dim, arch.value_head_dim
     attention = expansion = 0
     for i in range(arch.num_hidden_layers):
-        keys = min(context, arch.sliding_window) if is_sliding_layer(arch, i) else context
+        keys = min(context, arch.sliding_window) if arch.is_sliding_layer(i) else context
         if arch.has_indexer(i):  # scores every key: q·k per indexer head, then the weighted sum over heads
             attention += 2 * arch.index_n_heads * (arch.index_head_dim + 1) * keys
         # DSA: attention reads only the keys the indexer selects (the latents are all expanded)

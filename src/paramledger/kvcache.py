@@ -69,10 +69,6 @@ BROADCAST_KV_HEADS = {
 }
 
 
-def is_sliding_layer(arch: Architecture, layer: int) -> bool:
-    return arch.is_sliding_layer(layer)
-
-
 def tokens_held(window: int | None, context: int) -> int:
     """Tokens a layer's cache holds after ``context`` tokens (window: None for a full layer)."""
     return context if window is None else min(context, window - 1)
@@ -197,7 +193,7 @@ def kv_cache(source: Architecture | Inventory, context: int, batch: int = 1, dty
         raise OptionError("mla-layout", f"unknown layout {mla_layout!r}; one of {', '.join(MLA_LAYOUTS)}")
     layers = tuple(
         LayerCache(i, layer_values_per_token(arch, i, mla_layout),
-                   arch.sliding_window if is_sliding_layer(arch, i) else None)
+                   arch.sliding_window if arch.is_sliding_layer(i) else None)
         for i in range(arch.num_hidden_layers)
     )
     note = None
