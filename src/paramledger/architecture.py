@@ -65,9 +65,10 @@ class Architecture:
     """A decoder-only transformer, as declared.  Build one with :meth:`from_mapping`
     (validating) or with :func:`paramledger.load`.
 
-    No __slots__: :meth:`from_mapping` fills the instance dict in one step and absent
-    fields read the class defaults (20x faster than the generated __init__ setting ~50
-    frozen fields one by one: most of loading a config was spent there)."""
+    No __slots__: :meth:`from_mapping` fills the instance dict in one step, the defaults
+    first and the given values over them (20x faster than the generated __init__ setting
+    ~50 frozen fields one by one: most of loading a config was spent there).  Every instance
+    dict then holds every field in one order, which keeps attribute reads on their fast path."""
 
     vocab_size: int
     hidden_size: int
@@ -287,20 +288,23 @@ class Architecture:
 
         Every key must be a field; ``where`` (a file, a model name, "--set") prefixes
         messages and is the source unless ``source`` is given."""
-        ready = _READY
-        clean: dict[str, Any] = {}
-        for key, value in values.items():
-            kind = ready.get(key, _UNKNOWN)
-            if kind is _UNKNOWN:
+        ready, nullable, lists = _READY, _NULLABLE, _TUPLE_FIELDS
+        # A value of the field's exact type needs no conversion (most values from a config), nor
+        # does null where the field allows it, nor an empty tuple where a list belongs (a rule's
+        # "no per-layer list"); an unknown key has no type (None) and lands here too.
+        convert = [key for key, value in values.items()
+                   if type(value) is not ready.get(key) and (value is not None or key not in nullable)
+                   and (value != () or key not in lists)]
+        clean = dict(values)
+        for key in convert:
+            if key not in ready:
                 raise UnknownKeyError(key, cls.field_names(), where)
-            # A value of the field's exact type needs no conversion (most values from a config),
-            # nor does null where the field allows it
-            clean[key] = value if type(value) is kind or value is None and key in _NULLABLE else _coerce(key, value, where)
+            clean[key] = _coerce(key, values[key], where)
         for required in ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads"):
             if required not in clean or clean[required] is None:
                 raise ArchitectureError(required, "missing (required)", where)
         arch = object.__new__(cls)  # the fields are coerced above and validated below
-        vars(arch).update(clean, source=source or where, notes=tuple(notes))
+        vars(arch).update(_DEFAULT_VALUES, **clean, source=source or where, notes=tuple(notes))
         arch.validate(where)
         return arch
 
@@ -336,36 +340,25 @@ class Architecture:
         return out
 
     def validate(self, where: str | None = None) -> None:
-        for key in ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads"):
-            _positive(getattr(self, key), key, where)
+        self._validate_sizes(where)
         heads = self.num_attention_heads
-        if self.num_key_value_heads is not None:
-            _positive(self.num_key_value_heads, "num_key_value_heads", where)
-            if heads % self.num_key_value_heads:
-                raise ArchitectureError(
-                    "num_key_value_heads",
-                    f"{self.num_key_value_heads} does not divide num_attention_heads={heads}",
-                    where,
-                )
-        if self.sliding_num_key_value_heads is not None:
-            _positive(self.sliding_num_key_value_heads, "sliding_num_key_value_heads", where)
-            if heads % self.sliding_num_key_value_heads:
-                raise ArchitectureError("sliding_num_key_value_heads", f"{self.sliding_num_key_value_heads} does "
-                                        f"not divide num_attention_heads={heads}", where)
-        if self.head_dim is not None:
-            _positive(self.head_dim, "head_dim", where)
-        elif not self.is_mla and self.hidden_size % heads:
+        if self.num_key_value_heads is not None and heads % self.num_key_value_heads:
+            raise ArchitectureError(
+                "num_key_value_heads",
+                f"{self.num_key_value_heads} does not divide num_attention_heads={heads}",
+                where,
+            )
+        if self.sliding_num_key_value_heads is not None and heads % self.sliding_num_key_value_heads:
+            raise ArchitectureError("sliding_num_key_value_heads", f"{self.sliding_num_key_value_heads} does "
+                                    f"not divide num_attention_heads={heads}", where)
+        if self.head_dim is None and not self.is_mla and self.hidden_size % heads:
             raise ArchitectureError(
                 "num_attention_heads",
                 f"{heads} heads do not divide hidden_size={self.hidden_size}; set head_dim",
                 where,
             )
-        if self.intermediate_size is not None:
-            _positive(self.intermediate_size, "intermediate_size", where)
         if self.intermediate_ratio is not None and self.intermediate_ratio <= 0:
             raise ArchitectureError("intermediate_ratio", "must be positive", where)
-        _positive(self.intermediate_multiple_of, "intermediate_multiple_of", where)
-        _positive(self.max_position_embeddings, "max_position_embeddings", where)
         for key, allowed in (
             ("norm_type", NORM_TYPES),
             ("norm_placement", NORM_PLACEMENTS),
@@ -378,8 +371,6 @@ class Architecture:
                 raise ArchitectureError(
                     key, f"{value!r} is not one of {', '.join(allowed)}{did_you_mean(str(value), allowed)}", where
                 )
-        _positive(self.num_experts, "num_experts", where, allow_zero=True)
-        _positive(self.n_shared_experts, "n_shared_experts", where, allow_zero=True)
         if self.is_moe:
             if not 1 <= self.num_experts_per_tok <= self.num_experts:
                 raise ArchitectureError(
@@ -398,17 +389,10 @@ class Architecture:
             for key in ("router_correction_bias", "moe_output_norm", "experts_output_bias", "attention_experts"):
                 if getattr(self, key):
                     raise ArchitectureError(key, "set without num_experts", where)
-        for key in ("moe_intermediate_size", "q_lora_rank", "qk_nope_head_dim", "v_head_dim", "sliding_window"):
-            if getattr(self, key) is not None:
-                _positive(getattr(self, key), key, where)
-        if self.shared_expert_intermediate_size is not None:
-            _positive(self.shared_expert_intermediate_size, "shared_expert_intermediate_size", where, allow_zero=True)
         if self.is_mla:
-            _positive(self.kv_lora_rank, "kv_lora_rank", where)
             for key in ("qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
                 if getattr(self, key) is None:
                     raise ArchitectureError(key, "required with kv_lora_rank (multi-head latent attention)", where)
-            _positive(self.qk_rope_head_dim, "qk_rope_head_dim", where, allow_zero=True)
         self._validate_structure(where)
         if self.layer_types and len(self.layer_types) != self.num_hidden_layers:
             raise ArchitectureError(
@@ -416,6 +400,27 @@ class Architecture:
                 f"has {len(self.layer_types)} entries for num_hidden_layers={self.num_hidden_layers}",
                 where,
             )
+
+    def _validate_sizes(self, where: str | None) -> None:
+        """Every size a whole number in range: the first that is not is named.  An int in range
+        (nearly every value) passes without a call."""
+        fields = vars(self)  # every field: from_mapping fills the defaults in, as __init__ does
+        for key in _POSITIVE_SIZES:
+            value = fields[key]
+            if type(value) is not int or value <= 0:
+                _positive(value, key, where)
+        for key in _POSITIVE_SIZES_OR_NULL:
+            value = fields[key]
+            if value is not None and (type(value) is not int or value <= 0):
+                _positive(value, key, where)
+        for key in _ZERO_OR_MORE_SIZES:
+            value = fields[key]
+            if value is not None and (type(value) is not int or value < 0):
+                _positive(value, key, where, allow_zero=True)
+        if fields["index_n_heads"] is not None:  # the indexer's sizes mean something only with the indexer
+            for key in _INDEXER_SIZES:
+                if fields[key] is not None:
+                    _positive(fields[key], key, where)
 
     def _validate_structure(self, where: str | None) -> None:
         """Per-layer heads, the indexer, a pruned head, sub-norms and a learned activation."""
@@ -450,18 +455,14 @@ class Architecture:
                     raise ArchitectureError("attention_output_bias_layers", f"layer {layer} is outside "
                                             f"0..{self.num_hidden_layers - 1}", where)
         if self.index_n_heads is not None:
-            _positive(self.index_n_heads, "index_n_heads", where)
             if self.q_lora_rank is None or not self.is_mla:
                 raise ArchitectureError("index_n_heads", "needs kv_lora_rank and q_lora_rank (the indexer's "
                                         "queries read the q LoRA latent of multi-head latent attention)", where)
             if self.index_head_dim is None:
                 raise ArchitectureError("index_head_dim", "required with index_n_heads (the lightning indexer)", where)
-            _positive(self.index_head_dim, "index_head_dim", where)
             if self.index_head_dim < self.qk_rope_head_dim:
                 raise ArchitectureError("index_head_dim", f"{self.index_head_dim} is narrower than qk_rope_head_dim="
                                         f"{self.qk_rope_head_dim} (the indexer ropes that many channels)", where)
-            if self.index_topk is not None:
-                _positive(self.index_topk, "index_topk", where)
             if self.indexer_types:
                 if len(self.indexer_types) != self.num_hidden_layers:
                     raise ArchitectureError("indexer_types", f"has {len(self.indexer_types)} entries for "
@@ -477,7 +478,6 @@ class Architecture:
                 if getattr(self, key):
                     raise ArchitectureError(key, "set without index_n_heads (the lightning indexer)", where)
         if self.output_vocab_size is not None:
-            _positive(self.output_vocab_size, "output_vocab_size", where)
             if self.output_vocab_size > self.vocab_size:
                 raise ArchitectureError("output_vocab_size", f"{self.output_vocab_size} is more than vocab_size="
                                         f"{self.vocab_size} (a pruned head keeps ids 0..output_vocab_size - 1)", where)
@@ -507,8 +507,6 @@ class Architecture:
             if self.is_moe:
                 raise ArchitectureError("intermediate_size_per_layer", "is built for dense FFNs, not with "
                                         "num_experts", where)
-        for key in ("num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank"):
-            _positive(getattr(self, key), key, where, allow_zero=True)
         shared = self.num_kv_shared_layers
         if shared:
             if shared >= self.num_hidden_layers:
@@ -522,7 +520,6 @@ class Architecture:
                 raise ArchitectureError("num_kv_shared_layers", "a shared layer's attention type has no earlier "
                                         "layer of that type to share keys and values from", where)
         if self.vocab_size_per_layer_input is not None:
-            _positive(self.vocab_size_per_layer_input, "vocab_size_per_layer_input", where)
             if not self.hidden_size_per_layer_input:
                 raise ArchitectureError("vocab_size_per_layer_input", "set without hidden_size_per_layer_input "
                                         "(the per-layer inputs)", where)
@@ -537,8 +534,20 @@ _FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Architecture)}
 # from a config.json): checked first, so loading a config does not parse type strings.
 _READY = {name: {"int": int, "int | None": int, "bool": bool, "str": str, "str | None": str}.get(kind)
           for name, kind in _FIELD_TYPES.items() if name in _FIELD_NAMES}
+_DEFAULT_VALUES = {f.name: f.default for f in dataclasses.fields(Architecture) if f.default is not dataclasses.MISSING}
+"""Every field's default (all immutable), in field order: from_mapping's starting point."""
 _NULLABLE = frozenset(name for name in _FIELD_NAMES if "None" in _FIELD_TYPES[name])
-_UNKNOWN = object()
+_TUPLE_FIELDS = frozenset(name for name in _FIELD_NAMES if _FIELD_TYPES[name].startswith("tuple"))
+
+# The sizes validate() checks: positive; positive or null; zero or more (or null).
+_POSITIVE_SIZES = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
+                   "intermediate_multiple_of", "max_position_embeddings")
+_POSITIVE_SIZES_OR_NULL = ("num_key_value_heads", "sliding_num_key_value_heads", "head_dim", "intermediate_size",
+                           "moe_intermediate_size", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "v_head_dim",
+                           "sliding_window", "index_n_heads", "output_vocab_size", "vocab_size_per_layer_input")
+_ZERO_OR_MORE_SIZES = ("num_experts", "n_shared_experts", "shared_expert_intermediate_size", "qk_rope_head_dim",
+                       "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank")
+_INDEXER_SIZES = ("index_head_dim", "index_topk")  # positive or null, with index_n_heads
 
 
 def _coerce(key: str, value: Any, where: str | None) -> Any:
