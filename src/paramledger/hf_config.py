@@ -42,15 +42,17 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
             raise ArchitectureError(
                 key, f"{value!r} is not supported for {model_type} (paramledger counts only "
                 f"{allowed!r}; transformers would build other tensors)", where)
-    not_understood = [key for key in config if key not in family.understood]
+    not_understood = config.keys() - family.understood
     # Rules read the config as the family spells it, plus the values read so far under their
     # field names (so GPT-2's n_layer and InternLM3's qkv_bias reach them as the fields).
     # They do arithmetic on sizes, so the sizes are checked first, under the config's own keys.
     for field_name, value in values.items():
         if (type(value) is not int or value <= 0) and field_name in _INTEGER_FIELDS:  # else nothing to check
-            _check_size(_key_of(family, field_name, merged), field_name, value, where)
+            if (problem := _size_problem(field_name, value)) is not None:
+                raise ArchitectureError(_key_of(family, field_name, merged), problem, where)
     for key in RULE_INTEGER_KEYS.intersection(merged):
-        _check_size(key, None, merged[key], where)
+        if (problem := _size_problem(None, merged[key])) is not None:
+            raise ArchitectureError(key, problem, where)
     rule_input = {**merged, **values}
     for derive in family.derive:
         try:
@@ -89,20 +91,16 @@ _SIZES = frozenset({"vocab_size", "hidden_size", "num_hidden_layers", "num_atten
 _INTEGER_FIELDS = frozenset(name for name, kind in _FIELD_TYPES.items() if kind.startswith("int"))
 
 
-def _check_size(key: str, field_name: str | None, value: Any, where: str) -> None:
-    """A whole number (or null, the class default) where an integer belongs; the four
-    dimensions every rule divides or counts by must be positive."""
-    if field_name is not None and field_name not in _INTEGER_FIELDS:
-        return
+def _size_problem(field_name: str | None, value: Any) -> str | None:
+    """What is wrong with ``value`` where a whole number (or null, the class default) belongs,
+    or None; the four dimensions every rule divides or counts by must be positive."""
     if value is None:
-        if field_name in _SIZES:
-            raise ArchitectureError(key, "may not be null", where)
-        return
+        return "may not be null" if field_name in _SIZES else None
     if type(value) is not int:
-        raise ArchitectureError(key, f"must be a whole number, got {value!r}", where)
+        return f"must be a whole number, got {value!r}"
     if value < 0 or (value == 0 and field_name in _SIZES):
-        raise ArchitectureError(key, f"must be {'positive' if field_name in _SIZES else 'zero or more'}, got {value}",
-                                where)
+        return f"must be {'positive' if field_name in _SIZES else 'zero or more'}, got {value}"
+    return None
 
 
 def config_with_overrides(config: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:

@@ -325,9 +325,12 @@ def inventory_from_tensors(
     if isinstance(tensors, StampedTensors):
         # Layers get distinct prefixes, so names are unique when each block's are and the
         # tensors outside the blocks do not repeat.
-        for group in (tensors.head + tensors.tail, *[block for block, _ in tensors.distinct_blocks()]):
-            _check_unique(group)
-        names = {t.name for t in tensors.head + tensors.tail}
+        outside = tensors.head + tensors.tail
+        names = {t[0] for t in outside}
+        if len(names) != len(outside):
+            _check_unique(outside)
+        for block, _ in tensors.distinct_blocks():
+            _check_unique(block)
         if any(target not in names for target in (aliases or {}).values()):
             names = {t.name for t in tensors}  # an alias into a block: look at every name
     else:
