@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from . import sources
 from ._exceptions import FileFormatError, ParamledgerError, UnknownModelError
 
 
@@ -53,9 +54,7 @@ class ModelSummary:
 
 def read_entry(path: Path) -> dict[str, Any]:
     """A bundled model entry, checked: its config object, repo and source."""
-    from .sources import read_json
-
-    entry = read_json(path)
+    entry = sources.read_json(path)
     if not isinstance(entry, dict) or not isinstance(entry.get("config"), dict):
         raise FileFormatError(str(path), "a bundled model entry needs a 'config' object")
     for key in ("repo", "source"):
@@ -64,13 +63,19 @@ def read_entry(path: Path) -> dict[str, Any]:
     return entry
 
 
+@lru_cache(maxsize=None)
+def parsed_entry(path: Path) -> dict[str, Any]:
+    """``read_entry(path)`` once per process, for counting: bundled entries are package data,
+    as fixed as the code (a count by name then does not parse a file each time, as importing a
+    family's table does not).  Shared, so read only; BundledModel.config gives a fresh copy."""
+    return read_entry(path)
+
+
 @lru_cache(maxsize=1)
 def bundled() -> tuple[BundledModel, ...]:
     """Every bundled model, sorted by name (case-insensitive)."""
-    from .sources import bundled_models
-
     models: dict[str, BundledModel] = {}
-    for name, path in bundled_models().items():
+    for name, path in sources.bundled_models().items():
         entry = read_entry(path)
         key = name.lower()
         if key in models:  # a duplicate would silently shadow an entry (litgpt's registry does)

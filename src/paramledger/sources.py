@@ -3,6 +3,7 @@ file (TOML), a config.json or the folder holding it, or a mapping."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import stat
@@ -13,8 +14,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from . import registry
 from ._exceptions import FileFormatError, SourceError, UnknownModelError
 from .architecture import DESIGN_MODEL_TYPE, Architecture
+from .hf_config import architecture_from_config
+from .tokenizer_vocab import tokenizer_note
 
 SPEC_METADATA = ("description", "reference")  # spec-file keys that describe, not declare
 
@@ -86,21 +90,13 @@ def read_spec(path: Path, label: str | None = None) -> Architecture:
 def read_config(path: Path, label: str | None = None) -> Architecture:
     """A config.json; a tokenizer.json beside it adds a note comparing its vocabulary with
     the table's rows (padded rows still count)."""
-    import dataclasses
-
-    from .hf_config import architecture_from_config
-    from .tokenizer_vocab import tokenizer_note
-
     arch = architecture_from_config(read_json(path), label or str(path))
     note = tokenizer_note(path)
     return dataclasses.replace(arch, notes=(*arch.notes, note)) if note else arch
 
 
 def _read_bundled_model(path: Path) -> Architecture:
-    from .hf_config import architecture_from_config
-    from .registry import read_entry
-
-    entry = read_entry(path)
+    entry = registry.parsed_entry(path)
     return architecture_from_config(entry["config"], entry["repo"])
 
 
@@ -120,8 +116,6 @@ def _load(source: Any) -> Architecture:
         return source
     if isinstance(source, Mapping):
         if "model_type" in source and source["model_type"] != DESIGN_MODEL_TYPE:
-            from .hf_config import architecture_from_config
-
             return architecture_from_config(source, "config")
         return Architecture.from_mapping(source, "mapping")
     text = os.fspath(source)
@@ -182,9 +176,7 @@ def raw_config(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str, 
         return None
     if kind in ("config", "hub"):
         return _config_object(read_json(file), text)
-    from .registry import read_entry
-
-    return dict(read_entry(file)["config"])
+    return dict(registry.read_entry(file)["config"])
 
 
 def _config_object(value: Any, where: str) -> dict[str, Any]:
