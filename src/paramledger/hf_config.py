@@ -47,9 +47,9 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     # field names (so GPT-2's n_layer and InternLM3's qkv_bias reach them as the fields).
     # They do arithmetic on sizes, so the sizes are checked first, under the config's own keys.
     for field_name, value in values.items():
-        if (type(value) is not int or value <= 0) and field_name in _INTEGER_FIELDS:  # else nothing to check
-            if (problem := _size_problem(field_name, value)) is not None:
-                raise ArchitectureError(_key_of(family, field_name, merged), problem, where)
+        if ((type(value) is not int or value <= 0) and field_name in _INTEGER_FIELDS  # else nothing to check
+                and (problem := _size_problem(field_name, value)) is not None):
+            raise ArchitectureError(_key_of(family, field_name, merged), problem, where)
     for key in RULE_INTEGER_KEYS.intersection(merged):
         if (problem := _size_problem(None, merged[key])) is not None:
             raise ArchitectureError(key, problem, where)

@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from . import sources
 from ._exceptions import FileFormatError, ParamledgerError, UnknownModelError
+from .architecture import Architecture
+from .hf_config import architecture_from_config
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +65,18 @@ def read_entry(path: Path) -> dict[str, Any]:
     return entry
 
 
-@lru_cache(maxsize=None)
+@cache
 def parsed_entry(path: Path) -> dict[str, Any]:
     """``read_entry(path)`` once per process, for counting: bundled entries are package data,
     as fixed as the code (a count by name then does not parse a file each time, as importing a
     family's table does not).  Shared, so read only; BundledModel.config gives a fresh copy."""
     return read_entry(path)
+
+
+def architecture(path: Path) -> Architecture:
+    """The architecture of the bundled entry at ``path``, read by its family's table."""
+    entry = parsed_entry(path)
+    return architecture_from_config(entry["config"], entry["repo"])
 
 
 @lru_cache(maxsize=1)
@@ -101,10 +109,9 @@ def get(name: str) -> BundledModel:
 def summarize(model: BundledModel) -> ModelSummary:
     """Count ``model`` from its inventory; an unsupported family becomes a reason, not a crash."""
     from . import families, inventory
-    from .hf_config import architecture_from_config
 
     try:
-        arch = architecture_from_config(model.config, model.repo)
+        arch = architecture(model.path)
         inv = inventory(arch)
     except ParamledgerError as error:
         return ModelSummary(model, reason=_reason(error))

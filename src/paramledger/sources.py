@@ -14,11 +14,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from . import registry
 from ._exceptions import FileFormatError, SourceError, UnknownModelError
 from .architecture import DESIGN_MODEL_TYPE, Architecture
-from .hf_config import architecture_from_config
-from .tokenizer_vocab import tokenizer_note
 
 SPEC_METADATA = ("description", "reference")  # spec-file keys that describe, not declare
 
@@ -90,14 +87,13 @@ def read_spec(path: Path, label: str | None = None) -> Architecture:
 def read_config(path: Path, label: str | None = None) -> Architecture:
     """A config.json; a tokenizer.json beside it adds a note comparing its vocabulary with
     the table's rows (padded rows still count)."""
+    # imported when first needed: a design never needs them
+    from .hf_config import architecture_from_config
+    from .tokenizer_vocab import tokenizer_note
+
     arch = architecture_from_config(read_json(path), label or str(path))
     note = tokenizer_note(path)
     return dataclasses.replace(arch, notes=(*arch.notes, note)) if note else arch
-
-
-def _read_bundled_model(path: Path) -> Architecture:
-    entry = registry.parsed_entry(path)
-    return architecture_from_config(entry["config"], entry["repo"])
 
 
 def load(source: str | os.PathLike[str] | Mapping[str, Any] | Architecture, **overrides: Any) -> Architecture:
@@ -116,6 +112,8 @@ def _load(source: Any) -> Architecture:
         return source
     if isinstance(source, Mapping):
         if "model_type" in source and source["model_type"] != DESIGN_MODEL_TYPE:
+            from .hf_config import architecture_from_config
+
             return architecture_from_config(source, "config")
         return Architecture.from_mapping(source, "mapping")
     text = os.fspath(source)
@@ -128,7 +126,9 @@ def _load(source: Any) -> Architecture:
         return read_config(file)
     if kind == "design":
         return read_spec(file, text)
-    return _read_bundled_model(file)
+    from . import registry  # imported when first needed: a design never needs it
+
+    return registry.architecture(file)
 
 
 def _locate(text: str) -> tuple[str, Path]:
@@ -176,6 +176,8 @@ def raw_config(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str, 
         return None
     if kind in ("config", "hub"):
         return _config_object(read_json(file), text)
+    from . import registry
+
     return dict(registry.read_entry(file)["config"])
 
 
