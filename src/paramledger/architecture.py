@@ -12,6 +12,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import repeat
 from typing import Any
 
 from ._exceptions import ArchitectureError, UnknownKeyError, did_you_mean
@@ -295,16 +296,18 @@ class Architecture:
         convert = [key for key, value in values.items()
                    if type(value) is not ready.get(key) and (value is not None or key not in nullable)
                    and (value != () or key not in lists)]
-        clean = dict(values)
+        fields = _DEFAULT_VALUES.copy()  # every field in one order, the given values over the defaults
+        fields.update(values)
         for key in convert:
             if key not in ready:
                 raise UnknownKeyError(key, cls.field_names(), where)
-            clean[key] = _coerce(key, values[key], where)
+            fields[key] = _coerce(key, values[key], where)
         for required in ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads"):
-            if required not in clean or clean[required] is None:
+            if fields.get(required) is None:
                 raise ArchitectureError(required, "missing (required)", where)
+        fields["source"], fields["notes"] = source or where, tuple(notes)
         arch = object.__new__(cls)  # the fields are coerced above and validated below
-        vars(arch).update(_DEFAULT_VALUES, **clean, source=source or where, notes=tuple(notes))
+        object.__setattr__(arch, "__dict__", fields)  # frozen: the instance dict is set whole
         arch.validate(where)
         return arch
 
@@ -588,7 +591,7 @@ def _coerce(key: str, value: Any, where: str | None) -> Any:
         return tuple(_coerce_int_item(key, item, where) for item in items if str(item).strip() != "")
     if kind.startswith("tuple[str"):
         items = value.split(",") if isinstance(value, str) else value
-        if not isinstance(items, (list, tuple)) or not all(isinstance(i, str) for i in items):
+        if not isinstance(items, (list, tuple)) or not all(map(isinstance, items, repeat(str))):
             raise ArchitectureError(key, f"must be a list of strings, got {value!r}", where)
         return tuple(filter(None, map(str.strip, items)))  # blanks dropped
     if not isinstance(value, str):

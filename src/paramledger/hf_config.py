@@ -14,7 +14,7 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     """Read ``config`` the way its family's transformers config class does: absent keys
     take the class defaults, renamed keys map onto architecture fields, and keys the
     family does not understand are listed in the notes (they might change the count)."""
-    if not isinstance(config, Mapping):
+    if type(config) is not dict and not isinstance(config, Mapping):  # a dict skips the ABC check
         raise SourceError(where, "a config must be a JSON object")
     model_type = config.get("model_type")
     if not model_type:
@@ -42,7 +42,7 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
             raise ArchitectureError(
                 key, f"{value!r} is not supported for {model_type} (paramledger counts only "
                 f"{allowed!r}; transformers would build other tensors)", where)
-    not_understood = config.keys() - family.understood
+    not_understood = [key for key in config if key not in family.understood]
     # Rules read the config as the family spells it, plus the values read so far under their
     # field names (so GPT-2's n_layer and InternLM3's qkv_bias reach them as the fields).
     # They do arithmetic on sizes, so the sizes are checked first, under the config's own keys.

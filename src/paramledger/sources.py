@@ -110,7 +110,7 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any] | Architecture, **ov
 def _load(source: Any) -> Architecture:
     if isinstance(source, Architecture):
         return source
-    if isinstance(source, Mapping):
+    if type(source) is not str and isinstance(source, Mapping):  # a name skips the ABC check
         if "model_type" in source and source["model_type"] != DESIGN_MODEL_TYPE:
             from .hf_config import architecture_from_config
 
