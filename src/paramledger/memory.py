@@ -19,7 +19,8 @@ own label (format_bytes).  Counts are never given a binary prefix.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Any
 
@@ -28,7 +29,7 @@ from .architecture import Architecture
 from .compute import (MATMUL_DEFINITION, TRAINING_DEFINITION, ForwardFlops, as_inventory, forward_flops_per_token,
                       training_flops)
 from .dtypes import KV_DTYPES, DType, get_dtype, group_size_for, tensor_bytes
-from .inventory import ACTIVE_DEFINITION, COMPONENTS, Inventory, Tensor
+from .inventory import ACTIVE_DEFINITION, COMPONENTS, Inventory, StampedTensors, Tensor
 from .kvcache import MLA_LAYOUTS, KVCache, kv_cache
 from .sources import load
 from .training import TrainingMemory, training_memory
@@ -67,28 +68,44 @@ class TensorBytes:
 
 @dataclass(frozen=True)
 class WeightBytes:
-    tensors: tuple[TensorBytes, ...]
-    dtype: str
+    """Bytes of every unique tensor of ``inventory``: ``dtype`` (``group_size`` its group), the
+    components ``keep`` names at their own dtype.  ``sums`` holds bytes by (component, dtype),
+    summed once per layer kind, so a design of millions of layers is priced in a second;
+    ``tensors`` lists every tensor's bytes, expanded when read."""
+
+    inventory: Inventory
+    main: DType
     group_size: int | None
-    keep: Mapping[str, str] = field(default_factory=dict)
+    keep: Mapping[str, str]
+    sums: Mapping[tuple[str, str], int]  # (component, dtype) -> bytes, in inventory order
+
+    @property
+    def dtype(self) -> str:
+        return self.main.name
 
     @property
     def total(self) -> int:
-        return sum(t.bytes for t in self.tensors)
+        return sum(self.sums.values())
 
     @property
     def by_component(self) -> dict[str, int]:
         out: dict[str, int] = {}
-        for t in self.tensors:
-            out[t.component] = out.get(t.component, 0) + t.bytes
+        for (component, _), size in self.sums.items():
+            out[component] = out.get(component, 0) + size
         return out
 
     @property
     def by_dtype(self) -> dict[str, int]:
         out: dict[str, int] = {}
-        for t in self.tensors:
-            out[t.dtype] = out.get(t.dtype, 0) + t.bytes
+        for (_, dtype), size in self.sums.items():
+            out[dtype] = out.get(dtype, 0) + size
         return out
+
+    @cached_property
+    def tensors(self) -> tuple[TensorBytes, ...]:
+        return tuple(TensorBytes(t.name, t.shape, t.component, *_priced(t, t.name, self.main, self.group_size,
+                                                                         self.keep))
+                     for t in self.inventory.tensors)
 
 
 def parse_keep(pairs: list[str] | Mapping[str, str] | None) -> dict[str, str]:
@@ -126,6 +143,12 @@ def _dtype_for(t: Tensor, default: DType, keep: Mapping[str, str]) -> DType:
     return chosen
 
 
+def _priced(t: Tensor, name: str, main: DType, group_size: int | None, keep: Mapping[str, str]) -> tuple[str, int]:
+    """(dtype, bytes) of ``t`` (called ``name`` in an error): ``main`` unless ``keep`` says otherwise."""
+    chosen = _dtype_for(t, main, keep)
+    return chosen.name, tensor_bytes(chosen, t.shape, group_size if chosen is main else None, name)
+
+
 def weight_bytes(source: Inventory | Architecture, dtype: str | DType = "bf16",
                  keep: Mapping[str, str] | list[str] | None = None,
                  group_size: int | None = None) -> WeightBytes:
@@ -134,12 +157,33 @@ def weight_bytes(source: Inventory | Architecture, dtype: str | DType = "bf16",
     main = dtype if isinstance(dtype, DType) else get_dtype(dtype)
     size = group_size_for(main, group_size)
     kept = parse_keep(keep)
-    rows = []
-    for t in inv.tensors:
-        chosen = _dtype_for(t, main, kept)
-        rows.append(TensorBytes(t.name, t.shape, t.component, chosen.name,
-                                tensor_bytes(chosen, t.shape, size if chosen is main else None, t.name)))
-    return WeightBytes(tuple(rows), main.name, size if main.grouped else None, kept)
+    sums: dict[tuple[str, str], int] = {}
+
+    def add(t: Tensor, name: str, times: int = 1) -> None:
+        dtype_name, size_bytes = _priced(t, name, main, size, kept)
+        key = (t.component, dtype_name)
+        sums[key] = sums.get(key, 0) + times * size_bytes
+
+    tensors = inv.tensors
+    if isinstance(tensors, StampedTensors):  # each layer kind priced once: bytes do not depend on the layer
+        for t in tensors.head:
+            add(t, t.name)
+        kinds = tensors.distinct_blocks()
+        first: dict[int, int] = {}  # a kind's first layer, to name its tensors in an error
+        for i, block in enumerate(tensors.blocks):
+            first.setdefault(id(block), i)
+            if len(first) == len(kinds):
+                break
+        for block, layers in kinds:
+            prefix = tensors.layer_prefix.format(i=first[id(block)])
+            for t in block:
+                add(t, prefix + t.name, layers)
+        for t in tensors.tail:
+            add(t, t.name)
+    else:
+        for t in tensors:
+            add(t, t.name)
+    return WeightBytes(inv, main, size if main.grouped else None, kept, sums)
 
 
 @dataclass(frozen=True)
