@@ -11,7 +11,7 @@ import paramledger
 from paramledger import families
 from paramledger._exceptions import OptionError
 from paramledger.dtypes import DTYPES, get_dtype, tensor_bytes
-from paramledger.memory import format_bytes, in_unit, memory_report, report_json, weight_bytes
+from paramledger.memory import format_bytes, in_unit, is_vector, memory_report, report_json, weight_bytes
 from strategies import architectures
 from test_kvcache import TINY_CONFIGS
 
@@ -298,3 +298,26 @@ def test_flops_parts_add_up_to_the_total_with_altup(cli, tmp_path):
     assert flops["weights"] + flops["attention"] + flops["altup"] == flops["total"]
     _, text, _ = cli("memory", str(config))
     assert f"mixing of 4 streams: {flops['altup']:,}" in text
+
+
+def test_weight_bytes_of_ten_million_layers_never_list_them():
+    """A typo of 10,000,000 layers is priced at once: bytes by component and dtype are summed per
+    layer kind (a layer's bytes do not depend on its index), and the rows wait until read."""
+    inv = paramledger.inventory(paramledger.load("seed-baseline", num_hidden_layers=10_000_000))
+    weights = weight_bytes(inv, "int4", keep=["vectors=bf16"])
+    vectors = sum(t.count for t in inv.tensors.head + inv.tensors.tail if is_vector(t))
+    vectors += 10_000_000 * sum(t.count for t in inv.tensors.blocks[0] if is_vector(t))
+    assert weights.by_dtype == {"int4": weights.total - 2 * vectors, "bf16": 2 * vectors}
+    assert weights.by_component["attention"] == 10_000_000 * 4 * tensor_bytes(get_dtype("int4"), (256, 256))
+    assert inv.tensors._flat is None
+
+
+def test_weight_bytes_rows_equal_the_sums():
+    inv = paramledger.inventory("gpt-oss-20b")
+    weights = weight_bytes(inv, "bf16", keep=["experts=mxfp4", "vectors=bf16"])
+    assert len(weights.tensors) == len(inv.tensors)
+    assert sum(t.bytes for t in weights.tensors) == weights.total
+    by_dtype: dict[str, int] = {}
+    for row in weights.tensors:
+        by_dtype[row.dtype] = by_dtype.get(row.dtype, 0) + row.bytes
+    assert by_dtype == weights.by_dtype
