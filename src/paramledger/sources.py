@@ -145,9 +145,9 @@ def _locate(text: str) -> tuple[str, Path]:
 def _resolve(text: str) -> tuple[str, Path] | None:
     """Where a source string points: ("spec" | "config" | "design" | "model", file), or None
     when nothing local matches (it may be a hub id)."""
-    try:
-        mode = os.stat(text).st_mode  # one system call tells a folder, a file or nothing
-    except (OSError, ValueError):  # no such path (ValueError: a NUL in the name)
+    try:  # os.access answers "nothing there" (a bundled name) without raising; os.stat tells a folder from a file
+        mode = os.stat(text).st_mode if os.access(text, os.F_OK) else 0
+    except (OSError, ValueError):  # gone in between, or a NUL in the name
         mode = 0
     if stat.S_ISDIR(mode):
         config = Path(text) / "config.json"
