@@ -643,6 +643,60 @@ CONFIGS.update({
     "gemma3n_text": gemma3n_text(),
     "gemma3n": gemma3n_text().map(lambda text: {"text_config": {"model_type": "gemma3n_text", **text}}),
 })
+
+
+@st.composite
+def gemma4_text(draw) -> dict:
+    """The layer pattern given or by default (the last layer full either way), per-layer attention
+    shapes by the class default (global_head_dim, num_global_key_value_heads), given per attention
+    type in per_layer_config, or none; keys as values on full layers, as many KV-sharing last layers
+    as the pattern allows with or without the double-width FFN, per-layer inputs (or none), the MoE
+    block beside the dense FFN, attention biases, bidirectional attention, logit softcapping."""
+    config = draw(core())
+    layers, heads = config["num_hidden_layers"], config["num_attention_heads"]
+    types = None
+    if draw(booleans):
+        types = draw(layer_types(layers))
+        config["layer_types"] = types
+    types = list(types or ["full_attention" if (i + 1) % 6 == 0 else "sliding_attention" for i in range(layers)])
+    types[-1] = "full_attention"  # Gemma4TextConfig forces it
+    most = max(s for s in range(layers) if set(types[:layers - s]) == set(types))
+    kv_heads = st.sampled_from([k for k in (1, 2, 3, 4, 6, 8) if heads % k == 0])
+    head_dims = st.sampled_from([2, 4, 8, 16])
+    # transformers 5.24.0 runs shared KV layers only with per-layer inputs (refused without them), and
+    # looks up every token id in the per-layer table: often as many rows as the vocabulary, so the slow
+    # checks can run a prompt
+    per_layer_input = draw(st.sampled_from([0, 1, 4, 16]))
+    config.update({
+        "sliding_window": draw(st.integers(1, 64)), "attention_bias": draw(booleans),
+        "attention_k_eq_v": draw(booleans), "num_kv_shared_layers": draw(st.integers(0, most if per_layer_input else 0)),
+        "use_double_wide_mlp": draw(booleans), "hidden_size_per_layer_input": per_layer_input,
+        "vocab_size_per_layer_input": draw(st.one_of(st.just(config["vocab_size"]), st.integers(1, 300))),
+        "use_bidirectional_attention": draw(st.sampled_from([None, "vision", "all"])),
+        "final_logit_softcapping": draw(st.sampled_from([None, 30.0])),
+    })
+    style = draw(st.sampled_from(["default", "given", "null"]))
+    if style == "default":
+        if draw(booleans):
+            config["global_head_dim"] = draw(head_dims)
+        config["num_global_key_value_heads"] = draw(st.one_of(st.none(), kv_heads))
+    elif style == "given":
+        by_type = {kind: draw(st.fixed_dictionaries({}, optional={"head_dim": head_dims, "num_key_value_heads":
+                                                                  kv_heads})) for kind in set(types)}
+        config["per_layer_config"] = {str(i): by_type[kind] for i, kind in enumerate(types) if by_type[kind]}
+    else:
+        config["per_layer_config"] = None
+    if draw(booleans):
+        experts = draw(st.integers(1, 8))
+        config.update({"enable_moe_block": True, "num_experts": experts, "top_k_experts": draw(st.integers(1, experts)),
+                       "moe_intermediate_size": draw(st.integers(1, 32))})
+    return config
+
+
+CONFIGS.update({
+    "gemma4_text": gemma4_text(),
+    "gemma4": gemma4_text().map(lambda text: {"text_config": {"model_type": "gemma4_text", **text}}),
+})
 CONFIGS.update({
     "cohere_compass_text": cohere_compass_text(),
     "dots1": dots1(),

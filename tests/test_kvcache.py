@@ -48,6 +48,18 @@ TINY_CONFIGS = {
                           sliding_window=WINDOW),
     "gemma3_text-hybrid": dict(_DECODER, model_type="gemma3_text", num_hidden_layers=7, num_key_value_heads=2,
                                head_dim=32, sliding_window=WINDOW),
+    # Gemma 4: full layers twice as wide with one KV head each and values from the keys, the last two
+    # layers sharing keys and values (double-width FFN there), per-layer inputs; and the MoE block.
+    "gemma4_text-hybrid": dict(_DECODER, model_type="gemma4_text", num_hidden_layers=6, num_key_value_heads=2,
+                               head_dim=16, global_head_dim=32, num_global_key_value_heads=1, attention_k_eq_v=True,
+                               sliding_window=WINDOW, layer_types=["sliding_attention", "full_attention"] * 3,
+                               num_kv_shared_layers=2, use_double_wide_mlp=True, hidden_size_per_layer_input=8,
+                               vocab_size_per_layer_input=96),
+    "gemma4_text-moe-hybrid": dict(_DECODER, model_type="gemma4_text", num_key_value_heads=2, head_dim=16,
+                                   global_head_dim=32, sliding_window=WINDOW, hidden_size_per_layer_input=0,
+                                   layer_types=["sliding_attention", "sliding_attention", "full_attention",
+                                                "full_attention"], enable_moe_block=True, num_experts=4,
+                                   top_k_experts=2, moe_intermediate_size=32, attention_bias=True),
     "phi3-sliding": dict(_DECODER, model_type="phi3", num_key_value_heads=2, sliding_window=WINDOW,
                          pad_token_id=0, bos_token_id=1, eos_token_id=2),
     "olmo": dict(_DECODER, model_type="olmo", num_key_value_heads=2),

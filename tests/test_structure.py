@@ -1,5 +1,6 @@
-"""The structure added for Falcon, Cohere's and StableLM's per-head q/k norms and ERNIE 4.5 MoE's
-routing correction bias: as spec-file axes, their refusals, and the views that read them."""
+"""The structure added for Falcon, Cohere's and StableLM's per-head q/k norms, ERNIE 4.5 MoE's
+routing correction bias, Gemma 3n and Gemma 4: as spec-file axes, their refusals, and the views
+that read them."""
 
 from __future__ import annotations
 
@@ -592,3 +593,163 @@ def test_gemma3n_kv_cache_equals_transformers_with_shared_layers():
     held = sum(0 if layer.keys is None else layer.keys.nbytes + layer.values.nbytes for layer in cache.layers)
     assert [layer.keys is None for layer in cache.layers] == [False, False, True, True]
     assert kv_cache(paramledger.load(config), 7, 2, "fp32").bytes == held
+
+
+# ----------------------------------------------------------------- Gemma 4
+def test_head_dim_and_kv_heads_per_layer_shape_each_layer_and_its_cache():
+    arch = Architecture.from_mapping({**GEMMA3N, "head_dim_per_layer": [16, 32, 16, 32],
+                                      "num_key_value_heads_per_layer": [2, 4, 2, 4]})
+    shapes = _shapes(arch)
+    assert shapes["model.layers.0.self_attn.q_proj.weight"] == (64, 64)
+    assert shapes["model.layers.1.self_attn.q_proj.weight"] == (128, 64)
+    assert shapes["model.layers.1.self_attn.k_proj.weight"] == shapes["model.layers.1.self_attn.v_proj.weight"] == (
+        128, 64)
+    assert shapes["model.layers.1.self_attn.o_proj.weight"] == (64, 128)
+    assert shapes["model.layers.1.self_attn.q_norm.weight"] == shapes["model.layers.1.self_attn.k_norm.weight"] == (32,)
+    assert shapes["model.layers.2.self_attn.k_proj.weight"] == (32, 64)
+    cache = kv_cache(arch, 20, 1, "fp32")
+    assert [layer.values_per_token for layer in cache.layers] == [64, 256, 64, 256]
+    assert cache.values == 2 * 64 * 7 + 2 * 256 * 20  # sliding layers hold window - 1 tokens
+    # QKᵀ and AV: 2 × heads × (head_dim + head_dim) × keys, each layer at its own width
+    assert forward_flops_per_token(arch, 20).attention_flops == 2 * (2 * 4 * 32 * 8 + 2 * 4 * 64 * 20)
+
+
+def test_keys_serve_as_values_on_full_layers_only():
+    arch = Architecture.from_mapping({**GEMMA3N, "attention_k_eq_v": True})
+    shapes = _shapes(arch)
+    assert "model.layers.0.self_attn.v_proj.weight" in shapes
+    assert "model.layers.1.self_attn.v_proj.weight" not in shapes
+    plain = arch.replace(attention_k_eq_v=False)
+    assert paramledger.inventory(plain).total - paramledger.inventory(arch).total == 2 * 32 * 64
+    # the values (the keys' projection, normed apart and not rotated) are cached all the same
+    assert kv_cache(arch, 20, 1, "fp32").bytes == kv_cache(plain, 20, 1, "fp32").bytes
+
+
+GEMMA4 = {"model_type": "gemma4_text", "vocab_size": 100, "hidden_size": 64, "num_hidden_layers": 2,
+          "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "global_head_dim": 32,
+          "intermediate_size": 32, "sliding_window": 8, "hidden_size_per_layer_input": 0}
+
+
+def test_gemma4_moe_block_runs_the_dense_ffn_beside_the_experts():
+    config = {**GEMMA4, "enable_moe_block": True, "num_experts": 4, "top_k_experts": 2, "moe_intermediate_size": 8}
+    arch = paramledger.load(config)
+    assert (arch.num_experts, arch.num_experts_per_tok, arch.moe_beside_dense_mlp, arch.router_scales) == (4, 2, True,
+                                                                                                          True)
+    layer = {name[len("model.layers.1."):]: shape for name, shape in _shapes(arch).items()
+             if name.startswith("model.layers.1.")}
+    assert layer["mlp.gate_proj.weight"] == layer["mlp.up_proj.weight"] == (32, 64)
+    assert layer["router.proj.weight"] == (4, 64)
+    assert layer["router.scale"] == (64,) and layer["router.per_expert_scale"] == (4,)
+    assert layer["experts.gate_up_proj"] == (4, 16, 64) and layer["experts.down_proj"] == (4, 64, 8)
+    for norm in ("post_feedforward_layernorm_1", "pre_feedforward_layernorm_2", "post_feedforward_layernorm_2",
+                 "pre_feedforward_layernorm", "post_feedforward_layernorm"):
+        assert layer[norm + ".weight"] == (64,)
+    dense = paramledger.load(GEMMA4)  # the same dense FFNs, no experts
+    moe_matmuls = 4 * 64 + 2 * (16 * 64 + 64 * 8)  # the router's projection, two of the four experts
+    assert matmul_parameters(paramledger.inventory(arch)) - matmul_parameters(paramledger.inventory(dense)) == (
+        2 * moe_matmuls)
+
+
+def test_gemma4_double_wide_ffn_on_the_kv_sharing_layers():
+    config = {**GEMMA4, "num_hidden_layers": 4, "layer_types": ["sliding_attention", "full_attention"] * 2,
+              "num_kv_shared_layers": 2, "hidden_size_per_layer_input": 4, "use_double_wide_mlp": True}
+    arch = paramledger.load(config)
+    assert arch.intermediate_size_per_layer == (32, 32, 64, 64)
+    assert "model.layers.3.self_attn.k_proj.weight" not in _shapes(arch)
+    assert paramledger.load({**config, "use_double_wide_mlp": False}).intermediate_size_per_layer == ()
+
+
+def test_gemma4_config_defaults():
+    arch = paramledger.load({"model_type": "gemma4_text"})  # Gemma4TextConfig
+    full = [i for i, kind in enumerate(arch.layer_types) if kind == "full_attention"]
+    assert full == [5, 11, 17, 23, 29]
+    assert arch.head_dim_per_layer == tuple(512 if i in full else 256 for i in range(30))
+    assert (arch.head_dim, arch.num_key_value_heads, arch.num_key_value_heads_per_layer, arch.attention_k_eq_v,
+            arch.num_experts, arch.hidden_size_per_layer_input, arch.vocab_size_per_layer_input) == (
+        256, 4, (), False, 0, 256, 262_144)
+    assert paramledger.inventory(arch).total == 5_077_177_856
+    # a config saved by transformers spells the same overrides out, layer by layer
+    saved = {"model_type": "gemma4_text", "per_layer_config": {f"{i:02d}": {"head_dim": 512} for i in full}}
+    assert paramledger.load(saved) == arch
+    # a new depth repeats the per-layer shapes with the layer pattern: each layer keeps its type's shape
+    shallower = arch.replace(num_hidden_layers=12)
+    assert shallower.head_dim_per_layer == tuple(512 if kind == "full_attention" else 256
+                                                 for kind in shallower.layer_types)
+    assert shallower.layer_types[5] == shallower.layer_types[11] == "full_attention"
+    # per_layer_config null: no overrides, head_dim on every layer
+    assert paramledger.load({"model_type": "gemma4_text", "per_layer_config": None}).head_dim_per_layer == ()
+
+
+def test_gemma4_global_kv_heads_follow_attention_k_eq_v():
+    config = {**GEMMA4, "num_global_key_value_heads": 1}
+    assert paramledger.load(config).num_key_value_heads_per_layer == ()  # read only with attention_k_eq_v
+    arch = paramledger.load({**config, "attention_k_eq_v": True})
+    assert arch.num_key_value_heads_per_layer == (2, 1) and arch.head_dim_per_layer == (16, 32)
+    assert _shapes(arch)["model.layers.1.self_attn.k_proj.weight"] == (32, 64)
+    assert "model.layers.1.self_attn.v_proj.weight" not in _shapes(arch)
+    assert kv_cache(arch, 4, 1, "fp32").values_per_token == 2 * (16 + 16) + 1 * (32 + 32)
+
+
+def test_gemma4_bidirectional_attention_narrows_the_window():
+    assert paramledger.load({"model_type": "gemma4_text", "use_bidirectional_attention": "all"}).sliding_window == 257
+    assert paramledger.load({"model_type": "gemma4_text", "use_bidirectional_attention": "vision"}).sliding_window == 512
+
+
+@pytest.mark.parametrize("config", [{"model_type": "gemma4_text"},
+                                    {**GEMMA4, "attention_k_eq_v": True, "num_global_key_value_heads": 1},
+                                    {**GEMMA4, "enable_moe_block": True, "num_experts": 4, "top_k_experts": 2,
+                                     "moe_intermediate_size": 8}])
+def test_gemma4_has_a_closed_form(config):
+    from paramledger.formula import closed_form
+
+    arch = paramledger.load(config)
+    assert closed_form(arch).evaluate() == paramledger.inventory(arch).total
+
+
+@pytest.mark.parametrize("changes,match", [
+    ({"head_dim_per_layer": [16]}, r"head_dim_per_layer: has 1 entries for num_hidden_layers=4"),
+    ({"head_dim_per_layer": [16, 0, 16, 16]}, r"head_dim_per_layer: every entry must be positive"),
+    ({"num_key_value_heads_per_layer": [2, 3, 2, 2]}, r"num_key_value_heads_per_layer: layer 1: 3 does not divide "
+                                                      r"its 4 query heads"),
+    ({"head_dim_per_layer": [16] * 4, "v_head_dim": 8}, r"head_dim_per_layer: is built for plain multi-head attention"),
+    ({"attention_k_eq_v": True, "v_head_dim": 8}, r"attention_k_eq_v: is built for plain multi-head attention"),
+    ({"head_dim_per_layer": [16, 32, 16, 16], "num_kv_shared_layers": 2, "hidden_size_per_layer_input": 4},
+     r"num_kv_shared_layers: layer 3 reuses layer 1's keys and values but its head_dim or KV heads differ"),
+    ({"moe_beside_dense_mlp": True}, r"moe_beside_dense_mlp: set without num_experts"),
+    ({"router_scales": True}, r"router_scales: set without num_experts"),
+    ({"moe_beside_dense_mlp": True, "num_experts": 2, "num_experts_per_tok": 1, "mlp_only_layers": [0]},
+     r"moe_beside_dense_mlp: set with mlp_only_layers"),
+])
+def test_bad_gemma4_axes_are_refused(changes, match):
+    with pytest.raises(ArchitectureError, match=match):
+        Architecture.from_mapping({**GEMMA3N, **changes})
+
+
+@pytest.mark.parametrize("changes,match", [
+    ({"per_layer_config": {"1": {"intermediate_size": 64}}},
+     r"config: per_layer_config: layer 1 overrides intermediate_size; Gemma 4 reads only head_dim and "
+     r"num_key_value_heads per layer"),
+    ({"per_layer_config": {"2": {"head_dim": 32}}}, r"config: per_layer_config: layer 2 is outside 0..1"),
+    ({"num_hidden_layers": 3, "layer_types": ["full_attention"] * 3, "per_layer_config": {"0": {"head_dim": 32}}},
+     r"config: per_layer_config: the full_attention layers differ \(transformers 5.24.0 builds one rotary "
+     r"embedding per attention type"),
+    ({"global_head_dim": None}, r"config: global_head_dim: must be a positive whole number, got None"),
+    ({"enable_moe_block": True, "num_experts": 4, "moe_intermediate_size": 8},
+     r"config: top_k_experts: missing \(required with enable_moe_block"),
+    ({"num_hidden_layers": 4, "layer_types": ["sliding_attention", "full_attention"] * 2, "num_kv_shared_layers": 2},
+     r"config: num_kv_shared_layers: needs per-layer inputs \(hidden_size_per_layer_input\)"),
+])
+def test_gemma4_configs_transformers_cannot_build_or_run_are_refused(changes, match):
+    with pytest.raises(ArchitectureError, match=match):
+        paramledger.load({**GEMMA4, **changes})
+
+
+def test_gemma4_axes_read_from_a_spec_file(tmp_path):
+    spec = tmp_path / "design.toml"
+    spec.write_text('vocab_size = 100\nhidden_size = 64\nnum_hidden_layers = 2\nnum_attention_heads = 4\n'
+                    'head_dim_per_layer = [16, 32]\nnum_key_value_heads_per_layer = [2, 1]\nattention_k_eq_v = true\n'
+                    'num_experts = 2\nnum_experts_per_tok = 1\nmoe_beside_dense_mlp = true\nrouter_scales = true\n',
+                    encoding="utf-8")
+    arch = paramledger.load(str(spec))
+    assert (arch.head_dim_per_layer, arch.num_key_value_heads_per_layer, arch.attention_k_eq_v,
+            arch.moe_beside_dense_mlp, arch.router_scales) == ((16, 32), (2, 1), True, True, True)

@@ -61,17 +61,21 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     per_layer_heads = arch.num_attention_heads_per_layer
     per_layer_ffn = arch.intermediate_size_per_layer
     if (arch.sliding_layers_differ or arch.indexer_layers_differ or per_layer_heads
-            or arch.attention_output_bias_layers or per_layer_ffn or arch.num_kv_shared_layers):
+            or arch.attention_output_bias_layers or per_layer_ffn or arch.num_kv_shared_layers
+            or arch.attention_shapes_differ):
         # a layer's kind: routed?, sliding (with its own tensors)?, its own indexer?, its query heads,
-        # an output bias?, its FFN width, keys and values shared from an earlier layer?
-        sliding_differs = arch.sliding_layers_differ
-        built: dict[tuple[bool, bool, bool, int | None, bool, int | None, bool], tuple[Tensor, ...]] = {}
-        shared_by: dict[tuple[bool, bool, bool, int | None, bool, int | None, bool], int] = {}
+        # an output bias?, its FFN width, keys and values shared from an earlier layer?, its head width
+        # and KV heads, values from the keys?
+        sliding_differs, shapes_differ = arch.sliding_layers_differ, arch.attention_shapes_differ
+        built: dict[tuple, tuple[Tensor, ...]] = {}
+        shared_by: dict[tuple, int] = {}
         blocks = []
         for i in range(layers):
             kind = (arch.is_moe_layer(i), sliding_differs and arch.is_sliding_layer(i), arch.has_indexer(i),
                     per_layer_heads[i] if per_layer_heads else None, arch.has_output_bias(i),
-                    per_layer_ffn[i] if per_layer_ffn else None, arch.is_kv_shared_layer(i))
+                    per_layer_ffn[i] if per_layer_ffn else None, arch.is_kv_shared_layer(i),
+                    arch.layer_head_dim(i) if shapes_differ else None,
+                    arch.layer_kv_heads(i) if shapes_differ else None, arch.values_from_keys(i))
             if kind not in built:
                 built[kind], shared_by[kind] = tuple(_block(arch, naming, *kind)), 0
             shared_by[kind] += 1
@@ -111,16 +115,24 @@ def _frozen(name: str, patterns: tuple[str, ...]) -> bool:
 
 def _block(arch: Architecture, naming: Naming, moe: bool, sliding: bool = False,
            indexer: bool | None = None, heads: int | None = None, output_bias: bool | None = None,
-           ffn_size: int | None = None, kv_shared: bool = False) -> list[Tensor]:
+           ffn_size: int | None = None, kv_shared: bool = False, head_dim: int | None = None,
+           kv_heads: int | None = None, values_from_keys: bool = False) -> list[Tensor]:
     """One layer's tensors, named relative to the layer prefix (``indexer``, ``output_bias`` None:
     as the design's layers all are; ``heads`` None: num_attention_heads; ``ffn_size`` None: ffn_size;
-    ``kv_shared``: the layer reuses an earlier layer's keys and values)."""
+    ``kv_shared``: the layer reuses an earlier layer's keys and values; ``head_dim``, ``kv_heads``
+    None: the design's; ``values_from_keys``: no value projection)."""
     c = _Collector(arch, naming)
     _attention(c, arch, "", None, sliding, heads, arch.attention_output_bias if output_bias is None else output_bias,
-               kv_shared)
+               kv_shared, head_dim, kv_heads, values_from_keys)
     if arch.index_n_heads is not None and (indexer if indexer is not None else arch.has_indexer(0)):
         _indexer(c, arch, "", None)
-    if moe:
+    if moe and arch.moe_beside_dense_mlp:  # the dense FFN and the experts side by side (Gemma4TextDecoderLayer)
+        _dense_ffn(c, arch, "", None, ffn_size or arch.ffn_size, naming.gate, naming.up, naming.down, "ffn",
+                   arch.mlp_bias)
+        _experts(c, arch, "", None)
+        for path in (naming.ffn_post_norm_1, naming.ffn_pre_norm_2, naming.ffn_post_norm_2):
+            c.norm(path, arch.hidden_size, None)
+    elif moe:
         _experts(c, arch, "", None)
     else:
         _dense_ffn(c, arch, "", None, ffn_size or arch.ffn_size, naming.gate, naming.up, naming.down, "ffn",
@@ -169,7 +181,9 @@ def _layer_extras(c: _Collector, arch: Architecture) -> None:
 
 
 def _attention(c: _Collector, arch: Architecture, prefix: str, i: int, sliding: bool = False,
-               layer_heads: int | None = None, output_bias: bool = False, kv_shared: bool = False) -> None:
+               layer_heads: int | None = None, output_bias: bool = False, kv_shared: bool = False,
+               head_dim: int | None = None, layer_kv_heads: int | None = None,
+               values_from_keys: bool = False) -> None:
     n = c.naming
     d = arch.hidden_size
     heads = layer_heads or arch.num_attention_heads
@@ -188,20 +202,23 @@ def _attention(c: _Collector, arch: Architecture, prefix: str, i: int, sliding: 
                  "attention", i, False)
         c.linear(prefix + n.o, d, heads * arch.v_head_dim, "attention", i, output_bias)
     else:
-        hd = arch.attention_head_dim
+        hd = head_dim or arch.attention_head_dim
         kv_heads = arch.sliding_num_key_value_heads if sliding and arch.sliding_num_key_value_heads else arch.kv_heads
+        kv_heads = layer_kv_heads or kv_heads
         q_out, kv_out = heads * hd, kv_heads * hd
         v_dim = arch.v_head_dim or hd  # value heads narrower than q/k heads (MiMo-V2-Flash)
+        v_out = 0 if values_from_keys else kv_heads * v_dim  # attention_k_eq_v: the keys serve as values
         if arch.attention_experts:  # mixture of attention heads: routed q/o pairs, shared keys and values
             _attention_experts(c, arch, prefix, i, kv_heads * hd)
         elif kv_shared:  # keys and values come from an earlier layer: queries only (Gemma3nTextAttention)
             c.linear(prefix + n.q, q_out, d, "attention", i, arch.attention_bias)
         elif n.qkv is not None:
-            c.linear(prefix + n.qkv, q_out + kv_out + kv_heads * v_dim, d, "attention", i, arch.attention_bias)
+            c.linear(prefix + n.qkv, q_out + kv_out + v_out, d, "attention", i, arch.attention_bias)
         else:
             c.linear(prefix + n.q, q_out, d, "attention", i, arch.attention_bias)
             c.linear(prefix + n.k, kv_out, d, "attention", i, arch.attention_bias)
-            c.linear(prefix + n.v, kv_heads * v_dim, d, "attention", i, arch.attention_bias)
+            if v_out:
+                c.linear(prefix + n.v, v_out, d, "attention", i, arch.attention_bias)
         if not arch.attention_experts:
             c.linear(prefix + n.o, d, heads * v_dim, "attention", i, output_bias and n.o_bias is None)
         if output_bias and n.o_bias is not None:  # a bias kept apart from the projection
@@ -286,6 +303,9 @@ def _experts(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
     n = c.naming
     d, e, m = arch.hidden_size, arch.num_experts, arch.expert_size
     c.linear(prefix + n.router, e, d, "router", i, arch.router_bias)
+    if arch.router_scales:  # Gemma4TextRouter: scales its normed input, then each expert's weight
+        c.add(prefix + n.router_scale, (d,), "router", i)
+        c.add(prefix + n.router_per_expert_scale, (e,), "router", i)
     if arch.router_correction_bias:
         c.add(prefix + n.router_correction_bias, (1, e) if n.router_correction_bias_row else (e,), "router", i)
     up_out = 2 * m if arch.mlp_gated else m

@@ -153,6 +153,17 @@ class Architecture:
     vocab_size_per_layer_input: int | None = None
     altup_num_inputs: int = 0  # AltUp: altup_num_inputs streams, each layer predicting and correcting them
     laurel_rank: int = 0  # LAuReL: a rank-laurel_rank residual (linear_left, linear_right) in each layer
+    # Attention shapes of each layer (Gemma 4's per_layer_config: head_dim 512 on its full-attention
+    # layers, and their own KV heads with attention_k_eq_v); (): head_dim, num_key_value_heads on every layer.
+    head_dim_per_layer: tuple[int, ...] = ()
+    num_key_value_heads_per_layer: tuple[int, ...] = ()
+    # Full-attention layers project no values: the values are the key projection's output, normed
+    # apart (Gemma 4's attention_k_eq_v); the cache still holds keys and values.
+    attention_k_eq_v: bool = False
+    # Each MoE layer runs its dense FFN too, beside the routed experts, and sums the two branches,
+    # each with its own post-norm and the experts with their own pre-norm (Gemma 4's enable_moe_block).
+    moe_beside_dense_mlp: bool = False
+    router_scales: bool = False  # (hidden,) on the router's input, (num_experts,) on its weights (Gemma 4)
     # Attention pattern: count-neutral, needed for the KV cache.
     sliding_window: int | None = None
     layer_types: tuple[str, ...] = ()  # per layer "full_attention" or "sliding_attention"
@@ -233,9 +244,27 @@ class Architecture:
         return self.num_hidden_layers * self.hidden_size_per_layer_input
 
     def layer_kv_heads(self, layer: int) -> int:
+        if self.num_key_value_heads_per_layer:
+            return self.num_key_value_heads_per_layer[layer]
         if self.sliding_num_key_value_heads is not None and self.is_sliding_layer(layer):
             return self.sliding_num_key_value_heads
         return self.kv_heads
+
+    def layer_head_dim(self, layer: int) -> int:
+        """Width of one query and key head of one layer (head_dim_per_layer, else head_dim)."""
+        return self.head_dim_per_layer[layer] if self.head_dim_per_layer else self.attention_head_dim
+
+    def layer_value_head_dim(self, layer: int) -> int:
+        return self.v_head_dim or self.layer_head_dim(layer)
+
+    def values_from_keys(self, layer: int) -> bool:
+        """The layer has no value projection: its values are its keys' (attention_k_eq_v, full layers)."""
+        return self.attention_k_eq_v and not self.is_sliding_layer(layer)
+
+    @property
+    def attention_shapes_differ(self) -> bool:
+        """Layers hold attention tensors of other shapes (per-layer head_dim or KV heads, values from keys)."""
+        return bool(self.head_dim_per_layer or self.num_key_value_heads_per_layer or self.attention_k_eq_v)
 
     def layer_heads(self, layer: int) -> int:
         """Query heads of one layer."""
@@ -317,15 +346,20 @@ class Architecture:
         values = {f: getattr(self, f) for f in self.field_names()}
         if "intermediate_size" in changes and "intermediate_ratio" not in changes:
             values["intermediate_ratio"] = None
-        if "num_hidden_layers" in changes and self.layer_types and "layer_types" not in changes:
+        patterns = [key for key in ("layer_types", "head_dim_per_layer", "num_key_value_heads_per_layer")
+                    if getattr(self, key) and key not in changes]
+        if "num_hidden_layers" in changes and patterns:
             # The per-layer pattern (count-neutral, for the KV cache) follows the new depth by
-            # repeating, as Gemma's and Mistral's configs generate it.
+            # repeating, as Gemma's and Mistral's configs generate it; per-layer attention shapes
+            # repeat alongside it, so each layer keeps its attention type's shape (Gemma 4).
             try:
                 layers = _whole(_coerce("num_hidden_layers", changes["num_hidden_layers"], where), "", where)
             except ArchitectureError:
                 layers = 0  # validation below reports the bad value
             if layers > 0:
-                values["layer_types"] = tuple(self.layer_types[i % len(self.layer_types)] for i in range(layers))
+                for key in patterns:
+                    pattern = getattr(self, key)
+                    values[key] = tuple(pattern[i % len(pattern)] for i in range(layers))
         values.update(changes)
         return Architecture.from_mapping(values, where or self.source, self.notes, source=self.source)
 
@@ -428,6 +462,8 @@ class Architecture:
     def _validate_structure(self, where: str | None) -> None:
         """Per-layer heads, the indexer, a pruned head, sub-norms and a learned activation."""
         self._validate_gemma3n(where)
+        if self.attention_shapes_differ or self.moe_beside_dense_mlp or self.router_scales:
+            self._validate_gemma4(where)
         if self.num_attention_heads_per_layer:
             per_layer = self.num_attention_heads_per_layer
             if len(per_layer) != self.num_hidden_layers:
@@ -498,6 +534,44 @@ class Architecture:
                     what = "an FFN sub-norm" if key == "ffn_sub_norm" else "xielu's learned alpha_p and alpha_n"
                     raise ArchitectureError(key, f"{what} is built for dense FFNs only, not for routed experts", where)
 
+    def _validate_gemma4(self, where: str | None) -> None:
+        """Per-layer head widths and KV heads, values from keys, a dense FFN beside the experts."""
+        layers = self.num_hidden_layers
+        for key in ("head_dim_per_layer", "num_key_value_heads_per_layer"):
+            per_layer = getattr(self, key)
+            if not per_layer:
+                continue
+            if len(per_layer) != layers:
+                raise ArchitectureError(key, f"has {len(per_layer)} entries for num_hidden_layers={layers}", where)
+            if any(value < 1 for value in per_layer):
+                raise ArchitectureError(key, "every entry must be positive", where)
+            if self.is_mla or self.attention_experts or self.sliding_layers_differ or self.v_head_dim:
+                raise ArchitectureError(key, "is built for plain multi-head attention (not with MLA, attention "
+                                        "experts, sliding KV heads or v_head_dim)", where)
+        for layer, kv_heads in enumerate(self.num_key_value_heads_per_layer):
+            if self.layer_heads(layer) % kv_heads:
+                raise ArchitectureError("num_key_value_heads_per_layer", f"layer {layer}: {kv_heads} does not "
+                                        f"divide its {self.layer_heads(layer)} query heads", where)
+        if self.attention_k_eq_v and (self.is_mla or self.attention_experts or self.v_head_dim):
+            raise ArchitectureError("attention_k_eq_v", "is built for plain multi-head attention (not with MLA, "
+                                    "attention experts or v_head_dim)", where)
+        if (self.num_kv_shared_layers and (self.head_dim_per_layer or self.num_key_value_heads_per_layer)
+                and len(self.layer_types) in (0, layers)):  # a pattern of another length is refused in validate
+            first = layers - self.num_kv_shared_layers
+            for layer in range(first, layers):
+                kind = self.is_sliding_layer(layer)
+                source = max((i for i in range(first) if self.is_sliding_layer(i) == kind), default=layer)
+                if (self.layer_head_dim(layer), self.layer_kv_heads(layer)) != (
+                        self.layer_head_dim(source), self.layer_kv_heads(source)):
+                    raise ArchitectureError("num_kv_shared_layers", f"layer {layer} reuses layer {source}'s keys "
+                                            "and values but its head_dim or KV heads differ", where)
+        for key in ("moe_beside_dense_mlp", "router_scales"):
+            if getattr(self, key) and not self.is_moe:
+                raise ArchitectureError(key, "set without num_experts", where)
+        if self.moe_beside_dense_mlp and self.mlp_only_layers:
+            raise ArchitectureError("moe_beside_dense_mlp", "set with mlp_only_layers (every layer runs both "
+                                    "the dense FFN and the experts)", where)
+
     def _validate_gemma3n(self, where: str | None) -> None:
         """Per-layer FFN widths, shared keys and values, per-layer inputs, AltUp and LAuReL."""
         if self.intermediate_size_per_layer:
@@ -507,9 +581,9 @@ class Architecture:
                                         f"num_hidden_layers={self.num_hidden_layers}", where)
             if any(width < 1 for width in widths):
                 raise ArchitectureError("intermediate_size_per_layer", "every width must be positive", where)
-            if self.is_moe:
+            if self.is_moe and not self.moe_beside_dense_mlp:
                 raise ArchitectureError("intermediate_size_per_layer", "is built for dense FFNs, not with "
-                                        "num_experts", where)
+                                        "num_experts (unless moe_beside_dense_mlp)", where)
         shared = self.num_kv_shared_layers
         if shared:
             if shared >= self.num_hidden_layers:

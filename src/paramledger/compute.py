@@ -15,7 +15,8 @@ A multiply-add is 2 FLOPs.  The forward pass of one token that attends to ``cont
   MLA, unless v_head_dim narrows the values), keys = context on a full layer,
   min(context, sliding_window) on a sliding one.  MLA is priced as computed per head
   (qk_head_dim = qk_nope_head_dim + qk_rope_head_dim), as transformers computes it after
-  expand_kv.  Softmax and masking are left out.
+  expand_kv.  Softmax and masking are left out.  With per-layer head widths (Gemma 4's
+  per_layer_config) each layer's own head_dim.
 - DeepSeek Sparse Attention (index_n_heads): each layer that runs its own lightning indexer
   scores every key, 2 × index_n_heads × (index_head_dim + 1) × keys (q·k per indexer head, then
   the weighted sum over heads), and attention then reads min(keys, index_topk) keys, as DSA
@@ -113,8 +114,11 @@ def forward_flops_per_token(source: Inventory | Architecture, context: int) -> F
         qk_dim, v_dim = arch.qk_nope_head_dim + arch.qk_rope_head_dim, arch.v_head_dim
     else:
         qk_dim, v_dim = arch.attention_head_dim, arch.value_head_dim
+    per_layer_dims = bool(arch.head_dim_per_layer)  # Gemma 4: each layer's own head width
     attention = expansion = 0
     for i in range(arch.num_hidden_layers):
+        if per_layer_dims:
+            qk_dim, v_dim = arch.layer_head_dim(i), arch.layer_value_head_dim(i)
         keys = min(context, arch.sliding_window) if arch.is_sliding_layer(i) else context
         if arch.has_indexer(i):  # scores every key: q·k per indexer head, then the weighted sum over heads
             attention += 2 * arch.index_n_heads * (arch.index_head_dim + 1) * keys

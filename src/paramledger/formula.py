@@ -111,6 +111,21 @@ class _SymbolicArchitecture:
         self.num_hidden_layers = max(arch.num_hidden_layers,
                                      max(arch.mlp_only_layers) + 2 if arch.is_moe and arch.mlp_only_layers else 0)
 
+    def layer_head_dim(self, layer: int) -> Any:
+        """d_head, or a layer's own width where head_dim_per_layer gives another (Gemma 4's full layers)."""
+        per_layer = self._arch.head_dim_per_layer
+        if per_layer and per_layer[layer] != self._arch.attention_head_dim:
+            return per_layer[layer]
+        return self.attention_head_dim
+
+    def layer_value_head_dim(self, layer: int) -> Any:
+        return self.v_head_dim or self.layer_head_dim(layer)
+
+    def layer_kv_heads(self, layer: int) -> Any:
+        """h_kv, or a layer's own KV heads (num_key_value_heads_per_layer, sliding_num_key_value_heads)."""
+        own = self._arch.layer_kv_heads(layer)
+        return self.kv_heads if own == self._arch.kv_heads else own
+
     def __getattr__(self, name: str) -> Any:  # switches, names: the real design's
         return getattr(self._arch, name)
 
@@ -312,6 +327,9 @@ def _perturbed(arch: Architecture) -> list[Architecture]:
                 changes[key] = getattr(arch, key) + bump
         if arch.is_moe:
             changes["num_experts"] = arch.num_experts + bump
+        for key in ("head_dim_per_layer", "num_key_value_heads_per_layer"):
+            if getattr(arch, key):  # kept as declared (no symbol per layer): such a design checks at itself only
+                changes[key] = getattr(arch, key)
         try:
             out.append(arch.replace(where=f"{arch.source} (perturbed)", **changes))
         except ValueError:  # an unusual design the perturbation breaks: the design itself still checks

@@ -30,6 +30,10 @@ Per layer and per token (one sequence):
   for its query heads before caching, so its DynamicCache holds every head's keys and values.
 - A layer that reuses an earlier layer's keys and values (num_kv_shared_layers, Gemma 3n) caches
   nothing: transformers 5.24.0 gives it a DummyLayer (cache_utils.py, get_layer_types_and_kwargs).
+- Per-layer head widths and KV heads (Gemma 4's per_layer_config: head_dim 512 on its full layers)
+  are each layer's own.  Gemma 4's attention_k_eq_v projects no values on full layers, but its
+  values (the keys' projection, v_norm'd and not rotated) are cached beside the keys all the same
+  (Gemma4TextAttention.forward: cache.update(key_states, value_states)).
 
 The cache dtype is separate from the weights' (KV_DTYPES: one value per element).
 """
@@ -85,8 +89,9 @@ def layer_values_per_token(arch: Architecture, layer: int = 0, mla_layout: str =
             return arch.kv_lora_rank + arch.qk_rope_head_dim + index_keys
         heads = arch.num_attention_heads
         return heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim) + heads * arch.v_head_dim + index_keys
-    # a key of head_dim and a value of v_head_dim (head_dim unless set) per KV head of this layer
-    return arch.layer_kv_heads(layer) * (arch.attention_head_dim + arch.value_head_dim)
+    # a key of head_dim and a value of v_head_dim (head_dim unless set) per KV head of this layer;
+    # values made from the keys' projection (attention_k_eq_v) are normed apart and cached apart
+    return arch.layer_kv_heads(layer) * (arch.layer_head_dim(layer) + arch.layer_value_head_dim(layer))
 
 
 @dataclass(frozen=True, slots=True)

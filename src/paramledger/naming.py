@@ -76,6 +76,12 @@ class Naming:
     shared_expert_down: str | None = None
     shared_expert: str = "mlp.shared_experts"  # holds gate_proj, up_proj, down_proj
     shared_expert_gate: str = "mlp.shared_expert_gate"
+    # Gemma 4 (router_scales; moe_beside_dense_mlp: the dense FFN's and the experts' own norms)
+    router_scale: str = "router.scale"
+    router_per_expert_scale: str = "router.per_expert_scale"
+    ffn_post_norm_1: str = "post_feedforward_layernorm_1"
+    ffn_pre_norm_2: str = "pre_feedforward_layernorm_2"
+    ffn_post_norm_2: str = "post_feedforward_layernorm_2"
     # norms by role: before/after attention, before/after the FFN
     attn_pre_norm: str = "input_layernorm"
     attn_post_norm: str = "post_attention_layernorm"

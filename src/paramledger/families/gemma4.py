@@ -1,0 +1,144 @@
+"""Gemma 4 (E2B, E4B, 26B-A4B, 31B): Gemma 3's sandwich and q/k norms (its v_norm has no scale, no
+parameters) and Gemma 3n's per-layer inputs and shared KV layers, plus per-layer attention shapes
+(per_layer_config: head_dim 512 on the full-attention layers), keys serving as values on the
+full-attention layers (attention_k_eq_v), a double-width FFN on the KV-sharing layers
+(use_double_wide_mlp) and a dense FFN beside routed experts (enable_moe_block) (modeling_gemma4.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import ArchitectureError
+from ..naming import Naming
+from . import _rules as rules
+from ._family import Family, multimodal, same
+from ._tables import DECODER_KEYS, LLAMA_SWITCHES
+
+KEYS = {**{k: v for k, v in DECODER_KEYS.items() if k != "hidden_act"},
+        "hidden_activation": "hidden_act",
+        **same("head_dim", "attention_bias", "num_kv_shared_layers", "hidden_size_per_layer_input",
+               "vocab_size_per_layer_input", "attention_k_eq_v")}
+DEFAULTS = {  # transformers 5.24.0 models/gemma4/configuration_gemma4.py (Gemma4TextConfig)
+    "vocab_size": 262_144, "hidden_size": 2304, "intermediate_size": 9216, "num_hidden_layers": 30,
+    "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256, "hidden_activation": "gelu_pytorch_tanh",
+    "max_position_embeddings": 131_072, "tie_word_embeddings": True, "attention_bias": False, "sliding_window": 512,
+    "vocab_size_per_layer_input": 262_144, "hidden_size_per_layer_input": 256, "attention_k_eq_v": False,
+    "num_kv_shared_layers": 0, "enable_moe_block": False, "use_double_wide_mlp": False,
+}
+# Read by gemma4_layers (per_layer_config and the two keys its default is made of, the MoE block, the
+# double-width FFN); use_bidirectional_attention "all" halves the window (also read there).
+# expert_intermediate_size: an earlier name in released configs (google/gemma-4-31B-it has it null) that the
+# 5.24.0 class does not read at all.
+NEUTRAL = frozenset({"per_layer_config", "global_head_dim", "num_global_key_value_heads", "enable_moe_block",
+                     "num_experts", "top_k_experts", "moe_intermediate_size", "use_double_wide_mlp",
+                     "expert_intermediate_size"})
+SLIDING, FULL = rules.SLIDING, rules.FULL
+PER_LAYER_KEYS = ("head_dim", "num_key_value_heads")  # what Gemma4TextAttention reads from per_layer_config
+
+
+def _whole(key: str, value: Any) -> int:
+    if type(value) is not int or value < 1:
+        raise ArchitectureError(key, f"must be a positive whole number, got {value!r}")
+    return value
+
+
+def gemma4_layers(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Gemma4TextConfig.__post_init__ and the layers it builds: the layer pattern (5 sliding : 1 full,
+    the last layer forced full), per_layer_config's head_dim and KV heads, the MoE block, the
+    double-width FFN of the KV-sharing layers; per-layer inputs off at hidden_size_per_layer_input 0."""
+    layers = config["num_hidden_layers"]
+    types = config.get("layer_types")
+    types = list(types) if isinstance(types, (list, tuple)) else [
+        SLIDING if (i + 1) % 6 else FULL for i in range(layers)]
+    if types:
+        types[-1] = FULL  # transformers forces the last layer to full attention (with a warning)
+    if len(types) != layers:
+        raise ArchitectureError("layer_types", f"has {len(types)} entries for num_hidden_layers={layers}")
+    window = config.get("sliding_window")
+    if SLIDING in types:
+        window = _whole("sliding_window", window)
+        if config.get("use_bidirectional_attention") == "all":
+            window = window // 2 + 1  # Gemma4TextConfig: exclusive bounds for bidirectional attention
+    out: dict[str, Any] = rules.layer_pattern(window, [kind == SLIDING for kind in types])
+
+    head_dim, kv_heads = config.get("head_dim"), config.get("num_key_value_heads")
+    given = config.get("per_layer_config", False)
+    if given is False:  # the class default: one override for every full-attention layer
+        overrides = {"head_dim": _whole("global_head_dim", config.get("global_head_dim", 512))}
+        if config.get("attention_k_eq_v") and config.get("num_global_key_value_heads") is not None:
+            overrides["num_key_value_heads"] = _whole("num_global_key_value_heads",
+                                                      config["num_global_key_value_heads"])
+        given = {i: overrides for i, kind in enumerate(types) if kind == FULL}
+    if not isinstance(given or {}, Mapping):
+        raise ArchitectureError("per_layer_config", f"must be an object of layer index -> overrides, got {given!r}")
+    per_layer = [{} for _ in range(layers)]
+    for index, layer_overrides in (given or {}).items():
+        try:
+            layer = int(index)
+        except ValueError:
+            raise ArchitectureError("per_layer_config", f"{index!r} is not a layer index") from None
+        if not 0 <= layer < layers:
+            raise ArchitectureError("per_layer_config", f"layer {layer} is outside 0..{layers - 1}")
+        if not isinstance(layer_overrides, Mapping):
+            raise ArchitectureError("per_layer_config", f"layer {layer}: must be an object, got {layer_overrides!r}")
+        for key, value in layer_overrides.items():
+            if key not in PER_LAYER_KEYS:
+                raise ArchitectureError("per_layer_config", f"layer {layer} overrides {key}; Gemma 4 reads only "
+                                        f"{' and '.join(PER_LAYER_KEYS)} per layer")
+            per_layer[layer][key] = _whole("per_layer_config", value)
+    dims = [layer.get("head_dim", head_dim) for layer in per_layer]
+    kvs = [layer.get("num_key_value_heads", kv_heads) for layer in per_layer]
+    for kind in set(types):
+        shapes = {(dims[i], kvs[i]) for i in range(layers) if types[i] == kind}
+        if len(shapes) > 1:
+            raise ArchitectureError("per_layer_config", f"the {kind} layers differ (transformers 5.24.0 builds one "
+                                    "rotary embedding per attention type and cannot build this)")
+    out["head_dim_per_layer"] = tuple(dims) if len(set(dims)) > 1 else ()
+    out["head_dim"] = dims[0] if len(set(dims)) == 1 else head_dim
+    out["num_key_value_heads_per_layer"] = tuple(kvs) if len(set(kvs)) > 1 else ()
+    out["num_key_value_heads"] = kvs[0] if len(set(kvs)) == 1 else kv_heads
+
+    if config.get("enable_moe_block"):
+        moe = {}
+        for key in ("num_experts", "top_k_experts", "moe_intermediate_size"):
+            if config.get(key) is None:
+                raise ArchitectureError(key, "missing (required with enable_moe_block: transformers 5.24.0 "
+                                             "cannot build or route the experts without it)")
+            moe[key] = _whole(key, config[key])
+        out.update(num_experts=moe["num_experts"], num_experts_per_tok=moe["top_k_experts"],
+                   moe_intermediate_size=moe["moe_intermediate_size"], moe_beside_dense_mlp=True,
+                   router_scales=True)
+    shared = config.get("num_kv_shared_layers") or 0
+    if shared and not config.get("hidden_size_per_layer_input"):
+        raise ArchitectureError("num_kv_shared_layers", "needs per-layer inputs (hidden_size_per_layer_input): "
+                                "transformers 5.24.0's Gemma4TextModel slices them at the first shared layer and "
+                                "cannot run a prompt without them")
+    if config.get("use_double_wide_mlp") and shared:  # Gemma4TextMLP: twice as wide on the sharing layers
+        width = config["intermediate_size"]
+        out["intermediate_size_per_layer"] = tuple(2 * width if i >= layers - shared else width
+                                                   for i in range(layers))
+    if not config.get("hidden_size_per_layer_input"):
+        out["vocab_size_per_layer_input"] = None  # no per-layer inputs: their table's rows mean nothing
+    return out
+
+
+SWITCHES = {**LLAMA_SWITCHES, "norm_placement": "sandwich", "qk_norm": "head"}
+NAMING = Naming(ffn_pre_norm="pre_feedforward_layernorm", router="router.proj",
+                experts_gate_up="experts.gate_up_proj", experts_down="experts.down_proj")
+SOURCE = "transformers 5.24.0 models/gemma4/configuration_gemma4.py"
+
+FAMILIES = [
+    Family(
+        model_type="gemma4_text",
+        causal_lm_class="Gemma4ForCausalLM",
+        source=SOURCE + " (Gemma4TextConfig)",
+        naming=NAMING,
+        keys=KEYS,
+        defaults=DEFAULTS,
+        switches=SWITCHES,
+        count_neutral=NEUTRAL,
+        derive=(rules.output_bias_follows("attention_bias"), gemma4_layers),
+    ),
+]
+FAMILIES.append(multimodal(FAMILIES[0], "gemma4", SOURCE + " (Gemma4Config.text_config)"))
