@@ -127,6 +127,15 @@ def test_bitnet_matches_its_checkpoint_listing():
     assert paramledger.inventory("bitnet-b1.58-2B-4T").total == 2_412_820_480
 
 
+def test_gemma4_31b_matches_its_checkpoint_listing():
+    # A model-information report for google/gemma-4-31B-it (the same one the entry's config comes from) lists its
+    # checkpoint's 1,188 tensors, 31,273,088,876 parameters. Less the vision tower (27 layers of 3 x 1152 x 4304 +
+    # 4 x 1152^2 + 4 x 1152 + 2 x 72, the 1152 x 768 patch projection, the 2 x 10240 x 1152 position table and two
+    # (1152,) standardization vectors: 569,550,384), embed_vision's 5376 x 1152 projection and the 60 layer_scalar
+    # values (buffers in transformers, no parameters), the text decoder holds 30,697,345,280.
+    assert paramledger.inventory("gemma-4-31B-it").total == 31_273_088_876 - 569_550_384 - 5376 * 1152 - 60
+
+
 def test_qwen15_moe_matches_its_announced_sizes():
     # transformers' qwen2_moe docs: "14.3B parameters in total and 2.7B activated parameters during runtime"
     inv = paramledger.inventory("Qwen1.5-MoE-A2.7B-Chat")
