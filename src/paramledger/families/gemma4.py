@@ -72,7 +72,7 @@ def gemma4_layers(config: Mapping[str, Any]) -> dict[str, Any]:
         given = {i: overrides for i, kind in enumerate(types) if kind == FULL}
     if not isinstance(given or {}, Mapping):
         raise ArchitectureError("per_layer_config", f"must be an object of layer index -> overrides, got {given!r}")
-    per_layer = [{} for _ in range(layers)]
+    per_layer = {"head_dim": [head_dim] * layers, "num_key_value_heads": [kv_heads] * layers}
     for index, layer_overrides in (given or {}).items():
         try:
             layer = int(index)
@@ -86,12 +86,10 @@ def gemma4_layers(config: Mapping[str, Any]) -> dict[str, Any]:
             if key not in PER_LAYER_KEYS:
                 raise ArchitectureError("per_layer_config", f"layer {layer} overrides {key}; Gemma 4 reads only "
                                         f"{' and '.join(PER_LAYER_KEYS)} per layer")
-            per_layer[layer][key] = _whole("per_layer_config", value)
-    dims = [layer.get("head_dim", head_dim) for layer in per_layer]
-    kvs = [layer.get("num_key_value_heads", kv_heads) for layer in per_layer]
+            per_layer[key][layer] = _whole("per_layer_config", value)
+    dims, kvs = per_layer["head_dim"], per_layer["num_key_value_heads"]
     for kind in set(types):
-        shapes = {(dims[i], kvs[i]) for i in range(layers) if types[i] == kind}
-        if len(shapes) > 1:
+        if len({(d, k) for d, k, t in zip(dims, kvs, types) if t == kind}) > 1:
             raise ArchitectureError("per_layer_config", f"the {kind} layers differ (transformers 5.24.0 builds one "
                                     "rotary embedding per attention type and cannot build this)")
     out["head_dim_per_layer"] = tuple(dims) if len(set(dims)) > 1 else ()
