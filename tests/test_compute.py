@@ -83,6 +83,10 @@ def test_random_configs_of_every_family_decode_with_our_flops(model_type, data):
     assume(longest >= 2)
     context = data.draw(st.integers(2, longest), label="context")
     ids = torch.randint(0, model.config.vocab_size, (1, context), generator=torch.Generator().manual_seed(2))
+    # No parameter needs a gradient here.  FlopCounterMode's module tracker hooks every module argument
+    # that requires one, and DbrxExperts hands DbrxExpertGLU views of its expert Parameters taken under
+    # no_grad (requiring a gradient, with no function to hook): torch raises on those.
+    model.requires_grad_(False)
     try:
         with torch.no_grad():
             out = model(ids[:, :-1], use_cache=True)
@@ -113,6 +117,17 @@ def test_seed_1_1b_flops_by_hand():
     assert flops.weight_flops == 2 * 1_128_792_064
     assert flops.attention_flops == 2 * 2 * layers * 8192 * 16 * 128 == 1_610_612_736
     assert flops.total == 3_868_196_864
+
+
+def test_flattened_experts_are_matrices_read_top_k_at_a_time():
+    """DBRX's (experts × ffn, hidden) w1, v1, w2: matmuls, num_experts_per_tok of num_experts each."""
+    inv = paramledger.inventory({"model_type": "dbrx", "n_layers": 2, "ffn_config": {"moe_top_k": 2}})
+    d, m, vocab, head_dim, experts, top_k = 2048, 3584, 32_000, 128, 4, 2
+    attention = d * (d + 2 * head_dim) + d * d  # Wqkv (one KV head), out_proj
+    per_layer = attention + experts * d + top_k * 3 * m * d  # the router, top_k experts' w1, v1, w2
+    assert matmul_parameters(inv) == 2 * per_layer + vocab * d  # the untied head; the lookup is no matmul
+    assert inv.active == 2 * (per_layer + 2 * d) + d + 2 * vocab * d  # norms, the table and the head
+    assert forward_flops_per_token(inv, 1).weight_flops == 2 * matmul_parameters(inv)
 
 
 def test_untied_head_is_counted_once():

@@ -139,6 +139,20 @@ def test_vectors_include_two_dimensional_norms_and_biases():
     assert (row.dtype, row.bytes) == ("fp32", 4 * 64)
 
 
+def test_flattened_expert_matrices_are_matrices_not_vectors():
+    """DBRX stores its experts 2-D, flattened on the first axis ((experts × ffn, hidden) w1, v1 and
+    w2): matrices, quantized with the other matrices; only its bias-free norms are vectors."""
+    inv = paramledger.inventory({"model_type": "dbrx", "n_layers": 1})
+    w1 = inv["transformer.blocks.0.ffn.experts.mlp.w1"]
+    assert (w1.shape, w1.experts) == ((4 * 3584, 2048), 4)
+    experts = [t for t in inv.tensors if t.component == "experts"]
+    assert len(experts) == 3 and not any(is_vector(t) for t in experts)
+    assert is_vector(inv["transformer.blocks.0.norm_attn_norm.norm_1.weight"])
+    kept = weight_bytes(inv, "int4", keep=["vectors=bf16"])
+    assert kept.by_component["experts"] == weight_bytes(inv, "int4").by_component["experts"]
+    assert kept.by_component["norm"] == 2 * inv.component("norm")
+
+
 def test_gpt_oss_checkpoint_layout():
     """openai/gpt-oss-20b: expert matrices in MXFP4, everything else (expert biases too) in bf16."""
     if families.get("gpt_oss") is None:

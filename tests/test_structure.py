@@ -753,3 +753,35 @@ def test_gemma4_axes_read_from_a_spec_file(tmp_path):
     arch = paramledger.load(str(spec))
     assert (arch.head_dim_per_layer, arch.num_key_value_heads_per_layer, arch.attention_k_eq_v,
             arch.moe_beside_dense_mlp, arch.router_scales) == ((16, 32), (2, 1), True, True, True)
+
+
+# ----------------------------------------------------------------- DBRX
+def test_dbrx_experts_are_flattened_with_gate_and_up_apart():
+    """DbrxExpertGLU: w1 (gate) and v1 (up) (experts × ffn, hidden), w2 (down) stored the same way;
+    each marked with its experts, so the active count reads top_k of them."""
+    inv = paramledger.inventory({"model_type": "dbrx", "n_layers": 1, "d_model": 64, "n_heads": 4,
+                                 "attn_config": {"kv_n_heads": 2},
+                                 "ffn_config": {"ffn_hidden_size": 24, "moe_num_experts": 3, "moe_top_k": 2}})
+    block = "transformer.blocks.0."
+    for name in ("w1", "v1", "w2"):
+        assert inv[block + "ffn.experts.mlp." + name].shape == (3 * 24, 64)
+        assert inv[block + "ffn.experts.mlp." + name].experts == 3
+    assert inv[block + "norm_attn_norm.attn.Wqkv.weight"].shape == (64 + 2 * 2 * 16, 64)
+    assert inv.total - inv.active == (3 - 2) * 3 * 24 * 64
+    # the same count as stacked (experts, out, in) tensors with a fused gate_up: only the layout differs
+    stacked = paramledger.inventory(inv.architecture.replace(model_type="paramledger"))
+    assert (stacked.total, stacked.active) == (inv.total, inv.active)
+
+
+@pytest.mark.parametrize("changes, match", [
+    ({"tie_word_embeddings": True}, "tie_word_embeddings: DBRX's LM head is never tied"),
+    ({"ffn_config": {"moe_num_experts": 0}}, "ffn_config.moe_num_experts: must be a positive whole number, got 0"),
+    ({"attn_config": {"kv_n_heads": None}}, "attn_config.kv_n_heads: must be a positive whole number, got None"),
+    ({"attn_config": [8]}, "attn_config: must be a JSON object, got \\[8\\]"),
+    ({"ffn_config": {"ffn_act_fn": "silu"}}, "ffn_config.ffn_act_fn: must be a JSON object"),
+    ({"hidden_size": 64}, "hidden_size: 64 differs from d_model=2048: transformers 5.24.0 sizes DBRX's experts"),
+    ({"hidden_size": 64, "d_model": 128}, "hidden_size: 64 differs from d_model=128"),
+])
+def test_bad_dbrx_configs_are_refused(changes, match):
+    with pytest.raises(ArchitectureError, match=match):
+        paramledger.load({"model_type": "dbrx", **changes})

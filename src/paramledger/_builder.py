@@ -309,13 +309,19 @@ def _experts(c: _Collector, arch: Architecture, prefix: str, i: int) -> None:
     if arch.router_correction_bias:
         c.add(prefix + n.router_correction_bias, (1, e) if n.router_correction_bias_row else (e,), "router", i)
     up_out = 2 * m if arch.mlp_gated else m
-    if n.experts_in_out:
-        c.add(prefix + n.experts_gate_up, (e, d, up_out), "experts", i, experts=e)
-    else:
-        c.add(prefix + n.experts_gate_up, (e, up_out, d), "experts", i, experts=e)
-    if n.expert_biases:
-        c.add(prefix + n.experts_gate_up + "_bias", (e, up_out), "experts", i, experts=e)
-    if n.experts_in_out:
+    inputs = ([(n.experts_gate_up, m), (n.experts_up, m)] if n.experts_up is not None and arch.mlp_gated
+              else [(n.experts_gate_up, up_out)])
+    for path, rows in inputs:
+        if n.experts_flat:  # experts flattened on the first axis (DBRX)
+            shape = (e * rows, d)
+        else:
+            shape = (e, d, rows) if n.experts_in_out else (e, rows, d)
+        c.add(prefix + path, shape, "experts", i, experts=e)
+        if n.expert_biases:
+            c.add(prefix + path + "_bias", (e, rows), "experts", i, experts=e)
+    if n.experts_flat:  # the down projection stored (experts × width, hidden) too: DbrxExpertGLU's w2
+        c.add(prefix + n.experts_down, (e * m, d), "experts", i, experts=e)
+    elif n.experts_in_out:
         c.add(prefix + n.experts_down, (e, m, d), "experts", i, experts=e)
     else:
         c.add(prefix + n.experts_down, (e, d, m), "experts", i, experts=e)

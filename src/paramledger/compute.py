@@ -61,11 +61,20 @@ def as_inventory(source: Inventory | Architecture) -> Inventory:
     return inventory(source)
 
 
+def per_expert_rank(t: Tensor) -> int:
+    """Dimensions of one expert's share of ``t`` (of ``t`` itself when dense).  Experts stacked on
+    an axis of their own drop it: (experts, out, in) is a matrix each, (experts, out) a bias each.
+    Experts flattened on the first axis, (experts × out, in) (DBRX's w1, v1, w2), keep it: a 2-D
+    expert tensor is flattened unless it is a bias."""
+    if t.experts and (len(t.shape) != 2 or t.name.endswith("bias")):
+        return len(t.shape) - 1
+    return len(t.shape)
+
+
 def _is_matrix(t: Tensor) -> bool:
     # Cohere's per-head q/k norm weights (heads, head_dim) and ERNIE's (1, experts) routing
     # correction are 2-D but scale or offset elementwise: no matmul.
-    dims = t.shape[1:] if t.experts else t.shape
-    return (len(dims) >= 2 and t.component not in ("embedding", "positions", "norm")
+    return (per_expert_rank(t) >= 2 and t.component not in ("embedding", "positions", "norm")
             and not t.name.endswith("bias"))
 
 

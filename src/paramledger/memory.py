@@ -27,7 +27,7 @@ from typing import Any
 from ._exceptions import OptionError, did_you_mean
 from .architecture import Architecture
 from .compute import (MATMUL_DEFINITION, TRAINING_DEFINITION, ForwardFlops, as_inventory, forward_flops_per_token,
-                      training_flops)
+                      per_expert_rank, training_flops)
 from .dtypes import KV_DTYPES, DType, get_dtype, group_size_for, tensor_bytes
 from .inventory import ACTIVE_DEFINITION, COMPONENTS, Inventory, StampedTensors, Tensor
 from .kvcache import MLA_LAYOUTS, KVCache, kv_cache
@@ -132,7 +132,7 @@ def _split_keep(pair: str) -> tuple[str, str]:
 def is_vector(t: Tensor) -> bool:
     """A norm scale, a bias, sinks: one dimension per expert, or any norm or bias (Cohere's
     per-head (heads, head_dim) q/k norms, ERNIE's (1, experts) routing correction)."""
-    return len(t.shape) - (1 if t.experts else 0) == 1 or t.component == "norm" or t.name.endswith("bias")
+    return per_expert_rank(t) == 1 or t.component == "norm" or t.name.endswith("bias")
 
 
 def _dtype_for(t: Tensor, default: DType, keep: Mapping[str, str]) -> DType:

@@ -66,6 +66,12 @@ class Naming:
     experts_gate_up: str = "mlp.experts.gate_up_proj"
     experts_down: str = "mlp.experts.down_proj"
     experts_in_out: bool = False  # (experts, in, out) as gpt-oss; default (experts, out, in)
+    # The up projection apart from the gate: experts_gate_up then holds only the gate (DBRX's w1, v1).
+    experts_up: str | None = None
+    # 2-D expert tensors, the experts flattened on the first axis: (experts × width, hidden) for the
+    # gate and up projections and for the down projection too (DBRX's w1, v1, w2, which DbrxExperts
+    # views as (experts, width, hidden)); still marked experts=num_experts.
+    experts_flat: bool = False
     # The fused expert tensors carry biases (gpt-oss's gate_up_proj_bias, down_proj_bias).
     # Separate from mlp_bias: DeepSeek-V2's mlp_bias biases its dense and shared MLPs but
     # never its fused experts.
