@@ -6,7 +6,9 @@ turns switches on (see naming.py and families/).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fnmatch import fnmatchcase
+from itertools import islice, repeat
 
 from .architecture import Architecture
 from .inventory import Inventory, StampedTensors, Tensor, inventory_from_tensors
@@ -63,19 +65,10 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if (arch.sliding_layers_differ or arch.indexer_layers_differ or per_layer_heads
             or arch.attention_output_bias_layers or per_layer_ffn or arch.num_kv_shared_layers
             or arch.attention_shapes_differ):
-        # a layer's kind: routed?, sliding (with its own tensors)?, its own indexer?, its query heads,
-        # an output bias?, its FFN width, keys and values shared from an earlier layer?, its head width
-        # and KV heads, values from the keys?
-        sliding_differs, shapes_differ = arch.sliding_layers_differ, arch.attention_shapes_differ
         built: dict[tuple, tuple[Tensor, ...]] = {}
         shared_by: dict[tuple, int] = {}
         blocks = []
-        for i in range(layers):
-            kind = (arch.is_moe_layer(i), sliding_differs and arch.is_sliding_layer(i), arch.has_indexer(i),
-                    per_layer_heads[i] if per_layer_heads else None, arch.has_output_bias(i),
-                    per_layer_ffn[i] if per_layer_ffn else None, arch.is_kv_shared_layer(i),
-                    arch.layer_head_dim(i) if shapes_differ else None,
-                    arch.layer_kv_heads(i) if shapes_differ else None, arch.values_from_keys(i))
+        for kind in _layer_kinds(arch):
             if kind not in built:
                 built[kind], shared_by[kind] = tuple(_block(arch, naming, *kind)), 0
             shared_by[kind] += 1
@@ -107,6 +100,32 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if arch.frozen:  # frozen marks match full names: mark the expanded list
         tensors = tuple(t._replace(frozen=_frozen(t.name, arch.frozen)) for t in tensors)
     return inventory_from_tensors(tensors, aliases, architecture=arch, source=source, notes=arch.notes)
+
+
+def _layer_kinds(arch: Architecture) -> Iterator[tuple]:
+    """Each layer's kind, the arguments of _block after the naming: routed?, sliding with tensors of its
+    own?, its own indexer?, its query heads, an output bias?, its FFN width, keys and values shared from
+    an earlier layer?, its head width and KV heads, values from the keys?  A column the design does not
+    vary is one value repeated: only what varies is looked at layer by layer."""
+    layers = range(arch.num_hidden_layers)
+    shapes_differ = arch.attention_shapes_differ
+    sliding = ([arch.is_sliding_layer(i) for i in layers] if arch.sliding_layers_differ or arch.attention_k_eq_v
+               else None)
+    columns = (
+        [arch.is_moe_layer(i) for i in layers] if arch.mlp_only_layers else repeat(arch.is_moe),
+        sliding if arch.sliding_layers_differ else repeat(False),
+        [arch.has_indexer(i) for i in layers] if arch.indexer_types else repeat(arch.index_n_heads is not None),
+        arch.num_attention_heads_per_layer or repeat(None),
+        [arch.has_output_bias(i) for i in layers] if arch.attention_output_bias_layers
+        else repeat(arch.attention_output_bias),
+        arch.intermediate_size_per_layer or repeat(None),
+        [arch.is_kv_shared_layer(i) for i in layers] if arch.num_kv_shared_layers else repeat(False),
+        (arch.head_dim_per_layer or repeat(arch.attention_head_dim)) if shapes_differ else repeat(None),
+        (arch.num_key_value_heads_per_layer or [arch.layer_kv_heads(i) for i in layers]) if shapes_differ
+        else repeat(None),
+        [not s for s in sliding] if arch.attention_k_eq_v else repeat(False),  # values_from_keys
+    )
+    return islice(zip(*columns), arch.num_hidden_layers)  # a column may be an endless repeat
 
 
 def _frozen(name: str, patterns: tuple[str, ...]) -> bool:

@@ -543,13 +543,20 @@ class Architecture:
                 continue
             if len(per_layer) != layers:
                 raise ArchitectureError(key, f"has {len(per_layer)} entries for num_hidden_layers={layers}", where)
-            if any(value < 1 for value in per_layer):
+            if min(per_layer) < 1:
                 raise ArchitectureError(key, "every entry must be positive", where)
             if self.is_mla or self.attention_experts or self.sliding_layers_differ or self.v_head_dim:
                 raise ArchitectureError(key, "is built for plain multi-head attention (not with MLA, attention "
                                         "experts, sliding KV heads or v_head_dim)", where)
-        for layer, kv_heads in enumerate(self.num_key_value_heads_per_layer):
-            if self.layer_heads(layer) % kv_heads:
+        per_layer_kv = self.num_key_value_heads_per_layer
+        if per_layer_kv:
+            if self.num_attention_heads_per_layer:
+                wrong = [(layer, kv) for layer, kv in enumerate(per_layer_kv) if self.layer_heads(layer) % kv]
+            else:  # one query-head count: each distinct KV head count is checked once
+                odd = {kv for kv in set(per_layer_kv) if self.num_attention_heads % kv}
+                wrong = [(layer, kv) for layer, kv in enumerate(per_layer_kv) if kv in odd] if odd else []
+            if wrong:
+                layer, kv_heads = wrong[0]
                 raise ArchitectureError("num_key_value_heads_per_layer", f"layer {layer}: {kv_heads} does not "
                                         f"divide its {self.layer_heads(layer)} query heads", where)
         if self.attention_k_eq_v and (self.is_mla or self.attention_experts or self.v_head_dim):
@@ -659,6 +666,8 @@ def _coerce(key: str, value: Any, where: str | None) -> Any:
         except (ValueError, ZeroDivisionError):
             raise ArchitectureError(key, f"must be a number or a fraction like 8/3, got {value!r}", where) from None
     if kind.startswith("tuple[int"):
+        if type(value) in (tuple, list) and {*map(type, value)} <= {int} and min(value, default=0) >= 0:
+            return tuple(value)  # whole numbers already (a rule's per-layer list): no call per entry
         items = value.split(",") if isinstance(value, str) else value
         if not isinstance(items, (list, tuple)):
             raise ArchitectureError(key, f"must be a list of layer indices, got {value!r}", where)
