@@ -88,10 +88,7 @@ def matmul_parameters(source: Inventory | Architecture) -> int:
     inv = as_inventory(source)
     arch = inv.architecture
     k = arch.num_experts_per_tok if arch is not None and arch.is_moe else 0
-    total = 0
-    for t in inv.tensors:
-        if _is_matrix(t):
-            total += t.count // t.experts * k if t.experts else t.count
+    total = inv.sum_of(lambda t: (t.count // t.experts * k if t.experts else t.count) if _is_matrix(t) else 0)
     if inv.tied:
         total += sum(inv[target].count for target in set(inv.aliases.values()))
     return total

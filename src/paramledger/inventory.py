@@ -212,7 +212,9 @@ class Inventory:
             return self.tensors.sum_by_tensor(key)
         return self._sum_by(lambda t, layer: key(t))
 
-    def _sum_of(self, value: Callable[[Tensor], int]) -> int:
+    def sum_of(self, value: Callable[[Tensor], int]) -> int:
+        """Sum of ``value(tensor)`` over every unique tensor; ``value`` must not depend on the
+        layer (a builder's repeated layers are summed once per layer kind)."""
         if isinstance(self.tensors, StampedTensors):
             return self.tensors.sum_of(value)
         return sum(map(value, self.tensors))
@@ -268,7 +270,7 @@ class Inventory:
     # ------------------------------------------------------------------ trainability
     @property
     def frozen(self) -> int:
-        return self._sum_of(lambda t: t.count if t.frozen else 0)
+        return self.sum_of(lambda t: t.count if t.frozen else 0)
 
     @property
     def trainable(self) -> int:
@@ -281,8 +283,8 @@ class Inventory:
         arch = self.architecture
         if arch is None or not arch.is_moe:
             return self.total
-        routed = self._sum_of(lambda t: t.count if t.experts else 0)
-        per_expert_share = self._sum_of(lambda t: t.count // t.experts if t.experts else 0)
+        routed = self.sum_of(lambda t: t.count if t.experts else 0)
+        per_expert_share = self.sum_of(lambda t: t.count // t.experts if t.experts else 0)
         return self.total - routed + per_expert_share * arch.num_experts_per_tok
 
     @property
@@ -294,7 +296,12 @@ class Inventory:
     # ------------------------------------------------------------------ lookups
     def __getitem__(self, name: str) -> Tensor:
         target = self.aliases.get(name, name)
-        for t in self.tensors:
+        tensors = self.tensors
+        if isinstance(tensors, StampedTensors):  # outside the layers first: no need to list every layer
+            for t in tensors.head + tensors.tail:
+                if t.name == target:
+                    return t
+        for t in tensors:
             if t.name == target:
                 return t
         raise KeyError(name)
