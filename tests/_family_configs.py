@@ -739,6 +739,52 @@ def dbrx(draw) -> dict:
 
 
 CONFIGS["dbrx"] = dbrx()
+
+
+@st.composite
+def gated_deltanet(draw, *, experts: str) -> dict:
+    """Qwen3-Next and Qwen3.5: Gated DeltaNet layers beside full-attention ones, by layer_types given, by
+    full_attention_interval or by default (all linear or all full possible); the DeltaNet's sizes (value
+    heads a multiple of key heads), attention biases; experts on every layer ("all": Qwen3.5-MoE), on the
+    decoder_sparse_step grid outside mlp_only_layers ("sparse": Qwen3-Next), or none ("none": Qwen3.5)."""
+    config = draw(core(inner=None if experts == "all" else "intermediate_size"))
+    layers = config["num_hidden_layers"]
+    style = draw(st.sampled_from(["given", "interval", "default"]))
+    if style == "given":
+        config["layer_types"] = draw(st.lists(st.sampled_from(["linear_attention", "full_attention"]),
+                                              min_size=layers, max_size=layers))
+    elif style == "interval":
+        config["full_attention_interval"] = draw(st.integers(1, 4))
+    key_heads = draw(st.sampled_from([1, 2, 3]))
+    config.update({
+        "attention_bias": draw(booleans),
+        "linear_num_key_heads": key_heads,
+        "linear_num_value_heads": key_heads * draw(st.sampled_from([1, 2])),
+        "linear_key_head_dim": draw(st.sampled_from([2, 4, 8])),
+        "linear_value_head_dim": draw(st.sampled_from([2, 4, 8])),
+        "linear_conv_kernel_dim": draw(st.integers(1, 4)),
+    })
+    if experts == "none":
+        return config
+    count = draw(st.integers(1, 8))
+    config.update({"num_experts": count, "num_experts_per_tok": draw(st.integers(1, count)),
+                   "moe_intermediate_size": draw(st.integers(1, 32)),
+                   "shared_expert_intermediate_size": draw(st.integers(1, 32))})
+    if experts == "sparse":
+        config.update({"decoder_sparse_step": draw(st.integers(1, 3)),
+                       "mlp_only_layers": draw(st.lists(st.integers(0, layers - 1), unique=True, max_size=layers))})
+    return config
+
+
+CONFIGS.update({
+    "qwen3_next": gated_deltanet(experts="sparse"),
+    "qwen3_5_text": gated_deltanet(experts="none"),
+    "qwen3_5": gated_deltanet(experts="none").map(
+        lambda text: {"text_config": {"model_type": "qwen3_5_text", **text}}),
+    "qwen3_5_moe_text": gated_deltanet(experts="all"),
+    "qwen3_5_moe": gated_deltanet(experts="all").map(
+        lambda text: {"text_config": {"model_type": "qwen3_5_moe_text", **text}}),
+})
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}
 
 

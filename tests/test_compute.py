@@ -25,6 +25,16 @@ def _inventory(name: str):
     return paramledger.inventory(_architecture(name))
 
 
+def conv_fallback_flops(arch) -> int:
+    """What transformers 5.24.0's PyTorch fallback of causal_conv1d_update (modeling_qwen3_next.py, the
+    Gated DeltaNet's decoding step) counts beyond one conv output: it convolves the kernel's cached inputs
+    and the new token with no padding, two outputs, and keeps the last, so each layer's depthwise conv
+    (2 × conv_dim × kernel FLOPs a token, ours) is counted twice; the causal_conv1d kernel computes one."""
+    if not arch.linear_attention_layers:
+        return 0
+    return len(arch.linear_attention_layers) * 2 * arch.linear_conv_dim * arch.linear_conv_kernel_dim
+
+
 @pytest.mark.parametrize("name", sorted(TINY_CONFIGS))
 @pytest.mark.parametrize("context", [5, WINDOW + 5])
 def test_decoding_step_flops_equal_torch(name, context):
@@ -40,7 +50,7 @@ def test_decoding_step_flops_equal_torch(name, context):
             model(ids[:, -1:], cache=cache, use_cache=True)
     ours = forward_flops_per_token(inv, context)
     # transformers decodes MLA from the latent cache, re-expanding it each step (reported apart)
-    assert counter.get_total_flops() == ours.total + ours.mla_expansion_flops
+    assert counter.get_total_flops() == ours.total + ours.mla_expansion_flops + conv_fallback_flops(inv.architecture)
 
 
 @pytest.mark.parametrize("name", sorted(TINY_CONFIGS))
@@ -104,7 +114,19 @@ def test_random_configs_of_every_family_decode_with_our_flops(model_type, data):
         # of all experts, where the model needs only num_experts_per_tok of them.
         arch = arch.replace(num_experts_per_tok=arch.num_experts)
     ours = forward_flops_per_token(paramledger.inventory(arch), context)
-    assert counter.get_total_flops() == ours.total + ours.mla_expansion_flops
+    assert counter.get_total_flops() == ours.total + ours.mla_expansion_flops + conv_fallback_flops(arch)
+
+
+def test_linear_attention_layers_add_no_attention_term():
+    """Qwen3-Next's Gated DeltaNet layers attend to no keys: only its one full layer grows with the
+    context (4 heads × 2 × (16 + 16) per key); the DeltaNet's conv is matmul weights, its scalars are not."""
+    inv = _inventory("qwen3_next-linear")
+    assert forward_flops_per_token(inv, 10).attention_flops == 2 * 4 * (16 + 16) * 10
+    conv = inv["model.layers.0.linear_attn.conv1d.weight"].count
+    dt_bias = inv["model.layers.0.linear_attn.dt_bias"].count
+    without = matmul_parameters(inv.architecture.replace(linear_conv_kernel_dim=1))
+    assert matmul_parameters(inv) - without == 3 * (conv - conv // 3)  # 3 layers, kernel 3 -> 1
+    assert dt_bias == 4
 
 
 # ----------------------------------------------------------------- by hand

@@ -21,6 +21,8 @@ WINDOW = 8  # tiny sliding window: 5 tokens stay below it, 13 go past it
 # Tiny configs, written with each family's own config.json keys.
 _DECODER = dict(vocab_size=96, hidden_size=64, intermediate_size=80, num_hidden_layers=4, num_attention_heads=4,
                 max_position_embeddings=64)
+_LINEAR = dict(linear_num_key_heads=2, linear_num_value_heads=4, linear_key_head_dim=8, linear_value_head_dim=12,
+               linear_conv_kernel_dim=3)
 TINY_CONFIGS = {
     "llama": dict(_DECODER, model_type="llama", num_key_value_heads=2),
     "llama-head-dim": dict(_DECODER, model_type="llama", num_key_value_heads=1, head_dim=24),
@@ -70,6 +72,15 @@ TINY_CONFIGS = {
                             n_routed_experts=4, num_experts_per_tok=2, n_shared_experts=1, n_group=1,
                             topk_group=1, first_k_dense_replace=1, kv_lora_rank=32, q_lora_rank=48,
                             qk_rope_head_dim=8, qk_nope_head_dim=16, v_head_dim=24),
+    # Qwen3-Next and Qwen3.5: three Gated DeltaNet layers (value heads twice the key heads), then a full one
+    "qwen3_next-linear": dict(_DECODER, model_type="qwen3_next", num_key_value_heads=2, head_dim=16, num_experts=4,
+                              num_experts_per_tok=2, moe_intermediate_size=32, shared_expert_intermediate_size=48,
+                              decoder_sparse_step=2, **_LINEAR),
+    "qwen3_5_text-linear": dict(_DECODER, model_type="qwen3_5_text", num_key_value_heads=2, head_dim=16, **_LINEAR),
+    "qwen3_5_moe_text-linear": dict(_DECODER, model_type="qwen3_5_moe_text", num_key_value_heads=1, head_dim=16,
+                                    num_experts=4, num_experts_per_tok=2, moe_intermediate_size=32,
+                                    shared_expert_intermediate_size=48, attention_bias=True,
+                                    layer_types=["linear_attention", "full_attention"] * 2, **_LINEAR),
     "gpt2": dict(model_type="gpt2", vocab_size=96, n_embd=64, n_layer=3, n_head=4, n_positions=64),
     "gpt_neox": dict(model_type="gpt_neox", vocab_size=96, hidden_size=64, intermediate_size=80,
                      num_hidden_layers=3, num_attention_heads=4, max_position_embeddings=64),
@@ -123,10 +134,20 @@ def _run(model, batch: int, tokens: int, decode_steps: int = 0):
 def _cache_bytes(cache) -> int:
     """Every tensor transformers' cache holds: keys, values and, for DeepSeek-V3.2's lightning
     indexer, the indexer's own keys (DynamicIndexedLayer.indexer_keys); a layer that reuses an
-    earlier layer's keys and values (Gemma 3n) holds a slot with none."""
-    return sum(0 if layer.keys is None else layer.keys.nbytes + layer.values.nbytes  # None: Gemma 3n's shared layers
+    earlier layer's keys and values (Gemma 3n) holds a slot with none, and a Gated DeltaNet layer
+    (LinearAttentionLayer) has no keys at all, only its state (_state_bytes)."""
+    return sum(0 if getattr(layer, "keys", None) is None  # None: Gemma 3n's shared layers; absent: linear
+               else layer.keys.nbytes + layer.values.nbytes
                + (0 if getattr(layer, "indexer_keys", None) is None else layer.indexer_keys.nbytes)
                for layer in cache.layers)
+
+
+def _state_bytes(cache) -> int:
+    """The fixed states transformers' LinearAttentionLayer holds (Gated DeltaNet: conv_states and
+    recurrent_states); 0 for a cache with no linear-attention layers."""
+    return sum(state.nbytes for layer in cache.layers
+               for states in (getattr(layer, "conv_states", {}), getattr(layer, "recurrent_states", {}))
+               for state in states.values() if state is not None)
 
 
 @pytest.mark.parametrize("name", sorted(TINY_CONFIGS))
@@ -140,13 +161,30 @@ def test_cache_bytes_equal_transformers(name, tokens):
     if "sliding" in name or "hybrid" in name:
         assert ours.sliding_layers > 0, f"{name}: the family table lost the sliding window"
     assert ours.bytes == _cache_bytes(cache), f"{name}: ours {ours.bytes}, transformers {_cache_bytes(cache)}"
+    assert ours.state_bytes == _state_bytes(cache), f"{name}: state {ours.state_bytes}, {_state_bytes(cache)}"
+    if "linear" in name:
+        assert ours.linear_attention_layers > 0 and ours.state_bytes > 0, f"{name}: the table lost the DeltaNet"
 
 
-@pytest.mark.parametrize("name", ["mistral-sliding", "gemma2-hybrid", "gpt_oss-sliding", "llama"])
+@pytest.mark.parametrize("name", ["mistral-sliding", "gemma2-hybrid", "gpt_oss-sliding", "llama", "qwen3_next-linear"])
 def test_cache_bytes_after_decoding_steps(name):
     arch = _architecture(name)
     cache = _run(_model(name), batch=3, tokens=6, decode_steps=5)  # 6 + 5 = 11 tokens, past the window
     assert kv_cache(arch, context=11, batch=3, dtype="fp32").bytes == _cache_bytes(cache)
+    assert kv_cache(arch, context=11, batch=3, dtype="fp32").state_bytes == _state_bytes(cache)
+
+
+def test_linear_attention_layers_hold_a_fixed_state():
+    """Qwen3-Next: 3 Gated DeltaNet layers cache no keys or values, each a state of conv_dim × kernel
+    + value heads × key head × value head per sequence, whatever the context; the full layer caches."""
+    arch = _architecture("qwen3_next-linear")
+    short, long = kv_cache(arch, 5, 2, "fp32"), kv_cache(arch, 500, 2, "fp32")
+    per_layer = (2 * 2 * 8 + 4 * 12) * 3 + 4 * 8 * 12  # conv over q, k, v; the recurrent state
+    assert short.state_values == long.state_values == 2 * 3 * per_layer
+    assert kv_values_per_token(arch) == 2 * (16 + 16)  # the one full-attention layer
+    assert short.tokens_held() == {"full_attention": {"layers": 1, "tokens": 5}}
+    assert "3 linear-attention (Gated DeltaNet) layers cache no keys or values" in short.definition
+    assert "reuse an earlier layer" not in short.definition
 
 
 def test_cache_bytes_at_bf16_equal_transformers():
@@ -201,6 +239,7 @@ def test_random_configs_of_every_family_cache_what_transformers_caches(model_typ
     if model_type in BROADCAST_KV_HEADS and getattr(model.config, "new_decoder_architecture", False):
         arch = arch.replace(num_key_value_heads=None)  # transformers caches every query head's keys and values
     assert kv_cache(arch, tokens, batch, "fp32").bytes == _cache_bytes(cache)
+    assert kv_cache(arch, tokens, batch, "fp32").state_bytes == _state_bytes(cache)
 
 
 # ----------------------------------------------------------------- seed 002

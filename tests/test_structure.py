@@ -1,5 +1,5 @@
 """The structure added for Falcon, Cohere's and StableLM's per-head q/k norms, ERNIE 4.5 MoE's
-routing correction bias, Gemma 3n and Gemma 4: as spec-file axes, their refusals, and the views
+routing correction bias, Gemma 3n, Gemma 4 and Qwen3-Next's Gated DeltaNet: as spec-file axes, their refusals, and the views
 that read them."""
 
 from __future__ import annotations
@@ -785,3 +785,104 @@ def test_dbrx_experts_are_flattened_with_gate_and_up_apart():
 def test_bad_dbrx_configs_are_refused(changes, match):
     with pytest.raises(ArchitectureError, match=match):
         paramledger.load({"model_type": "dbrx", **changes})
+
+
+# ----------------------------------------------------------------- Gated DeltaNet (Qwen3-Next, Qwen3.5)
+DELTANET = {**BASE, "num_hidden_layers": 4, "linear_attention_layers": [0, 1, 2], "linear_num_key_heads": 2,
+            "linear_num_value_heads": 4, "linear_key_head_dim": 8, "linear_value_head_dim": 12,
+            "linear_conv_kernel_dim": 3}
+
+
+def test_linear_attention_layers_hold_a_gated_deltanet_instead_of_self_attention():
+    arch = Architecture.from_mapping(DELTANET)
+    shapes = _shapes(arch)
+    conv_dim = 2 * 2 * 8 + 4 * 12  # q and k (key heads × key head), v (value heads × value head)
+    assert shapes["model.layers.0.linear_attn.in_proj_qkv.weight"] == (conv_dim, 64)
+    assert shapes["model.layers.0.linear_attn.in_proj_z.weight"] == (48, 64)
+    assert shapes["model.layers.0.linear_attn.in_proj_b.weight"] == shapes["model.layers.0.linear_attn.in_proj_a.weight"] \
+        == (4, 64)
+    assert shapes["model.layers.0.linear_attn.conv1d.weight"] == (conv_dim, 1, 3)
+    assert shapes["model.layers.0.linear_attn.dt_bias"] == shapes["model.layers.0.linear_attn.A_log"] == (4,)
+    assert shapes["model.layers.0.linear_attn.norm.weight"] == (12,)
+    assert shapes["model.layers.0.linear_attn.out_proj.weight"] == (64, 48)
+    assert not any(name.startswith("model.layers.2.self_attn") for name in shapes)
+    assert not any(name.startswith("model.layers.3.linear_attn") for name in shapes)
+    assert shapes["model.layers.3.self_attn.q_proj.weight"] == (64, 64)
+    # the layer kinds are built once each: 3 DeltaNet layers, 1 attention layer
+    plain = paramledger.inventory(arch.replace(linear_attention_layers=(), **dict.fromkeys(
+        ("linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
+         "linear_conv_kernel_dim"))))
+    # qkv, z, b and a; the conv; dt_bias and A_log; the gated norm; out_proj
+    deltanet = conv_dim * 64 + 48 * 64 + 2 * 4 * 64 + conv_dim * 3 + 2 * 4 + 12 + 64 * 48
+    attention = 3 * 64 * 64 + 64 * 64  # q, k, v, o
+    assert paramledger.inventory(arch).total == plain.total + 3 * (deltanet - attention)
+
+
+def test_qwen3_next_fuses_the_deltanet_projections_and_gates_attention_in_q_proj():
+    config = {"model_type": "qwen3_next", "vocab_size": 100, "hidden_size": 64, "num_hidden_layers": 4,
+              "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "num_experts": 4,
+              "num_experts_per_tok": 2, "moe_intermediate_size": 8, "shared_expert_intermediate_size": 8,
+              "linear_num_key_heads": 2, "linear_num_value_heads": 4, "linear_key_head_dim": 8,
+              "linear_value_head_dim": 12, "linear_conv_kernel_dim": 3}
+    arch = paramledger.load(config)
+    assert arch.linear_attention_layers == (0, 1, 2) and arch.layer_types == () and arch.sliding_window is None
+    shapes = _shapes(arch)
+    assert shapes["model.layers.0.linear_attn.in_proj_qkvz.weight"] == (2 * 2 * 8 + 2 * 4 * 12, 64)
+    assert shapes["model.layers.0.linear_attn.in_proj_ba.weight"] == (8, 64)
+    assert shapes["model.layers.3.self_attn.q_proj.weight"] == (2 * 4 * 16, 64)  # queries, then the gate
+    assert shapes["model.layers.3.mlp.shared_expert_gate.weight"] == (1, 64)
+    every_other = paramledger.load({**config, "full_attention_interval": 2})
+    assert every_other.linear_attention_layers == (0, 2)
+    all_full = paramledger.load({**config, "layer_types": ["full_attention"] * 4})
+    assert all_full.linear_attention_layers == () and all_full.linear_num_key_heads is None
+
+
+def test_qwen3_next_and_qwen3_5_config_defaults():
+    next_ = paramledger.load({"model_type": "qwen3_next"})  # Qwen3NextConfig
+    assert next_.linear_attention_layers == tuple(i for i in range(48) if (i + 1) % 4)
+    assert paramledger.inventory(next_).total == 79_674_391_296
+    assert paramledger.inventory(paramledger.load({"model_type": "qwen3_5_text"})).total == 8_953_803_264
+    assert paramledger.inventory(paramledger.load({"model_type": "qwen3_5_moe"})).total == 34_660_610_688
+
+
+def test_gated_deltanet_has_a_closed_form():
+    from paramledger.formula import closed_form
+
+    for arch in (Architecture.from_mapping(DELTANET), paramledger.load({"model_type": "qwen3_next"})):
+        assert closed_form(arch).evaluate() == paramledger.inventory(arch).total
+
+
+@pytest.mark.parametrize("changes,match", [
+    ({"linear_attention_layers": [0, 4]}, r"linear_attention_layers: layer 4 is outside 0..3"),
+    ({"linear_conv_kernel_dim": None}, r"linear_conv_kernel_dim: required with linear_attention_layers"),
+    ({"linear_attention_layers": []}, r"linear_num_value_heads: set without linear_attention_layers"),
+    ({"linear_num_value_heads": 3}, r"linear_num_value_heads: 3 is not a multiple of linear_num_key_heads=2"),
+    ({"linear_key_head_dim": 0}, r"linear_key_head_dim: must be positive, got 0"),
+    ({"kv_lora_rank": 8, "qk_nope_head_dim": 8, "qk_rope_head_dim": 8, "v_head_dim": 8},
+     r"kv_lora_rank: is not built with linear_attention_layers"),
+    ({"num_kv_shared_layers": 1}, r"num_kv_shared_layers: is not built with linear_attention_layers"),
+])
+def test_bad_gated_deltanet_axes_are_refused(changes, match):
+    with pytest.raises(ArchitectureError, match=match):
+        Architecture.from_mapping({**DELTANET, **changes})
+
+
+@pytest.mark.parametrize("changes,match", [
+    ({"layer_types": ["linear_attention", "sliding_attention"]},
+     r"config: layer_types: 'sliding_attention' is not linear_attention or full_attention"),
+    ({"layer_types": ["linear_attention"]}, r"config: layer_types: has 1 entries for num_hidden_layers=2"),
+    ({"linear_num_value_heads": 0}, r"config: linear_num_value_heads: must be positive"),
+    ({"full_attention_interval": 0}, r"config: full_attention_interval: must be positive, got 0"),
+])
+def test_bad_qwen3_next_configs_are_refused(changes, match):
+    with pytest.raises(ArchitectureError, match=match):
+        paramledger.load({"model_type": "qwen3_5_text", "num_hidden_layers": 2, **changes})
+
+
+def test_gated_deltanet_axes_read_from_a_spec_file(tmp_path):
+    spec = tmp_path / "design.toml"
+    spec.write_text('vocab_size = 100\nhidden_size = 64\nnum_hidden_layers = 4\nnum_attention_heads = 4\n'
+                    'linear_attention_layers = [0, 1, 2]\nlinear_num_key_heads = 2\nlinear_num_value_heads = 4\n'
+                    'linear_key_head_dim = 8\nlinear_value_head_dim = 12\nlinear_conv_kernel_dim = 3\n',
+                    encoding="utf-8")
+    assert paramledger.load(str(spec)) == Architecture.from_mapping(DELTANET)

@@ -64,7 +64,7 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     per_layer_ffn = arch.intermediate_size_per_layer
     if (arch.sliding_layers_differ or arch.indexer_layers_differ or per_layer_heads
             or arch.attention_output_bias_layers or per_layer_ffn or arch.num_kv_shared_layers
-            or arch.attention_shapes_differ):
+            or arch.attention_shapes_differ or arch.linear_attention_layers):
         built: dict[tuple, tuple[Tensor, ...]] = {}
         shared_by: dict[tuple, int] = {}
         blocks = []
@@ -105,7 +105,7 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
 def _layer_kinds(arch: Architecture) -> Iterator[tuple]:
     """Each layer's kind, the arguments of _block after the naming: routed?, sliding with tensors of its
     own?, its own indexer?, its query heads, an output bias?, its FFN width, keys and values shared from
-    an earlier layer?, its head width and KV heads, values from the keys?  A column the design does not
+    an earlier layer?, its head width and KV heads, values from the keys?, a Gated DeltaNet?  A column the design does not
     vary is one value repeated: only what varies is looked at layer by layer."""
     layers = range(arch.num_hidden_layers)
     shapes_differ = arch.attention_shapes_differ
@@ -124,6 +124,7 @@ def _layer_kinds(arch: Architecture) -> Iterator[tuple]:
         (arch.num_key_value_heads_per_layer or [arch.layer_kv_heads(i) for i in layers]) if shapes_differ
         else repeat(None),
         [not s for s in sliding] if arch.attention_k_eq_v else repeat(False),  # values_from_keys
+        [i in linear for i in layers] if (linear := frozenset(arch.linear_attention_layers)) else repeat(False),
     )
     return islice(zip(*columns), arch.num_hidden_layers)  # a column may be an endless repeat
 
@@ -135,15 +136,21 @@ def _frozen(name: str, patterns: tuple[str, ...]) -> bool:
 def _block(arch: Architecture, naming: Naming, moe: bool, sliding: bool = False,
            indexer: bool | None = None, heads: int | None = None, output_bias: bool | None = None,
            ffn_size: int | None = None, kv_shared: bool = False, head_dim: int | None = None,
-           kv_heads: int | None = None, values_from_keys: bool = False) -> list[Tensor]:
+           kv_heads: int | None = None, values_from_keys: bool = False, linear: bool = False) -> list[Tensor]:
     """One layer's tensors, named relative to the layer prefix (``indexer``, ``output_bias`` None:
     as the design's layers all are; ``heads`` None: num_attention_heads; ``ffn_size`` None: ffn_size;
     ``kv_shared``: the layer reuses an earlier layer's keys and values; ``head_dim``, ``kv_heads``
-    None: the design's; ``values_from_keys``: no value projection)."""
+    None: the design's; ``values_from_keys``: no value projection; ``linear``: a Gated DeltaNet in place of
+    self-attention)."""
     c = _Collector(arch, naming)
-    _attention(c, arch, "", None, sliding, heads, arch.attention_output_bias if output_bias is None else output_bias,
-               kv_shared, head_dim, kv_heads, values_from_keys)
-    if arch.index_n_heads is not None and (indexer if indexer is not None else arch.has_indexer(0)):
+    if linear:
+        _gated_deltanet(c, arch)
+    else:
+        _attention(c, arch, "", None, sliding, heads,
+                   arch.attention_output_bias if output_bias is None else output_bias, kv_shared, head_dim, kv_heads,
+                   values_from_keys)
+    if (not linear and arch.index_n_heads is not None
+            and (indexer if indexer is not None else arch.has_indexer(0))):
         _indexer(c, arch, "", None)
     if moe and arch.moe_beside_dense_mlp:  # the dense FFN and the experts side by side (Gemma4TextDecoderLayer)
         _dense_ffn(c, arch, "", None, ffn_size or arch.ffn_size, naming.gate, naming.up, naming.down, "ffn",
@@ -226,15 +233,19 @@ def _attention(c: _Collector, arch: Architecture, prefix: str, i: int, sliding: 
         kv_heads = layer_kv_heads or kv_heads
         q_out, kv_out = heads * hd, kv_heads * hd
         v_dim = arch.v_head_dim or hd  # value heads narrower than q/k heads (MiMo-V2-Flash)
+        gate_in_q = arch.attention_output_gate != "none" and n.attn_gate_in_q
+        gate_rows = 0  # the output gate's rows, when q_proj holds them after the queries' (Qwen3-Next)
+        if gate_in_q:
+            gate_rows = heads * v_dim if arch.attention_output_gate == "per_channel" else heads
         v_out = 0 if values_from_keys else kv_heads * v_dim  # attention_k_eq_v: the keys serve as values
         if arch.attention_experts:  # mixture of attention heads: routed q/o pairs, shared keys and values
             _attention_experts(c, arch, prefix, i, kv_heads * hd)
         elif kv_shared:  # keys and values come from an earlier layer: queries only (Gemma3nTextAttention)
-            c.linear(prefix + n.q, q_out, d, "attention", i, arch.attention_bias)
+            c.linear(prefix + n.q, q_out + gate_rows, d, "attention", i, arch.attention_bias)
         elif n.qkv is not None:
-            c.linear(prefix + n.qkv, q_out + kv_out + v_out, d, "attention", i, arch.attention_bias)
+            c.linear(prefix + n.qkv, q_out + gate_rows + kv_out + v_out, d, "attention", i, arch.attention_bias)
         else:
-            c.linear(prefix + n.q, q_out, d, "attention", i, arch.attention_bias)
+            c.linear(prefix + n.q, q_out + gate_rows, d, "attention", i, arch.attention_bias)
             c.linear(prefix + n.k, kv_out, d, "attention", i, arch.attention_bias)
             if v_out:
                 c.linear(prefix + n.v, v_out, d, "attention", i, arch.attention_bias)
@@ -244,7 +255,7 @@ def _attention(c: _Collector, arch: Architecture, prefix: str, i: int, sliding: 
             c.add(prefix + n.o_bias, (d,), "attention", i)
         if arch.attn_sub_norm:  # on the attention output, before o_proj
             c.norm(prefix + n.attn_sub_norm, heads * v_dim, i)
-        if arch.attention_output_gate != "none":  # from the block's input, scaling the attention output
+        if arch.attention_output_gate != "none" and not gate_in_q:  # from the block's input, scaling the output
             rows = heads * v_dim if arch.attention_output_gate == "per_channel" else heads
             c.linear(prefix + n.attn_gate, rows, d, "attention", i, False)
         offset = arch.qk_norm_bias
@@ -265,6 +276,29 @@ def _attention(c: _Collector, arch: Architecture, prefix: str, i: int, sliding: 
                     c.norm(prefix + path, hd, i, rows=rows, offset=offset)
     if arch.attention_sinks or (sliding and arch.sliding_attention_sinks):
         c.add(prefix + n.sinks, (heads,), "attention", i)
+
+
+def _gated_deltanet(c: _Collector, arch: Architecture) -> None:
+    """A Gated DeltaNet token mixer (Qwen3NextGatedDeltaNet, Qwen3_5GatedDeltaNet): input projections for
+    q, k, v (2 × key channels + value channels), the output gate z (value channels) and b and a (one per
+    value head each), fused as in_proj_qkvz and in_proj_ba or split; a depthwise conv1d over q, k, v
+    (conv_dim, 1, kernel) without a bias; dt_bias and A_log per value head; a gated RMSNorm over one
+    value head (a scale only, whatever the block norms are); out_proj back to the hidden size."""
+    n, d = c.naming, arch.hidden_size
+    value_dim, value_heads, conv_dim = arch.linear_value_dim, arch.linear_num_value_heads, arch.linear_conv_dim
+    if n.linear_qkvz is not None:
+        c.linear(n.linear_qkvz, conv_dim + value_dim, d, "attention", None, False)
+        c.linear(n.linear_ba, 2 * value_heads, d, "attention", None, False)
+    else:
+        c.linear(n.linear_qkv, conv_dim, d, "attention", None, False)
+        c.linear(n.linear_z, value_dim, d, "attention", None, False)
+        c.linear(n.linear_b, value_heads, d, "attention", None, False)
+        c.linear(n.linear_a, value_heads, d, "attention", None, False)
+    c.add(n.linear_conv + ".weight", (conv_dim, 1, arch.linear_conv_kernel_dim), "attention")
+    c.add(n.linear_dt_bias, (value_heads,), "attention")
+    c.add(n.linear_a_log, (value_heads,), "attention")
+    c.add(n.linear_norm + ".weight", (arch.linear_value_head_dim,), "norm")
+    c.linear(n.linear_out, d, value_dim, "attention", None, False)
 
 
 def _attention_experts(c: _Collector, arch: Architecture, prefix: str, i: int, width: int) -> None:

@@ -12,6 +12,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from itertools import repeat
 from typing import Any
 
@@ -164,6 +165,18 @@ class Architecture:
     # each with its own post-norm and the experts with their own pre-norm (Gemma 4's enable_moe_block).
     moe_beside_dense_mlp: bool = False
     router_scales: bool = False  # (hidden,) on the router's input, (num_experts,) on its weights (Gemma 4)
+    # Gated DeltaNet layers (Qwen3-Next, Qwen3.5: modeling_qwen3_next.py, Qwen3NextGatedDeltaNet): these
+    # layers mix tokens by linear attention instead of self-attention: input projections for q, k, v (keys
+    # linear_num_key_heads × linear_key_head_dim wide, values linear_num_value_heads × linear_value_head_dim),
+    # the output gate z and the per-value-head b and a; a depthwise causal conv of linear_conv_kernel_dim
+    # taps over q, k, v; dt_bias and A_log per value head; a gated RMSNorm over one value head; out_proj.
+    # They cache no keys or values, only a fixed-size state (conv and recurrent: kvcache.py).
+    linear_attention_layers: tuple[int, ...] = ()
+    linear_num_value_heads: int | None = None
+    linear_num_key_heads: int | None = None
+    linear_key_head_dim: int | None = None
+    linear_value_head_dim: int | None = None
+    linear_conv_kernel_dim: int | None = None
     # Attention pattern: count-neutral, needed for the KV cache.
     sliding_window: int | None = None
     layer_types: tuple[str, ...] = ()  # per layer "full_attention" or "sliding_attention"
@@ -281,6 +294,30 @@ class Architecture:
     @property
     def indexer_layers_differ(self) -> bool:
         return "shared" in self.indexer_types
+
+    @property
+    def linear_key_dim(self) -> int:
+        """Channels of a Gated DeltaNet layer's queries, and of its keys."""
+        return self.linear_num_key_heads * self.linear_key_head_dim
+
+    @property
+    def linear_value_dim(self) -> int:
+        """Channels of a Gated DeltaNet layer's values (and of its output gate z)."""
+        return self.linear_num_value_heads * self.linear_value_head_dim
+
+    @property
+    def linear_conv_dim(self) -> int:
+        """Channels the Gated DeltaNet's depthwise conv runs over: q, k and v side by side."""
+        return 2 * self.linear_key_dim + self.linear_value_dim
+
+    def is_linear_attention_layer(self, layer: int) -> bool:
+        """The layer holds a Gated DeltaNet instead of self-attention (linear_attention_layers)."""
+        return bool(self.linear_attention_layers) and layer in self._linear_attention_set
+
+    @cached_property
+    def _linear_attention_set(self) -> frozenset[int]:
+        # a set, so asking layer by layer stays linear in the depth (stored in the instance dict once)
+        return frozenset(self.linear_attention_layers)
 
     @property
     def lm_head_rows(self) -> int:
@@ -462,6 +499,10 @@ class Architecture:
     def _validate_structure(self, where: str | None) -> None:
         """Per-layer heads, the indexer, a pruned head, sub-norms and a learned activation."""
         self._validate_gemma3n(where)
+        if (self.linear_attention_layers or self.linear_num_value_heads is not None  # no call on the common path
+                or self.linear_num_key_heads is not None or self.linear_key_head_dim is not None
+                or self.linear_value_head_dim is not None or self.linear_conv_kernel_dim is not None):
+            self._validate_linear_attention(where)
         if self.attention_shapes_differ or self.moe_beside_dense_mlp or self.router_scales:
             self._validate_gemma4(where)
         if self.num_attention_heads_per_layer:
@@ -579,6 +620,39 @@ class Architecture:
             raise ArchitectureError("moe_beside_dense_mlp", "set with mlp_only_layers (every layer runs both "
                                     "the dense FFN and the experts)", where)
 
+    def _validate_linear_attention(self, where: str | None) -> None:
+        """Gated DeltaNet layers: in range, every size given, value heads a multiple of key heads, and
+        self-attention's own per-layer variants (which a DeltaNet layer would not read) off."""
+        layers = self.linear_attention_layers
+        if not layers:
+            key = next(key for key in LINEAR_ATTENTION_SIZES if getattr(self, key) is not None)
+            raise ArchitectureError(key, "set without linear_attention_layers (the Gated DeltaNet layers)", where)
+        for layer in layers:
+            if not 0 <= layer < self.num_hidden_layers:
+                raise ArchitectureError("linear_attention_layers", f"layer {layer} is outside "
+                                        f"0..{self.num_hidden_layers - 1}", where)
+        for key in LINEAR_ATTENTION_SIZES:
+            if getattr(self, key) is None:
+                raise ArchitectureError(key, "required with linear_attention_layers (the Gated DeltaNet layers)",
+                                        where)
+        if self.linear_num_value_heads % self.linear_num_key_heads:
+            raise ArchitectureError("linear_num_value_heads", f"{self.linear_num_value_heads} is not a multiple of "
+                                    f"linear_num_key_heads={self.linear_num_key_heads} (each key head serves a "
+                                    "group of value heads)", where)
+        for key, on in (("kv_lora_rank", self.is_mla), ("attention_experts", self.attention_experts),
+                        ("index_n_heads", self.index_n_heads is not None),
+                        ("num_kv_shared_layers", self.num_kv_shared_layers),
+                        ("num_attention_heads_per_layer", self.num_attention_heads_per_layer),
+                        ("attention_output_bias_layers", self.attention_output_bias_layers),
+                        ("head_dim_per_layer", self.head_dim_per_layer),
+                        ("num_key_value_heads_per_layer", self.num_key_value_heads_per_layer),
+                        ("attention_k_eq_v", self.attention_k_eq_v),
+                        ("sliding_num_key_value_heads", self.sliding_num_key_value_heads is not None),
+                        ("sliding_attention_sinks", self.sliding_attention_sinks)):
+            if on:
+                raise ArchitectureError(key, "is not built with linear_attention_layers (Gated DeltaNet layers "
+                                        "beside plain self-attention only)", where)
+
     def _validate_gemma3n(self, where: str | None) -> None:
         """Per-layer FFN widths, shared keys and values, per-layer inputs, AltUp and LAuReL."""
         if self.intermediate_size_per_layer:
@@ -628,10 +702,15 @@ _POSITIVE_SIZES = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attent
                    "intermediate_multiple_of", "max_position_embeddings")
 _POSITIVE_SIZES_OR_NULL = ("num_key_value_heads", "sliding_num_key_value_heads", "head_dim", "intermediate_size",
                            "moe_intermediate_size", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "v_head_dim",
-                           "sliding_window", "index_n_heads", "output_vocab_size", "vocab_size_per_layer_input")
+                           "sliding_window", "index_n_heads", "output_vocab_size", "vocab_size_per_layer_input",
+                           "linear_num_value_heads", "linear_num_key_heads", "linear_key_head_dim",
+                           "linear_value_head_dim", "linear_conv_kernel_dim")
 _ZERO_OR_MORE_SIZES = ("num_experts", "n_shared_experts", "shared_expert_intermediate_size", "qk_rope_head_dim",
                        "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank")
 _INDEXER_SIZES = ("index_head_dim", "index_topk")  # positive or null, with index_n_heads
+LINEAR_ATTENTION_SIZES = ("linear_num_value_heads", "linear_num_key_heads", "linear_key_head_dim",
+                          "linear_value_head_dim", "linear_conv_kernel_dim")
+"""The Gated DeltaNet's sizes (HF config keys): all given with linear_attention_layers, none without."""
 
 
 def _coerce(key: str, value: Any, where: str | None) -> Any:

@@ -27,6 +27,11 @@ A multiply-add is 2 FLOPs.  The forward pass of one token that attends to ``cont
   reported apart (``mla_expansion_flops``, not in ``total``): a full-sequence forward
   expands each token once, and DeepSeek's own inference absorbs kv_b_proj into the query
   and output projections instead (that absorbed form is not modelled).
+- Gated DeltaNet layers (linear_attention_layers: Qwen3-Next, Qwen3.5): their projections are matmul
+  weights, and so is their depthwise conv (conv_dim × kernel weights, one multiply-add each per
+  token); they attend to no keys, so they add no attention term: the per-token recurrence on
+  their fixed state (about 4 × linear_num_value_heads × linear_key_head_dim × linear_value_head_dim
+  FLOPs a token, whatever the context) and the gates are left out, as softmax is.
 - AltUp (Gemma 3n, altup_num_inputs = n streams), per layer and context-independent: its
   modality router (n × hidden_size) runs twice, before the layer (predict) and after it
   (correct), so once more than its weights say, 2 × n × hidden_size; and the predicted n × n
@@ -45,7 +50,8 @@ from .kvcache import check_context
 
 MATMUL_DEFINITION = (
     "matrices a token multiplies by: attention and FFN projections, the router, num_experts_per_tok "
-    "routed experts, shared experts, the output head (a tied head counted once as a matmul); "
+    "routed experts, shared experts, a Gated DeltaNet's projections and depthwise conv, the output head (a "
+    "tied head counted once as a matmul); "
     "the embedding and position lookups (gathers), norms, biases and sinks are left out"
 )
 TRAINING_DEFINITION = ("6 × N × D: N = the active parameters per token (the total for a dense model), "
@@ -122,7 +128,10 @@ def forward_flops_per_token(source: Inventory | Architecture, context: int) -> F
         qk_dim, v_dim = arch.attention_head_dim, arch.value_head_dim
     per_layer_dims = bool(arch.head_dim_per_layer)  # Gemma 4: each layer's own head width
     attention = expansion = 0
+    linear = frozenset(arch.linear_attention_layers)  # Gated DeltaNet layers: no keys to attend to
     for i in range(arch.num_hidden_layers):
+        if i in linear:
+            continue
         if per_layer_dims:
             qk_dim, v_dim = arch.layer_head_dim(i), arch.layer_value_head_dim(i)
         keys = min(context, arch.sliding_window) if arch.is_sliding_layer(i) else context

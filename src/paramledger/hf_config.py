@@ -86,6 +86,7 @@ RULE_INTEGER_KEYS = frozenset({
     "word_embed_proj_dim", "moe_layer_start_index", "moe_layer_interval", "num_ln_in_parallel_attn",
     "prefix_dense_sliding_window_pattern", "prefix_dense_intermediate_size", "sliding_window_size",
     "num_dense_layers", "global_attn_every_n_layers", "index_topk_freq", "index_skip_topk_offset",
+    "full_attention_interval",
 })
 _SIZES = frozenset({"vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads"})
 _INTEGER_FIELDS = frozenset(name for name, kind in _FIELD_TYPES.items() if kind.startswith("int"))

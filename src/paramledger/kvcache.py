@@ -34,6 +34,13 @@ Per layer and per token (one sequence):
   are each layer's own.  Gemma 4's attention_k_eq_v projects no values on full layers, but its
   values (the keys' projection, v_norm'd and not rotated) are cached beside the keys all the same
   (Gemma4TextAttention.forward: cache.update(key_states, value_states)).
+- A Gated DeltaNet layer (linear_attention_layers: Qwen3-Next, Qwen3.5) caches no keys or values
+  that grow with the context: it holds a fixed-size state per sequence instead, the last
+  linear_conv_kernel_dim inputs of its depthwise conv over q, k and v (conv_dim × kernel) and
+  the recurrent state (linear_num_value_heads × linear_key_head_dim × linear_value_head_dim),
+  transformers 5.24.0's LinearAttentionLayer conv_states and recurrent_states.  That state is
+  its own figure (``state_values``, ``state_bytes``, at the cache dtype), not in the keys and
+  values (``values``, ``bytes``).
 
 The cache dtype is separate from the weights' (KV_DTYPES: one value per element).
 """
@@ -80,7 +87,7 @@ def tokens_held(window: int | None, context: int) -> int:
 
 def layer_values_per_token(arch: Architecture, layer: int = 0, mla_layout: str = "latent") -> int:
     """Key and value elements one layer caches for one token of one sequence."""
-    if arch.is_kv_shared_layer(layer):  # reads the keys and values an earlier layer cached
+    if arch.is_kv_shared_layer(layer) or arch.is_linear_attention_layer(layer):  # an earlier layer's; a state
         return 0
     if arch.is_mla:
         # a layer running its own lightning indexer also caches one index_head_dim key per token
@@ -94,11 +101,22 @@ def layer_values_per_token(arch: Architecture, layer: int = 0, mla_layout: str =
     return arch.layer_kv_heads(layer) * (arch.layer_head_dim(layer) + arch.layer_value_head_dim(layer))
 
 
+def linear_attention_state_values(arch: Architecture, layer: int = 0) -> int:
+    """The fixed state one Gated DeltaNet layer holds for one sequence, whatever the context: its conv's
+    last linear_conv_kernel_dim inputs over q, k and v, and the recurrent state, a key head × value head
+    matrix per value head (LinearAttentionLayer's conv_states and recurrent_states); 0 on other layers."""
+    if not arch.is_linear_attention_layer(layer):
+        return 0
+    conv = arch.linear_conv_dim * arch.linear_conv_kernel_dim
+    return conv + arch.linear_num_value_heads * arch.linear_key_head_dim * arch.linear_value_head_dim
+
+
 @dataclass(frozen=True, slots=True)
 class LayerCache:
     layer: int
     values_per_token: int
     window: int | None  # the sliding window, None for a full-attention layer
+    state_values: int = 0  # a Gated DeltaNet layer's fixed state per sequence (it caches no keys or values)
 
 
 @dataclass(frozen=True)
@@ -136,6 +154,20 @@ class KVCache:
         return self.values * self.bytes_per_value
 
     @property
+    def linear_attention_layers(self) -> int:
+        return sum(1 for layer in self.layers if layer.state_values)
+
+    @property
+    def state_values(self) -> int:
+        """The Gated DeltaNet layers' fixed states (conv and recurrent) for the whole batch, apart from
+        the keys and values: they do not grow with the context."""
+        return self.batch * sum(layer.state_values for layer in self.layers)
+
+    @property
+    def state_bytes(self) -> int:
+        return self.state_values * self.bytes_per_value
+
+    @property
     def sliding_layers(self) -> int:
         """Sliding layers that cache (a layer sharing an earlier layer's keys and values holds none)."""
         return sum(1 for layer in self.layers if layer.window is not None and layer.values_per_token)
@@ -154,9 +186,14 @@ class KVCache:
     @property
     def definition(self) -> str:
         text = f"keys and values of {len(self.layers)} layers for {self.batch} × {self.context} tokens"
-        shared = sum(1 for layer in self.layers if not layer.values_per_token)
+        shared = sum(1 for layer in self.layers if not layer.values_per_token and not layer.state_values)
         if shared:
             text += f"; {shared} layers reuse an earlier layer's keys and values and cache none"
+        if self.linear_attention_layers:
+            text += (f"; {self.linear_attention_layers} linear-attention (Gated DeltaNet) layers cache no keys or "
+                     f"values: they hold a fixed conv and recurrent state instead, {self.state_values:,} values "
+                     f"= {self.state_bytes:,} bytes for the batch whatever the context, reported apart "
+                     "(KVCache.state_bytes), not in this figure")
         if self.sliding_layers:
             window = next(l.window for l in self.layers if l.window is not None)
             text += (f"; {self.sliding_layers} sliding layers hold at most sliding_window - 1 = {window - 1} "
@@ -198,7 +235,8 @@ def kv_cache(source: Architecture | Inventory, context: int, batch: int = 1, dty
         raise OptionError("mla-layout", f"unknown layout {mla_layout!r}; one of {', '.join(MLA_LAYOUTS)}")
     layers = tuple(
         LayerCache(i, layer_values_per_token(arch, i, mla_layout),
-                   arch.sliding_window if arch.is_sliding_layer(i) else None)
+                   arch.sliding_window if arch.is_sliding_layer(i) else None,
+                   linear_attention_state_values(arch, i))
         for i in range(arch.num_hidden_layers)
     )
     note = None

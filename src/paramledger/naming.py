@@ -37,12 +37,28 @@ class Naming:
     k_norm: str = "self_attn.k_norm"
     sinks: str = "self_attn.sinks"
     attn_gate: str = "self_attn.gate_proj"  # attention_output_gate
+    # The gate's rows stored in q_proj after the queries' (Qwen3-Next's and Qwen3.5's q_proj: 2 × heads × head_dim)
+    attn_gate_in_q: bool = False
     attn_sub_norm: str = "self_attn.attn_sub_norm"  # BitNet: on the attention output, before o_proj
     # DeepSeek-V3.2's lightning indexer (index_n_heads)
     indexer_q: str = "self_attn.indexer.wq_b"
     indexer_k: str = "self_attn.indexer.wk"
     indexer_k_norm: str = "self_attn.indexer.k_norm"
     indexer_weights: str = "self_attn.indexer.weights_proj"
+    # Gated DeltaNet layers (linear_attention_layers): split input projections for q, k, v, the gate z and
+    # the per-value-head b and a (Qwen3.5), or two fused ones when linear_qkvz and linear_ba are set
+    # (Qwen3-Next's in_proj_qkvz and in_proj_ba); the depthwise conv, dt_bias, A_log, gated norm, out_proj
+    linear_qkv: str = "linear_attn.in_proj_qkv"
+    linear_z: str = "linear_attn.in_proj_z"
+    linear_b: str = "linear_attn.in_proj_b"
+    linear_a: str = "linear_attn.in_proj_a"
+    linear_qkvz: str | None = None
+    linear_ba: str | None = None
+    linear_conv: str = "linear_attn.conv1d"
+    linear_dt_bias: str = "linear_attn.dt_bias"
+    linear_a_log: str = "linear_attn.A_log"
+    linear_norm: str = "linear_attn.norm"
+    linear_out: str = "linear_attn.out_proj"
     # multi-head latent attention (DeepSeek V2/V3)
     q_a: str = "self_attn.q_a_proj"
     q_a_norm: str = "self_attn.q_a_layernorm"
