@@ -335,3 +335,15 @@ def test_weight_bytes_rows_equal_the_sums():
     for row in weights.tensors:
         by_dtype[row.dtype] = by_dtype.get(row.dtype, 0) + row.bytes
     assert by_dtype == weights.by_dtype
+
+
+def test_a_hybrid_models_linear_attention_state_is_in_the_total():
+    """Qwen3-Next's 36 Gated DeltaNet layers hold a fixed state, not keys and values: memory shows it on its own
+    line and adds it to the total, which says so."""
+    report = memory_report(paramledger.load({"model_type": "qwen3_next"}), context=4096)
+    kv = report.kv
+    assert kv.linear_attention_layers == 36
+    assert kv.state_bytes == 2 * 36 * (8192 * 4 + 32 * 128 * 128)  # conv (q, k, v channels x kernel) + recurrent
+    assert report.total_bytes == report.weights.total + kv.bytes + kv.state_bytes
+    out = report_json(report)
+    assert out["linear_attention_state_bytes"] == kv.state_bytes and out["total_bytes"] == report.total_bytes

@@ -37,7 +37,8 @@ from .training import TrainingMemory, training_memory
 KEEP_TARGETS = (*COMPONENTS, "vectors")
 DECIMAL_UNITS = (("TB", 10**12), ("GB", 10**9), ("MB", 10**6), ("kB", 10**3))
 BINARY_UNITS = (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10))
-TOTAL_DEFINITION = "weights + KV cache; activations, workspace and framework overhead not included"
+TOTAL_DEFINITION = ("weights + KV cache + the linear-attention layers' fixed state (0 without them); activations, "
+                    "workspace and framework overhead not included")
 
 
 def in_unit(size: int, unit: str) -> Fraction:
@@ -198,7 +199,7 @@ class MemoryReport:
 
     @property
     def total_bytes(self) -> int:
-        return self.weights.total + self.kv.bytes
+        return self.weights.total + self.kv.bytes + self.kv.state_bytes
 
 
 def memory_report(source: Inventory | Architecture | str, *, dtype: str = "bf16", kv_dtype: str | None = None,
@@ -251,6 +252,8 @@ def report_json(report: MemoryReport) -> dict[str, Any]:
         "kv_sliding_layers": kv.sliding_layers,
         "kv_tokens_held": kv.tokens_held(),
         "kv_definition": kv.definition,
+        "linear_attention_state_values": kv.state_values,
+        "linear_attention_state_bytes": kv.state_bytes,
         "total_bytes": report.total_bytes,
         "total_definition": TOTAL_DEFINITION,
         "parameters": inv.total,
@@ -308,7 +311,11 @@ def report_text(report: MemoryReport) -> str:
         d = report.kv_decompressed
         lines.append(f"  MLA decompressed: {d.values_per_token:,} values per token, {format_bytes(d.bytes)} "
                      f"({MLA_LAYOUTS['decompressed']})")
-    lines += ["", f"total (weights + KV cache): {format_bytes(report.total_bytes)}",
+    if kv.state_values:
+        lines.append(f"  linear-attention state ({kv.linear_attention_layers} Gated DeltaNet layers, fixed whatever the "
+                     f"context): {kv.state_values:,} values = {format_bytes(kv.state_bytes)}")
+    lines += ["", f"total (weights + KV cache{' + state' if kv.state_values else ''}): "
+              f"{format_bytes(report.total_bytes)}",
               f"  ({TOTAL_DEFINITION})", "",
               f"active parameters per token: {inv.active:,} "
               + (f"({ACTIVE_DEFINITION})" if arch.is_moe else "(dense: every parameter)"), "",
