@@ -886,3 +886,11 @@ def test_gated_deltanet_axes_read_from_a_spec_file(tmp_path):
                     'linear_key_head_dim = 8\nlinear_value_head_dim = 12\nlinear_conv_kernel_dim = 3\n',
                     encoding="utf-8")
     assert paramledger.load(str(spec)) == Architecture.from_mapping(DELTANET)
+
+
+@pytest.mark.parametrize("layers", [4, 7, 100])
+def test_a_new_depth_keeps_the_linear_attention_pattern(layers):
+    """--set num_hidden_layers on Qwen3-Next repeats its three-linear-one-full pattern, as a config of that depth
+    builds it (full_attention_interval 4)."""
+    changed = paramledger.inventory({"model_type": "qwen3_next"}, num_hidden_layers=layers)
+    assert changed.total == paramledger.inventory({"model_type": "qwen3_next", "num_hidden_layers": layers}).total

@@ -333,3 +333,17 @@ def test_every_point_equals_the_engine(design):
         i = kept[point]
         assert {name: result.columns[name][i].item() for name in result.plan.columns} == expected, point
     assert refused == sum(result.invalid.values())
+
+
+@pytest.mark.parametrize("source, words", [
+    ("gemma-4-31B-it", r"layers differ \(head_dim_per_layer, num_key_value_heads_per_layer, attention_k_eq_v\)"),
+    ({"model_type": "qwen3_next", "num_hidden_layers": 8}, r"layers differ \(linear_attention_layers\)"),
+    ({"model_type": "gemma3n_text"}, r"layers differ \(intermediate_size_per_layer|layers differ \(num_kv_shared"),
+])
+def test_designs_whose_layers_differ_are_not_swept(source, words):
+    """One closed form over layers of one shape cannot follow per-layer structure: refused in one line,
+    never a silently wrong table (Gemma 4's depth sweep once gave fewer parameters than its token table)."""
+    arch = paramledger.load(source)
+    for axis in ("num_hidden_layers=4:8:4", "hidden_size=512:1024:512"):
+        with pytest.raises(OptionError, match=words):
+            plan(arch, [axis])

@@ -385,10 +385,12 @@ class Architecture:
             values["intermediate_ratio"] = None
         patterns = [key for key in ("layer_types", "head_dim_per_layer", "num_key_value_heads_per_layer")
                     if getattr(self, key) and key not in changes]
-        if "num_hidden_layers" in changes and patterns:
+        linear = frozenset(self.linear_attention_layers if "linear_attention_layers" not in changes else ())
+        if "num_hidden_layers" in changes and (patterns or linear):
             # The per-layer pattern (count-neutral, for the KV cache) follows the new depth by
             # repeating, as Gemma's and Mistral's configs generate it; per-layer attention shapes
-            # repeat alongside it, so each layer keeps its attention type's shape (Gemma 4).
+            # repeat alongside it, so each layer keeps its attention type's shape (Gemma 4), and so
+            # do the linear-attention layers (Qwen3-Next's three linear, one full).
             try:
                 layers = _whole(_coerce("num_hidden_layers", changes["num_hidden_layers"], where), "", where)
             except ArchitectureError:
@@ -397,6 +399,9 @@ class Architecture:
                 for key in patterns:
                     pattern = getattr(self, key)
                     values[key] = tuple(pattern[i % len(pattern)] for i in range(layers))
+                if linear:  # indices: layer i is linear as layer i mod the old depth was
+                    depth = self.num_hidden_layers
+                    values["linear_attention_layers"] = tuple(i for i in range(layers) if i % depth in linear)
         values.update(changes)
         return Architecture.from_mapping(values, where or self.source, self.notes, source=self.source)
 

@@ -196,6 +196,19 @@ class Plan:
         return tuple(axis.key for axis in self.axes) + OUTPUTS
 
 
+# Fields that make one layer differ from another in what it holds: a sweep's closed form has one
+# shape of layer per kind and cannot follow them (mlp_only_layers, a fixed set of dense layers, it can).
+PER_LAYER_STRUCTURE = ("head_dim_per_layer", "num_key_value_heads_per_layer", "intermediate_size_per_layer",
+                       "num_attention_heads_per_layer", "attention_output_bias_layers", "linear_attention_layers",
+                       "indexer_types", "num_kv_shared_layers", "attention_k_eq_v")
+
+
+def _total(arch: Architecture) -> int:
+    from . import inventory
+
+    return inventory(arch).total
+
+
 def plan(source: Architecture | str, axes: Sequence[Axis | str], max_points: int = MAX_POINTS) -> Plan:
     import sympy
 
@@ -219,11 +232,22 @@ def plan(source: Architecture | str, axes: Sequence[Axis | str], max_points: int
         if key in keys and not switch:
             raise OptionError("--grid", f"{key} would switch {arch.source} to another kind of layer; "
                                         f"--set {key}=... first, then sweep it")
+    differ = [key for key in PER_LAYER_STRUCTURE if getattr(arch, key)]
+    if differ:
+        raise OptionError("--grid", f"{arch.source}'s layers differ ({', '.join(differ)}): a sweep evaluates one "
+                                    "closed form over layers of one shape; count each point with --set instead")
     notes = []
     if arch.layer_types:  # count-neutral, and its length would pin the depth
-        arch = arch.replace(layer_types=())
+        uniform = arch.replace(layer_types=())
+        if _total(uniform) != _total(arch):
+            raise OptionError("--grid", f"{arch.source}'s layer_types change its count (its sliding and full "
+                                        "layers hold other tensors): not swept; count each point with --set instead")
+        arch = uniform
         notes.append("layer_types dropped (count-neutral); kv_bytes_per_token assumes every layer caches in full")
     form = closed_form(arch, free=tuple(keys))
+    if form.total.xreplace(form.values()) != _total(arch):  # never a sweep of a form that misses the design
+        raise OptionError("--grid", f"the closed form does not reproduce {arch.source}'s count: not swept; "
+                                    "count each point with --set instead")
     swept = {sympy.Symbol(SYMBOL_OF[key], integer=True, nonnegative=True) for key in keys}
     arrays = set(swept)
     derived: list[tuple[str, Any]] = []
