@@ -327,8 +327,8 @@ def _perturbed(arch: Architecture) -> list[Architecture]:
                 changes[key] = getattr(arch, key) + bump
         if arch.is_moe:
             changes["num_experts"] = arch.num_experts + bump
-        for key in ("head_dim_per_layer", "num_key_value_heads_per_layer"):
-            if getattr(arch, key):  # kept as declared (no symbol per layer): such a design checks at itself only
+        for key in ("head_dim_per_layer", "num_key_value_heads_per_layer", "linear_attention_layers"):
+            if getattr(arch, key):  # kept as declared (no symbol per layer; the new layers are full-attention ones)
                 changes[key] = getattr(arch, key)
         try:
             out.append(arch.replace(where=f"{arch.source} (perturbed)", **changes))
