@@ -105,8 +105,8 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
 def _layer_kinds(arch: Architecture) -> Iterator[tuple]:
     """Each layer's kind, the arguments of _block after the naming: routed?, sliding with tensors of its
     own?, its own indexer?, its query heads, an output bias?, its FFN width, keys and values shared from
-    an earlier layer?, its head width and KV heads, values from the keys?, a Gated DeltaNet?  A column the design does not
-    vary is one value repeated: only what varies is looked at layer by layer."""
+    an earlier layer?, its head width and KV heads, values from the keys?, a Gated DeltaNet?  A column
+    the design does not vary is one value repeated: only what varies is looked at layer by layer."""
     layers = range(arch.num_hidden_layers)
     shapes_differ = arch.attention_shapes_differ
     sliding = ([arch.is_sliding_layer(i) for i in layers] if arch.sliding_layers_differ or arch.attention_k_eq_v

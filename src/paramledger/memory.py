@@ -312,8 +312,8 @@ def report_text(report: MemoryReport) -> str:
         lines.append(f"  MLA decompressed: {d.values_per_token:,} values per token, {format_bytes(d.bytes)} "
                      f"({MLA_LAYOUTS['decompressed']})")
     if kv.state_values:
-        lines.append(f"  linear-attention state ({kv.linear_attention_layers} Gated DeltaNet layers, fixed whatever the "
-                     f"context): {kv.state_values:,} values = {format_bytes(kv.state_bytes)}")
+        lines.append(f"  linear-attention state ({kv.linear_attention_layers} Gated DeltaNet layers, fixed whatever "
+                     f"the context): {kv.state_values:,} values = {format_bytes(kv.state_bytes)}")
     lines += ["", f"total (weights + KV cache{' + state' if kv.state_values else ''}): "
               f"{format_bytes(report.total_bytes)}",
               f"  ({TOTAL_DEFINITION})", "",
