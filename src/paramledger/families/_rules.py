@@ -12,8 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from .._exceptions import ArchitectureError
+
 Rule = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 SLIDING, FULL = "sliding_attention", "full_attention"
+
+
+def positive(key: str, value: Any) -> int:
+    """``value``, a whole number of at least 1 read from the config under ``key``, else a one-line refusal."""
+    if type(value) is not int or value < 1:
+        raise ArchitectureError(key, f"must be a positive whole number, got {value!r}")
+    return value
 
 
 def layer_pattern(window: Any, sliding: Sequence[bool]) -> dict[str, Any]:
@@ -159,8 +168,6 @@ def heads_fill_hidden(reason: str) -> Rule:
     and only that one is counted."""
 
     def rule(config: Mapping[str, Any]) -> dict[str, Any]:
-        from .._exceptions import ArchitectureError
-
         heads, hidden = config["num_attention_heads"], config["hidden_size"]
         head_dim = config.get("head_dim") or hidden // heads
         if head_dim * heads != hidden:
@@ -208,8 +215,6 @@ def must_be_set(key: str) -> Rule:
 
     def rule(config: Mapping[str, Any]) -> dict[str, Any]:
         if config.get(key) is None:
-            from .._exceptions import ArchitectureError
-
             raise ArchitectureError(key, "missing (required: transformers 5.24.0 cannot build this family "
                                          "without it)")
         return {}

@@ -27,13 +27,6 @@ def _section(config: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     return section
 
 
-def _positive(section: str, values: Mapping[str, Any], key: str) -> int:
-    value = values[key]
-    if type(value) is not int or value < 1:
-        raise ArchitectureError(f"{section}.{key}", f"must be a positive whole number, got {value!r}")
-    return value
-
-
 def dbrx_sizes(config: Mapping[str, Any]) -> dict[str, Any]:
     """attn_config's kv_n_heads (DbrxConfig copies it to num_key_value_heads, whatever the config
     says there) and ffn_config's experts, top-k, their width and activation (DbrxFFNConfig); a tied
@@ -53,10 +46,10 @@ def dbrx_sizes(config: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(act, Mapping):
         raise ArchitectureError("ffn_config.ffn_act_fn", f"must be a JSON object like {{\"name\": \"silu\"}}, "
                                                          f"got {act!r}")
-    return {"num_key_value_heads": _positive("attn_config", attn, "kv_n_heads"),
-            "moe_intermediate_size": _positive("ffn_config", ffn, "ffn_hidden_size"),
-            "num_experts": _positive("ffn_config", ffn, "moe_num_experts"),
-            "num_experts_per_tok": _positive("ffn_config", ffn, "moe_top_k"),
+    return {"num_key_value_heads": rules.positive("attn_config.kv_n_heads", attn["kv_n_heads"]),
+            "moe_intermediate_size": rules.positive("ffn_config.ffn_hidden_size", ffn["ffn_hidden_size"]),
+            "num_experts": rules.positive("ffn_config.moe_num_experts", ffn["moe_num_experts"]),
+            "num_experts_per_tok": rules.positive("ffn_config.moe_top_k", ffn["moe_top_k"]),
             "hidden_act": str(act.get("name", "silu"))}
 
 

@@ -37,12 +37,6 @@ SLIDING, FULL = rules.SLIDING, rules.FULL
 PER_LAYER_KEYS = ("head_dim", "num_key_value_heads")  # what Gemma4TextAttention reads from per_layer_config
 
 
-def _whole(key: str, value: Any) -> int:
-    if type(value) is not int or value < 1:
-        raise ArchitectureError(key, f"must be a positive whole number, got {value!r}")
-    return value
-
-
 def gemma4_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     """Gemma4TextConfig.__post_init__ and the layers it builds: the layer pattern (5 sliding : 1 full,
     the last layer forced full), per_layer_config's head_dim and KV heads, the MoE block, the
@@ -57,7 +51,7 @@ def gemma4_layers(config: Mapping[str, Any]) -> dict[str, Any]:
         raise ArchitectureError("layer_types", f"has {len(types)} entries for num_hidden_layers={layers}")
     window = config.get("sliding_window")
     if SLIDING in types:
-        window = _whole("sliding_window", window)
+        window = rules.positive("sliding_window", window)
         if config.get("use_bidirectional_attention") == "all":
             window = window // 2 + 1  # Gemma4TextConfig: exclusive bounds for bidirectional attention
     out: dict[str, Any] = rules.layer_pattern(window, [kind == SLIDING for kind in types])
@@ -65,9 +59,9 @@ def gemma4_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     head_dim, kv_heads = config.get("head_dim"), config.get("num_key_value_heads")
     given = config.get("per_layer_config", False)
     if given is False:  # the class default: one override for every full-attention layer
-        overrides = {"head_dim": _whole("global_head_dim", config.get("global_head_dim", 512))}
+        overrides = {"head_dim": rules.positive("global_head_dim", config.get("global_head_dim", 512))}
         if config.get("attention_k_eq_v") and config.get("num_global_key_value_heads") is not None:
-            overrides["num_key_value_heads"] = _whole("num_global_key_value_heads",
+            overrides["num_key_value_heads"] = rules.positive("num_global_key_value_heads",
                                                       config["num_global_key_value_heads"])
         given = {i: overrides for i, kind in enumerate(types) if kind == FULL}
     if not isinstance(given or {}, Mapping):
@@ -86,7 +80,7 @@ def gemma4_layers(config: Mapping[str, Any]) -> dict[str, Any]:
             if key not in PER_LAYER_KEYS:
                 raise ArchitectureError("per_layer_config", f"layer {layer} overrides {key}; Gemma 4 reads only "
                                         f"{' and '.join(PER_LAYER_KEYS)} per layer")
-            per_layer[key][layer] = _whole("per_layer_config", value)
+            per_layer[key][layer] = rules.positive("per_layer_config", value)
     dims, kvs = per_layer["head_dim"], per_layer["num_key_value_heads"]
     for kind in set(types):
         if len({(d, k) for d, k, t in zip(dims, kvs, types) if t == kind}) > 1:
@@ -103,7 +97,7 @@ def gemma4_layers(config: Mapping[str, Any]) -> dict[str, Any]:
             if config.get(key) is None:
                 raise ArchitectureError(key, "missing (required with enable_moe_block: transformers 5.24.0 "
                                              "cannot build or route the experts without it)")
-            moe[key] = _whole(key, config[key])
+            moe[key] = rules.positive(key, config[key])
         out.update(num_experts=moe["num_experts"], num_experts_per_tok=moe["top_k_experts"],
                    moe_intermediate_size=moe["moe_intermediate_size"], moe_beside_dense_mlp=True,
                    router_scales=True)

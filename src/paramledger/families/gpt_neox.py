@@ -36,11 +36,7 @@ def _japanese_layers(config):
 
     The FFN is hidden_size × intermediate_multiple_size wide; only the last layer's attention
     (use_bias: layer_number == num_hidden_layers - 1) has a dense_bias."""
-    multiple = config["intermediate_multiple_size"]
-    if isinstance(multiple, bool) or not isinstance(multiple, int) or multiple < 1:
-        from .._exceptions import ArchitectureError
-
-        raise ArchitectureError("intermediate_multiple_size", f"must be a positive whole number, got {multiple!r}")
+    multiple = rules.positive("intermediate_multiple_size", config["intermediate_multiple_size"])
     return {"intermediate_size": config["hidden_size"] * multiple,
             "attention_output_bias_layers": (config["num_hidden_layers"] - 1,)}
 
