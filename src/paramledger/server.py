@@ -35,7 +35,9 @@ MAX_QUERY_BYTES = 4096  # a full design is under 1 KB; anything longer is not a 
 MAX_FIELDS = 48  # every architecture key once, plus the source and the page's own keys
 MAX_VALUE_CHARS = 200
 MAX_SIZE = 2**40  # any integer field (a width, a vocabulary): larger is a typo, not a model
-MAX_LAYERS = 1024  # the deepest published decoders have ~128; each request builds the tensor list
+# Sizes that repeat tensors, each repetition listed on every request: the deepest published decoders
+# have ~128 layers, Gemma 3n 4 AltUp streams. (2**40 layers or streams would never finish.)
+MAX_REPEATS = {"num_hidden_layers": 1024, "altup_num_inputs": 1024}
 
 # Seed 001's page as it opens: d = 4, f = 8, one layer, vocabulary 100, no biases, no
 # norms, tied: the table's total is 528.  One head, so any width is valid.
@@ -150,9 +152,10 @@ def _check_bounds(arch: Architecture) -> None:
             if isinstance(item, int) and not isinstance(item, bool) and item > MAX_SIZE:
                 raise ApiError(400, f"{key}: {item:.3g} is above the API's bound of 2**40 "
                                     f"({MAX_SIZE:,}); no model is that large")
-    if arch.num_hidden_layers > MAX_LAYERS:
-        raise ApiError(400, f"num_hidden_layers: {arch.num_hidden_layers:,} is above the page's bound of "
-                            f"{MAX_LAYERS:,}; `paramledger count` has none")
+    for key, bound in MAX_REPEATS.items():
+        if values[key] > bound:
+            raise ApiError(400, f"{key}: {values[key]:,} is above the page's bound of {bound:,}; "
+                                f"`paramledger count` has none")
 
 
 def _flag(query: dict[str, str], key: str) -> bool:
