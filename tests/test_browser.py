@@ -233,6 +233,25 @@ def test_a_sliding_window_shrinks_the_kv_cache_not_the_count(server, page):
     wait_for_total(page, inv.total)
 
 
+def test_a_hybrids_linear_attention_state_has_its_own_row(server, page):
+    """Two Gated DeltaNet layers of four: a fixed state beside the KV cache, and the total says it holds it."""
+    from playwright.sync_api import expect
+
+    query = ("num_hidden_layers=4&linear_attention_layers=0,2&linear_num_value_heads=4&linear_num_key_heads=2"
+             "&linear_key_head_dim=32&linear_value_head_dim=32&linear_conv_kernel_dim=4")
+    page.goto(f"{server.url}?{query}")
+    arch = paramledger.load(BLANK_DESIGN, num_hidden_layers=4, linear_attention_layers=(0, 2), linear_num_value_heads=4,
+                            linear_num_key_heads=2, linear_key_head_dim=32, linear_value_head_dim=32,
+                            linear_conv_kernel_dim=4)
+    inv = paramledger.inventory(arch)
+    wait_for_total(page, inv.total)
+    report = memory_report(inv)
+    row = page.locator("#memory tr[data-key=linear_attention_state]")
+    expect(row.locator("td.n")).to_have_text(format_bytes(report.kv.state_bytes))
+    expect(page.locator("#memory tr[data-key=total_bytes]")).to_contain_text("weights + KV cache + state")
+    expect(page.locator("#memory tr[data-key=total_bytes] td.n")).to_have_text(format_bytes(report.total_bytes))
+
+
 def test_screenshots_of_the_page_and_the_report(server, page, tmp_path):
     page.goto(f"{server.url}?source=seed-1.1b")
     wait_for_total(page, 1_128_892_416)

@@ -151,6 +151,25 @@ def test_view_shows_a_memory_error_in_its_panel_and_keeps_the_count(server):
     assert "group" in view["memory"]["error"]
 
 
+def test_the_memory_panel_shows_a_hybrids_linear_attention_state(server):
+    """Gated DeltaNet layers cache no keys or values but hold a fixed state: its own row, and the total's
+    label says it is in (before, the total included it under "weights + KV cache")."""
+    params = {"num_hidden_layers": "4", "linear_attention_layers": "0,2", "linear_num_value_heads": "4",
+              "linear_num_key_heads": "2", "linear_key_head_dim": "32", "linear_value_head_dim": "32",
+              "linear_conv_kernel_dim": "4"}
+    status, view = get(server, "/api/view", params)
+    assert status == 200
+    rows = {row["key"]: row for row in view["memory"]["rows"]}
+    _, memory = get(server, "/api/memory", params)
+    assert memory["linear_attention_state_bytes"] == 20_480  # bf16: 2 layers x (conv 256 x 4 + 4 heads x 32 x 32)
+    assert rows["linear_attention_state"]["text"].startswith("20,480 bytes")
+    assert "2 Gated DeltaNet layers" in rows["linear_attention_state"]["label"]
+    assert rows["total_bytes"]["label"] == "weights + KV cache + state"
+    assert memory["total_bytes"] == memory["weights_bytes"] + memory["kv_cache_bytes"] + 20_480
+    _, plain = get(server, "/api/view", {})
+    assert [row["key"] for row in plain["memory"]["rows"]][-2:] == ["kv_cache", "total_bytes"]
+
+
 def test_static_page_and_its_files(server):
     host, port = server.server_address[:2]
     for path, kind in (("/", b"text/html"), ("/app.js", b"text/javascript"), ("/style.css", b"text/css")):

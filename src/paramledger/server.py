@@ -294,8 +294,13 @@ def _memory_view(inv: Any, query: dict[str, str]) -> dict[str, Any]:
          "text": f"{kv.values_per_token:,} values = {kv.bytes_per_token:,} bytes"},
         {"key": "kv_cache", "label": f"KV cache, {kv.batch} × {kv.context:,} tokens{_sliding_note(kv)}",
          "text": format_bytes(kv.bytes)},
-        {"key": "total_bytes", "label": "weights + KV cache", "text": format_bytes(report.total_bytes)},
     ]
+    if kv.state_values:  # Gated DeltaNet layers cache no keys or values: a fixed state instead
+        panel["rows"].append({"key": "linear_attention_state",
+                              "label": f"linear-attention state, {kv.linear_attention_layers} Gated DeltaNet layers "
+                                       f"(fixed whatever the context)", "text": format_bytes(kv.state_bytes)})
+    panel["rows"].append({"key": "total_bytes", "label": "weights + KV cache" + (" + state" if kv.state_values else ""),
+                          "text": format_bytes(report.total_bytes)})
     return panel
 
 
