@@ -62,6 +62,21 @@ def test_kv_bytes_per_token_of_latent_attention():
     assert kv_bytes_per_token(paramledger.load("DeepSeek-V3")) == (512 + 64) * 61 * 2
 
 
+def test_attention_cell_per_layer_where_layers_differ():
+    # gemma-4-31B-it: 32 query heads; its 50 sliding layers keep 16 KV heads, its 10 full layers 4
+    # (num_global_key_value_heads, keys doubling as values).
+    arch = paramledger.load("gemma-4-31B-it")
+    assert (arch.layer_kv_heads(0), arch.layer_kv_heads(5)) == (16, 4)
+    assert family_table.attention_cell(arch) == "GQA (2×) on 50 sliding, GQA (8×) on 10 full"
+    # Qwen3-Next's class defaults: three Gated DeltaNet layers to one full-attention layer (16 query, 2 KV heads).
+    qwen3_next = paramledger.load({"model_type": "qwen3_next"})
+    assert family_table.attention_cell(qwen3_next) == "Gated DeltaNet on 36 linear, GQA (8×) on 12 full"
+    # Per-layer query heads without layer types: counted in layers.
+    design = paramledger.load("seed-baseline", num_attention_heads_per_layer=(8, 4, 4, 8, 8, 8), num_key_value_heads=4)
+    assert family_table.attention_cell(design) == "GQA (2×) on 4 layers, MHA on 2 layers"
+    assert family_table.attention_cell(paramledger.load("DeepSeek-V3")) == "MLA"
+
+
 def lines(name):
     row = family_row(name)
     seed, found = compare(row)

@@ -97,10 +97,35 @@ class Disagreement:
 
 # ----------------------------------------------------------------------------- cells
 def attention_cell(arch: Architecture) -> str:
-    kind = arch.attention_kind
-    if kind == "GQA":
-        return f"GQA ({arch.num_attention_heads // arch.kv_heads}×)"
-    return kind
+    """MHA, GQA with its factor, MQA or MLA; where layers differ (Gemma 4's full layers group 8 query heads
+    per KV head, its sliding layers 2; Qwen3-Next's Gated DeltaNet layers hold no heads of keys), each
+    grouping with its layers: "GQA (2×) on 50 sliding, GQA (8×) on 10 full"."""
+    if arch.is_mla:
+        return "MLA"
+    if not (arch.num_key_value_heads_per_layer or arch.sliding_num_key_value_heads is not None
+            or arch.num_attention_heads_per_layer or arch.linear_attention_layers):
+        return _grouping(arch.num_attention_heads, arch.kv_heads)
+    linear = frozenset(arch.linear_attention_layers)
+    heads = arch.num_attention_heads_per_layer
+    cells: dict[str, dict[str, int]] = {}  # grouping -> layer type -> layers, in order of appearance
+    for layer in range(arch.num_hidden_layers):
+        if layer in linear:
+            cell, kind = "Gated DeltaNet", "linear"
+        else:
+            cell = _grouping(heads[layer] if heads else arch.num_attention_heads, arch.layer_kv_heads(layer))
+            kind = "sliding" if arch.is_sliding_layer(layer) else "full" if arch.sliding_window or linear else ""
+        kinds = cells.setdefault(cell, {})
+        kinds[kind] = kinds.get(kind, 0) + 1
+    if len(cells) == 1:
+        return next(iter(cells))
+    return ", ".join(f"{cell} on " + " + ".join(f"{n} {kind or 'layers'}" for kind, n in kinds.items())
+                     for cell, kinds in cells.items())
+
+
+def _grouping(query_heads: int, kv_heads: int) -> str:
+    if kv_heads == query_heads:
+        return "MHA"
+    return "MQA" if kv_heads == 1 else f"GQA ({query_heads // kv_heads}×)"
 
 
 _NORM_NAMES = {"rmsnorm": "RMSNorm", "layernorm": "LayerNorm", "layernorm_nobias": "LayerNorm (no bias)",
