@@ -147,6 +147,19 @@ def test_keys_not_understood_are_reported_not_ignored():
     assert paramledger.inventory(arch).notes == arch.notes
 
 
+def test_keys_nested_in_a_section_are_reported_too():
+    """DBRX keeps its sizes in attn_config and ffn_config (databricks/dbrx-instruct's own keys there are
+    understood, model_type "" included); a key no DBRX config class has is named with its section."""
+    config = {"model_type": "dbrx", "d_model": 256, "n_heads": 4, "n_layers": 2, "vocab_size": 100,
+              "attn_config": {"clip_qkv": 8, "kv_n_heads": 2, "model_type": "", "rope_theta": 500000},
+              "ffn_config": {"ffn_hidden_size": 64, "model_type": "", "moe_jitter_eps": 0, "moe_loss_weight": 0.05,
+                             "moe_num_experts": 4, "moe_top_k": 2}}
+    assert paramledger.load(config).notes == ()
+    config["ffn_config"]["moe_shared_experts"] = 1
+    assert paramledger.load(config).notes == (
+        "config keys not understood (they might change the count): ffn_config.moe_shared_experts",)
+
+
 def test_keys_of_another_family_are_not_read():
     """Mistral has no attention_bias: transformers ignores it, so must we (and say so)."""
     arch = paramledger.load({"model_type": "mistral", "num_hidden_layers": 1, "attention_bias": True})

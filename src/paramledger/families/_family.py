@@ -68,6 +68,9 @@ class Family:
     # (defaults filled in) and returns field -> value; kept few and shared (families/_rules.py).
     derive: tuple[Callable[[Mapping[str, Any]], Mapping[str, Any]], ...] = ()
     text_config: bool = False  # a multimodal family whose decoder is config["text_config"]
+    # Config keys holding a nested object (DBRX's attn_config, ffn_config) -> the keys inside it that
+    # the family reads or knows to change no count; any other is reported as "section.key".
+    sections: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     @cached_property
     def understood(self) -> frozenset[str]:

@@ -77,6 +77,13 @@ FAMILIES = [
         # attn_config and ffn_config: read by dbrx_sizes (clip_qkv, rope_theta, attn_pdrop and the routing
         # keys in them change no count); num_key_value_heads: overwritten from attn_config.kv_n_heads.
         count_neutral=frozenset({"attn_config", "ffn_config", "num_key_value_heads", "emb_pdrop"}),
+        # DbrxAttentionConfig's and DbrxFFNConfig's keys: dbrx_sizes reads the sizes, the rest are dropout,
+        # clipping, rope and routing arithmetic (ffn_config's hidden_size is overwritten by d_model;
+        # uniform_expert_assignment is an older config class's routing switch).
+        sections={"attn_config": frozenset({"kv_n_heads", "attn_pdrop", "clip_qkv", "rope_theta"}),
+                  "ffn_config": frozenset({"ffn_hidden_size", "moe_num_experts", "moe_top_k", "ffn_act_fn",
+                                           "moe_jitter_eps", "moe_loss_weight", "moe_normalize_expert_weights",
+                                           "hidden_size", "uniform_expert_assignment"})},
         derive=(dbrx_sizes, rules.no_sliding),
     ),
 ]
