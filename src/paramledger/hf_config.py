@@ -46,7 +46,8 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     for section, known in family.sections.items():
         inner = config.get(section)
         if isinstance(inner, Mapping):
-            not_understood += [f"{section}.{key}" for key in inner if key not in known and key not in families.COUNT_NEUTRAL]
+            not_understood += [f"{section}.{key}" for key in inner
+                               if key not in known and key not in families.COUNT_NEUTRAL]
     # Rules read the config as the family spells it, plus the values read so far under their
     # field names (so GPT-2's n_layer and InternLM3's qkv_bias reach them as the fields).
     # They do arithmetic on sizes, so the sizes are checked first, under the config's own keys.
