@@ -109,8 +109,10 @@ def _layer_kinds(arch: Architecture) -> Iterator[tuple]:
     the design does not vary is one value repeated: only what varies is looked at layer by layer."""
     layers = range(arch.num_hidden_layers)
     shapes_differ = arch.attention_shapes_differ
-    sliding = ([arch.is_sliding_layer(i) for i in layers] if arch.sliding_layers_differ or arch.attention_k_eq_v
-               else None)
+    sliding = None
+    if arch.sliding_layers_differ or arch.attention_k_eq_v:  # is_sliding_layer's rule, for every layer at once
+        sliding = ([kind == "sliding_attention" for kind in arch.layer_types] if arch.sliding_window
+                   and arch.layer_types else [bool(arch.sliding_window)] * arch.num_hidden_layers)
     columns = (
         [arch.is_moe_layer(i) for i in layers] if arch.mlp_only_layers else repeat(arch.is_moe),
         sliding if arch.sliding_layers_differ else repeat(False),

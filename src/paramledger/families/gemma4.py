@@ -82,8 +82,9 @@ def gemma4_layers(config: Mapping[str, Any]) -> dict[str, Any]:
                                         f"{' and '.join(PER_LAYER_KEYS)} per layer")
             per_layer[key][layer] = rules.positive("per_layer_config", value)
     dims, kvs = per_layer["head_dim"], per_layer["num_key_value_heads"]
-    for kind in set(types):
-        if len({(d, k) for d, k, t in zip(dims, kvs, types) if t == kind}) > 1:
+    shape_of: dict[str, tuple] = {}  # attention type -> (head_dim, KV heads) of its first layer
+    for shape, kind in zip(zip(dims, kvs), types):
+        if shape_of.setdefault(kind, shape) != shape:
             raise ArchitectureError("per_layer_config", f"the {kind} layers differ (transformers 5.24.0 builds one "
                                     "rotary embedding per attention type and cannot build this)")
     out["head_dim_per_layer"] = tuple(dims) if len(set(dims)) > 1 else ()
