@@ -146,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"    reading every entry file again on every count would add {reread / count * 1e6:.0f} us a model: "
           f"{theirs / (ours + reread):,.0f}x")
     differ = [name for name, a, b in zip(registry.names(), our_totals, their_totals) if a != b]
-    print(f"totals equal for {count - len(differ)} of {count} models" + (f"; differ: {', '.join(differ)}" if differ else ""))
+    print(f"totals equal for {count - len(differ)} of {count} models"
+          + (f"; differ: {', '.join(differ)}" if differ else ""))
     verdict = "met" if ratio >= TARGET else "NOT met"
     print(f"target: at least {TARGET:,}x faster in-process: {verdict} ({ratio:,.0f}x)")
     return 0

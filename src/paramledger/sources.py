@@ -67,7 +67,8 @@ def read_json(path: Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise FileFormatError(str(path), f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
+        raise FileFormatError(str(path),
+                              f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
 
 
 def read_spec(path: Path, label: str | None = None) -> Architecture:

@@ -67,7 +67,8 @@ def claimed_size(name: str | None, checkpoint: Checkpoint, config: Mapping[str, 
     config's _name_or_path."""
     path = Path(checkpoint.path)
     candidates = [name] if name else []
-    candidates += [str(checkpoint.metadata.get("general.size_label", "")), str(checkpoint.metadata.get("general.name", "")),
+    candidates += [str(checkpoint.metadata.get("general.size_label", "")),
+                   str(checkpoint.metadata.get("general.name", "")),
                    path.parent.name if path.is_file() or path.suffix else path.name, path.stem,
                    str(config.get("_name_or_path", ""))]
     for candidate in candidates:
@@ -97,7 +98,8 @@ def name_lines(size: NameSize, inv: Inventory | None, stored_parameters: int) ->
             lines.append(f"the name's {size.active_label} is the active count per token ({size.active:,}): the "
                          f"config gives {inv.active:,} active ({_relative(inv.active, size.active)})")
         else:
-            lines.append(f"the name's {size.active_label} is an active count per token ({size.active:,}), not the total")
+            lines.append(f"the name's {size.active_label} is an active count per token ({size.active:,}), "
+                         "not the total")
     return lines
 
 

@@ -235,7 +235,8 @@ FAMILIES.append(
         source="transformers 5.24.0 models/aria/configuration_aria.py (AriaTextConfig)",
         naming=Naming(router="mlp.router", experts_in_out=True),
         # Routed and shared experts are all intermediate_size wide.
-        keys={**DECODER_KEYS, **same("head_dim", "attention_bias", "mlp_bias"), "intermediate_size": "moe_intermediate_size",
+        keys={**DECODER_KEYS, **same("head_dim", "attention_bias", "mlp_bias"),
+              "intermediate_size": "moe_intermediate_size",
               "moe_num_experts": "num_experts", "moe_topk": "num_experts_per_tok",
               "moe_num_shared_experts": "n_shared_experts"},
         defaults={"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 4096, "num_hidden_layers": 32,
