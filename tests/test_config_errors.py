@@ -147,6 +147,18 @@ def test_keys_not_understood_are_reported_not_ignored():
     assert paramledger.inventory(arch).notes == arch.notes
 
 
+def test_a_sliding_pattern_is_read_only_without_layer_types():
+    """LGAI-EXAONE/EXAONE-4.0-32B's config.json says "sliding_window_pattern": "LLLG" beside its layer_types;
+    Exaone4Config reads the pattern only to fill layer_types in, so the config builds, and is counted."""
+    config = {"model_type": "exaone4", "num_hidden_layers": 4, "hidden_size": 64, "num_attention_heads": 4,
+              "num_key_value_heads": 2, "intermediate_size": 128, "vocab_size": 100, "sliding_window": 16,
+              "sliding_window_pattern": "LLLG", "layer_types": ["sliding_attention"] * 3 + ["full_attention"]}
+    assert paramledger.load(config).layer_types == ("sliding_attention",) * 3 + ("full_attention",)
+    del config["layer_types"]  # then transformers computes (i + 1) % "LLLG" and fails
+    with pytest.raises(ArchitectureError, match=r"sliding_window_pattern: must be a positive whole number, got 'LLLG'"):
+        paramledger.load(config)
+
+
 def test_keys_nested_in_a_section_are_reported_too():
     """DBRX keeps its sizes in attn_config and ffn_config (databricks/dbrx-instruct's own keys there are
     understood, model_type "" included); a key no DBRX config class has is named with its section."""

@@ -83,13 +83,14 @@ def _key_of(family: families.Family, field_name: str, merged: Mapping[str, Any])
     return keys[-1] if keys else field_name
 
 
-# Config keys the family rules read as whole numbers (layer counts, steps, windows).
+# Config keys the family rules read as whole numbers (layer counts, steps, windows). The sliding patterns
+# are not here: they are read only when layer_types is absent, and checked then by the rule.
 RULE_INTEGER_KEYS = frozenset({
     "decoder_sparse_step", "first_k_dense_replace", "max_window_layers", "no_rope_layer_interval",
-    "interleave_moe_layer_step", "window_size", "attention_chunk_size", "sliding_window_pattern",
+    "interleave_moe_layer_step", "window_size", "attention_chunk_size",
     "n_routed_experts", "num_local_experts", "moe_intermediate_size", "shared_intermediate_size",
     "word_embed_proj_dim", "moe_layer_start_index", "moe_layer_interval", "num_ln_in_parallel_attn",
-    "prefix_dense_sliding_window_pattern", "prefix_dense_intermediate_size", "sliding_window_size",
+    "prefix_dense_intermediate_size", "sliding_window_size",
     "num_dense_layers", "global_attn_every_n_layers", "index_topk_freq", "index_skip_topk_offset",
     "full_attention_interval",
 })

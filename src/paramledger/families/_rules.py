@@ -55,9 +55,11 @@ def sliding_every(period_key: str | None = None, period: int = 2) -> Rule:
 
     def rule(config: Mapping[str, Any]) -> dict[str, Any]:
         given = _given_types(config)
-        if given is None:
-            step = config.get(period_key, period) if period_key else period
-            step = step or period
+        if given is None:  # the period is read only here: EXAONE 4.0's real configs say "LLLG" beside layer_types
+            if not config.get("sliding_window"):
+                return layer_pattern(None, ())
+            step = config.get(period_key) if period_key else None
+            step = period if step is None else positive(period_key, step)
             given = [bool((i + 1) % step) for i in range(config["num_hidden_layers"])]
         return layer_pattern(config.get("sliding_window"), given)
 

@@ -53,7 +53,8 @@ def _cohere2_moe(config):
     if isinstance(types, (list, tuple)):
         sliding = [t == rules.SLIDING for t in types]
     else:
-        prefix, rest = config["prefix_dense_sliding_window_pattern"], config["sliding_window_pattern"]
+        prefix = rules.positive("prefix_dense_sliding_window_pattern", config["prefix_dense_sliding_window_pattern"])
+        rest = rules.positive("sliding_window_pattern", config["sliding_window_pattern"])
         sliding = [bool((i + 1) % prefix) for i in range(k)] + [bool((i + 1) % rest) for i in range(layers - k)]
     dense_width = config.get("prefix_dense_intermediate_size")
     return {"mlp_only_layers": tuple(i for i, kind in enumerate(kinds) if kind == "dense"),
