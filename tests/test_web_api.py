@@ -197,6 +197,8 @@ REFUSALS = [
     ({"intermediate_ratio": "1e999999999"}, r"intermediate_ratio: expected a number like 4"),
     ({"num_hidden_layers": "100000"}, r"num_hidden_layers: 100,000 is above the page's bound of 1,024"),
     ({"altup_num_inputs": "76804"}, r"altup_num_inputs: 76,804 is above the page's bound of 1,024"),
+    ({"source": "stablelm-2-zephyr-1_6b", "qk_norm": "per_head", "num_attention_heads": "1048576", "head_dim": "1"},
+     r"num_attention_heads: 1,048,576 is above the page's bound of 4,096"),
     ({"hidden_size": "eight"}, r"hidden_size: must be a whole number, got 'eight'"),
     ({"mlp_gated": "maybe"}, r"mlp_gated: must be true or false, got 'maybe'"),
     ({"norm_placement": "sandwhich"}, r"did you mean 'sandwich'"),

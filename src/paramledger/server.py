@@ -36,8 +36,10 @@ MAX_FIELDS = 48  # every architecture key once, plus the source and the page's o
 MAX_VALUE_CHARS = 200
 MAX_SIZE = 2**40  # any integer field (a width, a vocabulary): larger is a typo, not a model
 # Sizes that repeat tensors, each repetition listed on every request: the deepest published decoders
-# have ~128 layers, Gemma 3n 4 AltUp streams. (2**40 layers or streams would never finish.)
-MAX_REPEATS = {"num_hidden_layers": 1024, "altup_num_inputs": 1024}
+# have ~128 layers, Gemma 3n 4 AltUp streams, the widest 128 query heads (StableLM's per-head norms are
+# one tensor per head). 2**40 of any would never finish.
+MAX_REPEATS = {"num_hidden_layers": 1024, "altup_num_inputs": 1024, "num_attention_heads": 4096,
+               "num_key_value_heads": 4096, "num_attention_heads_per_layer": 4096}
 
 # Seed 001's page as it opens: d = 4, f = 8, one layer, vocabulary 100, no biases, no
 # norms, tied: the table's total is 528.  One head, so any width is valid.
@@ -153,9 +155,10 @@ def _check_bounds(arch: Architecture) -> None:
                 raise ApiError(400, f"{key}: {item:.3g} is above the API's bound of 2**40 "
                                     f"({MAX_SIZE:,}); no model is that large")
     for key, bound in MAX_REPEATS.items():
-        if values[key] > bound:
-            raise ApiError(400, f"{key}: {values[key]:,} is above the page's bound of {bound:,}; "
-                                f"`paramledger count` has none")
+        for item in values[key] if isinstance(values[key], tuple) else (values[key],):
+            if item is not None and item > bound:
+                raise ApiError(400, f"{key}: {item:,} is above the page's bound of {bound:,}; "
+                                    f"`paramledger count` has none")
 
 
 def _flag(query: dict[str, str], key: str) -> bool:
