@@ -83,7 +83,7 @@ def test_filters_match_name_repo_or_family_and_sorts_put_the_largest_first(cli):
     listed = [line.split()[0] for line in out.splitlines()[1:] if line and not line[0].isdigit()]
     expected = sorted((m.name for m in registry.bundled() if "qwen3" in f"{m.name} {m.repo} {m.model_type}".lower()),
                       key=lambda name: -paramledger.inventory(name).total)
-    assert listed == expected and listed[0] == "Qwen3-30B-A3B"
+    assert listed == expected and listed[0] == "Qwen3-235B-A22B"
     assert f"{len(expected)} bundled models of {len(registry.names())}" in out
     _, out, _ = cli("models", "meta-llama", "70", "--json")  # every TEXT must match (a repo's org here)
     assert {m["name"] for m in json.loads(out)} == {"Llama-2-70b-hf", "Llama-3.1-70B"}

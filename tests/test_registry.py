@@ -142,6 +142,43 @@ def test_qwen15_moe_matches_its_announced_sizes():
     assert (round(inv.total / 1e9, 1), round(inv.active / 1e9, 1)) == (14.3, 2.7)
 
 
+@pytest.mark.parametrize("name, total, non_embedding", [
+    # Qwen/Qwen3-14B card: "Number of Parameters: 14.8B", "Number of Paramaters (Non-Embedding): 13.2B"
+    ("Qwen3-14B", 14.8, 13.2),
+    # Qwen/Qwen3-32B card: "Number of Parameters: 32.8B", "Number of Paramaters (Non-Embedding): 31.2B"
+    ("Qwen3-32B", 32.8, 31.2),
+    # Qwen/Qwen3-235B-A22B card: "Number of Parameters: 235B in total and 22B activated",
+    # "Number of Paramaters (Non-Embedding): 234B"
+    ("Qwen3-235B-A22B", 235, 234),
+])
+def test_qwen3_cards_rounded_sizes(name, total, non_embedding):
+    # These untied cards' non-embedding figure drops both the token table and the output head.
+    inv = paramledger.inventory(name)
+    digits = 0 if isinstance(total, int) else 1
+    assert (round(inv.total / 1e9, digits), round(inv.non_embedding("kaplan") / 1e9, digits)) == (total, non_embedding)
+
+
+def test_qwen3_235b_matches_its_announced_active_size():
+    # Qwen/Qwen3-235B-A22B card: "235B in total and 22B activated"
+    assert round(paramledger.inventory("Qwen3-235B-A22B").active / 1e9) == 22
+
+
+@pytest.mark.parametrize("name, total", [
+    # Model-information reports in the search index (repository not named) count each checkpoint's tensors:
+    # Qwen3-14B 443 tensors, 14,768,307,200; Qwen2.5-72B-Instruct 963 tensors, 72,706,203,648;
+    # QwQ-32B 771 tensors, 32,763,876,352.
+    ("Qwen3-14B", 14_768_307_200),
+    ("Qwen2.5-72B-Instruct", 72_706_203_648),
+    ("QwQ-32B", 32_763_876_352),
+    # Qwen3-Next-80B-A3B-Instruct: 75,944 tensors, 81,324,862,720, of which the mtp.* multi-token-prediction
+    # block (fc 2048 x 4096, one full-attention decoder layer with its 512 experts and shared expert, mtp.norm
+    # and the two pre-fc norms) holds 1,650,471,424 that transformers does not build.
+    ("Qwen3-Next-80B-A3B-Instruct", 81_324_862_720 - 1_650_471_424),
+])
+def test_matches_its_checkpoint_listing(name, total):
+    assert paramledger.inventory(name).total == total
+
+
 @pytest.mark.parametrize("spelling", ["llama-3.2-1b", "meta-llama/Llama-3.2-1B", "META-LLAMA/llama-3.2-1B", "Llama-3.2-1B"])
 def test_lookup_ignores_case_and_the_org(spelling):
     assert registry.get(spelling).name == "Llama-3.2-1B"
