@@ -179,6 +179,13 @@ def test_matches_its_checkpoint_listing(name, total):
     assert paramledger.inventory(name).total == total
 
 
+def test_exaone_4_32b_matches_its_model_cards_size_without_embeddings():
+    # LGAI-EXAONE/EXAONE-4.0-32B card: "Number of Parameters (without embeddings): 30.95B" (quoted as "a 30.95B
+    # parameter multilingual LLM" in public summaries); without the token table and the untied output head.
+    # Its config's sliding_window_pattern is the string "LLLG", read by transformers only without layer_types.
+    assert round(paramledger.inventory("EXAONE-4.0-32B").non_embedding("kaplan") / 1e9, 2) == 30.95
+
+
 @pytest.mark.parametrize("spelling", ["llama-3.2-1b", "meta-llama/Llama-3.2-1B", "META-LLAMA/llama-3.2-1B", "Llama-3.2-1B"])
 def test_lookup_ignores_case_and_the_org(spelling):
     assert registry.get(spelling).name == "Llama-3.2-1B"
