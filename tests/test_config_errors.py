@@ -172,6 +172,21 @@ def test_keys_nested_in_a_section_are_reported_too():
         "config keys not understood (they might change the count): ffn_config.moe_shared_experts",)
 
 
+def test_keys_transformers_ignores_are_understood_at_their_releases_value():
+    """bigcode/starcoder2's and MiniMaxAI/MiniMax-M2's configs carry keys their transformers config classes never
+    read: at the value every release has they describe what transformers builds; another value is reported."""
+    starcoder2 = {"model_type": "starcoder2", "num_hidden_layers": 2, "norm_type": "layer_norm", "mlp_type": "default",
+                  "attention_softmax_in_fp32": True, "scale_attention_softmax_in_fp32": True}
+    assert paramledger.load(starcoder2).notes == ()
+    assert paramledger.load({**starcoder2, "norm_type": "rms_norm"}).notes == (
+        "config keys not understood (they might change the count): norm_type",)
+    minimax = {"model_type": "minimax_m2", "num_hidden_layers": 2, "attn_type_list": [1, 1], "shared_intermediate_size": 0,
+               "use_mtp": True, "num_mtp_modules": 3, "mtp_transformer_layers": 1}
+    assert paramledger.load(minimax).notes == ()
+    assert paramledger.load({**minimax, "attn_type_list": [0, 1], "shared_intermediate_size": 1536}).notes == (
+        "config keys not understood (they might change the count): attn_type_list, shared_intermediate_size",)
+
+
 def test_keys_of_another_family_are_not_read():
     """Mistral has no attention_bias: transformers ignores it, so must we (and say so)."""
     arch = paramledger.load({"model_type": "mistral", "num_hidden_layers": 1, "attention_bias": True})

@@ -43,6 +43,10 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
                 key, f"{value!r} is not supported for {model_type} (paramledger counts only "
                 f"{allowed!r}; transformers would build other tensors)", where)
     not_understood = [key for key in config if key not in family.understood]
+    for key, usual in family.expects.items():
+        value = config.get(key, usual)
+        if not (value == usual or isinstance(value, list) and all(item == usual for item in value)):
+            not_understood.append(key)
     for section, known in family.sections.items():
         inner = config.get(section)
         if isinstance(inner, Mapping):

@@ -63,6 +63,10 @@ class Family:
     # Config keys whose other values change the tensors in a way this table does not
     # build (GPT-2's add_cross_attention): config key -> the one value it can count.
     requires: Mapping[str, Any] = field(default_factory=dict)
+    # Config keys transformers does not read, whose value in the family's releases describes what it
+    # builds (StarCoder2's norm_type "layer_norm"): config key -> that value (a list: every entry). Any
+    # other value describes a checkpoint transformers would not build, and is reported as not understood.
+    expects: Mapping[str, Any] = field(default_factory=dict)
     # Conversions from config keys whose meaning is not a plain rename (e.g.
     # first_k_dense_replace -> mlp_only_layers, which layers slide).  Each takes the config
     # (defaults filled in) and returns field -> value; kept few and shared (families/_rules.py).
@@ -76,7 +80,8 @@ class Family:
     def understood(self) -> frozenset[str]:
         """Every config key this family reads, checks or knows to be count-neutral: a key
         outside it is reported as not understood."""
-        return frozenset(self.keys) | frozenset(self.requires) | self.count_neutral | COUNT_NEUTRAL
+        return (frozenset(self.keys) | frozenset(self.requires) | frozenset(self.expects) | self.count_neutral
+                | COUNT_NEUTRAL)
 
 
 def multimodal(text: Family, model_type: str, source: str) -> Family:

@@ -202,7 +202,11 @@ FAMILIES += [
                   "sliding_window": None},
         switches={"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "pre",
                   "position_embedding_type": "rope"},
-        count_neutral=frozenset({"norm_epsilon", "residual_dropout", "embedding_dropout"}),
+        # bigcode's releases carry their training code's switches: the softmax's precision changes no count;
+        # Starcoder2Config has no norm_type or mlp_type and always builds LayerNorm and the c_fc/c_proj FFN.
+        count_neutral=frozenset({"norm_epsilon", "residual_dropout", "embedding_dropout", "attention_softmax_in_fp32",
+                                 "scale_attention_softmax_in_fp32"}),
+        expects={"norm_type": "layer_norm", "mlp_type": "default"},
         derive=(rules.output_bias_follows("use_bias"), lambda c: {"mlp_bias": bool(c.get("use_bias"))},
                 rules.sliding_all),
     ),

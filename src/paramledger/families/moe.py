@@ -112,8 +112,13 @@ FAMILIES += [
                   "max_position_embeddings": 196608, "tie_word_embeddings": False, "num_experts_per_tok": 8,
                   "num_local_experts": 256},
         switches={**LLAMA_SWITCHES, "qk_norm": "full"},
+        # MiniMax's releases: use_mtp, num_mtp_modules and mtp_transformer_layers describe multi-token-prediction
+        # modules MiniMaxM2ForCausalLM does not build (as DeepSeek's num_nextn_predict_layers).
         count_neutral=ROUTING_KEYS | {"use_qk_norm", "qk_norm_type", "scoring_func", "use_routing_bias",
-                                      "rotary_dim"},
+                                      "rotary_dim", "use_mtp", "num_mtp_modules", "mtp_transformer_layers"},
+        # MiniMaxM2Config reads neither: every layer full attention (1; MiniMax-M1's 0 was lightning
+        # attention) and no shared expert.
+        expects={"attn_type_list": 1, "shared_intermediate_size": 0},
         derive=(rules.sliding_all,),
     ),
     Family(
