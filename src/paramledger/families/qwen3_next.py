@@ -25,8 +25,9 @@ MOE_KEYS = {**{k: v for k, v in KEYS.items() if k != "intermediate_size"},
 LINEAR_DEFAULTS = {"linear_conv_kernel_dim": 4, "linear_key_head_dim": 128, "linear_value_head_dim": 128,
                    "linear_num_key_heads": 16, "linear_num_value_heads": 32}
 # full_attention_interval: read by gated_deltanet_layers when the config gives no layer_types
-# (the config classes' __post_init__ pops it).
-NEUTRAL = frozenset({"full_attention_interval"})
+# (the config classes' __post_init__ pops it). mtp_*: the checkpoints' multi-token-prediction block
+# (mtp.*), which the ForCausalLM classes do not build, as DeepSeek's num_nextn_predict_layers.
+NEUTRAL = frozenset({"full_attention_interval", "mtp_num_hidden_layers", "mtp_use_dedicated_embeddings"})
 
 
 def gated_deltanet_layers(config: Mapping[str, Any]) -> dict[str, Any]:
