@@ -80,7 +80,8 @@ def test_an_unknown_option_is_one_line_and_status_2(cli):
 def test_filters_match_name_repo_or_family_and_sorts_put_the_largest_first(cli):
     status, out, _ = cli("models", "qwen3", "--sort", "total")
     assert status == 0
-    listed = [line.split()[0] for line in out.splitlines()[1:] if line and not line[0].isdigit()]
+    table = out.split("\n\n")[0]  # the notes after it name models too
+    listed = [line.split()[0] for line in table.splitlines()[1:]]
     expected = sorted((m.name for m in registry.bundled() if "qwen3" in f"{m.name} {m.repo} {m.model_type}".lower()),
                       key=lambda name: -paramledger.inventory(name).total)
     assert listed == expected and listed[0] == "Qwen3-235B-A22B"

@@ -27,7 +27,11 @@ LINEAR_DEFAULTS = {"linear_conv_kernel_dim": 4, "linear_key_head_dim": 128, "lin
 # full_attention_interval: read by gated_deltanet_layers when the config gives no layer_types
 # (the config classes' __post_init__ pops it). mtp_*: the checkpoints' multi-token-prediction block
 # (mtp.*), which the ForCausalLM classes do not build, as DeepSeek's num_nextn_predict_layers.
-NEUTRAL = frozenset({"full_attention_interval", "mtp_num_hidden_layers", "mtp_use_dedicated_embeddings"})
+NEUTRAL = frozenset({"full_attention_interval", "mtp_num_hidden_layers", "mtp_use_dedicated_embeddings",
+                     "mamba_ssm_dtype"})  # the Gated DeltaNet state's dtype
+# Qwen3.5's configs say attn_output_gate true: the gate every one of these classes builds into q_proj
+# (none reads the key).
+EXPECTS = {"attn_output_gate": True}
 
 
 def gated_deltanet_layers(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -81,6 +85,7 @@ FAMILIES = [
                   "mlp_only_layers": None, "layer_types": None},
         switches=MOE_SWITCHES,
         count_neutral=ROUTING_KEYS | NEUTRAL | {"decoder_sparse_step"},
+        expects=EXPECTS,
         derive=(*DERIVE, rules.sparse_step),
     ),
     Family(
@@ -95,6 +100,7 @@ FAMILIES = [
                   "head_dim": 256, **LINEAR_DEFAULTS, "layer_types": None},
         switches=SWITCHES,
         count_neutral=NEUTRAL,
+        expects=EXPECTS,
         derive=DERIVE,
     ),
     Family(
@@ -111,6 +117,7 @@ FAMILIES = [
                   "num_experts": 256, "layer_types": None},
         switches=MOE_SWITCHES,
         count_neutral=ROUTING_KEYS | NEUTRAL,
+        expects=EXPECTS,
         derive=DERIVE,
     ),
 ]
