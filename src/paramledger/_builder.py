@@ -6,7 +6,7 @@ turns switches on (see naming.py and families/).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable
 from fnmatch import fnmatchcase
 from itertools import islice, repeat
 
@@ -66,14 +66,15 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
             or arch.attention_output_bias_layers or per_layer_ffn or arch.num_kv_shared_layers
             or arch.attention_shapes_differ or arch.linear_attention_layers):
         built: dict[tuple, tuple[Tensor, ...]] = {}
-        shared_by: dict[tuple, int] = {}
         blocks = []
-        for kind in _layer_kinds(arch):
-            if kind not in built:
-                built[kind], shared_by[kind] = tuple(_block(arch, naming, *kind)), 0
-            shared_by[kind] += 1
-            blocks.append(built[kind])
-        kinds = [(built[kind], shared_by[kind]) for kind in built]
+        keys, arguments = _layer_kinds(arch)
+        for key in keys:  # one look-up per layer, by what varies between layers
+            block = built.get(key)
+            if block is None:
+                block = built[key] = tuple(_block(arch, naming, *arguments(key)))
+            blocks.append(block)
+        ids = list(map(id, blocks))  # counted by identity, at C speed (blocks of two kinds may compare equal)
+        kinds = [(block, ids.count(id(block))) for block in built.values()]
     elif arch.is_moe and arch.mlp_only_layers:
         dense_layers = frozenset(arch.mlp_only_layers)
         dense = tuple(_block(arch, naming, False))
@@ -102,11 +103,14 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     return inventory_from_tensors(tensors, aliases, architecture=arch, source=source, notes=arch.notes)
 
 
-def _layer_kinds(arch: Architecture) -> Iterator[tuple]:
-    """Each layer's kind, the arguments of _block after the naming: routed?, sliding with tensors of its
-    own?, its own indexer?, its query heads, an output bias?, its FFN width, keys and values shared from
-    an earlier layer?, its head width and KV heads, values from the keys?, a Gated DeltaNet?  A column
-    the design does not vary is one value repeated: only what varies is looked at layer by layer."""
+def _layer_kinds(arch: Architecture) -> tuple[Iterable[tuple], Callable[[tuple], list]]:
+    """Each layer's kind, by the arguments of _block after the naming: routed?, sliding with tensors of
+    its own?, its own indexer?, its query heads, an output bias?, its FFN width, keys and values shared
+    from an earlier layer?, its head width and KV heads, values from the keys?, a Gated DeltaNet?
+
+    A column the design does not vary is one value repeated: only what varies is looked at layer by
+    layer. Returned: each layer's key (the values of the columns that vary) and the function giving a
+    key's full arguments."""
     layers = range(arch.num_hidden_layers)
     shapes_differ = arch.attention_shapes_differ
     sliding = None
@@ -128,7 +132,17 @@ def _layer_kinds(arch: Architecture) -> Iterator[tuple]:
         [not s for s in sliding] if arch.attention_k_eq_v else repeat(False),  # values_from_keys
         [i in linear for i in layers] if (linear := frozenset(arch.linear_attention_layers)) else repeat(False),
     )
-    return islice(zip(*columns), arch.num_hidden_layers)  # a column may be an endless repeat
+    varying = [i for i, column in enumerate(columns) if type(column) is not repeat]
+    template = [None if i in varying else next(column) for i, column in enumerate(columns)]
+
+    def arguments(key: tuple) -> list:
+        full = template.copy()
+        for i, value in zip(varying, key):
+            full[i] = value
+        return full
+
+    keys = islice(zip(*[columns[i] for i in varying]), arch.num_hidden_layers) if varying else repeat((), len(layers))
+    return keys, arguments
 
 
 def _frozen(name: str, patterns: tuple[str, ...]) -> bool:
