@@ -62,7 +62,7 @@ def gemma4_layers(config: Mapping[str, Any]) -> dict[str, Any]:
         overrides = {"head_dim": rules.positive("global_head_dim", config.get("global_head_dim", 512))}
         if config.get("attention_k_eq_v") and config.get("num_global_key_value_heads") is not None:
             overrides["num_key_value_heads"] = rules.positive("num_global_key_value_heads",
-                                                      config["num_global_key_value_heads"])
+                                                              config["num_global_key_value_heads"])
         given = {i: overrides for i, kind in enumerate(types) if kind == FULL}
     if not isinstance(given or {}, Mapping):
         raise ArchitectureError("per_layer_config", f"must be an object of layer index -> overrides, got {given!r}")
