@@ -669,7 +669,8 @@ def gemma4_text(draw) -> dict:
     per_layer_input = draw(st.sampled_from([0, 1, 4, 16]))
     config.update({
         "sliding_window": draw(st.integers(1, 64)), "attention_bias": draw(booleans),
-        "attention_k_eq_v": draw(booleans), "num_kv_shared_layers": draw(st.integers(0, most if per_layer_input else 0)),
+        "attention_k_eq_v": draw(booleans),
+        "num_kv_shared_layers": draw(st.integers(0, most if per_layer_input else 0)),
         "use_double_wide_mlp": draw(booleans), "hidden_size_per_layer_input": per_layer_input,
         "vocab_size_per_layer_input": draw(st.one_of(st.just(config["vocab_size"]), st.integers(1, 300))),
         "use_bidirectional_attention": draw(st.sampled_from([None, "vision", "all"])),

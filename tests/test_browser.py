@@ -68,7 +68,8 @@ def library_rows(inv) -> dict[str, int]:
     layers = sorted(k for k in inv.by_layer if k is not None)
     first = [t for t in inv.tensors if t.layer == layers[0]]
     outside = [t for t in inv.tensors if t.layer is None]
-    rows = {component: sum(t.count for t in first if t.component == component) for component in ("attention", "ffn", "norm")}
+    rows = {component: sum(t.count for t in first if t.component == component)
+            for component in ("attention", "ffn", "norm")}
     rows["block"] = inv.by_layer[layers[0]]
     rows["blocks"] = sum(inv.by_layer[i] for i in layers)
     rows["embedding"] = inv.embedding

@@ -109,7 +109,8 @@ def test_unknown_model_type_lists_supported_and_closest(cli, misspelt_model_type
     assert "model_type 'lama' is not supported (did you mean 'llama'?)" in message
     assert "supported: " + ", ".join(families.supported()) in message
     assert caught.value.model_type == "lama"
-    assert_cli_error(cli, str(misspelt_model_type_config), r"model_type 'lama' is not supported \(did you mean 'llama'\?\); supported: .*gpt2.*qwen3_moe")
+    assert_cli_error(cli, str(misspelt_model_type_config),
+                     r"model_type 'lama' is not supported \(did you mean 'llama'\?\); supported: .*gpt2.*qwen3_moe")
 
 
 def test_unknown_model_type_with_nothing_close():
@@ -124,7 +125,8 @@ def test_config_value_the_family_cannot_count(cli, cross_attention_gpt2_config):
 
 
 def test_helium_head_dim_that_no_o_proj_fits():
-    with pytest.raises(ArchitectureError, match=r"head_dim: 64 × 4 heads != hidden_size=128; its o_proj is hidden_size square"):
+    with pytest.raises(ArchitectureError,
+                       match=r"head_dim: 64 × 4 heads != hidden_size=128; its o_proj is hidden_size square"):
         paramledger.load({"model_type": "helium", "hidden_size": 128, "num_attention_heads": 4, "head_dim": 64})
 
 
@@ -142,7 +144,8 @@ def test_heads_that_do_not_divide_the_width(cli, tmp_path):
 
 
 def test_keys_not_understood_are_reported_not_ignored():
-    arch = paramledger.load({"model_type": "llama", "num_hidden_layers": 2, "moe_layer_freq": 2, "layer_norm_eps": 1e-5})
+    arch = paramledger.load({"model_type": "llama", "num_hidden_layers": 2, "moe_layer_freq": 2,
+                             "layer_norm_eps": 1e-5})
     assert arch.notes == ("config keys not understood (they might change the count): moe_layer_freq",)
     assert paramledger.inventory(arch).notes == arch.notes
 
@@ -180,8 +183,8 @@ def test_keys_transformers_ignores_are_understood_at_their_releases_value():
     assert paramledger.load(starcoder2).notes == ()
     assert paramledger.load({**starcoder2, "norm_type": "rms_norm"}).notes == (
         "config keys not understood (they might change the count): norm_type",)
-    minimax = {"model_type": "minimax_m2", "num_hidden_layers": 2, "attn_type_list": [1, 1], "shared_intermediate_size": 0,
-               "use_mtp": True, "num_mtp_modules": 3, "mtp_transformer_layers": 1}
+    minimax = {"model_type": "minimax_m2", "num_hidden_layers": 2, "attn_type_list": [1, 1],
+               "shared_intermediate_size": 0, "use_mtp": True, "num_mtp_modules": 3, "mtp_transformer_layers": 1}
     assert paramledger.load(minimax).notes == ()
     assert paramledger.load({**minimax, "attn_type_list": [0, 1], "shared_intermediate_size": 1536}).notes == (
         "config keys not understood (they might change the count): attn_type_list, shared_intermediate_size",)

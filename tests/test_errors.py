@@ -59,7 +59,8 @@ def test_misspelt_key_gets_did_you_mean():
 
 
 def test_unknown_name_gets_did_you_mean():
-    with pytest.raises(SourceError, match=r"seed-baselin: not a file, a folder or a bundled model name \(did you mean 'seed-baseline'\?\)"):
+    with pytest.raises(SourceError, match=r"seed-baselin: not a file, a folder or a bundled model name "
+                                          r"\(did you mean 'seed-baseline'\?\)"):
         paramledger.load("seed-baselin")
 
 
@@ -89,7 +90,8 @@ def test_folder_without_config(tmp_path):
 
 @pytest.mark.parametrize("argv,line", [
     (["count", "seed-baseline", "--set", "num_attention_heads=3"],
-     "paramledger: error: seed-baseline (override): num_attention_heads: 3 heads do not divide hidden_size=256; set head_dim"),
+     "paramledger: error: seed-baseline (override): num_attention_heads: 3 heads do not divide hidden_size=256; "
+     "set head_dim"),
     (["count", "seed-baseline", "--set", "num_hiden_layers=3"],
      "paramledger: error: seed-baseline (override): num_hiden_layers: unknown key (did you mean 'num_hidden_layers'?)"),
     (["count", "seed-baseline", "--set", "num_hidden_layers"],
@@ -101,7 +103,8 @@ def test_folder_without_config(tmp_path):
     (["count", "seed-baseline", "--set", "hidden_size=wide"],
      "paramledger: error: seed-baseline (override): hidden_size: must be a whole number, got 'wide'"),
     (["count", "seed-baselin"],
-     "paramledger: error: seed-baselin: not a file, a folder or a bundled model name (did you mean 'seed-baseline'?) (see `paramledger models`)"),
+     "paramledger: error: seed-baselin: not a file, a folder or a bundled model name (did you mean 'seed-baseline'?) "
+     "(see `paramledger models`)"),
     (["cuont", "seed-baseline"], "paramledger: error: unknown command 'cuont' (did you mean 'count'?)"),
     (["encode", "seed-small-vocab", "cameras"],
      "paramledger: error: text: 's' has no piece in the toy vocabulary seed-B (it lists only ca, me, ra)"),

@@ -181,7 +181,8 @@ def test_absurd_key_value_count(tmp_path):
 
 def test_string_length_beyond_the_file(tmp_path):
     data = header(0, 1) + struct.pack("<Q", 10**6) + b"general"
-    with pytest.raises(GGUFTruncatedError, match="metadata key needs 1,000,000 bytes at offset 32 but the file has 7 left"):
+    with pytest.raises(GGUFTruncatedError,
+                       match="metadata key needs 1,000,000 bytes at offset 32 but the file has 7 left"):
         read_gguf(write(tmp_path, data))
 
 

@@ -55,7 +55,8 @@ def test_cached_hub_id_resolves_and_counts(hub_cache):
     done = run_cli("count", "acme/tiny-llama", "--json", env=offline_env(hub_cache))
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    assert result["total"] == expected_total() == 64 * 1000 * 2 + 2 * (64 * 64 * 2 + 64 * 32 * 2 + 3 * 64 * 128 + 128) + 64
+    assert result["total"] == expected_total() == (64 * 1000 * 2 + 2 * (64 * 64 * 2 + 64 * 32 * 2 + 3 * 64 * 128 + 128)
+                                                   + 64)
     assert result["source"] == "acme/tiny-llama"
 
 

@@ -186,7 +186,8 @@ def test_exaone_4_32b_matches_its_model_cards_size_without_embeddings():
     assert round(paramledger.inventory("EXAONE-4.0-32B").non_embedding("kaplan") / 1e9, 2) == 30.95
 
 
-@pytest.mark.parametrize("spelling", ["llama-3.2-1b", "meta-llama/Llama-3.2-1B", "META-LLAMA/llama-3.2-1B", "Llama-3.2-1B"])
+@pytest.mark.parametrize("spelling",
+                         ["llama-3.2-1b", "meta-llama/Llama-3.2-1B", "META-LLAMA/llama-3.2-1B", "Llama-3.2-1B"])
 def test_lookup_ignores_case_and_the_org(spelling):
     assert registry.get(spelling).name == "Llama-3.2-1B"
     assert paramledger.inventory(spelling).total == 1_235_814_400

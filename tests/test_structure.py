@@ -1,6 +1,6 @@
 """The structure added for Falcon, Cohere's and StableLM's per-head q/k norms, ERNIE 4.5 MoE's
-routing correction bias, Gemma 3n, Gemma 4 and Qwen3-Next's Gated DeltaNet: as spec-file axes, their refusals, and the views
-that read them."""
+routing correction bias, Gemma 3n, Gemma 4 and Qwen3-Next's Gated DeltaNet: as spec-file axes, their refusals,
+and the views that read them."""
 
 from __future__ import annotations
 
@@ -492,7 +492,8 @@ def test_gemma3n_residual_extras():
     assert shapes["model.per_layer_projection_norm.weight"] == (6,)
     assert shapes["model.altup_projections.1.weight"] == shapes["model.altup_unembed_projections.1.weight"] == (64, 64)
     assert "model.altup_projections.2.weight" not in shapes  # one per extra stream
-    layer = {name[len("model.layers.3."):]: shape for name, shape in shapes.items() if name.startswith("model.layers.3.")}
+    prefix = "model.layers.3."
+    layer = {name[len(prefix):]: shape for name, shape in shapes.items() if name.startswith(prefix)}
     assert layer["altup.correct_output_scale"] == layer["altup.router_norm.weight"] == (64,)
     assert layer["altup.correction_coefs.weight"] == (3, 3)
     assert layer["altup.prediction_coefs.weight"] == (9, 3)
@@ -560,8 +561,8 @@ def test_gemma3n_config_defaults_and_per_layer_widths():
     widths = [8192] * 10 + [4096] * 25
     arch = paramledger.load({"model_type": "gemma3n", "text_config": {"intermediate_size": widths}})
     assert arch.intermediate_size_per_layer == tuple(widths) and arch.intermediate_size is None
-    with pytest.raises(ArchitectureError, match=r"config: intermediate_size: has 2 widths for num_hidden_layers=35 \(one per "
-                                                r"layer, or one number for all\)"):
+    with pytest.raises(ArchitectureError, match=r"config: intermediate_size: has 2 widths for num_hidden_layers=35 "
+                                                r"\(one per layer, or one number for all\)"):
         paramledger.load({"model_type": "gemma3n_text", "intermediate_size": [1, 2]})
 
 
@@ -692,7 +693,8 @@ def test_gemma4_global_kv_heads_follow_attention_k_eq_v():
 
 def test_gemma4_bidirectional_attention_narrows_the_window():
     assert paramledger.load({"model_type": "gemma4_text", "use_bidirectional_attention": "all"}).sliding_window == 257
-    assert paramledger.load({"model_type": "gemma4_text", "use_bidirectional_attention": "vision"}).sliding_window == 512
+    vision = paramledger.load({"model_type": "gemma4_text", "use_bidirectional_attention": "vision"})
+    assert vision.sliding_window == 512
 
 
 @pytest.mark.parametrize("config", [{"model_type": "gemma4_text"},
@@ -799,8 +801,8 @@ def test_linear_attention_layers_hold_a_gated_deltanet_instead_of_self_attention
     conv_dim = 2 * 2 * 8 + 4 * 12  # q and k (key heads × key head), v (value heads × value head)
     assert shapes["model.layers.0.linear_attn.in_proj_qkv.weight"] == (conv_dim, 64)
     assert shapes["model.layers.0.linear_attn.in_proj_z.weight"] == (48, 64)
-    assert shapes["model.layers.0.linear_attn.in_proj_b.weight"] == shapes["model.layers.0.linear_attn.in_proj_a.weight"] \
-        == (4, 64)
+    in_proj = "model.layers.0.linear_attn.in_proj_"
+    assert shapes[in_proj + "b.weight"] == shapes[in_proj + "a.weight"] == (4, 64)
     assert shapes["model.layers.0.linear_attn.conv1d.weight"] == (conv_dim, 1, 3)
     assert shapes["model.layers.0.linear_attn.dt_bias"] == shapes["model.layers.0.linear_attn.A_log"] == (4,)
     assert shapes["model.layers.0.linear_attn.norm.weight"] == (12,)

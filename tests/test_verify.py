@@ -39,8 +39,9 @@ def test_match_line_names_tensors_and_total(cli):
 
 def test_config_json_and_its_folder(cli, tmp_path):
     (tmp_path / "config.json").write_text(json.dumps({"model_type": "qwen2", "num_hidden_layers": 2,
-                                                      "hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 2,
-                                                      "intermediate_size": 96, "vocab_size": 1000}))
+                                                      "hidden_size": 64, "num_attention_heads": 4,
+                                                      "num_key_value_heads": 2, "intermediate_size": 96,
+                                                      "vocab_size": 1000}))
     for source in (tmp_path, tmp_path / "config.json"):
         status, out, _ = cli("verify", str(source))
         assert status == 0

@@ -282,7 +282,8 @@ def test_drawn_paths_are_404(server, path):
 
 
 @settings(max_examples=100)
-@given(st.dictionaries(st.text(_UTF8, min_size=1, max_size=20).filter(lambda k: k not in ("source", "manifest", *ARCH_KEYS)),
+@given(st.dictionaries(st.text(_UTF8, min_size=1, max_size=20)
+                       .filter(lambda k: k not in ("source", "manifest", *ARCH_KEYS)),
                        st.text(_UTF8, max_size=20), min_size=1, max_size=5))
 def test_drawn_unknown_keys_are_400(server, params):
     status, body = get(server, "/api/count", params)
