@@ -78,7 +78,16 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     values["model_type"] = family.model_type
     if not_understood:
         notes.append("config keys not understood (they might change the count): " + ", ".join(sorted(not_understood)))
-    return Architecture.from_mapping(values, where, tuple(notes))
+    try:
+        return Architecture.from_mapping(values, where, tuple(notes))
+    except ArchitectureError as error:  # said under the config's own key (GPT-2's n_head), not the field's
+        key = _key_of(family, error.key, merged)
+        if key == error.key or error.where != where:
+            raise
+        message = str(error)[len(f"{where}: {error.key}: "):]
+        if "head_dim" not in family.keys:  # the design's hint names a key this config class does not have
+            message = message.removesuffix("; set head_dim")
+        raise ArchitectureError(key, f"{message} ({key} is read as {error.key})", where) from None
 
 
 def _key_of(family: families.Family, field_name: str, merged: Mapping[str, Any]) -> str:
