@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import re
 
 import pytest
@@ -65,6 +66,16 @@ def test_missing_config_file(cli, missing_config):
     with pytest.raises(SourceError, match="config.json: no such file"):
         paramledger.load(missing_config)
     assert_cli_error(cli, str(missing_config), r"config\.json: no such file")
+
+
+def test_a_path_that_is_neither_a_file_nor_a_folder(cli, tmp_path):
+    """A pipe (whose read would block) or a device is said to be one, not "no such file"."""
+    pipe = tmp_path / "config.json"
+    os.mkfifo(pipe)
+    with pytest.raises(SourceError, match="config.json: not a regular file or a folder"):
+        paramledger.load(pipe)
+    assert_cli_error(cli, str(pipe), r"config\.json: not a regular file or a folder")
+    assert_cli_error(cli, os.devnull, r"not a regular file or a folder")
 
 
 def test_folder_without_config(cli, tmp_path):

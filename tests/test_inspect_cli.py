@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import struct
+import subprocess
+import sys
 
 import numpy as np
 
@@ -202,3 +205,13 @@ def test_headers_are_read_without_torch_numpy_safetensors_or_gguf(tmp_path):
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout.split("\n}\n")[0] + "\n}")["total"] == inv.total
     assert "gguf v3, 1 tensors, 512 stored values" in result.stdout
+
+
+def test_a_pipe_is_refused_not_read(tmp_path):
+    """Headers are read by offset; opening a pipe would block until a writer came (it hung before)."""
+    pipe = tmp_path / "model.safetensors"
+    os.mkfifo(pipe)
+    process = subprocess.run([sys.executable, "-m", "paramledger", "inspect", str(pipe)],
+                             capture_output=True, text=True, timeout=60)
+    assert process.returncode == 2
+    assert process.stderr == f"paramledger: error: {pipe}: not a regular file or a folder\n"

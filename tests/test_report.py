@@ -5,9 +5,11 @@ from __future__ import annotations
 import html
 import json
 import math
+import os
 import re
 import resource
 import signal
+import stat
 import subprocess
 import sys
 
@@ -106,6 +108,22 @@ def test_a_write_that_fails_half_way_leaves_no_partial_file(tmp_path):
     assert process.stderr == f"paramledger: error: --output: cannot write {out}: File too large\n"
     assert out.read_text() == "the previous report"  # untouched: no half report over it
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]  # and no temporary file left
+
+
+def test_a_device_is_written_in_place_never_replaced(tmp_path):
+    """-o /dev/stdout is the report on stdout (the "wrote" line on stderr); -o /dev/full fails in one line and
+    stays a device. (Renaming a finished temporary file over it, as for a regular file, replaced /dev/full
+    with a regular file when run as root.)"""
+    process = subprocess.run([sys.executable, "-m", "paramledger", "report", "seed-baseline", "-o", "/dev/stdout"],
+                             capture_output=True, text=True, timeout=60)
+    assert process.returncode == 0
+    assert process.stdout.startswith("<!doctype html>") and process.stdout.endswith("</html>\n")
+    assert process.stderr.startswith("wrote /dev/stdout (")
+    process = subprocess.run([sys.executable, "-m", "paramledger", "report", "seed-baseline", "-o", "/dev/full"],
+                             capture_output=True, text=True, timeout=60)
+    assert process.returncode == 2
+    assert process.stderr == "paramledger: error: --output: cannot write /dev/full: No space left on device\n"
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
 
 
 def test_report_needs_an_output(cli):

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import random
+import re
 
 import numpy as np
 import pytest
@@ -347,3 +348,26 @@ def test_designs_whose_layers_differ_are_not_swept(source, words):
     for axis in ("num_hidden_layers=4:8:4", "hidden_size=512:1024:512"):
         with pytest.raises(OptionError, match=words):
             plan(arch, [axis])
+
+
+@pytest.mark.parametrize(("where", "message"), [
+    ("missing/grid.csv", r"-o: cannot write .*missing/grid.csv: No such file or directory"),
+    ("/dev/full", r"-o: cannot write /dev/full: No space left on device"),
+])
+def test_an_unwritable_output_is_one_line_and_no_file(cli, tmp_path, where, message):
+    """It was a traceback (FileNotFoundError) for a missing folder."""
+    target = where if where.startswith("/") else str(tmp_path / where)
+    status, out, err = cli("sweep", "seed-baseline", "--grid", "num_hidden_layers=1:3", "--csv", "-o", target)
+    assert status == 2
+    assert err.count("\n") == 1 and re.fullmatch(r"paramledger: error: " + message + "\n", err), err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sweep_file_is_written_whole(cli, tmp_path):
+    """Through a temporary file renamed over the old one at the end; no temporary file stays."""
+    target = tmp_path / "grid.csv"
+    target.write_text("the previous grid")
+    status, _, err = cli("sweep", "seed-baseline", "--grid", "num_hidden_layers=1:3", "-o", str(target))
+    assert status == 0 and "written to" in err
+    assert target.read_text().splitlines()[0].startswith("num_hidden_layers,total")
+    assert [p.name for p in tmp_path.iterdir()] == ["grid.csv"]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ._exceptions import OptionError
+from ._files import output_file
 from .inventory import COMPONENTS
 
 FORMATS = (".png", ".svg")
@@ -52,9 +53,13 @@ def _millions(value: float, _position: Any = None) -> str:
 
 def _save(fig: Any, path: str) -> None:
     target = check_plot_path(path)
-    fig.savefig(target, dpi=120, bbox_inches="tight", metadata={"Software": "paramledger"} if
-                target.suffix.lower() == ".png" else None)
-    _pyplot().close(fig)
+    kind = target.suffix.lower()
+    try:
+        with output_file(target, "--plot", binary=True) as handle:
+            fig.savefig(handle, format=kind[1:], dpi=120, bbox_inches="tight",
+                        metadata={"Software": "paramledger"} if kind == ".png" else None)
+    finally:
+        _pyplot().close(fig)
 
 
 def component_bars(rows: Sequence[Any], path: str) -> None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import html
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from ._exceptions import OptionError
+from ._files import output_file
 from .inventory import COMPONENTS, Inventory, Tensor
 from .render import heading, inventory_json, percent
 
@@ -407,28 +407,12 @@ def report_html(inv: Inventory) -> str:
 
 
 def write_report(inv: Inventory, path: str | os.PathLike[str]) -> Path:
-    """Write the report to ``path`` all at once: the text goes to a temporary file in the
-    same folder, which is renamed over ``path`` only when complete, so a failure never
-    leaves half a report (os.replace is atomic within one filesystem)."""
+    """Write the report to ``path`` all at once (``_files.output_file``: a failure never leaves
+    half a report; ``-o /dev/stdout`` writes it in place)."""
     target = Path(path)
     text = report_html(inv)
-    folder = target.parent if str(target.parent) else Path(".")
     if target.is_dir():
         raise OptionError("--output", f"{target} is a folder; give a file name such as report.html")
-    try:
-        handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, prefix=f".{target.name}.",
-                                             suffix=".tmp", delete=False)
-    except OSError as error:
-        raise OptionError("--output", f"cannot write {target}: {error.strerror or error.__class__.__name__}") from None
-    try:
-        with handle:
-            handle.write(text)
-        os.chmod(handle.name, 0o644)  # NamedTemporaryFile makes 0600; a report is for sharing
-        os.replace(handle.name, target)
-    except OSError as error:
-        Path(handle.name).unlink(missing_ok=True)
-        raise OptionError("--output", f"cannot write {target}: {error.strerror or error.__class__.__name__}") from None
-    except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
-        raise
+    with output_file(target, "--output") as handle:
+        handle.write(text)
     return target

@@ -161,6 +161,8 @@ def _resolve(text: str) -> tuple[str, Path] | None:
     found = find_bundled(text)
     if found is not None:
         return found
+    if mode:  # there, but a device, a pipe or a socket
+        raise SourceError(text, "not a regular file or a folder")
     if Path(text).suffix in (".json", ".toml") or os.sep in text and not text.count("/") == 1:
         raise SourceError(text, "no such file")
     return None

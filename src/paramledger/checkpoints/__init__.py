@@ -26,6 +26,8 @@ def read(path: str | os.PathLike[str]) -> Checkpoint:
         return read_file(_pick(path))
     if not path.exists():
         raise SourceError(str(path), "no such file or folder")
+    if not path.is_file():  # a pipe would block the read, and headers are read by offset
+        raise SourceError(str(path), "not a regular file or a folder")
     return read_file(path)
 
 

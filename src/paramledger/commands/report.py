@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ._common import add_source, load_source
 
@@ -23,5 +24,7 @@ def run(args: argparse.Namespace) -> int:
 
     inv = inventory(load_source(args))
     path = write_report(inv, args.output)
-    print(f"wrote {path} ({inv.total:,} parameters, {len(inv.tensors):,} tensors)")
+    # -o /dev/stdout: the report is the output, and this line goes beside it
+    print(f"wrote {path} ({inv.total:,} parameters, {len(inv.tensors):,} tensors)",
+          file=sys.stdout if path.is_file() else sys.stderr)
     return 0

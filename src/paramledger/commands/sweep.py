@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import sys
@@ -59,6 +60,7 @@ class _Progress:
 
 def run(args: argparse.Namespace) -> int:
     from .._exceptions import OptionError
+    from .._files import output_file
     from ..sweep import compile_where, evaluate, parse_axis, plan
 
     axes = [parse_axis(text) for text in args.axes]
@@ -80,10 +82,11 @@ def run(args: argparse.Namespace) -> int:
     parts: list[dict[str, Any]] = []
     head: list[dict[str, Any]] = []  # the table's first rows when the whole grid is not kept
     points, kept, invalid, python_ints = 0, 0, {}, False
-    out: IO[str] | None = None
-    if output_format is not None:
-        out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout
-    try:
+    with contextlib.ExitStack() as stack:
+        stack.callback(progress.close)
+        out: IO[str] | None = None
+        if output_format is not None:  # a file is written whole or not at all (_files.output_file)
+            out = stack.enter_context(output_file(args.output, "-o")) if args.output else sys.stdout
         writer = _Writer(out, output_format, p.columns) if out is not None else None
         for chunk in evaluate(p, args.where, progress=progress):
             points += chunk.points
@@ -99,10 +102,6 @@ def run(args: argparse.Namespace) -> int:
                 head.append({name: values[:SHOWN_ROWS] for name, values in chunk.columns.items()})
         if writer is not None:
             writer.close()
-    finally:
-        progress.close()
-        if out is not None and out is not sys.stdout:
-            out.close()
     summary = _summary(p, points, kept, invalid, python_ints, args.where)
     if output_format is None:
         print(_table(p, parts or head, kept))
