@@ -72,3 +72,16 @@ def test_active_both_ways(cli):
     assert round(data["active_non_embedding"] / 1e9, 1) == 3.6
     mixtral = json.loads(cli("count", "Mixtral-8x7B-v0.1", "--json")[1])
     assert round(mixtral["active"] / 1e9, 1) == 12.9
+
+
+def test_set_takes_a_models_own_config_keys(cli):
+    """GPT-2's config says n_layer and n_head: --set reads them as its config.json does."""
+    assert cli("count", "gpt2", "--set", "n_layer=6", "--json") == cli("count", "gpt2", "--set", "num_hidden_layers=6",
+                                                                      "--json")
+    status, _, err = cli("count", "gpt2", "--set", "n_head=16", "--set", "num_attention_heads=4")
+    assert (status, err) == (2, "paramledger: error: --set: n_head and num_attention_heads both set "
+                                "num_attention_heads\n")
+    status, _, err = cli("count", "gpt2", "--set", "n_heda=5")
+    assert status == 2 and err.endswith("n_heda: unknown key (did you mean 'n_head'?)\n")
+    status, _, err = cli("count", "seed-baseline", "--set", "n_layer=2")  # a design has no GPT-2 keys
+    assert status == 2 and "n_layer: unknown key" in err

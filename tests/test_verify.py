@@ -53,6 +53,12 @@ def test_set_writes_the_family_key(cli):
     status, out, _ = cli("verify", "gpt2", "--set", "num_hidden_layers=2", "--set", "tie_word_embeddings=false")
     assert status == 0
     assert out.splitlines()[-1] == "match: 29 tensors, total 92,158,464"
+    # GPT-2's own key works as well, and one field set twice is refused.
+    status, out, _ = cli("verify", "gpt2", "--set", "n_layer=2", "--set", "tie_word_embeddings=false")
+    assert status == 0
+    assert out.splitlines()[-1] == "match: 29 tensors, total 92,158,464"
+    status, _, err = cli("verify", "gpt2", "--set", "n_layer=2", "--set", "num_hidden_layers=3")
+    assert (status, err) == (2, "paramledger: error: --set: n_layer and num_hidden_layers both set num_hidden_layers\n")
 
 
 def test_json(cli):

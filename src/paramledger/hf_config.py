@@ -138,12 +138,17 @@ def config_with_overrides(config: Mapping[str, Any], overrides: Mapping[str, Any
     if not overrides:
         return dict(config)
     inner = dict(config.get("text_config") or {}) if family.text_config else dict(config)
+    written: dict[str, str] = {}  # field -> the override that set it
     for name, value in overrides.items():
-        keys = [key for key, field_name in family.keys.items() if field_name == name]
+        field_name = family.keys.get(name, name)  # the family's own key (GPT-2's n_layer) names its field too
+        keys = [key for key, mapped in family.keys.items() if mapped == field_name]
         if not keys:
             raise OptionError("--set", f"{name} has no {family.model_type} config key: no {family.model_type} "
                                        "config expresses that change")
-        key = next((k for k in keys if k in inner), keys[0])
+        if field_name in written:
+            raise OptionError("--set", f"{written[field_name]} and {name} both set {field_name}")
+        written[field_name] = name
+        key = name if name != field_name else next((k for k in keys if k in inner), keys[0])
         inner[key] = _parse_value(value)
     return {**config, "text_config": inner} if family.text_config else inner
 

@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ._exceptions import FileFormatError, SourceError, UnknownModelError
+from ._exceptions import FileFormatError, OptionError, SourceError, UnknownKeyError, UnknownModelError
 from .architecture import DESIGN_MODEL_TYPE, Architecture
 
 SPEC_METADATA = ("description", "reference")  # spec-file keys that describe, not declare
@@ -104,8 +104,30 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any] | Architecture, **ov
     folder holding one, a config mapping (with model_type) or a field mapping."""
     arch = _load(source)
     if overrides:
-        arch = arch.replace(where=f"{arch.source} (override)", **overrides)
+        arch = arch.replace(where=f"{arch.source} (override)", **_field_names(arch, overrides))
     return arch
+
+
+def _field_names(arch: Architecture, overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """Overrides by field name; a key of the architecture's family stands for its field, as in the
+    family's config.json (GPT-2's n_head is num_attention_heads)."""
+    fields = Architecture.field_names()
+    if all(key in fields for key in overrides):
+        return dict(overrides)
+    from . import families
+
+    family = families.get(arch.model_type)
+    reads = family.keys if family is not None else {}
+    out: dict[str, Any] = {}
+    given_as: dict[str, str] = {}
+    for key, value in overrides.items():
+        name = key if key in fields else reads.get(key)
+        if name is None:
+            raise UnknownKeyError(key, [*fields, *reads], f"{arch.source} (override)")
+        if name in out:
+            raise OptionError("--set", f"{given_as[name]} and {key} both set {name}")
+        out[name], given_as[name] = value, key
+    return out
 
 
 def _load(source: Any) -> Architecture:

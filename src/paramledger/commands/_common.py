@@ -14,7 +14,8 @@ def add_source(parser: argparse.ArgumentParser, *, optional: bool = False) -> No
     parser.add_argument("source", metavar="SOURCE", nargs="?" if optional else None, default=None,
                         help="a bundled design or model name, a spec file (.toml), a config.json or its folder")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                        help="override an architecture key (HF config names), validated like the file; repeatable")
+                        help="override an architecture key (HF config names; a model's own key such as GPT-2's n_head "
+                             "works too), validated like the file; repeatable")
 
 
 def parse_overrides(pairs: list[str]) -> dict[str, str]:
