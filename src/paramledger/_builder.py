@@ -113,10 +113,7 @@ def _layer_kinds(arch: Architecture) -> tuple[Iterable[tuple], Callable[[tuple],
     key's full arguments."""
     layers = range(arch.num_hidden_layers)
     shapes_differ = arch.attention_shapes_differ
-    sliding = None
-    if arch.sliding_layers_differ or arch.attention_k_eq_v:  # is_sliding_layer's rule, for every layer at once
-        sliding = ([kind == "sliding_attention" for kind in arch.layer_types] if arch.sliding_window
-                   and arch.layer_types else [bool(arch.sliding_window)] * arch.num_hidden_layers)
+    sliding = arch.sliding_layers() if arch.sliding_layers_differ or arch.attention_k_eq_v else None
     columns = (
         [arch.is_moe_layer(i) for i in layers] if arch.mlp_only_layers else repeat(arch.is_moe),
         sliding if arch.sliding_layers_differ else repeat(False),
@@ -129,8 +126,8 @@ def _layer_kinds(arch: Architecture) -> tuple[Iterable[tuple], Callable[[tuple],
         (arch.head_dim_per_layer or repeat(arch.attention_head_dim)) if shapes_differ else repeat(None),
         (arch.num_key_value_heads_per_layer or [arch.layer_kv_heads(i) for i in layers]) if shapes_differ
         else repeat(None),
-        [not s for s in sliding] if arch.attention_k_eq_v else repeat(False),  # values_from_keys
-        [i in linear for i in layers] if (linear := frozenset(arch.linear_attention_layers)) else repeat(False),
+        [not s for s in sliding] if arch.attention_k_eq_v else repeat(False),  # values from keys: full layers
+        [i in arch.linear_attention_set for i in layers] if arch.linear_attention_layers else repeat(False),
     )
     varying = [i for i, column in enumerate(columns) if type(column) is not repeat]
     template = [None if i in varying else next(column) for i, column in enumerate(columns)]
@@ -249,19 +246,18 @@ def _attention(c: _Collector, arch: Architecture, prefix: str, i: int, sliding: 
         kv_heads = layer_kv_heads or kv_heads
         q_out, kv_out = heads * hd, kv_heads * hd
         v_dim = arch.v_head_dim or hd  # value heads narrower than q/k heads (MiMo-V2-Flash)
-        gate_in_q = arch.attention_output_gate != "none" and n.attn_gate_in_q
-        gate_rows = 0  # the output gate's rows, when q_proj holds them after the queries' (Qwen3-Next)
-        if gate_in_q:
-            gate_rows = heads * v_dim if arch.attention_output_gate == "per_channel" else heads
+        gate = arch.attention_output_gate  # the output gate's rows: one per channel or one per head
+        gate_rows = 0 if gate == "none" else heads * v_dim if gate == "per_channel" else heads
+        q_gate_rows = gate_rows if n.attn_gate_in_q else 0  # stored in q_proj after the queries' (Qwen3-Next)
         v_out = 0 if values_from_keys else kv_heads * v_dim  # attention_k_eq_v: the keys serve as values
         if arch.attention_experts:  # mixture of attention heads: routed q/o pairs, shared keys and values
             _attention_experts(c, arch, prefix, i, kv_heads * hd)
         elif kv_shared:  # keys and values come from an earlier layer: queries only (Gemma3nTextAttention)
-            c.linear(prefix + n.q, q_out + gate_rows, d, "attention", i, arch.attention_bias)
+            c.linear(prefix + n.q, q_out + q_gate_rows, d, "attention", i, arch.attention_bias)
         elif n.qkv is not None:
-            c.linear(prefix + n.qkv, q_out + gate_rows + kv_out + v_out, d, "attention", i, arch.attention_bias)
+            c.linear(prefix + n.qkv, q_out + q_gate_rows + kv_out + v_out, d, "attention", i, arch.attention_bias)
         else:
-            c.linear(prefix + n.q, q_out + gate_rows, d, "attention", i, arch.attention_bias)
+            c.linear(prefix + n.q, q_out + q_gate_rows, d, "attention", i, arch.attention_bias)
             c.linear(prefix + n.k, kv_out, d, "attention", i, arch.attention_bias)
             if v_out:
                 c.linear(prefix + n.v, v_out, d, "attention", i, arch.attention_bias)
@@ -271,9 +267,8 @@ def _attention(c: _Collector, arch: Architecture, prefix: str, i: int, sliding: 
             c.add(prefix + n.o_bias, (d,), "attention", i)
         if arch.attn_sub_norm:  # on the attention output, before o_proj
             c.norm(prefix + n.attn_sub_norm, heads * v_dim, i)
-        if arch.attention_output_gate != "none" and not gate_in_q:  # from the block's input, scaling the output
-            rows = heads * v_dim if arch.attention_output_gate == "per_channel" else heads
-            c.linear(prefix + n.attn_gate, rows, d, "attention", i, False)
+        if gate_rows and not q_gate_rows:  # its own projection from the block's input, scaling the output
+            c.linear(prefix + n.attn_gate, gate_rows, d, "attention", i, False)
         offset = arch.qk_norm_bias
         if arch.qk_norm == "head":
             c.norm(prefix + n.q_norm, hd, i, offset=offset)

@@ -237,6 +237,12 @@ class Architecture:
             return False
         return not self.layer_types or self.layer_types[layer] == "sliding_attention"
 
+    def sliding_layers(self) -> list[bool]:
+        """is_sliding_layer of every layer, in one pass."""
+        if self.sliding_window and self.layer_types:
+            return [kind == "sliding_attention" for kind in self.layer_types]
+        return [bool(self.sliding_window)] * self.num_hidden_layers
+
     @property
     def sliding_layers_differ(self) -> bool:
         """Sliding layers hold other attention tensors than full ones (MiMo-V2-Flash)."""
@@ -269,10 +275,6 @@ class Architecture:
 
     def layer_value_head_dim(self, layer: int) -> int:
         return self.v_head_dim or self.layer_head_dim(layer)
-
-    def values_from_keys(self, layer: int) -> bool:
-        """The layer has no value projection: its values are its keys' (attention_k_eq_v, full layers)."""
-        return self.attention_k_eq_v and not self.is_sliding_layer(layer)
 
     @property
     def attention_shapes_differ(self) -> bool:
@@ -312,11 +314,12 @@ class Architecture:
 
     def is_linear_attention_layer(self, layer: int) -> bool:
         """The layer holds a Gated DeltaNet instead of self-attention (linear_attention_layers)."""
-        return bool(self.linear_attention_layers) and layer in self._linear_attention_set
+        return bool(self.linear_attention_layers) and layer in self.linear_attention_set
 
     @cached_property
-    def _linear_attention_set(self) -> frozenset[int]:
-        # a set, so asking layer by layer stays linear in the depth (stored in the instance dict once)
+    def linear_attention_set(self) -> frozenset[int]:
+        """linear_attention_layers as a set, so asking layer by layer stays linear in the depth (made once,
+        kept in the instance dict)."""
         return frozenset(self.linear_attention_layers)
 
     @property

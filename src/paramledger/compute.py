@@ -128,7 +128,7 @@ def forward_flops_per_token(source: Inventory | Architecture, context: int) -> F
         qk_dim, v_dim = arch.attention_head_dim, arch.value_head_dim
     per_layer_dims = bool(arch.head_dim_per_layer)  # Gemma 4: each layer's own head width
     attention = expansion = 0
-    linear = frozenset(arch.linear_attention_layers)  # Gated DeltaNet layers: no keys to attend to
+    linear = arch.linear_attention_set  # Gated DeltaNet layers: no keys to attend to
     for i in range(arch.num_hidden_layers):
         if i in linear:
             continue

@@ -105,7 +105,7 @@ def attention_cell(arch: Architecture) -> str:
     if not (arch.num_key_value_heads_per_layer or arch.sliding_num_key_value_heads is not None
             or arch.num_attention_heads_per_layer or arch.linear_attention_layers):
         return _grouping(arch.num_attention_heads, arch.kv_heads)
-    linear = frozenset(arch.linear_attention_layers)
+    linear = arch.linear_attention_set
     heads = arch.num_attention_heads_per_layer
     cells: dict[str, dict[str, int]] = {}  # grouping -> layer type -> layers, in order of appearance
     for layer in range(arch.num_hidden_layers):
