@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ArchitectureError
-from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, multimodal, same
-from ._tables import DECODER_KEYS, LLAMA_SWITCHES
+from ._tables import DECODER_KEYS
+from .gemma import GEMMA3_SWITCHES, SANDWICH
 
 KEYS = {**{k: v for k, v in DECODER_KEYS.items() if k not in ("hidden_act", "intermediate_size")},
         "hidden_activation": "hidden_act",
@@ -43,8 +43,6 @@ def ffn_widths(config: Mapping[str, Any]) -> dict[str, Any]:
     return {"intermediate_size": widths, "intermediate_size_per_layer": ()}
 
 
-SWITCHES = {**LLAMA_SWITCHES, "norm_placement": "sandwich", "qk_norm": "head"}
-NAMING = Naming(ffn_pre_norm="pre_feedforward_layernorm")
 RULES = (rules.output_bias_follows("attention_bias"), rules.sliding_every(None, 5), ffn_widths)
 SOURCE = "transformers 5.24.0 models/gemma3n/configuration_gemma3n.py"
 
@@ -53,10 +51,10 @@ FAMILIES = [
         model_type="gemma3n_text",
         causal_lm_class="Gemma3nForCausalLM",
         source=SOURCE + " (Gemma3nTextConfig)",
-        naming=NAMING,
+        naming=SANDWICH,
         keys=KEYS,
         defaults=DEFAULTS,
-        switches=SWITCHES,
+        switches=GEMMA3_SWITCHES,
         count_neutral=NEUTRAL,
         derive=RULES,
     ),

@@ -13,12 +13,10 @@ from .._exceptions import ArchitectureError
 from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, multimodal, same
-from ._tables import DECODER_KEYS, LLAMA_SWITCHES
+from .gemma import GEMMA2_KEYS, GEMMA3_SWITCHES
 
-KEYS = {**{k: v for k, v in DECODER_KEYS.items() if k != "hidden_act"},
-        "hidden_activation": "hidden_act",
-        **same("head_dim", "attention_bias", "num_kv_shared_layers", "hidden_size_per_layer_input",
-               "vocab_size_per_layer_input", "attention_k_eq_v")}
+KEYS = {**GEMMA2_KEYS, **same("num_kv_shared_layers", "hidden_size_per_layer_input", "vocab_size_per_layer_input",
+                              "attention_k_eq_v")}
 DEFAULTS = {  # transformers 5.24.0 models/gemma4/configuration_gemma4.py (Gemma4TextConfig)
     "vocab_size": 262_144, "hidden_size": 2304, "intermediate_size": 9216, "num_hidden_layers": 30,
     "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256, "hidden_activation": "gelu_pytorch_tanh",
@@ -116,7 +114,6 @@ def gemma4_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-SWITCHES = {**LLAMA_SWITCHES, "norm_placement": "sandwich", "qk_norm": "head"}
 NAMING = Naming(ffn_pre_norm="pre_feedforward_layernorm", router="router.proj",
                 experts_gate_up="experts.gate_up_proj", experts_down="experts.down_proj")
 SOURCE = "transformers 5.24.0 models/gemma4/configuration_gemma4.py"
@@ -129,7 +126,7 @@ FAMILIES = [
         naming=NAMING,
         keys=KEYS,
         defaults=DEFAULTS,
-        switches=SWITCHES,
+        switches=GEMMA3_SWITCHES,
         count_neutral=NEUTRAL,
         derive=(rules.output_bias_follows("attention_bias"), gemma4_layers),
     ),
