@@ -237,15 +237,16 @@ def plan(source: Architecture | str, axes: Sequence[Axis | str], max_points: int
         raise OptionError("--grid", f"{arch.source}'s layers differ ({', '.join(differ)}): a sweep evaluates one "
                                     "closed form over layers of one shape; count each point with --set instead")
     notes = []
+    total = _total(arch)
     if arch.layer_types:  # count-neutral, and its length would pin the depth
         uniform = arch.replace(layer_types=())
-        if _total(uniform) != _total(arch):
+        if _total(uniform) != total:
             raise OptionError("--grid", f"{arch.source}'s layer_types change its count (its sliding and full "
                                         "layers hold other tensors): not swept; count each point with --set instead")
         arch = uniform
         notes.append("layer_types dropped (count-neutral); kv_bytes_per_token assumes every layer caches in full")
     form = closed_form(arch, free=tuple(keys))
-    if form.total.xreplace(form.values()) != _total(arch):  # never a sweep of a form that misses the design
+    if form.total.xreplace(form.values()) != total:  # never a sweep of a form that misses the design
         raise OptionError("--grid", f"the closed form does not reproduce {arch.source}'s count: not swept; "
                                     "count each point with --set instead")
     swept = {sympy.Symbol(SYMBOL_OF[key], integer=True, nonnegative=True) for key in keys}
