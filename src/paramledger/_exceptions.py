@@ -30,6 +30,7 @@ class ArchitectureError(ParamledgerError, ValueError):
 
     def __init__(self, key: str, message: str, where: str | None = None) -> None:
         self.key = key
+        self.message = message  # what is wrong, without where and key (said again under another key)
         self.where = where
         prefix = f"{where}: " if where else ""
         super().__init__(f"{prefix}{key}: {message}")

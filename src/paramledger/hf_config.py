@@ -69,7 +69,7 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         except ArchitectureError as error:  # a rule's refusal, said about this file
             if error.where is not None:
                 raise
-            raise ArchitectureError(error.key, str(error)[len(error.key) + 2:], where) from None
+            raise ArchitectureError(error.key, error.message, where) from None
         except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as error:
             rule = (derive.__doc__ or derive.__name__).strip().splitlines()[0]
             raise ArchitectureError("config", f"a value does not fit the {model_type} rule \"{rule}\" "
@@ -84,7 +84,7 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         key = _key_of(family, error.key, merged)
         if key == error.key or error.where != where:
             raise
-        message = str(error)[len(f"{where}: {error.key}: "):]
+        message = error.message
         if "head_dim" not in family.keys:  # the design's hint names a key this config class does not have
             message = message.removesuffix("; set head_dim")
         raise ArchitectureError(key, f"{message} ({key} is read as {error.key})", where) from None
