@@ -20,10 +20,13 @@ from ._exceptions import OptionError
 
 
 @contextmanager
-def output_file(path: str | os.PathLike[str], option: str, binary: bool = False) -> Iterator[IO[Any]]:
+def output_file(path: str | os.PathLike[str], option: str, binary: bool = False,
+                example: str | None = None) -> Iterator[IO[Any]]:
+    """``example``: a file name to suggest when ``path`` is a folder."""
     target = Path(path)
     if target.is_dir():
-        raise OptionError(option, f"{target} is a folder; give a file name")
+        such = f" such as {example}" if example else ""
+        raise OptionError(option, f"{target} is a folder; give a file name{such}")
     text: dict[str, Any] = {} if binary else {"encoding": "utf-8", "newline": ""}
     mode = "wb" if binary else "w"
     if target.exists() and not target.is_file():  # a device or a pipe: written in place

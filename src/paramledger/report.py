@@ -13,7 +13,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._exceptions import OptionError
 from ._files import output_file
 from .inventory import COMPONENTS, Inventory, Tensor
 from .render import heading, inventory_json, percent
@@ -411,8 +410,6 @@ def write_report(inv: Inventory, path: str | os.PathLike[str]) -> Path:
     half a report; ``-o /dev/stdout`` writes it in place)."""
     target = Path(path)
     text = report_html(inv)
-    if target.is_dir():
-        raise OptionError("--output", f"{target} is a folder; give a file name such as report.html")
-    with output_file(target, "--output") as handle:
+    with output_file(target, "--output", example="report.html") as handle:
         handle.write(text)
     return target
