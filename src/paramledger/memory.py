@@ -290,6 +290,15 @@ def report_json(report: MemoryReport) -> dict[str, Any]:
     return out
 
 
+def state_label(kv: KVCache) -> str:
+    return f"linear-attention state ({kv.linear_attention_layers} Gated DeltaNet layers, fixed whatever the context)"
+
+
+def total_label(kv: KVCache) -> str:
+    """What MemoryReport.total_bytes adds up for this cache."""
+    return "weights + KV cache" + (" + state" if kv.state_values else "")
+
+
 def report_text(report: MemoryReport) -> str:
     inv, w, kv, flops = report.inventory, report.weights, report.kv, report.flops
     arch = inv.architecture
@@ -312,10 +321,8 @@ def report_text(report: MemoryReport) -> str:
         lines.append(f"  MLA decompressed: {d.values_per_token:,} values per token, {format_bytes(d.bytes)} "
                      f"({MLA_LAYOUTS['decompressed']})")
     if kv.state_values:
-        lines.append(f"  linear-attention state ({kv.linear_attention_layers} Gated DeltaNet layers, fixed whatever "
-                     f"the context): {kv.state_values:,} values = {format_bytes(kv.state_bytes)}")
-    lines += ["", f"total (weights + KV cache{' + state' if kv.state_values else ''}): "
-              f"{format_bytes(report.total_bytes)}",
+        lines.append(f"  {state_label(kv)}: {kv.state_values:,} values = {format_bytes(kv.state_bytes)}")
+    lines += ["", f"total ({total_label(kv)}): {format_bytes(report.total_bytes)}",
               f"  ({TOTAL_DEFINITION})", "",
               f"active parameters per token: {inv.active:,} "
               + (f"({ACTIVE_DEFINITION})" if arch.is_moe else "(dense: every parameter)"), "",

@@ -280,7 +280,7 @@ def _memory_view(inv: Any, query: dict[str, str]) -> dict[str, Any]:
     """The memory panel's rows.  A dtype the design cannot take (a group size that does
     not divide a row) is shown in the panel; the count above it stands."""
     from .dtypes import DTYPES
-    from .memory import format_bytes
+    from .memory import format_bytes, state_label, total_label
 
     panel: dict[str, Any] = {"dtypes": list(DTYPES), "dtype": query.get("dtype", "").strip() or "bf16",
                              "context": query.get("context", "").strip(), "rows": [], "error": None}
@@ -299,11 +299,9 @@ def _memory_view(inv: Any, query: dict[str, str]) -> dict[str, Any]:
          "text": format_bytes(kv.bytes)},
     ]
     if kv.state_values:  # Gated DeltaNet layers cache no keys or values: a fixed state instead
-        panel["rows"].append({"key": "linear_attention_state",
-                              "label": f"linear-attention state, {kv.linear_attention_layers} Gated DeltaNet layers "
-                                       f"(fixed whatever the context)", "text": format_bytes(kv.state_bytes)})
-    panel["rows"].append({"key": "total_bytes", "label": "weights + KV cache" + (" + state" if kv.state_values else ""),
-                          "text": format_bytes(report.total_bytes)})
+        panel["rows"].append({"key": "linear_attention_state", "label": state_label(kv),
+                              "text": format_bytes(kv.state_bytes)})
+    panel["rows"].append({"key": "total_bytes", "label": total_label(kv), "text": format_bytes(report.total_bytes)})
     return panel
 
 
