@@ -237,6 +237,10 @@ def test_override_without_a_family_key():
     with pytest.raises(OptionError, match="--set: norm_placement has no llama config key: no llama config "
                                           "expresses that change"):
         config_with_overrides({"model_type": "llama"}, {"norm_placement": "post"})
+    # A field's own name means the field, even where the family reads a config key of that name into another
+    # field (MiniMax-M2's config intermediate_size is its experts' width): as --set means it on a count.
+    with pytest.raises(OptionError, match="--set: intermediate_size has no minimax_m2 config key"):
+        config_with_overrides({"model_type": "minimax_m2"}, {"intermediate_size": 64})
 
 
 _JSON_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-5, 3000), st.floats(allow_nan=True),

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import families
-from ._exceptions import ArchitectureError, SourceError, UnsupportedFamilyError
+from ._exceptions import ArchitectureError, OptionError, SourceError, UnsupportedFamilyError
 from .architecture import _FIELD_TYPES, Architecture
 
 
@@ -130,27 +130,33 @@ def config_with_overrides(config: Mapping[str, Any], overrides: Mapping[str, Any
 
     A field with no config key in the family (norm_placement for Llama) is refused: no
     config of that family expresses it."""
-    from ._exceptions import OptionError
-
     family = families.get(str(config.get("model_type")))
     if family is None:
         raise UnsupportedFamilyError("config", str(config.get("model_type")), families.supported())
     if not overrides:
         return dict(config)
     inner = dict(config.get("text_config") or {}) if family.text_config else dict(config)
-    written: dict[str, str] = {}  # field -> the override that set it
-    for name, value in overrides.items():
-        field_name = family.keys.get(name, name)  # the family's own key (GPT-2's n_layer) names its field too
+    for field_name, name in overridden_fields(overrides, family.keys).items():
         keys = [key for key, mapped in family.keys.items() if mapped == field_name]
         if not keys:
             raise OptionError("--set", f"{name} has no {family.model_type} config key: no {family.model_type} "
                                        "config expresses that change")
-        if field_name in written:
-            raise OptionError("--set", f"{written[field_name]} and {name} both set {field_name}")
-        written[field_name] = name
         key = name if name != field_name else next((k for k in keys if k in inner), keys[0])
-        inner[key] = _parse_value(value)
+        inner[key] = _parse_value(overrides[name])
     return {**config, "text_config": inner} if family.text_config else inner
+
+
+def overridden_fields(overrides: Mapping[str, Any], reads: Mapping[str, str]) -> dict[str, str]:
+    """field -> the override key that sets it. A field's own name means the field; a key of the family
+    (``reads``: GPT-2's n_layer) means the field it reads into. One field set twice is refused."""
+    fields = Architecture.field_names()
+    given_as: dict[str, str] = {}
+    for key in overrides:
+        name = key if key in fields else reads.get(key, key)
+        if name in given_as:
+            raise OptionError("--set", f"{given_as[name]} and {key} both set {name}")
+        given_as[name] = key
+    return given_as
 
 
 def _parse_value(value: Any) -> Any:

@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ._exceptions import FileFormatError, OptionError, SourceError, UnknownKeyError, UnknownModelError
+from ._exceptions import FileFormatError, SourceError, UnknownKeyError, UnknownModelError
 from .architecture import DESIGN_MODEL_TYPE, Architecture
 
 SPEC_METADATA = ("description", "reference")  # spec-file keys that describe, not declare
@@ -115,19 +115,14 @@ def _field_names(arch: Architecture, overrides: Mapping[str, Any]) -> dict[str, 
     if all(key in fields for key in overrides):
         return dict(overrides)
     from . import families
+    from .hf_config import overridden_fields
 
     family = families.get(arch.model_type)
     reads = family.keys if family is not None else {}
-    out: dict[str, Any] = {}
-    given_as: dict[str, str] = {}
-    for key, value in overrides.items():
-        name = key if key in fields else reads.get(key)
-        if name is None:
+    for key in overrides:
+        if key not in fields and key not in reads:
             raise UnknownKeyError(key, [*fields, *reads], f"{arch.source} (override)")
-        if name in out:
-            raise OptionError("--set", f"{given_as[name]} and {key} both set {name}")
-        out[name], given_as[name] = value, key
-    return out
+    return {name: overrides[key] for name, key in overridden_fields(overrides, reads).items()}
 
 
 def _load(source: Any) -> Architecture:
