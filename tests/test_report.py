@@ -180,3 +180,158 @@ def test_seed_001_page_rows():
     rows = [(row.key, row.count) for row in calculator_rows(paramledger.inventory(paramledger.load(BLANK_DESIGN)))]
     assert rows == [("attention", 64), ("ffn", 64), ("norm", 0), ("block", 128), ("blocks", 128),
                     ("embedding", 400), ("lm_head", 0), ("total", 528)]
+
+
+# ---------------------------------------------------------------- the memory section
+
+def _memory_json(text: str) -> dict:
+    embedded = re.search(r'<script type="application/json" id="memory-json">(.*?)</script>', text, re.S)
+    return json.loads(embedded.group(1).replace("<\\/", "</"))
+
+
+def _row(text: str, key: str) -> str:
+    """The text of the report's row ``data-key=key`` (one row: the keys are unique)."""
+    rows = re.findall(rf'<tr data-key="{key}"[^>]*>(.*?)</tr>', text, re.S)
+    assert len(rows) == 1, (key, rows)
+    return html.unescape(rows[0])
+
+
+def _report(cli, tmp_path, *argv: str) -> str:
+    out = tmp_path / "report.html"
+    status, _, err = cli("report", *argv, "-o", str(out))
+    assert status == 0, err
+    return out.read_text(encoding="utf-8")
+
+
+def _memory(cli, *argv: str) -> dict:
+    status, stdout, err = cli("memory", *argv, "--json")
+    assert status == 0, err
+    return json.loads(stdout)
+
+
+@pytest.mark.parametrize(("source", "options"), [
+    ("seed-baseline", []),
+    ("gpt2", []),
+    ("gemma-2-2b", []),  # sliding layers
+    ("Qwen3.5-9B", []),  # Gated DeltaNet layers: a fixed state beside the KV cache
+    ("Qwen3-Next-80B-A3B-Instruct", ["--context", "4096", "--kv-dtype", "fp8_e4m3"]),
+    ("gemma-2-2b", ["--context", "100000", "--kv-dtype", "fp32"]),
+])
+def test_report_memory_equals_paramledger_memory_json(cli, tmp_path, source, options):
+    from paramledger.memory import format_bytes, memory_report, state_label, total_label
+    from paramledger.report import REPORT_DTYPES
+
+    text = _report(cli, tmp_path, source, *options)
+    assert not _URL.search(text) and "http://" not in text and "https://" not in text
+    reference = _memory(cli, source, *options)  # --dtype bf16, its default
+    assert _memory_json(text) == reference
+    kv_options = ["--kv-dtype", reference["kv_dtype"]]  # the same cache at every weight dtype
+    for dtype in REPORT_DTYPES:
+        status, stdout, err = cli("memory", source, *options, *kv_options, "--dtype", dtype, "--json")
+        row = _row(text, f"weights_{dtype}")
+        if status == 2:  # the dtype refuses the design: the row says why, as the CLI does
+            assert err.removeprefix("paramledger: error: ").strip() in row
+            continue
+        expected = json.loads(stdout)
+        assert format_bytes(expected["weights_bytes"]) in row
+        assert format_bytes(expected["total_bytes"]) in row
+    per_token = _row(text, "kv_per_token")
+    assert f"{reference['kv_values_per_token']:,} values = {reference['kv_bytes_per_token']:,} bytes" in per_token
+    assert f"at {reference['kv_dtype']}" in per_token
+    assert f"1 × {reference['context']:,} tokens" in _row(text, "kv_cache")
+    assert format_bytes(reference["kv_cache_bytes"]) in _row(text, "kv_cache")
+    assert reference["kv_definition"] in _row(text, "kv_cache")
+    kv = memory_report(source, context=reference["context"], kv_dtype=reference["kv_dtype"]).kv
+    if reference["linear_attention_state_bytes"]:
+        assert _row(text, "linear_attention_state").startswith(f"<td>{state_label(kv)}</td>")
+        assert format_bytes(reference["linear_attention_state_bytes"]) in _row(text, "linear_attention_state")
+    else:
+        assert 'data-key="linear_attention_state"' not in text
+    total = _row(text, "total_bytes")
+    assert total.startswith(f"<td>total ({total_label(kv)}), weights at bf16</td>")
+    assert format_bytes(reference["total_bytes"]) in total
+
+
+def test_report_memory_defaults_are_paramledger_memory_defaults(cli, tmp_path):
+    """No --context: max_position_embeddings (GPT-2's 1,024), as `paramledger memory`; the cache at bf16."""
+    from paramledger.memory import format_bytes
+
+    reference = _memory(cli, "gpt2")
+    assert (reference["context"], reference["kv_dtype"]) == (1024, "bf16")
+    text = _report(cli, tmp_path, "gpt2")
+    assert _memory_json(text) == reference
+    assert "1 × 1,024 tokens (max_position_embeddings, as `paramledger memory` defaults) at bf16" in text
+    # the fp32 row's total adds the same bf16 cache, not an fp32 one (memory's default for --dtype fp32)
+    fp32 = _memory(cli, "gpt2", "--dtype", "fp32", "--kv-dtype", "bf16")
+    assert fp32["total_bytes"] == fp32["weights_bytes"] + reference["kv_cache_bytes"]
+    assert format_bytes(fp32["total_bytes"]) in _row(text, "weights_fp32")
+
+
+def test_report_context_and_kv_dtype_change_the_cache(cli, tmp_path):
+    default = _memory_json(_report(cli, tmp_path, "seed-1.1b"))
+    text = _report(cli, tmp_path, "seed-1.1b", "--context", "8192", "--kv-dtype", "fp16")
+    changed = _memory_json(text)
+    assert changed == _memory(cli, "seed-1.1b", "--context", "8192", "--kv-dtype", "fp16")
+    assert (default["context"], default["kv_dtype"]) == (2048, "bf16")
+    assert (changed["context"], changed["kv_dtype"]) == (8192, "fp16")
+    # seed 002 with 4 KV heads: 24,576 values per token × 2 bytes × 8,192 tokens
+    assert changed["kv_values_per_token"] == 24_576
+    assert changed["kv_cache_bytes"] == 24_576 * 2 * 8192 == 402_653_184
+    assert "402,653,184 bytes (402.65 MB, 384.00 MiB)" in _row(text, "kv_cache")
+    assert changed["kv_cache_bytes"] == 4 * default["kv_cache_bytes"]
+    assert changed["weights_bytes"] == default["weights_bytes"]  # the weights stay as they were
+    fp8 = _memory_json(_report(cli, tmp_path, "seed-1.1b", "--kv-dtype", "fp8_e4m3"))
+    assert fp8["kv_bytes_per_token"] * 2 == default["kv_bytes_per_token"]
+
+
+def test_report_memory_of_a_dtype_the_design_refuses_says_why(cli, tmp_path):
+    """int4's 128-value groups do not divide Qwen3-Next's conv kernel of 4: that row gives the CLI's refusal,
+    the other rows stand."""
+    text = _report(cli, tmp_path, "Qwen3-Next-80B-A3B-Instruct")
+    status, _, err = cli("memory", "Qwen3-Next-80B-A3B-Instruct", "--dtype", "int4")
+    assert status == 2
+    assert err.startswith("paramledger: error: group-size: 128 does not divide the last dimension (4) of "
+                          "model.layers.0.linear_attn.conv1d.weight")
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", _row(text, "weights_int4"))
+    assert cells[:3] == ["int4", err.removeprefix("paramledger: error: ").rstrip("\n"), ""]
+    assert "bytes (" in _row(text, "weights_int8")
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("--kv-dtype", "int4", r"kv-dtype: int4 is a group-quantized weight format; the KV cache takes fp32, .*"),
+    ("--kv-dtype", "fp7", r"kv-dtype: unknown dtype 'fp7'.*; one of fp32, .*"),
+    ("--context", "-8", r"context: must be a whole number of at least 1, got -8"),
+    ("--context", "0", r"context: must be a whole number of at least 1, got 0"),
+])
+def test_report_bad_memory_option_is_one_line_exit_2_and_no_file(cli, tmp_path, option, value, message):
+    out = tmp_path / "report.html"
+    status, stdout, err = cli("report", "seed-baseline", option, value, "-o", str(out))
+    assert status == 2
+    assert stdout == ""
+    assert err.count("\n") == 1 and re.fullmatch(r"paramledger: error: " + message + "\n", err), err
+    assert not list(tmp_path.iterdir())
+    options = {"context": int(value)} if option == "--context" else {"kv_dtype": value}
+    with pytest.raises(OptionError, match=message):
+        write_report(paramledger.inventory("seed-baseline"), out, **options)
+    assert not list(tmp_path.iterdir())
+
+
+def test_report_context_that_is_not_a_number_is_argparse_usage_exit_2(cli, tmp_path):
+    status, stdout, err = cli("report", "seed-baseline", "--context", "many", "-o", str(tmp_path / "r.html"))
+    assert status == 2
+    assert err == "paramledger report: error: argument --context: invalid int value: 'many'\n"
+    assert not list(tmp_path.iterdir())
+
+
+def test_report_of_tensors_without_an_architecture_has_weights_but_no_cache():
+    import dataclasses
+
+    from paramledger.memory import format_bytes, weight_bytes
+    from paramledger.report import report_html
+
+    inv = dataclasses.replace(paramledger.inventory("gpt2"), architecture=None)
+    text = report_html(inv)
+    for dtype in ("fp32", "bf16", "int8", "int4"):
+        assert format_bytes(weight_bytes(inv, dtype).total) in _row(text, f"weights_{dtype}")
+    assert "No KV cache: this inventory has no architecture" in text
+    assert 'id="memory-json"' not in text and 'data-key="kv_cache"' not in text

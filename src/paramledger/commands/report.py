@@ -12,9 +12,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "report", help="write a self-contained HTML report (treemap, tables, manifest)",
         description="Write one HTML file that opens offline: a treemap of where the parameters go, "
-                    "seed 001's table, the components with their shares and every tensor.")
+                    "seed 001's table, the components with their shares, the memory the weights and the KV "
+                    "cache take, and every tensor.")
     add_source(parser)
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    # the names, types and defaults of `paramledger memory`'s options; the library checks the values
+    parser.add_argument("--context", type=int, default=None, metavar="N",
+                        help="tokens per sequence for the KV cache (default: max_position_embeddings)")
+    parser.add_argument("--kv-dtype", default=None, metavar="D",
+                        help="KV cache format: fp32, fp16, bf16, fp8_e4m3, fp8_e5m2, int8 (default bf16)")
     parser.set_defaults(func=run)
 
 
@@ -23,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from ..report import write_report
 
     inv = inventory(load_source(args))
-    path = write_report(inv, args.output)
+    path = write_report(inv, args.output, context=args.context, kv_dtype=args.kv_dtype)
     # -o /dev/stdout: the report is the output, and this line goes beside it
     print(f"wrote {path} ({inv.total:,} parameters, {len(inv.tensors):,} tensors)",
           file=sys.stdout if path.is_file() else sys.stderr)
