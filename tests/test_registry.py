@@ -63,6 +63,22 @@ def test_bundled_model_matches_transformers_at_full_size(name):
     assert dict(inv.aliases) == dict(ref.aliases)
 
 
+def test_tensors_outside_the_layers_keep_their_places():
+    """The token table comes first, every layer's tensors stand together, and the final norm and an untied
+    head come after the last layer, as transformers lists them (the builder keeps three lists)."""
+    for name in NAMES:
+        inv = paramledger.inventory(name)
+        naming = families.get(inv.architecture.model_type).naming
+        layers = [i for i, t in enumerate(inv.tensors) if t.layer is not None]
+        assert inv.tensors[0].name == naming.embed + ".weight", name
+        assert all(t.layer is not None for t in inv.tensors[layers[0]:layers[-1] + 1]), name
+        after = {t.name for t in inv.tensors[layers[-1] + 1:]}
+        if inv.architecture.final_norm and inv.architecture.norm_type != "nonparametric":
+            assert naming.final_norm + ".weight" in after, name
+        if not inv.tied:
+            assert naming.lm_head + ".weight" in after, name
+
+
 @pytest.mark.parametrize("name, total", PUBLISHED_TOTALS.items())
 def test_published_totals(name, total):
     assert paramledger.inventory(name).total == total

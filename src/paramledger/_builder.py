@@ -18,33 +18,39 @@ _new = tuple.__new__
 
 
 class _Collector:
+    """Collects one list of tensors.  Each tensor is made with tuple.__new__: NamedTuple's own
+    __new__ without its Python frame (the fields are ours), and appended in the method that names
+    it, not through another call (a count makes a few dozen)."""
+
     def __init__(self, arch: Architecture, naming: Naming) -> None:
         self.arch = arch
         self.naming = naming
         self.tensors: list[Tensor] = []
+        self._append = self.tensors.append
+        self._conv1d = naming.conv1d
+        self._norm_kind = arch.norm_type
 
     def add(self, name: str, shape: tuple[int, ...], component: str, layer: int | None = None,
             experts: int = 0) -> None:
-        # tuple.__new__: NamedTuple's own __new__ without its Python frame (the fields are ours)
-        self.tensors.append(_new(Tensor, (name, shape, component, layer, False, experts)))
+        self._append(_new(Tensor, (name, shape, component, layer, False, experts)))
 
     def linear(self, path: str, out_features: int, in_features: int, component: str,
                layer: int | None, bias: bool) -> None:
-        shape = (in_features, out_features) if self.naming.conv1d else (out_features, in_features)
-        self.add(path + ".weight", shape, component, layer)
+        shape = (in_features, out_features) if self._conv1d else (out_features, in_features)
+        self._append(_new(Tensor, (path + ".weight", shape, component, layer, False, 0)))
         if bias:
-            self.add(path + ".bias", (out_features,), component, layer)
+            self._append(_new(Tensor, (path + ".bias", (out_features,), component, layer, False, 0)))
 
     def norm(self, path: str, size: int, layer: int | None, rows: int = 0, offset: bool = True) -> None:
         """A norm over ``size`` channels; ``rows``: one per head stored as one (rows, size)
         weight; ``offset`` False drops a LayerNorm's bias (qk_norm_bias)."""
-        kind = self.arch.norm_type
+        kind = self._norm_kind
         if kind == "nonparametric":
             return
         shape = (rows, size) if rows else (size,)
-        self.add(path + ".weight", shape, "norm", layer)
+        self._append(_new(Tensor, (path + ".weight", shape, "norm", layer, False, 0)))
         if kind == "layernorm" and offset:
-            self.add(path + ".bias", shape, "norm", layer)
+            self._append(_new(Tensor, (path + ".bias", shape, "norm", layer, False, 0)))
 
 
 def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inventory:
@@ -84,7 +90,7 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     else:
         blocks = [tuple(_block(arch, naming, arch.is_moe))] * layers
         kinds = [(blocks[0], layers)]
-    before, c.tensors = c.tensors, []
+    before, c = c.tensors, _Collector(arch, naming)  # the tensors after the layers: a list of their own
     for j in range(arch.altup_num_inputs - 1):  # the extra AltUp streams, back to the hidden state
         c.linear(n.altup_unembed_projections.format(j=j), d, d, "ffn", None, False)
     if arch.final_norm:

@@ -441,18 +441,21 @@ class Architecture:
             )
         if self.intermediate_ratio is not None and self.intermediate_ratio <= 0:
             raise ArchitectureError("intermediate_ratio", "must be positive", where)
-        for key, allowed in (
-            ("norm_type", NORM_TYPES),
-            ("norm_placement", NORM_PLACEMENTS),
-            ("qk_norm", QK_NORMS),
-            ("attention_output_gate", ATTENTION_OUTPUT_GATES),
-            ("position_embedding_type", POSITION_TYPES),
-        ):
-            value = getattr(self, key)
-            if value not in allowed:
-                raise ArchitectureError(
-                    key, f"{value!r} is not one of {', '.join(allowed)}{did_you_mean(str(value), allowed)}", where
-                )
+        if (self.norm_type not in NORM_TYPES or self.norm_placement not in NORM_PLACEMENTS
+                or self.qk_norm not in QK_NORMS or self.attention_output_gate not in ATTENTION_OUTPUT_GATES
+                or self.position_embedding_type not in POSITION_TYPES):
+            for key, allowed in (
+                ("norm_type", NORM_TYPES),
+                ("norm_placement", NORM_PLACEMENTS),
+                ("qk_norm", QK_NORMS),
+                ("attention_output_gate", ATTENTION_OUTPUT_GATES),
+                ("position_embedding_type", POSITION_TYPES),
+            ):
+                value = getattr(self, key)
+                if value not in allowed:
+                    raise ArchitectureError(
+                        key, f"{value!r} is not one of {', '.join(allowed)}{did_you_mean(str(value), allowed)}",
+                        where)
         if self.is_moe:
             if not 1 <= self.num_experts_per_tok <= self.num_experts:
                 raise ArchitectureError(
@@ -467,7 +470,7 @@ class Architecture:
                     )
         elif self.num_experts_per_tok:
             raise ArchitectureError("num_experts_per_tok", "set without num_experts", where)
-        else:
+        elif self.router_correction_bias or self.moe_output_norm or self.experts_output_bias or self.attention_experts:
             for key in ("router_correction_bias", "moe_output_norm", "experts_output_bias", "attention_experts"):
                 if getattr(self, key):
                     raise ArchitectureError(key, "set without num_experts", where)

@@ -33,16 +33,20 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         config = text
     merged = {**family.defaults, **config}
     reads = family.keys
-    # In merged order, so a key the config gives outside the class's own defaults (GPT-2's
-    # num_hidden_layers beside n_layer) wins, as transformers' attribute_map makes it.
-    values = {reads[key]: value for key, value in merged.items() if key in reads}
+    if family.aliased:
+        # In merged order, so a key the config gives outside the class's own defaults (GPT-2's
+        # num_hidden_layers beside n_layer) wins, as transformers' attribute_map makes it.
+        values = {reads[key]: value for key, value in merged.items() if key in reads}
+    else:  # one key a field: the family's few keys looked up, not the config's many
+        values = {field_name: merged[key] for key, field_name in reads.items() if key in merged}
     for key, allowed in family.requires.items():
         value = merged.get(key)
         if value is not None and value != allowed:  # null: the class default
             raise ArchitectureError(
                 key, f"{value!r} is not supported for {model_type} (paramledger counts only "
                 f"{allowed!r}; transformers would build other tensors)", where)
-    not_understood = [key for key in config if key not in family.understood]
+    understood = family.understood  # a local: read once, not once per key
+    not_understood = [key for key in config if key not in understood]
     for key, usual in family.expects.items():
         value = config.get(key, usual)
         if not (value == usual or isinstance(value, list) and all(item == usual for item in value)):

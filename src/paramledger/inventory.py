@@ -15,6 +15,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -79,6 +80,10 @@ class Tensor(NamedTuple):
     @property
     def count(self) -> int:
         return math.prod(self.shape)
+
+
+_name = itemgetter(0)  # a Tensor's name and shape, read at C speed where whole lists are summed or checked
+_shape = itemgetter(1)
 
 
 class StampedTensors(Sequence[Tensor]):
@@ -174,9 +179,10 @@ class StampedTensors(Sequence[Tensor]):
         return self._kinds
 
     def total(self) -> int:
-        total = sum(map(math.prod, [t.shape for t in self.head + self.tail]))
+        prod = math.prod
+        total = sum(map(prod, map(_shape, self.head + self.tail)))
         for block, layers in self.distinct_blocks():
-            total += layers * sum(map(math.prod, [t.shape for t in block]))
+            total += layers * sum(map(prod, map(_shape, block)))
         return total
 
 
@@ -196,7 +202,7 @@ class Inventory:
     def total(self) -> int:
         if isinstance(self.tensors, StampedTensors):
             return self.tensors.total()
-        return sum(map(math.prod, [t.shape for t in self.tensors]))
+        return sum(map(math.prod, map(_shape, self.tensors)))
 
     def _sum_by(self, key: Callable[[Tensor, int | None], object]) -> dict:
         """count summed by ``key(tensor, layer)`` over a flat list (a builder's StampedTensors
@@ -333,29 +339,34 @@ def inventory_from_tensors(
         # Layers get distinct prefixes, so names are unique when each block's are and the
         # tensors outside the blocks do not repeat.
         outside = tensors.head + tensors.tail
-        names = {t[0] for t in outside}
+        names = {*map(_name, outside)}
         if len(names) != len(outside):
             _check_unique(outside)
         for block, _ in tensors.distinct_blocks():
             _check_unique(block)
-        if any(target not in names for target in (aliases or {}).values()):
+        if aliases and not names.issuperset(aliases.values()):
             names = {t.name for t in tensors}  # an alias into a block: look at every name
     else:
         tensors = tuple(tensors)
         _check_unique(tensors)
-        names = {t.name for t in tensors}
+        names = {*map(_name, tensors)}
     aliases = dict(aliases or {})
     for alias, target in aliases.items():
         if target not in names:
             raise ValueError(f"alias {alias} points at no tensor ({target})")
         if alias in names:
             raise ValueError(f"alias {alias} is also a tensor")
-    return Inventory(tensors, aliases, architecture, source, tuple(notes), tuple(buffers))
+    # The fields are checked above: the instance dict is set whole, as Architecture.from_mapping does
+    # (the frozen dataclass's __init__ sets its six fields one object.__setattr__ call at a time).
+    inventory = object.__new__(Inventory)
+    object.__setattr__(inventory, "__dict__", {
+        "tensors": tensors, "aliases": aliases, "architecture": architecture, "source": source,
+        "notes": tuple(notes), "buffers": tuple(buffers)})
+    return inventory
 
 
 def _check_unique(tensors: Sequence[Tensor]) -> None:
-    names = {t.name for t in tensors}
-    if len(names) != len(tensors):
+    if len({*map(_name, tensors)}) != len(tensors):
         seen: set[str] = set()
         dupes = sorted({t.name for t in tensors if t.name in seen or seen.add(t.name)})
         raise ValueError(f"duplicate tensor names: {', '.join(dupes)}")

@@ -83,6 +83,12 @@ class Family:
         return (frozenset(self.keys) | frozenset(self.requires) | frozenset(self.expects) | self.count_neutral
                 | COUNT_NEUTRAL)
 
+    @cached_property
+    def aliased(self) -> bool:
+        """Two config keys read into one field (GPT-2's n_layer and num_hidden_layers): which one wins
+        then depends on the order the config gives them in."""
+        return len(set(self.keys.values())) < len(self.keys)
+
 
 def multimodal(text: Family, model_type: str, source: str) -> Family:
     """The multimodal config whose text_config is ``text``'s: the same table and the same
