@@ -253,6 +253,19 @@ def test_a_hybrids_linear_attention_state_has_its_own_row(server, page):
     expect(page.locator("#memory tr[data-key=total_bytes] td.n")).to_have_text(format_bytes(report.total_bytes))
 
 
+@pytest.mark.parametrize("source", ["seed-1.1b", "gemma-2-2b", "Qwen3.5-9B", "DeepSeek-V3", "gemma-4-31B-it"])
+def test_the_report_fits_the_window_and_shows_every_declared_value(page, tmp_path, source):
+    """A per-layer list in the declared keys once kept its cell from wrapping: the table ran off the page
+    and every value stood out of sight to the right."""
+    report = write_report(paramledger.inventory(source), tmp_path / "report.html")
+    page.set_viewport_size({"width": 1100, "height": 900})
+    page.goto(report.as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1100
+    for cell in page.locator("table.architecture td:nth-child(2)").all():
+        box = cell.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 1100, cell.text_content()
+
+
 def test_screenshots_of_the_page_and_the_report(server, page, tmp_path):
     page.goto(f"{server.url}?source=seed-1.1b")
     wait_for_total(page, 1_128_892_416)

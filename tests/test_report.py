@@ -260,7 +260,7 @@ def test_report_memory_defaults_are_paramledger_memory_defaults(cli, tmp_path):
     assert (reference["context"], reference["kv_dtype"]) == (1024, "bf16")
     text = _report(cli, tmp_path, "gpt2")
     assert _memory_json(text) == reference
-    assert "1 × 1,024 tokens (max_position_embeddings, as `paramledger memory` defaults) at bf16" in text
+    assert "1 × 1,024 tokens (max_position_embeddings, the default of paramledger memory) at bf16" in text
     # the fp32 row's total adds the same bf16 cache, not an fp32 one (memory's default for --dtype fp32)
     fp32 = _memory(cli, "gpt2", "--dtype", "fp32", "--kv-dtype", "bf16")
     assert fp32["total_bytes"] == fp32["weights_bytes"] + reference["kv_cache_bytes"]

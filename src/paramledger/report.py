@@ -361,7 +361,7 @@ def memory_rows(inv: Inventory, context: int | None = None, kv_dtype: str | None
 def _weights_table(rows: list[WeightsAt], kv: KVCache | None) -> list[str]:
     total = "" if kv is None else f"{total_label(kv)} ({kv.dtype.name} cache, {kv.batch} × {kv.context:,} tokens)"
     out = ['<table class="memory-weights"><tr><th>weights stored as</th><th class="n">weights</th>'
-           + (f'<th class="n">{html.escape(total)}</th>' if total else "") + "<th>format</th></tr>"]
+           + (f'<th class="n wrap">{html.escape(total)}</th>' if total else "") + "<th>format</th></tr>"]
     for row in rows:
         if row.weights is None:
             cells = [("", row.dtype), ("detail", row.refusal or "")] + ([] if kv is None else [("", "")])
@@ -407,7 +407,7 @@ def _memory_section(inv: Inventory, context: int | None = None, kv_dtype: str | 
              "GB = 10⁹ bytes, GiB = 2³⁰ bytes.")
     if kv is not None:
         intro += (f" The KV cache: {kv.batch} × {kv.context:,} tokens"
-                  + (" (max_position_embeddings, as `paramledger memory` defaults)" if context is None else "")
+                  + (" (max_position_embeddings, the default of paramledger memory)" if context is None else "")
                   + f" at {kv.dtype.name}; --context and --kv-dtype change them.")
     out = ["<h2>Memory</h2>", f"<p>{html.escape(intro)}</p>", *_weights_table(rows, kv)]
     if reference is None:
@@ -428,7 +428,7 @@ h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;bor
 table{border-collapse:collapse;margin:.5rem 0}td,th{padding:.2rem .6rem;border-bottom:1px solid #eee;
 text-align:left;vertical-align:top}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.total td,tr.blocks td{font-weight:600;border-top:1px solid #999}td.detail{color:#666;font-size:.85em}
-.manifest td{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.8em}
+.manifest td{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.8em}td.list{font-size:.85em;overflow-wrap:anywhere}th.wrap{white-space:normal}
 svg.treemap{max-width:100%;height:auto;font:11px system-ui,sans-serif}svg.treemap text{fill:#fff;pointer-events:none}
 .legend span{display:inline-block;margin-right:1rem}.legend i{display:inline-block;width:.9em;height:.9em;
 margin-right:.3em;vertical-align:-.1em}footer{margin-top:3rem;color:#777;font-size:.85em}
@@ -486,7 +486,9 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
     if inv.architecture is not None:
         out.append("<h2>Architecture (declared keys)</h2><table class=\"architecture\">")
         for key, value in inv.architecture.to_mapping().items():
-            out.append("<tr>" + _cells(("", key), ("n", str(value))) + "</tr>")
+            # a per-layer list wraps in its cell (a number's cell never wraps: the table would leave the page)
+            cell = ("list", ", ".join(map(str, value))) if isinstance(value, list) else ("n", str(value))
+            out.append("<tr>" + _cells(("", key), cell) + "</tr>")
         out.append("</table>")
     out.append(f"<h2>Manifest: every tensor ({len(inv.tensors):,})</h2>")
     out.append('<table class="manifest"><tr><th>tensor</th><th class="n">shape</th><th class="n">parameters</th>'
