@@ -103,8 +103,9 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         c.add(lm_head, (arch.lm_head_rows, d), "lm_head")
     if arch.lm_head_bias:
         c.add(n.lm_head + ".bias", (arch.lm_head_rows,), "lm_head")
-    tensors: StampedTensors | tuple[Tensor, ...] = StampedTensors(before, n.layer + ".", blocks, c.tensors, kinds)
-    if arch.frozen:  # frozen marks match full names: mark the expanded list
+    tensors: StampedTensors | tuple[Tensor, ...] = StampedTensors(before, n.layer + ".", blocks, c.tensors, kinds,
+                                                                  n.layer_order, n.model_order)
+    if arch.frozen:  # frozen marks match full names: mark the expanded list (in the naming's order)
         tensors = tuple(t._replace(frozen=_frozen(t.name, arch.frozen)) for t in tensors)
     return inventory_from_tensors(tensors, aliases, architecture=arch, source=source, notes=arch.notes)
 

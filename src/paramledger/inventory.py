@@ -86,6 +86,19 @@ _name = itemgetter(0)  # a Tensor's name and shape, read at C speed where whole 
 _shape = itemgetter(1)
 
 
+def _position_in(order: tuple[str, ...]) -> Callable[[Tensor | str], int]:
+    """A tensor's (or a name's) sort key in ``order``: the index of the first entry it sits under,
+    the entry itself or a path below it ("mlp" holds "mlp.up_proj.weight", not "mlp_norm.weight");
+    len(order) for none."""
+    def position(tensor: Tensor | str) -> int:
+        name = tensor if isinstance(tensor, str) else tensor[0]
+        for i, path in enumerate(order):
+            if name.startswith(path) and (len(name) == len(path) or name[len(path)] == "."):
+                return i
+        return len(order)
+    return position
+
+
 class StampedTensors(Sequence[Tensor]):
     """A tensor list whose layers repeat: the tensors before the blocks, one block per layer
     (a layer's tensors named relative to its prefix, one block object shared by every layer
@@ -96,10 +109,11 @@ class StampedTensors(Sequence[Tensor]):
     once times the layers that share it, which keeps a count of a 100-layer model in
     microseconds: totals still come from the tensor list, only its repetition is factored."""
 
-    __slots__ = ("head", "layer_prefix", "blocks", "tail", "_flat", "_kinds")
+    __slots__ = ("head", "layer_prefix", "blocks", "tail", "_flat", "_kinds", "layer_order", "model_order")
 
     def __init__(self, head: Sequence[Tensor], layer_prefix: str, blocks: Sequence[tuple[Tensor, ...]],
-                 tail: Sequence[Tensor], kinds: Sequence[tuple[tuple[Tensor, ...], int]] | None = None) -> None:
+                 tail: Sequence[Tensor], kinds: Sequence[tuple[tuple[Tensor, ...], int]] | None = None,
+                 layer_order: tuple[str, ...] = (), model_order: tuple[str, ...] = ()) -> None:
         self.head = tuple(head)
         self.layer_prefix = layer_prefix  # e.g. "model.layers.{i}."
         self.blocks = tuple(blocks)  # blocks[i]: layer i's tensors, names relative, layer None
@@ -108,15 +122,32 @@ class StampedTensors(Sequence[Tensor]):
         # (block, layers sharing it) for each distinct block, when the caller knows them
         # (the builder does); else counted from ``blocks`` on first use.
         self._kinds = tuple(kinds) if kinds is not None else None
+        # The order the flat list follows (Naming.layer_order, model_order: transformers' registration
+        # order); sums never look at it, only _expand does.
+        self.layer_order = layer_order
+        self.model_order = model_order
 
     def _expand(self) -> tuple[Tensor, ...]:
         if self._flat is None:
             new = tuple.__new__  # NamedTuple's _make without its length check: the fields are ours
-            flat = list(self.head)
+            before, after = self.head, self.tail
+            if self.model_order:  # the tensors outside the layers, sorted around the layers' place
+                position = _position_in(self.model_order)
+                layers_at = position(self.layer_prefix.partition(".{i}")[0])
+                outside = sorted(before + after, key=position)
+                before = [t for t in outside if position(t) < layers_at]
+                after = outside[len(before):]
+            flat = list(before)
+            ordered: dict[int, tuple[Tensor, ...]] = {}  # each distinct block sorted once
+            position = _position_in(self.layer_order) if self.layer_order else None
             for i, block in enumerate(self.blocks):
+                if position is not None:
+                    if id(block) not in ordered:
+                        ordered[id(block)] = tuple(sorted(block, key=position))
+                    block = ordered[id(block)]
                 prefix = self.layer_prefix.format(i=i)
                 flat.extend([new(Tensor, (prefix + t[0], t[1], t[2], i, t[4], t[5])) for t in block])
-            flat.extend(self.tail)
+            flat.extend(after)
             self._flat = tuple(flat)
         return self._flat
 

@@ -132,6 +132,15 @@ class Naming:
     final_norm: str = "model.norm"
     lm_head: str = "lm_head"
     conv1d: bool = False  # GPT-2's Conv1D stores weights as (in, out), not Linear's (out, in)
+    # The order transformers registers the modules in, where it differs from the builder's (which
+    # is Llama's: attention, FFN, norms), so that a listing follows named_parameters().  Module paths
+    # (or parameter names), relative to ``layer``: a layer's tensors are sorted, stably, by the first
+    # entry they sit under (the path itself or below it); tensors under none keep the builder's
+    # order after every listed one.  Applied only where the list is expanded, never on a count.
+    layer_order: tuple[str, ...] = ()
+    # The same for the tensors outside the layers, full paths, the layers' own path (``layer``
+    # without ".{i}") standing for where the layers go (OPT registers its final norm before them).
+    model_order: tuple[str, ...] = ()
 
 
 LLAMA = Naming()
