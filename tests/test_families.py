@@ -27,6 +27,8 @@ def assert_matches_reference(config: dict) -> None:
     result = diff(inventory, reference)
     assert result.matches, result.to_json()
     assert inventory.total == reference.total
+    # The listing follows named_parameters(): the order a user compares a manifest with.
+    assert [t.name for t in inventory.tensors] == [name for name, _ in reference.tensors]
     # Which layers slide, as transformers decides it: the config's layer_types when the
     # class has them (else every layer), and only when a window is set.
     cfg = hf_config(config)

@@ -12,5 +12,9 @@ DECODER_KEYS = same("vocab_size", "hidden_size", "intermediate_size", "num_hidde
 LLAMA_SWITCHES = {"mlp_gated": True, "norm_type": "rmsnorm", "norm_placement": "pre",
                   "position_embedding_type": "rope"}
 
+# transformers 5's MoE blocks that register their fused experts before the router (DeepseekV3MoE,
+# Qwen3MoeSparseMoeBlock, ...): Naming.layer_order for a layer with the attention under self_attn.
+EXPERTS_FIRST = ("self_attn", "mlp.experts")
+
 # Config keys of mixture-of-experts families that only steer routing, never a tensor.
 ROUTING_KEYS = frozenset({"num_experts_per_tok", "router_aux_loss_coef", "output_router_logits", "norm_topk_prob"})

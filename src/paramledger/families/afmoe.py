@@ -15,7 +15,11 @@ FAMILIES = [
         source="transformers 5.24.0 models/afmoe/configuration_afmoe.py",
         naming=Naming(attn_post_norm="post_attention_layernorm", ffn_pre_norm="pre_mlp_layernorm",
                       ffn_post_norm="post_mlp_layernorm", router="mlp.router.gate",
-                      router_correction_bias="mlp.expert_bias", router_correction_bias_row=False),
+                      router_correction_bias="mlp.expert_bias", router_correction_bias_row=False,
+                      layer_order=("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.o_proj",
+                                   "self_attn.q_norm", "self_attn.k_norm", "self_attn.gate_proj", "input_layernorm",
+                                   "post_attention_layernorm", "pre_mlp_layernorm", "post_mlp_layernorm",
+                                   "mlp.expert_bias", "mlp.router", "mlp.shared_experts")),
         # The shared expert is num_shared_experts × moe_intermediate_size wide (AfmoeSparseMoeBlock).
         keys={**DECODER_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "num_experts",
                                      "num_experts_per_tok"), "num_shared_experts": "n_shared_experts"},
@@ -65,7 +69,9 @@ FAMILIES.append(
         source="transformers 5.24.0 models/laguna/configuration_laguna.py",
         # The router is a bare (experts, hidden) Parameter, mlp.gate.weight, with no bias.
         naming=Naming(attn_gate="self_attn.g_proj", router_correction_bias="mlp.gate.e_score_correction_bias",
-                      router_correction_bias_row=False),
+                      router_correction_bias_row=False,
+                      layer_order=("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.o_proj",
+                                   "self_attn.q_norm", "self_attn.k_norm", "self_attn.g_proj", "mlp.experts")),
         keys={**DECODER_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "num_experts",
                                      "num_experts_per_tok", "shared_expert_intermediate_size")},
         defaults={"vocab_size": 100352, "hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 40,

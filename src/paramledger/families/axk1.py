@@ -2,9 +2,10 @@
 with one more RMSNorm on each MoE block's output (AXK1MoE.post_mlp_layernorm, MoE layers only).
 Its router's e_score_correction_bias is a buffer, not a parameter."""
 
+from ..naming import Naming
 from . import _rules as rules
 from ._family import Family
-from ._tables import ROUTING_KEYS, LLAMA_SWITCHES
+from ._tables import EXPERTS_FIRST, ROUTING_KEYS, LLAMA_SWITCHES
 from .deepseek import MLA_MOE_KEYS
 
 
@@ -24,6 +25,7 @@ FAMILIES = [
     Family(
         model_type="axk1",
         causal_lm_class="AXK1ForCausalLM",
+        naming=Naming(layer_order=EXPERTS_FIRST),
         source="transformers 5.24.0 models/axk1/configuration_axk1.py",
         keys=MLA_MOE_KEYS,
         defaults={"vocab_size": 163840, "hidden_size": 7168, "intermediate_size": 18432,

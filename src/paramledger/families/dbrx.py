@@ -62,7 +62,8 @@ FAMILIES = [
                       o="norm_attn_norm.attn.out_proj", attn_pre_norm="norm_attn_norm.norm_1",
                       ffn_pre_norm="norm_attn_norm.norm_2", router="ffn.router.layer",
                       experts_gate_up="ffn.experts.mlp.w1", experts_up="ffn.experts.mlp.v1",
-                      experts_down="ffn.experts.mlp.w2", experts_flat=True, final_norm="transformer.norm_f"),
+                      experts_down="ffn.experts.mlp.w2", experts_flat=True, final_norm="transformer.norm_f",
+                      layer_order=("norm_attn_norm.norm_1", "norm_attn_norm.attn", "norm_attn_norm.norm_2", "ffn")),
         # DbrxConfig.attribute_map: hidden_size, num_attention_heads, num_hidden_layers and
         # max_position_embeddings stand for d_model, n_heads, n_layers and max_seq_len.
         keys={"d_model": "hidden_size", "n_heads": "num_attention_heads", "n_layers": "num_hidden_layers",

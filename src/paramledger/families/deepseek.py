@@ -2,9 +2,10 @@
 first first_k_dense_replace layers dense, then routed experts plus n_shared_experts shared
 ones.  The router's e_score_correction_bias is a buffer, not a parameter: it is not counted."""
 
+from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
-from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
+from ._tables import DECODER_KEYS, EXPERTS_FIRST, LLAMA_SWITCHES, ROUTING_KEYS
 
 # The keys of DeepSeek-V3's config class, which GLM-4-MoE-Lite shares: latent attention ranks,
 # routed and shared experts (attribute_map: num_local_experts stands for n_routed_experts).
@@ -17,6 +18,7 @@ FAMILIES = [
     Family(
         model_type="deepseek_v3",
         causal_lm_class="DeepseekV3ForCausalLM",
+        naming=Naming(layer_order=EXPERTS_FIRST),
         source="transformers 5.24.0 models/deepseek_v3/configuration_deepseek_v3.py",
         keys=MLA_MOE_KEYS,
         defaults={"vocab_size": 129280, "hidden_size": 7168, "intermediate_size": 18432,
@@ -41,6 +43,7 @@ FAMILIES.append(
     Family(
         model_type="deepseek_v2",  # V3's layout; mlp_bias biases the dense and shared MLPs (never the experts)
         causal_lm_class="DeepseekV2ForCausalLM",
+        naming=Naming(layer_order=EXPERTS_FIRST),
         source="transformers 5.24.0 models/deepseek_v2/configuration_deepseek_v2.py",
         keys={**DECODER_KEYS, **same("moe_intermediate_size", "n_shared_experts", "kv_lora_rank", "q_lora_rank",
                                      "qk_rope_head_dim", "v_head_dim", "qk_nope_head_dim", "attention_bias",
@@ -76,6 +79,7 @@ FAMILIES += [
     Family(
         model_type="glm4_moe_lite",  # latent attention, routed + shared experts, dense layers by mlp_layer_types
         causal_lm_class="Glm4MoeLiteForCausalLM",
+        naming=Naming(layer_order=EXPERTS_FIRST),
         source="transformers 5.24.0 models/glm4_moe_lite/configuration_glm4_moe_lite.py",
         keys=MLA_MOE_KEYS,
         defaults={"vocab_size": 154880, "hidden_size": 2048, "intermediate_size": 10240,
@@ -96,6 +100,7 @@ FAMILIES += [
     Family(
         model_type="sarvam_mla",  # DeepSeek-V3's tensors (DeepseekV3ForCausalLM), full-rank q by default
         causal_lm_class="DeepseekV3ForCausalLM",
+        naming=Naming(layer_order=EXPERTS_FIRST),
         source="transformers 5.24.0 models/sarvam_mla/configuration_sarvam_mla.py",
         keys={**FAMILIES[0].keys, "num_experts": "num_experts", "num_shared_experts": "n_shared_experts"},
         defaults={"vocab_size": 262144, "hidden_size": 4096, "intermediate_size": 16384,

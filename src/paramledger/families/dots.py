@@ -2,14 +2,16 @@
 dense, then routed experts plus n_shared_experts shared ones) over Qwen3's attention (per-head
 q/k RMSNorms, GQA).  The router's e_score_correction_bias is a buffer, not a parameter."""
 
+from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
-from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
+from ._tables import DECODER_KEYS, EXPERTS_FIRST, LLAMA_SWITCHES, ROUTING_KEYS
 
 FAMILIES = [
     Family(
         model_type="dots1",
         causal_lm_class="Dots1ForCausalLM",
+        naming=Naming(layer_order=EXPERTS_FIRST),
         source="transformers 5.24.0 models/dots1/configuration_dots1.py",
         # head_dim is no field of Dots1Config, but Dots1Attention reads it when a config.json
         # carries it (getattr(config, "head_dim", hidden_size // heads)).

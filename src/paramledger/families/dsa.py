@@ -4,9 +4,10 @@ LayerNorm, weights_proj), which picks the index_topk keys attention reads.  GLM-
 shares one layer's selection with the next ("shared" layers build no indexer).  Both build
 AXK1Attention, which always has a q LoRA rank; the routers' e_score_correction_bias is a buffer."""
 
+from ..naming import Naming
 from . import _rules as rules
 from ._family import Family
-from ._tables import LLAMA_SWITCHES, ROUTING_KEYS
+from ._tables import EXPERTS_FIRST, LLAMA_SWITCHES, ROUTING_KEYS
 from .deepseek import MLA_MOE_KEYS
 
 TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
@@ -48,6 +49,7 @@ FAMILIES = [
     Family(
         model_type="deepseek_v32",
         causal_lm_class="DeepseekV32ForCausalLM",
+        naming=Naming(layer_order=EXPERTS_FIRST),
         source=TF.format("deepseek_v32"),
         keys=DSA_KEYS,
         defaults=DEEPSEEK_V32,
@@ -58,6 +60,7 @@ FAMILIES = [
     Family(
         model_type="glm_moe_dsa",  # GLM-5: DeepSeek-V3.2's layout, an indexer only on "full" layers
         causal_lm_class="GlmMoeDsaForCausalLM",
+        naming=Naming(layer_order=EXPERTS_FIRST),
         source=TF.format("glm_moe_dsa"),
         keys=DSA_KEYS,
         defaults={**DEEPSEEK_V32, "vocab_size": 154880, "hidden_size": 6144, "intermediate_size": 12288,

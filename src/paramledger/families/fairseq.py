@@ -9,7 +9,10 @@ from ._family import Family, same
 TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
 BIASED = {"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "pre", "attention_bias": True,
           "attention_output_bias": True, "mlp_bias": True}
-FAIRSEQ_LAYER = dict(o="self_attn.out_proj", up="fc1", down="fc2", attn_pre_norm="self_attn_layer_norm",
+# XGLMDecoderLayer and BioGptDecoderLayer register k, v, q, out_proj, then the attention's norm, fc1, fc2.
+FAIRSEQ_LAYER = dict(layer_order=("self_attn.k_proj", "self_attn.v_proj", "self_attn.q_proj", "self_attn.out_proj",
+                                  "self_attn_layer_norm"),
+                     o="self_attn.out_proj", up="fc1", down="fc2", attn_pre_norm="self_attn_layer_norm",
                      ffn_pre_norm="final_layer_norm")
 
 FAMILIES = [

@@ -69,7 +69,9 @@ FAMILIES = [
         source="transformers 5.24.0 models/falcon/configuration_falcon.py",
         naming=Naming(embed="transformer.word_embeddings", layer="transformer.h.{i}",
                       qkv="self_attention.query_key_value", o="self_attention.dense", up="mlp.dense_h_to_4h",
-                      down="mlp.dense_4h_to_h", final_norm="transformer.ln_f"),
+                      down="mlp.dense_4h_to_h", final_norm="transformer.ln_f",
+                      layer_order=("self_attention", "mlp", "ln_attn", "ln_mlp", "post_attention_layernorm",
+                                   "input_layernorm")),
         # FalconConfig: head_dim is hidden_size // heads (a property), ffn_hidden_size None is 4 × hidden.
         keys={**same("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
                      "max_position_embeddings", "tie_word_embeddings"),

@@ -4,10 +4,12 @@ parameters), plus per-layer FFN widths, keys and values shared by the last layer
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ArchitectureError
+from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, multimodal, same
 from ._tables import DECODER_KEYS
@@ -46,12 +48,21 @@ def ffn_widths(config: Mapping[str, Any]) -> dict[str, Any]:
 RULES = (rules.output_bias_follows("attention_bias"), rules.sliding_every(None, 5), ffn_widths)
 SOURCE = "transformers 5.24.0 models/gemma3n/configuration_gemma3n.py"
 
+# Gemma3nTextAttention registers q_norm after q_proj and k_norm after v_proj; Gemma3nTextModel registers the
+# per-layer inputs' and AltUp's model-level modules after the layers and the final norm.
+NAMING = dataclasses.replace(
+    SANDWICH, layer_order=("self_attn.q_proj", "self_attn.q_norm", "self_attn.k_proj", "self_attn.v_proj",
+                           "self_attn.k_norm"),
+    model_order=("model.embed_tokens", "model.layers", "model.norm", "model.embed_tokens_per_layer",
+                 "model.per_layer_model_projection", "model.per_layer_projection_norm", "model.altup_projections",
+                 "model.altup_unembed_projections"))
+
 FAMILIES = [
     Family(
         model_type="gemma3n_text",
         causal_lm_class="Gemma3nForCausalLM",
         source=SOURCE + " (Gemma3nTextConfig)",
-        naming=SANDWICH,
+        naming=NAMING,
         keys=KEYS,
         defaults=DEFAULTS,
         switches=GEMMA3_SWITCHES,

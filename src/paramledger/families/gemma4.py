@@ -114,7 +114,19 @@ def gemma4_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-NAMING = Naming(ffn_pre_norm="pre_feedforward_layernorm", router="router.proj",
+# Gemma4TextAttention registers q_norm and k_norm between q_proj and k_proj; the decoder layer its norms,
+# the per-layer input's modules, then the router and the experts with their own norms; Gemma4TextModel its
+# per-layer input table and projection after the layers and the final norm.
+NAMING = Naming(layer_order=("self_attn.q_proj", "self_attn.q_norm", "self_attn.k_norm", "self_attn.k_proj",
+                             "self_attn.v_proj", "self_attn.o_proj", "mlp", "input_layernorm",
+                             "post_attention_layernorm",
+                             "pre_feedforward_layernorm", "post_feedforward_layernorm", "per_layer_input_gate",
+                             "per_layer_projection", "post_per_layer_input_norm", "router.scale",
+                             "router.per_expert_scale", "router.proj", "experts", "post_feedforward_layernorm_1",
+                             "post_feedforward_layernorm_2", "pre_feedforward_layernorm_2"),
+                model_order=("model.embed_tokens", "model.layers", "model.norm", "model.embed_tokens_per_layer",
+                             "model.per_layer_model_projection", "model.per_layer_projection_norm"),
+                ffn_pre_norm="pre_feedforward_layernorm", router="router.proj",
                 experts_gate_up="experts.gate_up_proj", experts_down="experts.down_proj")
 SOURCE = "transformers 5.24.0 models/gemma4/configuration_gemma4.py"
 

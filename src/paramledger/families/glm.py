@@ -5,7 +5,7 @@ dense-then-MoE layers with shared experts and optional per-head q/k norms."""
 from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
-from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
+from ._tables import DECODER_KEYS, EXPERTS_FIRST, LLAMA_SWITCHES, ROUTING_KEYS
 
 TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
 MOE_KEYS = {**DECODER_KEYS, "num_experts_per_tok": "num_experts_per_tok"}
@@ -33,7 +33,8 @@ FAMILIES = [
         causal_lm_class="Glm4ForCausalLM",
         source=TF.format("glm4"),
         naming=Naming(gate_up="mlp.gate_up_proj", attn_post_norm="post_self_attn_layernorm",
-                      ffn_pre_norm="post_attention_layernorm", ffn_post_norm="post_mlp_layernorm"),
+                      ffn_pre_norm="post_attention_layernorm", ffn_post_norm="post_mlp_layernorm",
+                      layer_order=("self_attn", "mlp", "input_layernorm", "post_attention_layernorm")),
         keys={**DECODER_KEYS, **same("head_dim", "attention_bias")},
         defaults={"vocab_size": 151552, "hidden_size": 4096, "intermediate_size": 13696, "num_hidden_layers": 40,
                   "num_attention_heads": 32, "num_key_value_heads": 2, "head_dim": 128, "hidden_act": "silu",
@@ -44,6 +45,7 @@ FAMILIES = [
     Family(
         model_type="glm4_moe",  # first_k_dense_replace dense layers, routed + shared experts, optional q/k norms
         causal_lm_class="Glm4MoeForCausalLM",
+        naming=Naming(layer_order=EXPERTS_FIRST),
         source=TF.format("glm4_moe"),
         keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "n_shared_experts"),
               "n_routed_experts": "num_experts", "num_local_experts": "num_experts"},
@@ -62,6 +64,7 @@ FAMILIES = [
     Family(
         model_type="sarvam_moe",  # GLM-4-MoE's tensors (Glm4MoeForCausalLM) with q/k norms on by default
         causal_lm_class="Glm4MoeForCausalLM",
+        naming=Naming(layer_order=EXPERTS_FIRST),
         source=TF.format("sarvam_moe"),
         keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "n_shared_experts"),
               "n_routed_experts": "num_experts", "num_local_experts": "num_experts", "num_experts": "num_experts",

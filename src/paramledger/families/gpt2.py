@@ -15,6 +15,7 @@ FAMILIES = [
             embed="transformer.wte", positions="transformer.wpe", layer="transformer.h.{i}",
             qkv="attn.c_attn", o="attn.c_proj", up="mlp.c_fc", down="mlp.c_proj",
             attn_pre_norm="ln_1", ffn_pre_norm="ln_2", final_norm="transformer.ln_f", conv1d=True,
+            layer_order=("ln_1", "attn", "ln_2", "mlp"),
         ),
         # GPT2Config.attribute_map lets the Hugging Face names stand in for GPT-2's own.
         keys={**same("vocab_size", "tie_word_embeddings", activation_function="hidden_act"),

@@ -16,6 +16,7 @@ FAMILIES = [
             embed="gpt_neox.embed_in", layer="gpt_neox.layers.{i}", qkv="attention.query_key_value",
             o="attention.dense", up="mlp.dense_h_to_4h", down="mlp.dense_4h_to_h",
             final_norm="gpt_neox.final_layer_norm",
+            layer_order=("input_layernorm", "post_attention_layernorm", "attention", "mlp"),
         ),
         # No num_key_value_heads or head_dim: query_key_value is always 3 × hidden_size.
         keys={key: field for key, field in DECODER_KEYS.items() if key != "num_key_value_heads"}
@@ -50,6 +51,7 @@ FAMILIES.append(
             embed="gpt_neox_japanese.embed_in", layer="gpt_neox_japanese.layers.{i}", qkv="attention.query_key_value",
             o="attention.dense", o_bias="attention.dense_bias", up="mlp.dense_h_to_4h", down="mlp.dense_4h_to_h",
             final_norm="gpt_neox_japanese.final_layer_norm", lm_head="embed_out",
+            layer_order=("input_layernorm", "post_attention_layernorm", "attention.dense_bias", "attention", "mlp"),
         ),
         # query_key_value is 3 × hidden_size; the FFN is hidden_size × intermediate_multiple_size wide.
         keys={key: field for key, field in DECODER_KEYS.items()

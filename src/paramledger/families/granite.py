@@ -19,7 +19,9 @@ GRANITE_MOE_KEYS = {**MOE_KEYS, **same("head_dim", "attention_bias"), "num_local
                     "intermediate_size": "moe_intermediate_size"}  # every layer is MoE, experts this wide
 GRANITE_NEUTRAL = ROUTING_KEYS | {"embedding_multiplier", "logits_scaling", "residual_multiplier",
                                   "attention_multiplier"}
-GRANITE_MOE = Naming(router="block_sparse_moe.router", experts_gate_up="block_sparse_moe.experts.gate_up_proj",
+# GraniteMoe*DecoderLayer: attention (GraniteMoeHybrid's sinks first), both norms, then the experts.
+GRANITE_MOE = Naming(layer_order=("self_attn.sinks", "self_attn", "input_layernorm", "post_attention_layernorm"),
+                     router="block_sparse_moe.router", experts_gate_up="block_sparse_moe.experts.gate_up_proj",
                      experts_down="block_sparse_moe.experts.down_proj",
                      shared_expert_gate_up="shared_mlp.input_linear", shared_expert_down="shared_mlp.output_linear")
 
@@ -48,6 +50,7 @@ FAMILIES = [
     Family(
         model_type="granite_swa",  # Granite with an attention sink per head; layer 0 of every 4 global
         causal_lm_class="GraniteSWAForCausalLM",
+        naming=Naming(layer_order=("self_attn.sinks",)),
         source=TF.format("granite_swa"),
         keys=LLAMA_KEYS,
         defaults={"vocab_size": 100352, "hidden_size": 2560, "intermediate_size": 8192, "num_hidden_layers": 24,

@@ -10,7 +10,9 @@ from ._rules import layer_pattern
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
 
 TF = "transformers 5.24.0 models/llama4/configuration_llama4.py (Llama4TextConfig)"
-LLAMA4 = Naming(gate="feed_forward.gate_proj", up="feed_forward.up_proj", down="feed_forward.down_proj",
+# Llama4TextMoe: experts, router, shared_expert.
+LLAMA4 = Naming(layer_order=("self_attn", "feed_forward.experts"),
+                gate="feed_forward.gate_proj", up="feed_forward.up_proj", down="feed_forward.down_proj",
                 router="feed_forward.router", experts_gate_up="feed_forward.experts.gate_up_proj",
                 experts_down="feed_forward.experts.down_proj", experts_in_out=True,
                 shared_expert="feed_forward.shared_expert")

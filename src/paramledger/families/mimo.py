@@ -3,6 +3,7 @@ differ from full ones: twice the KV heads and one learned sink per head (MiMoV2F
 The first layer is dense, the rest routed experts (no shared expert); the router's
 e_score_correction_bias is a buffer, not a parameter."""
 
+from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
@@ -33,6 +34,7 @@ FAMILIES = [
     Family(
         model_type="mimo_v2_flash",
         causal_lm_class="MiMoV2FlashForCausalLM",
+        naming=Naming(layer_order=("self_attn.sinks", "self_attn", "mlp.experts")),
         source="transformers 5.24.0 models/mimo_v2_flash/configuration_mimo_v2_flash.py",
         keys={**DECODER_KEYS, **same("head_dim", "v_head_dim", "attention_bias", "moe_intermediate_size",
                                      "num_experts_per_tok"),

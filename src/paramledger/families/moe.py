@@ -5,7 +5,7 @@ transformers 5 builds them (gate_up_proj (experts, 2 × moe_intermediate, hidden
 from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
-from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
+from ._tables import DECODER_KEYS, EXPERTS_FIRST, LLAMA_SWITCHES, ROUTING_KEYS
 
 TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
 MOE_KEYS = {**DECODER_KEYS, "num_experts_per_tok": "num_experts_per_tok"}
@@ -48,6 +48,7 @@ FAMILIES = [
     Family(
         model_type="qwen3_moe",
         causal_lm_class="Qwen3MoeForCausalLM",
+        naming=Naming(layer_order=EXPERTS_FIRST),
         source=TF.format("qwen3_moe"),
         keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size"),
               "num_experts": "num_experts", "num_local_experts": "num_experts"},
@@ -67,7 +68,8 @@ FAMILIES = [
         source=TF.format("gpt_oss"),
         # Every layer is MoE: a router with a bias, experts stored (experts, in, out) with
         # biases, one learned attention sink per head; attention_bias covers q, k, v and o.
-        naming=Naming(router="mlp.router", experts_in_out=True, expert_biases=True),
+        naming=Naming(router="mlp.router", experts_in_out=True, expert_biases=True,
+                      layer_order=("self_attn.sinks",)),
         keys={**MOE_KEYS, **same("head_dim", "attention_bias"), "num_local_experts": "num_experts",
               "num_experts": "num_experts", "intermediate_size": "moe_intermediate_size"},
         defaults={"num_hidden_layers": 36, "num_local_experts": 128, "vocab_size": 201088, "hidden_size": 2880,
@@ -124,6 +126,7 @@ FAMILIES += [
     Family(
         model_type="exaone_moe",  # EXAONE 4's q/k norms and window pattern, pre-norm, routed + shared experts
         causal_lm_class="ExaoneMoeForCausalLM",
+        naming=Naming(layer_order=EXPERTS_FIRST),
         source=TF.format("exaone_moe"),
         keys={**MOE_KEYS, **same("head_dim", "num_experts", "moe_intermediate_size"),
               "num_shared_experts": "n_shared_experts"},
@@ -145,6 +148,7 @@ FAMILIES += [
     Family(
         model_type="solar_open",  # every layer MoE with shared experts; attention_bias biases q, k, v only
         causal_lm_class="SolarOpenForCausalLM",
+        naming=Naming(layer_order=EXPERTS_FIRST),
         source=TF.format("solar_open"),
         keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "n_shared_experts"),
               "n_routed_experts": "num_experts", "num_local_experts": "num_experts"},
@@ -160,6 +164,7 @@ FAMILIES += [
     Family(
         model_type="mellum",  # per-head q/k norms, dense or sparse layers by mlp_layer_types (default all sparse)
         causal_lm_class="MellumForCausalLM",
+        naming=Naming(layer_order=EXPERTS_FIRST),
         source=TF.format("mellum"),
         keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "num_experts"),
               "num_local_experts": "num_experts"},
@@ -179,7 +184,9 @@ FAMILIES += [
         causal_lm_class="Kolibri1ForCausalLM",
         source=TF.format("kolibri1"),
         naming=Naming(attn_post_norm="post_self_attn_layernorm", ffn_pre_norm="post_attention_layernorm",
-                      ffn_post_norm="post_mlp_layernorm"),
+                      ffn_post_norm="post_mlp_layernorm",
+                      layer_order=("self_attn", "mlp.experts", "mlp.gate", "mlp.shared_experts", "input_layernorm",
+                                   "post_attention_layernorm")),
         keys={**MOE_KEYS, **same("head_dim", "moe_intermediate_size", "num_experts",
                                  "shared_expert_intermediate_size"), "num_local_experts": "num_experts"},
         defaults={"vocab_size": 128000, "hidden_size": 2560, "num_hidden_layers": 50, "num_attention_heads": 48,
@@ -198,7 +205,8 @@ FAMILIES += [
         model_type="flint",  # sinks, per-head q/k norms, Qwen-MoE layout with an ungated shared expert
         causal_lm_class="FlintForCausalLM",
         source=TF.format("flint"),
-        naming=Naming(shared_expert="mlp.shared_expert"),
+        naming=Naming(shared_expert="mlp.shared_expert",
+                      layer_order=("self_attn.sinks", "self_attn", "mlp.experts")),
         keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "num_experts",
                                  "shared_expert_intermediate_size")},
         defaults={"vocab_size": 150144, "hidden_size": 2048, "intermediate_size": 6144, "num_hidden_layers": 49,

@@ -61,11 +61,16 @@ def gated_deltanet_layers(config: Mapping[str, Any]) -> dict[str, Any]:
 
 
 SWITCHES = {**LLAMA_SWITCHES, "qk_norm": "head", "attention_output_gate": "per_channel"}
-NAMING = Naming(attn_gate_in_q=True)
+# Qwen3_5GatedDeltaNet registers dt_bias, A_log, conv1d, norm and out_proj before its input projections.
+QWEN3_5_LINEAR = ("linear_attn.dt_bias", "linear_attn.A_log", "linear_attn.conv1d", "linear_attn.norm",
+                  "linear_attn.out_proj")
+NAMING = Naming(attn_gate_in_q=True, layer_order=QWEN3_5_LINEAR)
 MOE_SWITCHES = {**SWITCHES, "shared_expert_gate": True}
-QWEN3_NEXT_NAMING = Naming(attn_gate_in_q=True, shared_expert="mlp.shared_expert",
+# Qwen3NextGatedDeltaNet: dt_bias, A_log, conv1d, then in_proj_qkvz, in_proj_ba, norm, out_proj.
+QWEN3_NEXT_NAMING = Naming(layer_order=("linear_attn.dt_bias", "linear_attn.A_log", "linear_attn.conv1d"),
+                           attn_gate_in_q=True, shared_expert="mlp.shared_expert",
                            linear_qkvz="linear_attn.in_proj_qkvz", linear_ba="linear_attn.in_proj_ba")
-MOE_NAMING = Naming(attn_gate_in_q=True, shared_expert="mlp.shared_expert")
+MOE_NAMING = Naming(attn_gate_in_q=True, shared_expert="mlp.shared_expert", layer_order=QWEN3_5_LINEAR)
 DERIVE = (rules.output_bias_follows("attention_bias"), gated_deltanet_layers)
 
 FAMILIES = [
