@@ -139,11 +139,11 @@ class StampedTensors(Sequence[Tensor]):
                 after = outside[len(before):]
             flat = list(before)
             ordered: dict[int, tuple[Tensor, ...]] = {}  # each distinct block sorted once
-            position = _position_in(self.layer_order) if self.layer_order else None
+            in_layer = _position_in(self.layer_order) if self.layer_order else None
             for i, block in enumerate(self.blocks):
-                if position is not None:
+                if in_layer is not None:
                     if id(block) not in ordered:
-                        ordered[id(block)] = tuple(sorted(block, key=position))
+                        ordered[id(block)] = tuple(sorted(block, key=in_layer))
                     block = ordered[id(block)]
                 prefix = self.layer_prefix.format(i=i)
                 flat.extend([new(Tensor, (prefix + t[0], t[1], t[2], i, t[4], t[5])) for t in block])
