@@ -229,3 +229,16 @@ class ModuleFactoryError(SourceError):
 
 class TorchFileError(CheckpointFormatError):
     """A .bin/.pt file torch.load cannot read (corrupt, truncated, not a torch.save file)."""
+
+
+# --------------------------------------------------------------------------- adapters
+
+
+class AdapterError(ParamledgerError, ValueError):
+    """A LoRA adapter (adapter_config.json or an inline spec) PEFT would refuse on this model; ``key`` names the
+    adapter's field at fault, ``where`` the file or "--lora"."""
+
+    def __init__(self, key: str, message: str, where: str | None = None) -> None:
+        self.key = key
+        self.where = where
+        super().__init__(f"{where + ': ' if where else ''}{key}: {message}")
