@@ -8,6 +8,7 @@ from typing import Any
 from . import families
 from ._exceptions import ArchitectureError, OptionError, SourceError, UnsupportedFamilyError
 from .architecture import _FIELD_TYPES, Architecture
+from .limits import MAX_INTEGER, MAX_REPEAT, big, check_values, number_text, quoted
 
 
 def architecture_from_config(config: Mapping[str, Any], where: str = "config.json") -> Architecture:
@@ -56,6 +57,8 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         if isinstance(inner, Mapping):
             not_understood += [f"{section}.{key}" for key in inner
                                if key not in known and key not in families.COUNT_NEUTRAL]
+    check_values(values, where, lambda name: _key_of(family, name, merged))
+    _check_repeats(config, where)
     # Rules read the config as the family spells it, plus the values read so far under their
     # field names (so GPT-2's n_layer and InternLM3's qkv_bias reach them as the fields).
     # They do arithmetic on sizes, so the sizes are checked first, under the config's own keys.
@@ -66,6 +69,9 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     for key in RULE_INTEGER_KEYS.intersection(merged):
         if (problem := _size_problem(None, merged[key])) is not None:
             raise ArchitectureError(key, problem, where)
+        if merged[key] is not None and merged[key] > MAX_INTEGER:
+            raise ArchitectureError(key, f"{big(merged[key])} is beyond the bound of {MAX_INTEGER:,} "
+                                         "(docs/limits.md)", where)
     rule_input = {**merged, **values}
     for derive in family.derive:
         try:
@@ -92,6 +98,27 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         if "head_dim" not in family.keys:  # the design's hint names a key this config class does not have
             message = message.removesuffix("; set head_dim")
         raise ArchitectureError(key, f"{message} ({key} is read as {error.key})", where) from None
+
+
+def _check_repeats(config: Mapping[str, Any], where: str) -> None:
+    """GPT-Neo's attention_types: [[pattern, repeat], ...] expands to one kind per layer, so each
+    repeat is a whole number from 0 and the expansion stays within MAX_REPEAT layers."""
+    groups = config.get("attention_types")
+    if groups is None:
+        return
+    if not isinstance(groups, list):
+        raise ArchitectureError("attention_types", f"must be a list of [pattern, repeat], got {quoted(groups)}",
+                                where)
+    layers = 0
+    for group in groups:
+        if not (isinstance(group, list) and len(group) == 2 and isinstance(group[0], list)
+                and type(group[1]) is int and group[1] >= 0):
+            raise ArchitectureError("attention_types", "each entry must be [pattern, repeat] with a list pattern "
+                                                       f"and a whole repeat of 0 or more, got {quoted(group)}", where)
+        layers += len(group[0]) * group[1]
+        if layers > MAX_REPEAT:
+            raise ArchitectureError("attention_types", f"expands to more than {MAX_REPEAT:,} layers "
+                                                       "(docs/limits.md)", where)
 
 
 def _key_of(family: families.Family, field_name: str, merged: Mapping[str, Any]) -> str:
@@ -169,6 +196,7 @@ def _parse_value(value: Any) -> Any:
 
     if not isinstance(value, str):
         return value
+    number_text(value, "--set")
     try:
         return json.loads(value.replace("_", "") if value.replace("_", "").isdigit() else value)
     except ValueError:

@@ -4,17 +4,15 @@ file (TOML), a config.json or the folder holding it, or a mapping."""
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import stat
-import tomllib
 from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ._exceptions import FileFormatError, SourceError, UnknownKeyError, UnknownModelError
+from ._exceptions import FileFormatError, OptionError, SourceError, UnknownKeyError, UnknownModelError
 from .architecture import DESIGN_MODEL_TYPE, Architecture
 
 SPEC_METADATA = ("description", "reference")  # spec-file keys that describe, not declare
@@ -56,33 +54,56 @@ def find_bundled(name: str) -> tuple[str, Path] | None:
     return None
 
 
-def read_json(path: Path) -> Any:
+def read_json(path: Path, kind: str = "config") -> Any:
+    """A JSON file within the bounds of its kind (limits.JSON_BOUNDS): only a bounded prefix
+    is read, so a 2 GB weights file named as a config costs no more than the bound."""
+    from .limits import JSON_BOUNDS, json_text
+
+    limit = JSON_BOUNDS[kind][0]
     try:
         with open(path, "rb") as file:  # bytes, decoded below: faster than a text stream
-            text = file.read().decode("utf-8")
+            data = file.read(limit + 1)
+        if not data.lstrip()[:1] in (b"{", b"["):
+            if hint := _binary_hint(path, data[:9]):
+                raise FileFormatError(str(path), f"not a JSON config{hint}")
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise SourceError(str(path), "no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError:
+        hint = _binary_hint(path, data)
+        raise FileFormatError(str(path), f"not UTF-8 text{hint}") from None
+    except OSError as error:
         raise FileFormatError(str(path), f"cannot be read ({error.__class__.__name__})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise FileFormatError(str(path),
-                              f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
+    if len(data) > limit:
+        raise FileFormatError(str(path), f"larger than the {limit:,}-byte bound for a {kind} json"
+                                         f"{_binary_hint(path, data)}")
+    return json_text(text, str(path), kind)
+
+
+def _binary_hint(path: Path, head: bytes) -> str:
+    """A pointer to `paramledger inspect` when the file is a checkpoint, not a config."""
+    from .checkpoints import looks_like_checkpoint
+
+    return "; it is a checkpoint: read it with `paramledger inspect`" if looks_like_checkpoint(path, head) else ""
 
 
 def read_spec(path: Path, label: str | None = None) -> Architecture:
+    from .limits import JSON_BOUNDS, check_values, toml_text
+
+    limit = JSON_BOUNDS["config"][0]
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        with open(path, "rb") as file:
+            data = file.read(limit + 1)
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise SourceError(str(path), "no such file") from None
-    except tomllib.TOMLDecodeError as error:
-        raise FileFormatError(str(path), f"invalid TOML: {error}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise FileFormatError(str(path), f"cannot be read ({error.__class__.__name__})") from None
+    spec = toml_text(text, str(path))
     for key in SPEC_METADATA:
-        data.pop(key, None)
-    return Architecture.from_mapping(data, label or str(path))
+        spec.pop(key, None)
+    check_values(spec, label or str(path))
+    return Architecture.from_mapping(spec, label or str(path))
 
 
 def read_config(path: Path, label: str | None = None) -> Architecture:
@@ -97,15 +118,30 @@ def read_config(path: Path, label: str | None = None) -> Architecture:
     return dataclasses.replace(arch, notes=(*arch.notes, note)) if note else arch
 
 
-def load(source: str | os.PathLike[str] | Mapping[str, Any] | Architecture, **overrides: Any) -> Architecture:
+def load(source: str | os.PathLike[str] | Mapping[str, Any] | Architecture, /, **overrides: Any) -> Architecture:
     """The declared architecture of ``source``, with ``overrides`` (field -> value) applied.
 
     ``source``: a bundled design or model name, a spec file (.toml), a config.json or a
     folder holding one, a config mapping (with model_type) or a field mapping."""
     arch = _load(source)
     if overrides:
-        arch = arch.replace(where=f"{arch.source} (override)", **_field_names(arch, overrides))
+        where = f"{arch.source} (override)"
+        changes = _field_names(arch, overrides)
+        _check_overrides(arch, changes, where)
+        arch = arch.replace(where=where, **changes)
     return arch
+
+
+def _check_overrides(arch: Architecture, changes: Mapping[str, Any], where: str) -> None:
+    from .limits import check_values, number_text
+
+    if "model_type" in changes and changes["model_type"] != arch.model_type:
+        raise OptionError("--set", f"model_type is {arch.model_type!r} for {arch.source}: a design's family is "
+                                   "its own (give a config.json of the other family instead)")
+    for name, value in changes.items():
+        if isinstance(value, str):
+            number_text(value, f"--set {name}")
+    check_values(changes, where, strict_bools=False)
 
 
 def _field_names(arch: Architecture, overrides: Mapping[str, Any]) -> dict[str, Any]:

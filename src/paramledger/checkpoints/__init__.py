@@ -12,7 +12,7 @@ from pathlib import Path
 from .._exceptions import SourceError, UnknownCheckpointError
 from ._stored import Checkpoint, StoredTensor
 
-__all__ = ["Checkpoint", "StoredTensor", "read", "read_file", "find_config"]
+__all__ = ["Checkpoint", "StoredTensor", "read", "read_file", "find_config", "looks_like_checkpoint"]
 
 _INDEXES = ("model.safetensors.index.json", "pytorch_model.bin.index.json")
 _SINGLES = ("model.safetensors", "pytorch_model.bin", "consolidated.safetensors")
@@ -74,7 +74,12 @@ def read_file(path: str | os.PathLike[str], *, file_label: str | None = None) ->
     raise UnknownCheckpointError(str(path), "not a .safetensors, .gguf, .bin/.pt file or an index json")
 
 
-def _kind(path: Path) -> str | None:
+def looks_like_checkpoint(path: Path, head: bytes) -> bool:
+    """Whether a file named as a config is a checkpoint, by its suffix or its first bytes."""
+    return _kind(path, head) is not None
+
+
+def _kind(path: Path, head: bytes | None = None) -> str | None:
     suffix = path.suffix.lower()
     if suffix == ".safetensors":
         return "safetensors"
@@ -82,11 +87,12 @@ def _kind(path: Path) -> str | None:
         return "gguf"
     if suffix in _TORCH_SUFFIXES:
         return "pytorch"
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(9)
-    except OSError:
-        return None
+    if head is None:
+        try:
+            with open(path, "rb") as handle:
+                head = handle.read(9)
+        except OSError:
+            return None
     if head[:4] == b"GGUF":
         return "gguf"
     if head[:4] == b"PK\x03\x04":  # torch.save's zip archive
