@@ -16,6 +16,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "(instead of SOURCE)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--manifest", action="store_true", help="list every tensor and every alias")
+    parser.add_argument("--lora", metavar="ADAPTER",
+                        help="put a LoRA adapter on the model, counted as PEFT 0.21.2 counts it: an "
+                             "adapter_config.json, its folder, or r=16,lora_alpha=32,target_modules=q_proj+v_proj")
     parser.set_defaults(func=run)
 
 
@@ -34,6 +37,10 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError("SOURCE", "give a SOURCE to count, or --module PKG.MOD:FACTORY")
     else:
         inv = inventory(load_source(args))
+    if args.lora is not None:
+        from ..adapters import lora_inventory
+
+        inv = lora_inventory(inv, args.lora)
     if args.json:
         print_json(inventory_json(inv, manifest=args.manifest))
     else:
