@@ -28,17 +28,20 @@ class Recipe:
     master_bytes: int  # per trainable parameter (fp32 copy in mixed precision)
     optimizer_bytes: int  # per trainable parameter (Adam: first and second moments)
     description: str
+    dtype: str  # the working copy's format: a LoRA adapter's tensors are held at it beside a quantized base
 
 
 RECIPES = {
     r.name: r
     for r in (
-        Recipe("fp32-adam", 4, 4, 0, 8, "fp32 weights and gradients, fp32 Adam moments: 4 + 4 + 8 = 16 bytes/param"),
+        Recipe("fp32-adam", 4, 4, 0, 8, "fp32 weights and gradients, fp32 Adam moments: 4 + 4 + 8 = 16 bytes/param",
+               "fp32"),
         Recipe("bf16-mixed-adam", 2, 2, 4, 8,
                "bf16 weights and gradients, fp32 master weights, fp32 Adam moments: "
-               "2 + 2 + 4 + 8 = 16 bytes/param (Rajbhandari et al. 2020, §3.1)"),
+               "2 + 2 + 4 + 8 = 16 bytes/param (Rajbhandari et al. 2020, §3.1)", "bf16"),
         Recipe("fp16-mixed-adam", 2, 2, 4, 8,
-               "fp16 weights and gradients, fp32 master weights, fp32 Adam moments: 2 + 2 + 4 + 8 = 16 bytes/param"),
+               "fp16 weights and gradients, fp32 master weights, fp32 Adam moments: 2 + 2 + 4 + 8 = 16 bytes/param",
+               "fp16"),
     )
 }
 RECIPE_ALIASES = {"fp32": "fp32-adam", "bf16-mixed": "bf16-mixed-adam", "fp16-mixed": "fp16-mixed-adam"}
@@ -55,6 +58,7 @@ class TrainingMemory:
     optimizer: int  # master weights and Adam moments
     parameters: int
     trainable: int
+    frozen_dtype: str | None = None  # a frozen base held apart from the recipe's format (LoRA, QLoRA)
 
     @property
     def total(self) -> int:
@@ -64,6 +68,9 @@ class TrainingMemory:
     def definition(self) -> str:
         text = (f"{self.recipe.description}; weights for all {self.parameters:,} parameters, gradients and "
                 f"optimizer states for the {self.trainable:,} trainable ones; activations not included")
+        if self.frozen_dtype is not None:
+            text += (f"; the {self.parameters - self.trainable:,} frozen ones at {self.frozen_dtype}, "
+                     f"the trainable ones at {self.recipe.dtype}")
         if self.zero_stage:
             sharded = ("optimizer states", "optimizer states and gradients",
                        "optimizer states, gradients and weights")[self.zero_stage - 1]
@@ -84,8 +91,12 @@ def _shard(amount: int, devices: int, sharded: bool) -> int:
 
 
 def training_memory(source: Inventory | Architecture, recipe: str = "bf16-mixed-adam", zero_stage: int = 0,
-                    devices: int | None = None) -> TrainingMemory:
-    """Bytes per device for weights, gradients and optimizer states (no activations)."""
+                    devices: int | None = None, frozen_weights: tuple[int, str] | None = None) -> TrainingMemory:
+    """Bytes per device for weights, gradients and optimizer states (no activations).
+
+    ``frozen_weights``: (bytes, format) of the frozen tensors when they are held apart from the recipe's
+    format, as a LoRA's base is (QLoRA: 4-bit NF4, memory.weight_bytes of the frozen tensors); the trainable
+    tensors then take the recipe's working copy, and only they have gradients and optimizer states."""
     inv = as_inventory(source)
     chosen = get_recipe(recipe)
     if zero_stage not in ZERO_STAGES:
@@ -96,7 +107,10 @@ def training_memory(source: Inventory | Architecture, recipe: str = "bf16-mixed-
         raise OptionError("devices", f"must be a whole number of at least 1, got {devices!r}")
     n = devices or 1
     trainable = inv.trainable
-    weights = inv.total * chosen.weight_bytes
+    if frozen_weights is None:
+        weights = inv.total * chosen.weight_bytes
+    else:
+        weights = frozen_weights[0] + trainable * chosen.weight_bytes
     gradients = trainable * chosen.gradient_bytes
     optimizer = trainable * (chosen.master_bytes + chosen.optimizer_bytes)
     return TrainingMemory(
@@ -104,5 +118,5 @@ def training_memory(source: Inventory | Architecture, recipe: str = "bf16-mixed-
         weights=_shard(weights, n, zero_stage >= 3),
         gradients=_shard(gradients, n, zero_stage >= 2),
         optimizer=_shard(optimizer, n, zero_stage >= 1),
-        parameters=inv.total, trainable=trainable,
+        parameters=inv.total, trainable=trainable, frozen_dtype=frozen_weights[1] if frozen_weights else None,
     )

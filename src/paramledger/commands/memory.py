@@ -32,6 +32,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--zero", type=int, default=None, metavar="STAGE", help="ZeRO stage 1, 2 or 3 (with --devices)")
     parser.add_argument("--devices", type=int, default=None, metavar="N", help="devices ZeRO shards over")
     parser.add_argument("--tokens", type=int, default=None, metavar="D", help="training tokens for 6·N·D")
+    parser.add_argument("--lora", metavar="ADAPTER",
+                        help="a LoRA adapter on the model (adapter_config.json, its folder, or r=16,target_modules="
+                             "q_proj+v_proj): the frozen base at --dtype (nf4/int8: QLoRA), the adapter at the "
+                             "recipe's format, gradients and optimizer states for the trainable tensors only")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 
@@ -40,8 +44,15 @@ def run(args: argparse.Namespace) -> int:
     from .. import inventory
     from ..memory import memory_report, report_json, report_text
 
-    report = memory_report(
-        inventory(load_source(args)), dtype=args.dtype, kv_dtype=args.kv_dtype, context=args.context,
+    inv = inventory(load_source(args))
+    report_of = memory_report
+    if args.lora is not None:
+        from ..adapters import lora_inventory
+        from ..adapters.memory import lora_memory_report
+
+        inv, report_of = lora_inventory(inv, args.lora), lora_memory_report
+    report = report_of(
+        inv, dtype=args.dtype, kv_dtype=args.kv_dtype, context=args.context,
         batch=args.batch, keep=args.keep, group_size=args.group_size, training=args.training,
         zero_stage=args.zero, devices=args.devices, tokens=args.tokens,
     )
