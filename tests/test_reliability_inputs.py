@@ -18,15 +18,19 @@ from paramledger._exceptions import ArchitectureError, FileFormatError, UnknownK
 
 MODELS = Path(paramledger.__file__).parent / "models"
 
-# Runs the CLI in a child and writes its peak RSS (KiB, ru_maxrss) to the file named by argv[1].
+# Runs the CLI in a child held to 2 GB of address space (resource.RLIMIT_AS) and writes its peak
+# RSS in KiB to the file named by argv[1]: VmHWM, as ru_maxrss keeps the parent's peak across exec.
 _CHILD = textwrap.dedent("""
     import resource, sys
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
     from paramledger.cli import main
     try:
         status = main(sys.argv[2:])
     finally:
+        with open("/proc/self/status") as status_file:
+            peak = next(line.split()[1] for line in status_file if line.startswith("VmHWM:"))
         with open(sys.argv[1], "w") as out:
-            out.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+            out.write(peak)
     sys.exit(status)
 """)
 
@@ -80,12 +84,12 @@ def llama_with(tmp_path: Path, tail: str) -> str:
 
 def test_deeply_nested_config_json_is_refused(cli, tmp_path):
     source = llama_with(tmp_path, '"rope_scaling": ' + "[" * 1000 + "]" * 1000)
-    refused(cli, "count", source, match=r"config\.json: nested more than 64 levels deep")
+    refused(cli, "count", source, match=r"config\.json: nested too deeply \(more than 64 levels\)")
 
 
 def test_deeply_nested_objects_in_config_json_are_refused(cli, tmp_path):
     source = llama_with(tmp_path, '"x": ' + '{"a": ' * 5000 + "1" + "}" * 5000)
-    refused(cli, "count", source, match=r"nested more than 64 levels deep")
+    refused(cli, "count", source, match=r"nested too deeply \(more than 64 levels\)")
 
 
 def test_brackets_inside_strings_do_not_count_as_nesting(cli, tmp_path):
@@ -98,13 +102,13 @@ def test_brackets_inside_strings_do_not_count_as_nesting(cli, tmp_path):
 def test_deeply_nested_spec_toml_is_refused(cli, tmp_path):
     spec = tmp_path / "deep.toml"
     spec.write_text("hidden_size = " + "[" * 1000 + "]" * 1000 + "\n", encoding="utf-8")
-    refused(cli, "count", str(spec), match=r"deep\.toml: nested more than 64 levels deep")
+    refused(cli, "count", str(spec), match=r"deep\.toml: nested too deeply \(more than 64 levels\)")
 
 
 def test_nested_inline_tables_in_spec_toml_are_refused(cli, tmp_path):
     spec = tmp_path / "deep.toml"
     spec.write_text("x = " + "{a = " * 200 + "1" + "}" * 200 + "\n", encoding="utf-8")
-    refused(cli, "count", str(spec), match=r"nested more than 64 levels deep")
+    refused(cli, "count", str(spec), match=r"nested too deeply \(more than 64 levels\)")
 
 
 def test_integer_of_5000_digits_in_config_json_is_refused(cli, tmp_path):
@@ -242,7 +246,7 @@ def test_a_real_config_is_read_unchanged(cli, tmp_path):
 def test_json_bounds_refuse_in_the_api_with_the_file_named():
     from paramledger.limits import json_text
 
-    with pytest.raises(FileFormatError, match=r"^x\.json: nested more than 64"):
+    with pytest.raises(FileFormatError, match=r"^x\.json: nested too deeply"):
         json_text("[" * 65 + "]" * 65, "x.json")
     assert json_text("[" * 64 + "]" * 64, "x.json") is not None
 

@@ -21,6 +21,15 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     return f" (did you mean {match!r}?)" if match else ""
 
 
+def quoted(value: object, limit: int = 80) -> str:
+    """repr(value), cut to ``limit`` characters: a 1 M-dimension shape or a 10 MB name quoted in
+    a message keeps the line short."""
+    if isinstance(value, (list, tuple)) and len(value) > 16:
+        value = [*value[:16], ...]
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 class ParamledgerError(Exception):
     """Base class: a one-line message for the user."""
 
@@ -101,7 +110,7 @@ class CheckpointFormatError(FileFormatError):
 
     def __init__(self, path: str, message: str, tensor: str | None = None) -> None:
         self.tensor = tensor
-        super().__init__(str(path), f"tensor {tensor!r}: {message}" if tensor is not None else message)
+        super().__init__(str(path), f"tensor {quoted(tensor, 200)}: {message}" if tensor is not None else message)
 
 
 class HeaderTooSmallError(CheckpointFormatError):

@@ -22,7 +22,7 @@ class _Parser(argparse.ArgumentParser):
         if "invalid choice" in message and "COMMAND" in message:
             word = message.split("'")[1] if "'" in message else ""
             message = f"unknown command {word!r}{did_you_mean(word, _command_names())}"
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
 
 
 def _command_modules() -> list[str]:
@@ -59,6 +59,18 @@ def _version() -> str:
     return __version__
 
 
+MAX_ERROR_CHARS = 2000  # an error line quotes its values cut short; this bounds whatever slips through
+
+
+def one_line(message: str) -> str:
+    """``message`` as one line of bounded length: a newline or an escape sequence in a file or
+    tensor name is shown escaped, never obeyed."""
+    from .limits import printable
+
+    text = printable(message)
+    return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 25] + f"... ({len(text):,} chars)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0] if argv else None)
@@ -66,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except ParamledgerError as error:
-        print(f"paramledger: error: {error}", file=sys.stderr)
+        print(f"paramledger: error: {one_line(str(error))}", file=sys.stderr)
         return 2
     except ModuleNotFoundError as error:
         extra = _EXTRAS.get((error.name or "").split(".")[0])

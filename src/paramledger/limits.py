@@ -13,7 +13,7 @@ import tomllib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ._exceptions import ArchitectureError, FileFormatError, OptionError
+from ._exceptions import ArchitectureError, FileFormatError, OptionError, quoted
 
 MAX_DEPTH = 64  # nesting of JSON/TOML arrays and objects; real configs nest 4 or 5 deep
 MAX_NUMBER_DIGITS = 400  # digits of a number typed as text (--set, --budget, --share)
@@ -27,19 +27,24 @@ JSON_BOUNDS = {
     "config": (16 * 2**20, 1_000_000),  # the largest real config.json is a few MB
     "index": (64 * 2**20, 2_000_000),  # an index json: ~100 bytes a tensor; the largest releases ~20 MB
     "tokenizer": (128 * 2**20, 8_000_000),  # a tokenizer.json: Gemma 3's is 33 MB (262k tokens and merges)
+    # a safetensors header (the Rust core's 100 MB): a real shard holds a few thousand tensors, ~8 values each
+    "safetensors": (100_000_000, 2_000_000),
 }
-QUOTE_CHARS = 80  # a value quoted in an error line is cut to this many characters
+MAX_TENSORS = 200_000  # in one safetensors header: twice DeepSeek-V3's whole checkpoint (all 163 shards)
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 
-def quoted(value: Any, limit: int = QUOTE_CHARS) -> str:
-    """repr(value), cut to ``limit`` characters (a 1 M-dimension shape stays one short line)."""
-    if isinstance(value, (list, tuple)) and len(value) > 16:
-        value = [*value[:16], ...]
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+# C0 and C1 controls (newlines, ESC), line and paragraph separators, and the bidirectional
+# overrides that reorder what a terminal shows
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character escaped (\\n, \\x1b): a name from a file can
+    neither break a line nor send the terminal an escape sequence."""
+    return _CONTROL.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def big(value: int) -> str:
@@ -54,32 +59,32 @@ def json_text(data: bytes | str, where: str, kind: str = "config",
     if len(data) > max_bytes:
         raise FileFormatError(where, f"{len(data):,} bytes: beyond the {max_bytes:,}-byte bound for a {kind} json")
     text = data.decode("utf-8") if isinstance(data, bytes) else data
-    _check_structure(text, where, max_items)
+    check_structure(text, where, max_items)
     try:
         return json.loads(text, object_pairs_hook=hook)
     except json.JSONDecodeError as error:
         raise FileFormatError(where, f"invalid JSON at line {error.lineno} column {error.colno}: "
                                      f"{error.msg}") from None
     except RecursionError:  # the pre-scan bounds depth; this is the last line of defence
-        raise FileFormatError(where, f"nested more than {MAX_DEPTH} levels deep") from None
+        raise FileFormatError(where, f"nested too deeply (more than {MAX_DEPTH} levels)") from None
     except ValueError as error:  # an integer of more than 4,300 digits
         raise FileFormatError(where, f"invalid JSON: {str(error).split(';')[0]}") from None
 
 
-def _check_structure(text: str, where: str, max_items: int) -> None:
+def check_structure(text: str, where: str, max_items: int, error: type[FileFormatError] = FileFormatError) -> None:
     """Depth and item count from the text alone, before json builds anything. The cheap
     path counts every bracket and comma; strings are removed only when that count is high."""
     if text.count("[") + text.count("{") <= MAX_DEPTH and text.count(",") < max_items:
         return
     bare = _STRING.sub('""', text)
     if bare.count(",") >= max_items:
-        raise FileFormatError(where, f"more than {max_items:,} values: beyond the bound for this file")
+        raise error(where, f"more than {max_items:,} values: beyond the bound for this file (docs/limits.md)")
     depth = 0
     for char in _NOT_BRACKET.sub("", bare):
         if char in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                raise FileFormatError(where, f"nested more than {MAX_DEPTH} levels deep")
+                raise error(where, f"nested too deeply (more than {MAX_DEPTH} levels)")
         else:
             depth -= 1
 
@@ -94,7 +99,7 @@ def toml_text(text: str, where: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as error:
         raise FileFormatError(where, f"invalid TOML: {error}") from None
     except RecursionError:
-        raise FileFormatError(where, f"nested more than {MAX_DEPTH} levels deep") from None
+        raise FileFormatError(where, f"nested too deeply (more than {MAX_DEPTH} levels)") from None
     except ValueError as error:  # an integer of more than 4,300 digits
         raise FileFormatError(where, f"invalid TOML: {str(error).split(';')[0]}") from None
     nested_depth(data, where)
@@ -107,7 +112,7 @@ def nested_depth(value: Any, where: str) -> None:
     while stack:
         item, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise FileFormatError(where, f"nested more than {MAX_DEPTH} levels deep")
+            raise FileFormatError(where, f"nested too deeply (more than {MAX_DEPTH} levels)")
         children = item.values() if isinstance(item, Mapping) else item if isinstance(item, (list, tuple)) else ()
         stack.extend((child, depth + 1) for child in children if isinstance(child, (Mapping, list, tuple)))
 

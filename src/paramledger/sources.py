@@ -71,7 +71,7 @@ def read_json(path: Path, kind: str = "config") -> Any:
         raise SourceError(str(path), "no such file") from None
     except UnicodeDecodeError:
         hint = _binary_hint(path, data)
-        raise FileFormatError(str(path), f"not UTF-8 text{hint}") from None
+        raise FileFormatError(str(path), f"cannot be read (UnicodeDecodeError){hint}") from None
     except OSError as error:
         raise FileFormatError(str(path), f"cannot be read ({error.__class__.__name__})") from None
     if len(data) > limit:

@@ -9,13 +9,12 @@ count in every total.  Read with the standard library only: no tokenizers, no tr
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ._exceptions import FileFormatError, ParamledgerError, SourceError
+from ._exceptions import FileFormatError, ParamledgerError
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,22 +32,17 @@ def read_tokenizer_vocabulary(path: str | Path) -> TokenizerVocabulary:
     """The vocabulary a tokenizer.json defines (huggingface/tokenizers' serialization:
     ``model.vocab`` is a token -> id object for BPE/WordPiece/WordLevel and a list of
     [token, score] pairs for Unigram; ``added_tokens`` a list of {"id", "content", ...})."""
+    from .sources import read_json
+
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SourceError(str(path), "no such file") from None
-    except json.JSONDecodeError as error:
-        where = f"line {error.lineno} column {error.colno}"
-        raise FileFormatError(str(path), f"invalid JSON at {where}: {error.msg}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise FileFormatError(str(path), f"cannot be read ({error.__class__.__name__})") from None
+    data = read_json(path, "tokenizer")
     model = data.get("model") if isinstance(data, Mapping) else None
     if not isinstance(model, Mapping) or "vocab" not in model:
         raise FileFormatError(str(path), "not a tokenizer.json: no model.vocab")
     tokens = _vocab_tokens(model["vocab"], path)
     added = data.get("added_tokens") or []
-    if not isinstance(added, list) or not all(isinstance(t, Mapping) and "content" in t for t in added):
+    if not isinstance(added, list) or not all(isinstance(t, Mapping) and isinstance(t.get("content"), str)
+                                              for t in added):
         raise FileFormatError(str(path), "added_tokens must be a list of objects with a 'content'")
     new = {t["content"] for t in added} - tokens
     return TokenizerVocabulary(len(tokens), len(new), str(model.get("type", "?")))
@@ -84,9 +78,11 @@ def tokenizer_note(config_path: str | Path) -> str | None:
     tokenizer_file = config_file.parent / "tokenizer.json"
     if not tokenizer_file.is_file() or not config_file.is_file():
         return None
+    from .sources import read_json
+
     try:
-        rows = _embedding_rows(json.loads(config_file.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        rows = _embedding_rows(read_json(config_file))
+    except ParamledgerError:
         return None  # the config's own reader reports that, with its own error
     if rows is None:
         return None

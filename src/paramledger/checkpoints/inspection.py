@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -52,19 +51,11 @@ def inspect_path(path: str | os.PathLike[str], *, config: str | os.PathLike[str]
 
 
 def tokenizer_vocabulary(path: str | Path) -> int | None:
-    """Token ids a tokenizer.json defines (its vocabulary plus added tokens), or None."""
+    """Tokens a tokenizer.json defines (its vocabulary plus the added tokens not in it), as
+    ``count`` reads it (tokenizer_vocab); None when it cannot be read."""
+    from ..tokenizer_vocab import read_tokenizer_vocabulary
+
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return read_tokenizer_vocabulary(path).size
+    except ParamledgerError:
         return None
-    model = data.get("model") if isinstance(data, dict) else None
-    vocab = model.get("vocab") if isinstance(model, dict) else None
-    ids: set[int] = set()
-    if isinstance(vocab, dict):
-        ids.update(v for v in vocab.values() if isinstance(v, int))
-    elif isinstance(vocab, list):
-        ids.update(range(len(vocab)))
-    for token in data.get("added_tokens", []) or []:
-        if isinstance(token, dict) and isinstance(token.get("id"), int):
-            ids.add(token["id"])
-    return max(ids) + 1 if ids else None

@@ -75,8 +75,15 @@ def guess_layer(name: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def kind_of(tensor: StoredTensor, names: frozenset[str] | set[str]) -> tuple[str, str]:
-    """(kind, reason) for one stored tensor; ``names`` holds every stored name (siblings)."""
+def quant_state_owners(names: Iterable[str]) -> frozenset[str]:
+    """The tensors a bitsandbytes ``<weight>.quant_state.*`` entry belongs to, found in one pass."""
+    return frozenset(name.split(".quant_state.", 1)[0] for name in names if ".quant_state." in name)
+
+
+def kind_of(tensor: StoredTensor, names: frozenset[str] | set[str],
+            owners: frozenset[str] | None = None) -> tuple[str, str]:
+    """(kind, reason) for one stored tensor; ``names`` holds every stored name (siblings) and
+    ``owners`` their quant_state_owners (computed once for a whole checkpoint: linear time)."""
     name = tensor.name
     last = name.rsplit(".", 1)[-1]
     if last.endswith(BUFFER_SUFFIXES):
@@ -92,7 +99,7 @@ def kind_of(tensor: StoredTensor, names: frozenset[str] | set[str]) -> tuple[str
     if last.endswith("_blocks"):
         return "packed", "MXFP4 blocks: two 4-bit values per byte"
     if last == "weight" and tensor.dtype in ("U8", "uint8") and (
-            f"{name}.absmax" in names or any(n.startswith(f"{name}.quant_state.") for n in names)):
+            f"{name}.absmax" in names or name in (quant_state_owners(names) if owners is None else owners)):
         return "packed", "bitsandbytes 4-bit: two values per byte"
     return "parameter", ""
 

@@ -20,7 +20,8 @@ from ..naming import LLAMA, Naming
 from ._stored import Checkpoint, Difference, Entry
 from .differences import explain
 from .name_size import NameSize, claimed_size, name_lines
-from .names import guess_component, guess_layer, kind_of, logical_name, match_names, packed_values
+from .names import (guess_component, guess_layer, kind_of, logical_name, match_names, packed_values,
+                    quant_state_owners)
 from .safetensors import natural_key
 
 
@@ -91,7 +92,8 @@ def reconcile(checkpoint: Checkpoint, inventory: Inventory | None = None, *, con
             hf = hf_name(n, naming or LLAMA)
             if hf is not None:
                 translated[n] = hf
-    kinds = {t.name: kind_of(t, stored_names) for t in checkpoint.tensors}
+    owners = quant_state_owners(stored_names)
+    kinds = {t.name: kind_of(t, stored_names, owners) for t in checkpoint.tensors}
     candidates = {}
     for t in checkpoint.tensors:
         kind = kinds[t.name][0]

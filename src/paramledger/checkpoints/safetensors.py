@@ -38,6 +38,7 @@ from .._exceptions import (
     TruncatedDataError,
     UnknownDtypeError,
 )
+from ..limits import JSON_BOUNDS, MAX_TENSORS, check_structure
 from ._stored import Checkpoint, StoredTensor, opening
 
 MAX_HEADER_SIZE = 100_000_000  # bytes; the Rust core's MAX_HEADER_SIZE
@@ -96,6 +97,12 @@ def read_header(path: str | os.PathLike[str]) -> tuple[dict[str, Any], int, int]
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise HeaderEncodingError(path, f"header is not UTF-8 (byte {error.start} of the header)") from None
+    tensors = raw.count(b'"data_offsets"')
+    del raw
+    if tensors > MAX_TENSORS:  # memory and time stay bounded: ~1 KB and ~20 µs a tensor
+        raise HeaderTooLargeError(path, f"about {tensors:,} tensors in one header: beyond the bound of "
+                                        f"{MAX_TENSORS:,} (docs/limits.md)")
+    check_structure(text, path, JSON_BOUNDS["safetensors"][1], HeaderJSONError)
     try:
         header = json.loads(text, object_pairs_hook=_no_duplicates(path), parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
@@ -138,7 +145,7 @@ def read_safetensors(path: str | os.PathLike[str], *, file_label: str | None = N
                                            "the file is truncated", name)
         expected = _span_bytes(path, name, dtype, shape)
         if end - begin != expected:
-            raise ByteSpanError(path, f"{dtype} {list(shape)} takes {expected:,} bytes but data_offsets span "
+            raise ByteSpanError(path, f"{dtype} {_short(list(shape))} takes {expected:,} bytes but data_offsets span "
                                       f"{end - begin:,}", name)
         tensors.append(StoredTensor(name, dtype, shape, end - begin, file_label))
         start, previous = end, name
@@ -159,11 +166,11 @@ def _entry(path: str, name: str, entry: Any) -> tuple[str, tuple[int, ...], int,
     if not isinstance(dtype, str) or dtype not in DTYPE_BITS:
         raise UnknownDtypeError(path, f"unknown dtype {dtype!r} (known: {', '.join(DTYPE_BITS)})"[:200], name)
     shape = entry["shape"]
-    if not isinstance(shape, list) or not all(_whole(s) and s >= 0 for s in shape):
-        raise ShapeError(path, f"shape must be a list of non-negative integers, got {_short(shape)}", name)
+    if not isinstance(shape, list) or not all(_whole(s) and 0 <= s <= U64_MAX for s in shape):
+        raise ShapeError(path, f"shape must be a list of non-negative integers below 2^64, got {_short(shape)}", name)
     offsets = entry["data_offsets"]
     if (not isinstance(offsets, list) or len(offsets) != 2
-            or not all(_whole(o) and o >= 0 for o in offsets)):
+            or not all(_whole(o) and 0 <= o <= U64_MAX for o in offsets)):
         raise TensorEntryError(path, f"data_offsets must be two non-negative integers, got {_short(offsets)}", name)
     return dtype, tuple(shape), offsets[0], offsets[1]
 
@@ -172,15 +179,17 @@ def _span_bytes(path: str, name: str, dtype: str, shape: tuple[int, ...]) -> int
     """prod(shape) × bits / 8 with the Rust core's checked multiplication: a count beyond
     64 bits is refused (Python ints do not overflow, but a 10,000-digit product is as absurd
     and the loop stops as soon as it passes the bound)."""
-    if 0 in shape:
-        return 0
-    total_bits = DTYPE_BITS[dtype]
-    for dim in shape:
-        total_bits *= dim
-        if total_bits > U64_MAX:
-            raise ByteSpanError(path, f"{dtype} {_short(list(shape))}: the byte count overflows 64 bits", name)
+    elements = 1
+    for dim in shape:  # try_fold(1, checked_mul), in order: [2^40, 2^40, 0] overflows before the 0
+        elements *= dim
+        if elements > U64_MAX:
+            raise ByteSpanError(path, f"{dtype} {_short(list(shape))}: the byte count overflows 64 bits (its element count does)", name)
+    total_bits = elements * DTYPE_BITS[dtype]
+    if total_bits > U64_MAX:
+        raise ByteSpanError(path, f"{dtype} {_short(list(shape))}: the byte count overflows 64 bits (in bits)", name)
     if total_bits % 8:
-        raise ByteSpanError(path, f"{dtype} {list(shape)} is {total_bits} bits, not a whole number of bytes", name)
+        raise ByteSpanError(path, f"{dtype} {_short(list(shape))} is {total_bits} bits, not a whole number of "
+                                  "bytes", name)
     return total_bits // 8
 
 

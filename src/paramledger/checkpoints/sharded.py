@@ -18,6 +18,7 @@ from .._exceptions import (
     ShardIndexError,
     ShardTensorMissingError,
 )
+from ..limits import quoted
 from ..sources import read_json
 from ._stored import Checkpoint, StoredTensor
 from .safetensors import natural_key
@@ -26,7 +27,7 @@ from .safetensors import natural_key
 def read_sharded(index_path: str | os.PathLike[str]) -> Checkpoint:
     index_path = Path(index_path)
     label = str(index_path)
-    index = read_json(index_path)
+    index = read_json(index_path, "index")
     if not isinstance(index, dict):
         raise HeaderNotObjectError(label, f"index is a JSON {type(index).__name__}, not an object")
     weight_map = index.get("weight_map")
@@ -44,7 +45,10 @@ def read_sharded(index_path: str | os.PathLike[str]) -> Checkpoint:
         shard_path = folder / shard
         # A shard name is a file beside the index; "../x" or an absolute path is not.
         if Path(shard).name != shard or not shard:
-            raise ShardIndexError(label, f"shard {shard!r} is not a file name in the index's folder",
+            raise ShardIndexError(label, f"shard {quoted(shard)} is not a file name in the index's folder",
+                                  by_shard[shard][0])
+        if shard.endswith(".index.json"):  # an index naming itself or another would recurse without end
+            raise ShardIndexError(label, f"shard {quoted(shard)} is an index json, not a weights file",
                                   by_shard[shard][0])
         if not shard_path.is_file():
             raise MissingShardError(label, f"the index places it in {shard}, which is not in {folder}",

@@ -9,16 +9,19 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..limits import printable
 from ..render import table as _table
 from .reconcile import Report, sorted_entries
 
 
 def _shape(shape: tuple[int, ...]) -> str:
+    if len(shape) > 16:  # a hostile header's million dimensions stay one short cell
+        return " × ".join(str(s) for s in shape[:8]) + f" × ... ({len(shape):,} dimensions)"
     return " × ".join(str(s) for s in shape) if shape else "scalar"
 
 
 def _listed(entries: list, describe, limit: int = 8) -> list[str]:
-    lines = [f"  {e.tensor.name} {_shape(e.tensor.shape)}: {describe(e)}" for e in entries[:limit]]
+    lines = [printable(f"  {e.tensor.name} {_shape(e.tensor.shape)}: {describe(e)}") for e in entries[:limit]]
     if len(entries) > limit:
         lines.append(f"  ... and {len(entries) - limit} more")
     return lines
@@ -26,7 +29,7 @@ def _listed(entries: list, describe, limit: int = 8) -> list[str]:
 
 def report_text(report: Report, *, config_label: str | None = None, tensors: bool = False) -> str:
     ck = report.checkpoint
-    out = [f"{ck.path}: {ck.format}, {len(ck.tensors):,} tensors, {report.stored_values:,} stored values, "
+    out = [f"{printable(ck.path)}: {ck.format}, {len(ck.tensors):,} tensors, {report.stored_values:,} stored values, "
            f"{ck.total_bytes:,} bytes", ""]
     rows = [("dtype", "tensors", "values", "bytes")]
     counts: dict[str, int] = {}
@@ -58,17 +61,17 @@ def report_text(report: Report, *, config_label: str | None = None, tensors: boo
         diff = report.stored_values - inv.total
         out += ["", f"reconciled with {config_label or 'the config'}: the config's inventory counts {inv.total:,}; "
                     f"the file stores {report.stored_values:,} values ({diff:+,})"]
-        out += [f"  - {d.message}" for d in report.differences]
+        out += [printable(f"  - {d.message}") for d in report.differences]
         explained = sum(d.contribution for d in report.differences)
         verdict = "every value accounted for" if report.balanced else f"UNEXPLAINED: {diff - explained:+,}"
         out.append(f"  the differences add up to {explained:+,}: {verdict}")
-    out += [f"name: {line}" for line in report.name_lines]
-    out += [f"note: {note}" for note in report.checkpoint.notes]
+    out += [printable(f"name: {line}") for line in report.name_lines]
+    out += [printable(f"note: {note}") for note in report.checkpoint.notes]
     if tensors:
         rows = [("tensor", "dtype", "shape", "values", "bytes", "kind", "component")]
         for e in sorted_entries(report):
             t = e.tensor
-            rows.append((t.name, t.dtype, _shape(t.shape), f"{t.values:,}", f"{t.nbytes:,}", e.kind, e.component))
+            rows.append((printable(t.name), printable(t.dtype), _shape(t.shape), f"{t.values:,}", f"{t.nbytes:,}", e.kind, e.component))
         out += ["", _table(rows, "llrrrll")]
     return "\n".join(out)
 
