@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from ._exceptions import OptionError, did_you_mean
 from .architecture import Architecture
+from .cli_numbers import parse_count, parse_share  # noqa: F401  (formula's own options; re-exported)
+from .limits import ENUMERATED, MAX_INTEGER, MAX_REPEAT
 
 if TYPE_CHECKING:
     import sympy
@@ -386,11 +388,15 @@ def solve_budget(source: Architecture | str, key: str, budget: int) -> Solution:
     if not fits(1):
         return Solution(key, question, None, "floor", None, 1, total_at(1),
                         f"even {key}=1 exceeds the budget")
+    cap = MAX_REPEAT if key in ENUMERATED else MAX_INTEGER  # the largest value paramledger accepts
+    if fits(cap):
+        if _total_ignoring_validity(form, expr, arch, key, cap) == _total_ignoring_validity(form, expr, arch, key, 1):
+            raise OptionError("--budget", f"no bound: the total does not grow with {key}")
+        raise OptionError("--budget", f"more than {cap:,} {key} fit within {budget:,}: beyond paramledger's bound "
+                                      f"on {key} (docs/limits.md)")
     low, high = 1, 2
     while fits(high):
-        low, high = high, high * 2
-        if high > 1 << 62:
-            raise OptionError("--budget", f"no bound: the total does not grow with {key}")
+        low, high = high, min(high * 2, cap)
     while high - low > 1:
         mid = (low + high) // 2
         low, high = (mid, high) if fits(mid) else (low, mid)
@@ -478,30 +484,3 @@ def shown_couplings(form: ClosedForm) -> dict[Any, Any]:
             shown[sym] = value
             used |= set(value.free_symbols)
     return shown
-
-
-def parse_count(text: str, option: str) -> int:
-    """A parameter count: 20000000, 20_000_000, 2e7, 20M, 1.5B (decimal prefixes)."""
-    scale = {"k": 10**3, "m": 10**6, "b": 10**9, "t": 10**12}
-    raw = text.strip().replace("_", "").replace(",", "")
-    factor = 1
-    if raw and raw[-1].lower() in scale:
-        factor, raw = scale[raw[-1].lower()], raw[:-1]
-    try:
-        value = Fraction(raw) * factor
-    except (ValueError, ZeroDivisionError):
-        raise OptionError(option, f"expected a parameter count like 20000000 or 20M, got {text!r}") from None
-    if value.denominator != 1:
-        raise OptionError(option, f"must be a whole number of parameters, got {text!r}")
-    return int(value)
-
-
-def parse_share(text: str, option: str = "--share") -> Fraction:
-    """A share as 0.5, 1/2 or 50%."""
-    raw = text.strip()
-    percent = raw.endswith("%")
-    try:
-        value = Fraction(raw.rstrip("%").strip())
-    except (ValueError, ZeroDivisionError):
-        raise OptionError(option, f"expected a share like 0.5, 1/2 or 50%, got {text!r}") from None
-    return value / 100 if percent else value

@@ -35,5 +35,9 @@ def load_source(args: argparse.Namespace):
 
 
 def print_json(value: Any) -> None:
-    json.dump(value, sys.stdout, indent=2)
-    sys.stdout.write("\n")
+    """Strict JSON (RFC 8259): a NaN or an Infinity is refused in one line, never printed."""
+    try:
+        text = json.dumps(value, indent=2, allow_nan=False)
+    except ValueError:
+        raise OptionError("--json", "the result holds a NaN or an infinity, which JSON cannot hold") from None
+    sys.stdout.write(text + "\n")
