@@ -161,14 +161,15 @@ def _target_parameters(names: Iterable[str], table: dict[str, Module], adapted: 
     wrapped: dict[str, list[tuple[str, int]]] = {}
     if not names:
         return wrapped
-    if spec.use_dora or spec.lora_bias or spec.fan_in_fan_out:
-        option = "use_dora" if spec.use_dora else "lora_bias" if spec.lora_bias else "fan_in_fan_out"
-        raise AdapterError(option, f"lora.ParamWrapper (target_parameters) does not work with {option}=True", where)
     for path, m in table.items():
         for t in m.parameters:
             leaf = t.name.rpartition(".")[2]
             key = f"{path}.{leaf}"
             if key in names or any(key.endswith(f".{name}") for name in names):
+                if spec.use_dora or spec.lora_bias or spec.fan_in_fan_out:  # ParamWrapper.__init__, a match found
+                    option = "use_dora" if spec.use_dora else "lora_bias" if spec.lora_bias else "fan_in_fan_out"
+                    raise AdapterError(option, f"lora.ParamWrapper (target_parameters: {key}) does not work with "
+                                               f"{option}=True", where)
                 if path in adapted:
                     raise AdapterError("target_parameters", f"{key}: its layer {path} is also targeted with "
                                                             "target_modules", where)
