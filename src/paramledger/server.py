@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from ._exceptions import ParamledgerError, did_you_mean
+from ._http_limits import ALLOWED_METHODS, IDLE_TIMEOUT, BoundedThreads
 from .architecture import Architecture
 
 MAX_QUERY_BYTES = 4096  # a full design is under 1 KB; anything longer is not a design
@@ -138,6 +139,10 @@ def design_from_query(query: dict[str, str]) -> Architecture:
         base = load(source)
     else:
         base = Architecture.from_mapping(BLANK_DESIGN, BLANK_NAME)
+    for key, value in overrides.items():  # before load, which has its own (higher) bounds
+        digits = value.strip().replace("_", "")
+        if digits.isdigit() and len(digits) <= 400 and int(digits) > MAX_SIZE:
+            raise _too_large(key, int(digits))
     arch = load(base, **overrides) if overrides else base
     _check_bounds(arch)
     return arch
@@ -152,13 +157,16 @@ def _check_bounds(arch: Architecture) -> None:
         items = value if isinstance(value, tuple) else (value,)
         for item in items:
             if isinstance(item, int) and not isinstance(item, bool) and item > MAX_SIZE:
-                raise ApiError(400, f"{key}: {item:.3g} is above the API's bound of 2**40 "
-                                    f"({MAX_SIZE:,}); no model is that large")
+                raise _too_large(key, item)
     for key, bound in MAX_REPEATS.items():
         for item in values[key] if isinstance(values[key], tuple) else (values[key],):
             if item is not None and item > bound:
                 raise ApiError(400, f"{key}: {item:,} is above the page's bound of {bound:,}; "
                                     f"`paramledger count` has none")
+
+
+def _too_large(key: str, item: int) -> ApiError:
+    return ApiError(400, f"{key}: {item:.3g} is above the API's bound of 2**40 ({MAX_SIZE:,}); no model is that large")
 
 
 def _flag(query: dict[str, str], key: str) -> bool:
@@ -346,7 +354,7 @@ def _static_files() -> dict[str, bytes]:
     return {name: (folder / name).read_bytes() for name, _ in _STATIC.values()}
 
 
-class CalculatorServer(ThreadingHTTPServer):
+class CalculatorServer(BoundedThreads, ThreadingHTTPServer):
     """The page's server.  ``internal_errors`` counts the 500s (each one is a bug)."""
 
     daemon_threads = True
@@ -370,6 +378,15 @@ class _Handler(BaseHTTPRequestHandler):
     server: CalculatorServer
     server_version = "paramledger"
     sys_version = ""
+    timeout = IDLE_TIMEOUT  # socket timeout: a silent client is dropped, never waited on for ever
+
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        if self.request_version == "HTTP/0.9":  # "GET /" alone: answered with a status line like any other
+            self.send_error(400, "HTTP/0.9 requests are not supported; send HTTP/1.0 or HTTP/1.1")
+            return False
+        return True
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
         self._answer(head=False)
@@ -378,7 +395,8 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer(head=True)
 
     def _refuse_method(self) -> None:
-        self._send(_json_reply(405, {"error": f"method {self.command} not allowed; the API is read-only (GET)"}))
+        self._send(_json_reply(405, {"error": f"method {_one_line(str(self.command))[:40]} not allowed; the API "
+                                              "is read-only (GET)"}), allow=True)
 
     do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _refuse_method
 
@@ -411,8 +429,10 @@ class _Handler(BaseHTTPRequestHandler):
             raise ApiError(404, f"no such path: {_one_line(name[:100])!r}")
         return _json_reply(200, handler(parse_query(query)))
 
-    def _send(self, reply: _Reply, head: bool = False) -> None:
+    def _send(self, reply: _Reply, head: bool = False, allow: bool = False) -> None:
         self.send_response(reply.status)
+        if allow:
+            self.send_header("Allow", ALLOWED_METHODS)
         self.send_header("Content-Type", reply.content_type)
         self.send_header("Content-Length", str(len(reply.body)))
         self.send_header("Cache-Control", "no-store")
@@ -428,8 +448,14 @@ class _Handler(BaseHTTPRequestHandler):
         headers, an unknown method) as JSON too; an oversized request is a 400."""
         if code in (414, 431):
             code = 400
+        if code == 501:  # an unknown method (FOO, TRACE, lower-case get): not allowed here
+            self._refuse_method()
+            self.close_connection = True
+            return
         text = _one_line(message or self.responses.get(code, ("error",))[0])
         self.close_connection = True
+        if getattr(self, "request_version", "HTTP/0.9") == "HTTP/0.9":  # a malformed line: still a status line
+            self.request_version = "HTTP/1.0"
         try:
             self._send(_json_reply(code, {"error": text}), head=self.command == "HEAD")
         except (AttributeError, OSError):  # no request line to answer, or the client left
