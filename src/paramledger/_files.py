@@ -3,14 +3,20 @@
 A regular file, or a new one, is written to a temporary file in the same folder and renamed over
 the target only when complete (os.replace is atomic within one filesystem), so a failure leaves
 no half-written file and an older file untouched. A device or a pipe (-o /dev/stdout) cannot be
-renamed over, and must not be: it is written in place. Any OSError becomes one line naming the
-option and the file.
+renamed over, and must not be: it is written in place. A symlink is written through (the link
+stays, the file it names is replaced) and a replaced file keeps its mode. A run killed by SIGKILL
+leaves its temp file (.NAME.*.tmp); the next write to NAME removes those over an hour old (SIGTERM
+and Ctrl-C remove it at once). Any OSError becomes one line naming the option and the file.
 """
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import os
+import stat
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +30,8 @@ def output_file(path: str | os.PathLike[str], option: str, binary: bool = False,
                 example: str | None = None) -> Iterator[IO[Any]]:
     """``example``: a file name to suggest when ``path`` is a folder."""
     target = Path(path)
+    if target.is_symlink():  # written through: the link stays a link, its file gets the content
+        target = target.resolve()
     if target.is_dir():
         such = f" such as {example}" if example else ""
         raise OptionError(option, f"{target} is a folder; give a file name{such}")
@@ -36,6 +44,7 @@ def output_file(path: str | os.PathLike[str], option: str, binary: bool = False,
         except OSError as error:
             raise _cannot_write(option, target, error) from None
         return
+    _remove_stale(target)
     try:
         handle = tempfile.NamedTemporaryFile(mode, dir=target.parent, prefix=f".{target.name}.", suffix=".tmp",
                                              delete=False, **text)
@@ -44,7 +53,7 @@ def output_file(path: str | os.PathLike[str], option: str, binary: bool = False,
     try:
         with handle:
             yield handle
-        os.chmod(handle.name, 0o644)  # NamedTemporaryFile makes 0600; what we write is for sharing
+        os.chmod(handle.name, _mode_for(target))  # NamedTemporaryFile makes 0600
         os.replace(handle.name, target)
     except OSError as error:
         Path(handle.name).unlink(missing_ok=True)
@@ -52,6 +61,32 @@ def output_file(path: str | os.PathLike[str], option: str, binary: bool = False,
     except BaseException:
         Path(handle.name).unlink(missing_ok=True)
         raise
+
+
+STALE_SECONDS = 3600  # a temp file untouched this long was left by a killed run (SIGKILL, power loss)
+
+
+def _remove_stale(target: Path) -> None:
+    """Temp files of ``target`` left by a run that was killed: a writer that is alive keeps its
+    file's mtime fresh, so only files an hour old are removed."""
+    now = time.time()
+    try:
+        for stale in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+            with contextlib.suppress(OSError):
+                if now - stale.lstat().st_mtime > STALE_SECONDS:
+                    stale.unlink()
+    except OSError:
+        pass
+
+
+def _mode_for(target: Path) -> int:
+    """The mode of the file replaced (a 0600 file stays 0600), else what open() would give a new one."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def _cannot_write(option: str, target: Path, error: OSError) -> OptionError:

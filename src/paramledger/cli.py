@@ -71,7 +71,28 @@ def one_line(message: str) -> str:
     return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 25] + f"... ({len(text):,} chars)"
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised as Ctrl-C is, so that every cleanup (a half-written -o file) runs."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    import signal
+    import threading
+
+    on_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if on_main else None
+    try:
+        return _main(argv)
+    finally:
+        if on_main and previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
@@ -89,6 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except _Terminated:
+        print("paramledger: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("paramledger: interrupted", file=sys.stderr)
         return 130
