@@ -13,54 +13,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from itertools import repeat
 from typing import Any
 
 from ._exceptions import ArchitectureError, UnknownKeyError, did_you_mean
-
-NORM_TYPES = ("rmsnorm", "layernorm", "layernorm_nobias", "nonparametric")
-"""rmsnorm: a learned scale (d); layernorm: scale and offset (2d); layernorm_nobias: scale
-only (d); nonparametric: normalizes with no learned entries (OLMo's LayerNorm)."""
-
-NORM_PLACEMENTS = ("pre", "post", "sandwich", "parallel", "parallel_split", "none")
-"""pre: a norm before attention and before the FFN (2 per block); post: after each
-sublayer (2); sandwich: before and after each (4, Gemma 2/3); parallel: one norm shared by
-parallel attention and FFN branches (1, GPT-J, Phi-2); parallel_split: one norm for each of
-the parallel branches (2, Falcon-40B's ln_attn and ln_mlp); none: no norms inside blocks."""
-
-QK_NORMS = ("none", "head", "full", "per_head")
-"""head: one scale vector of head_dim shared by all heads (Qwen3, Gemma 3); full: one over
-all query (and key) channels (OLMo 2); per_head: one of head_dim for each head, (heads,
-head_dim) on q and (kv_heads, head_dim) on k (Cohere's use_qk_norm, StableLM's qk_layernorm)."""
-
-ATTENTION_OUTPUT_GATES = ("none", "per_channel", "per_head")
-"""A gate on the attention output, projected from the block's input: per_channel, one value for
-each of heads × head_dim channels (AFMoE's gate_proj); per_head, one for each head (Laguna's g_proj)."""
+from .design.values import (  # noqa: F401 (the enumerations are re-exported)
+    ATTENTION_OUTPUT_GATES, NORM_PLACEMENTS, NORM_TYPES, POSITION_TYPES, QK_NORMS,
+)
+from .design.values import coerce, positive as _positive, whole as _whole
+from .design.checks import LINEAR_ATTENTION_SIZES, check_structure  # noqa: F401 (re-exported)
 
 DESIGN_MODEL_TYPE = "paramledger"
 """The model_type of a design of our own (a spec file, a mapping of fields): no Hugging Face family."""
-
-POSITION_TYPES = ("rope", "learned", "alibi", "sinusoidal", "none")
-"""Only a learned table (max_position_embeddings × hidden_size) holds parameters."""
-
-
-def _whole(value: Any, key: str, where: str | None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        raise ArchitectureError(key, f"must be a whole number, got {value!r}", where)
-    return value
-
-
-def _positive(value: Any, key: str, where: str | None, *, allow_zero: bool = False) -> int:
-    if type(value) is int and value > 0:  # the common case, without a call
-        return value
-    value = _whole(value, key, where)
-    if value < 0 or (value == 0 and not allow_zero):
-        bound = "zero or more" if allow_zero else "positive"
-        raise ArchitectureError(key, f"must be {bound}, got {value}", where)
-    return value
-
 
 @dataclass(frozen=True)
 class Architecture:
@@ -125,6 +88,7 @@ class Architecture:
     # A learned per-expert offset on the routing scores (ERNIE 4.5's and Laguna's e_score_correction_bias,
     # AFMoE's expert_bias: Parameters; DeepSeek-V3's is a buffer and holds no parameters).
     router_correction_bias: bool = False
+    moe_latent_size: int | None = None  # the routed experts' width in and out (Nemotron-H); None: hidden_size
     moe_output_norm: bool = False  # a norm on each MoE block's output, MoE layers only (A.X-K1's post_mlp_layernorm)
     mlp_only_layers: tuple[int, ...] = ()  # dense layers in an MoE model (DeepSeek's first_k_dense_replace)
     # Multi-head latent attention (DeepSeek V2/V3): kv_lora_rank set turns it on.
@@ -165,18 +129,37 @@ class Architecture:
     # each with its own post-norm and the experts with their own pre-norm (Gemma 4's enable_moe_block).
     moe_beside_dense_mlp: bool = False
     router_scales: bool = False  # (hidden,) on the router's input, (num_experts,) on its weights (Gemma 4)
-    # Gated DeltaNet layers (Qwen3-Next, Qwen3.5: modeling_qwen3_next.py, Qwen3NextGatedDeltaNet): these
-    # layers mix tokens by linear attention instead of self-attention: input projections for q, k, v (keys
-    # linear_num_key_heads × linear_key_head_dim wide, values linear_num_value_heads × linear_value_head_dim),
-    # the output gate z and the per-value-head b and a; a depthwise causal conv of linear_conv_kernel_dim
-    # taps over q, k, v; dt_bias and A_log per value head; a gated RMSNorm over one value head; out_proj.
-    # They cache no keys or values, only a fixed-size state (conv and recurrent: kvcache.py).
+    # Token mixers other than self-attention, each in the layers listed (parts/deltanet.py, mamba.py, conv.py).
+    # Gated DeltaNet (Qwen3-Next, Qwen3.5): keys linear_num_key_heads × linear_key_head_dim, values
+    # linear_num_value_heads × linear_value_head_dim, a conv of linear_conv_kernel_dim taps.
     linear_attention_layers: tuple[int, ...] = ()
     linear_num_value_heads: int | None = None
     linear_num_key_heads: int | None = None
     linear_key_head_dim: int | None = None
     linear_value_head_dim: int | None = None
     linear_conv_kernel_dim: int | None = None
+    # Mamba (mamba_version 1: x_proj, dt_proj; 2: heads, groups, a gated norm), mamba_intermediate_size wide
+    # (None: mamba_expand × hidden_size); dt rank None: ceil(hidden_size / 16).
+    mamba_layers: tuple[int, ...] = ()
+    mamba_version: int = 2
+    mamba_expand: int = 2
+    mamba_intermediate_size: int | None = None
+    mamba_d_state: int | None = None
+    mamba_d_conv: int | None = None
+    mamba_n_heads: int | None = None
+    mamba_n_groups: int = 1
+    mamba_dt_rank: int | None = None
+    mamba_conv_bias: bool = True
+    mamba_proj_bias: bool = False
+    mamba_gated_norm: bool = True
+    mamba_dt_norms: bool = False  # RMSNorms on the time step, B and C (Jamba)
+    # LFM2's short convolution: conv_L_cache taps, biased by conv_bias.
+    conv_layers: tuple[int, ...] = ()
+    conv_L_cache: int | None = None  # noqa: N815 (LFM2's config key)
+    conv_bias: bool = False
+    # Layers of one sublayer (Nemotron-H's "M", "*", "-" and "E" layers, Mamba's blocks).
+    layers_without_ffn: tuple[int, ...] = ()
+    layers_without_mixer: tuple[int, ...] = ()
     # Attention pattern: count-neutral, needed for the KV cache.
     sliding_window: int | None = None
     layer_types: tuple[str, ...] = ()  # per layer "full_attention" or "sliding_attention"
@@ -273,9 +256,6 @@ class Architecture:
         """Width of one query and key head of one layer (head_dim_per_layer, else head_dim)."""
         return self.head_dim_per_layer[layer] if self.head_dim_per_layer else self.attention_head_dim
 
-    def layer_value_head_dim(self, layer: int) -> int:
-        return self.v_head_dim or self.layer_head_dim(layer)
-
     @property
     def attention_shapes_differ(self) -> bool:
         """Layers hold attention tensors of other shapes (per-layer head_dim or KV heads, values from keys)."""
@@ -294,27 +274,10 @@ class Architecture:
         return self.index_n_heads is not None and (not self.indexer_types or self.indexer_types[layer] == "full")
 
     @property
-    def indexer_layers_differ(self) -> bool:
-        return "shared" in self.indexer_types
-
-    @property
-    def linear_key_dim(self) -> int:
-        """Channels of a Gated DeltaNet layer's queries, and of its keys."""
-        return self.linear_num_key_heads * self.linear_key_head_dim
-
-    @property
-    def linear_value_dim(self) -> int:
-        """Channels of a Gated DeltaNet layer's values (and of its output gate z)."""
-        return self.linear_num_value_heads * self.linear_value_head_dim
-
-    @property
     def linear_conv_dim(self) -> int:
         """Channels the Gated DeltaNet's depthwise conv runs over: q, k and v side by side."""
-        return 2 * self.linear_key_dim + self.linear_value_dim
-
-    def is_linear_attention_layer(self, layer: int) -> bool:
-        """The layer holds a Gated DeltaNet instead of self-attention (linear_attention_layers)."""
-        return bool(self.linear_attention_layers) and layer in self.linear_attention_set
+        return (2 * self.linear_num_key_heads * self.linear_key_head_dim
+                + self.linear_num_value_heads * self.linear_value_head_dim)
 
     @cached_property
     def linear_attention_set(self) -> frozenset[int]:
@@ -330,11 +293,6 @@ class Architecture:
     def learned_activation(self) -> bool:
         """The FFN's activation holds parameters (xIELU's alpha_p and alpha_n)."""
         return self.hidden_act == "xielu"
-
-    @property
-    def value_head_dim(self) -> int:
-        """Width of one value head: v_head_dim when set (MLA or not), else head_dim."""
-        return self.v_head_dim or self.attention_head_dim
 
     @property
     def attention_kind(self) -> str:
@@ -478,7 +436,7 @@ class Architecture:
             for key in ("qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
                 if getattr(self, key) is None:
                     raise ArchitectureError(key, "required with kv_lora_rank (multi-head latent attention)", where)
-        self._validate_structure(where)
+        check_structure(self, where)
         if self.layer_types and len(self.layer_types) != self.num_hidden_layers:
             raise ArchitectureError(
                 "layer_types",
@@ -507,195 +465,8 @@ class Architecture:
                 if fields[key] is not None:
                     _positive(fields[key], key, where)
 
-    def _validate_structure(self, where: str | None) -> None:
-        """Per-layer heads, the indexer, a pruned head, sub-norms and a learned activation."""
-        self._validate_gemma3n(where)
-        if (self.linear_attention_layers or self.linear_num_value_heads is not None  # no call on the common path
-                or self.linear_num_key_heads is not None or self.linear_key_head_dim is not None
-                or self.linear_value_head_dim is not None or self.linear_conv_kernel_dim is not None):
-            self._validate_linear_attention(where)
-        if self.attention_shapes_differ or self.moe_beside_dense_mlp or self.router_scales:
-            self._validate_gemma4(where)
-        if self.num_attention_heads_per_layer:
-            per_layer = self.num_attention_heads_per_layer
-            if len(per_layer) != self.num_hidden_layers:
-                raise ArchitectureError("num_attention_heads_per_layer", f"has {len(per_layer)} entries for "
-                                        f"num_hidden_layers={self.num_hidden_layers}", where)
-            if self.is_mla:
-                raise ArchitectureError("num_attention_heads_per_layer", "is built for multi-head attention, not "
-                                        "with kv_lora_rank (multi-head latent attention)", where)
-            for layer, heads in enumerate(per_layer):
-                if heads < 1 or heads % self.kv_heads:
-                    raise ArchitectureError("num_attention_heads_per_layer", f"layer {layer}: {heads} heads is not a "
-                                            f"positive multiple of the {self.kv_heads} key/value heads", where)
-        if self.attention_experts and self.is_moe:
-            if self.is_mla:
-                raise ArchitectureError("attention_experts", "is built for multi-head attention, not with "
-                                                             "kv_lora_rank (multi-head latent attention)", where)
-            if self.num_attention_heads != self.num_experts_per_tok * self.kv_heads:
-                raise ArchitectureError("attention_experts", f"num_attention_heads={self.num_attention_heads} is not "
-                                        f"num_experts_per_tok × num_key_value_heads = {self.num_experts_per_tok} × "
-                                        f"{self.kv_heads} (each routed expert holds one set of the KV heads' queries)",
-                                        where)
-        if self.attention_output_bias_layers:
-            if self.attention_output_bias:
-                raise ArchitectureError("attention_output_bias_layers", "set with attention_output_bias (every "
-                                        "layer's output projection already has a bias)", where)
-            for layer in self.attention_output_bias_layers:
-                if not 0 <= layer < self.num_hidden_layers:
-                    raise ArchitectureError("attention_output_bias_layers", f"layer {layer} is outside "
-                                            f"0..{self.num_hidden_layers - 1}", where)
-        if self.index_n_heads is not None:
-            if self.q_lora_rank is None or not self.is_mla:
-                raise ArchitectureError("index_n_heads", "needs kv_lora_rank and q_lora_rank (the indexer's "
-                                        "queries read the q LoRA latent of multi-head latent attention)", where)
-            if self.index_head_dim is None:
-                raise ArchitectureError("index_head_dim", "required with index_n_heads (the lightning indexer)", where)
-            if self.index_head_dim < self.qk_rope_head_dim:
-                raise ArchitectureError("index_head_dim", f"{self.index_head_dim} is narrower than qk_rope_head_dim="
-                                        f"{self.qk_rope_head_dim} (the indexer ropes that many channels)", where)
-            if self.indexer_types:
-                if len(self.indexer_types) != self.num_hidden_layers:
-                    raise ArchitectureError("indexer_types", f"has {len(self.indexer_types)} entries for "
-                                            f"num_hidden_layers={self.num_hidden_layers}", where)
-                wrong = next((t for t in self.indexer_types if t not in ("full", "shared")), None)
-                if wrong is not None:
-                    raise ArchitectureError("indexer_types", f"{wrong!r} is not one of full, shared", where)
-                if self.indexer_types[0] != "full":
-                    raise ArchitectureError("indexer_types", "layer 0 is shared: a shared layer reuses an earlier "
-                                            "full layer's selection", where)
-        else:
-            for key in ("index_head_dim", "index_topk", "indexer_types"):
-                if getattr(self, key):
-                    raise ArchitectureError(key, "set without index_n_heads (the lightning indexer)", where)
-        if self.output_vocab_size is not None:
-            if self.output_vocab_size > self.vocab_size:
-                raise ArchitectureError("output_vocab_size", f"{self.output_vocab_size} is more than vocab_size="
-                                        f"{self.vocab_size} (a pruned head keeps ids 0..output_vocab_size - 1)", where)
-            if self.tie_word_embeddings and self.output_vocab_size != self.vocab_size:
-                raise ArchitectureError("output_vocab_size", "a pruned head cannot be tied to the token table "
-                                        "(set tie_word_embeddings false)", where)
-        for key, on in (("attn_sub_norm", self.attn_sub_norm),
-                        ("attention_output_gate", self.attention_output_gate != "none")):
-            if on and self.is_mla:
-                raise ArchitectureError(key, "is built for multi-head attention's output, not with kv_lora_rank "
-                                             "(multi-head latent attention)", where)
-        if self.is_moe:
-            for key, on in (("ffn_sub_norm", self.ffn_sub_norm), ("hidden_act", self.learned_activation)):
-                if on and len(self.mlp_only_layers) < self.num_hidden_layers:
-                    what = "an FFN sub-norm" if key == "ffn_sub_norm" else "xielu's learned alpha_p and alpha_n"
-                    raise ArchitectureError(key, f"{what} is built for dense FFNs only, not for routed experts", where)
-
-    def _validate_gemma4(self, where: str | None) -> None:
-        """Per-layer head widths and KV heads, values from keys, a dense FFN beside the experts."""
-        layers = self.num_hidden_layers
-        for key in ("head_dim_per_layer", "num_key_value_heads_per_layer"):
-            per_layer = getattr(self, key)
-            if not per_layer:
-                continue
-            if len(per_layer) != layers:
-                raise ArchitectureError(key, f"has {len(per_layer)} entries for num_hidden_layers={layers}", where)
-            if min(per_layer) < 1:
-                raise ArchitectureError(key, "every entry must be positive", where)
-            if self.is_mla or self.attention_experts or self.sliding_layers_differ or self.v_head_dim:
-                raise ArchitectureError(key, "is built for plain multi-head attention (not with MLA, attention "
-                                        "experts, sliding KV heads or v_head_dim)", where)
-        per_layer_kv = self.num_key_value_heads_per_layer
-        if per_layer_kv:
-            if self.num_attention_heads_per_layer:
-                wrong = [(layer, kv) for layer, kv in enumerate(per_layer_kv) if self.layer_heads(layer) % kv]
-            else:  # one query-head count: each distinct KV head count is checked once
-                odd = {kv for kv in set(per_layer_kv) if self.num_attention_heads % kv}
-                wrong = [(layer, kv) for layer, kv in enumerate(per_layer_kv) if kv in odd] if odd else []
-            if wrong:
-                layer, kv_heads = wrong[0]
-                raise ArchitectureError("num_key_value_heads_per_layer", f"layer {layer}: {kv_heads} does not "
-                                        f"divide its {self.layer_heads(layer)} query heads", where)
-        if self.attention_k_eq_v and (self.is_mla or self.attention_experts or self.v_head_dim):
-            raise ArchitectureError("attention_k_eq_v", "is built for plain multi-head attention (not with MLA, "
-                                    "attention experts or v_head_dim)", where)
-        if (self.num_kv_shared_layers and (self.head_dim_per_layer or self.num_key_value_heads_per_layer)
-                and len(self.layer_types) in (0, layers)):  # a pattern of another length is refused in validate
-            first = layers - self.num_kv_shared_layers
-            for layer in range(first, layers):
-                kind = self.is_sliding_layer(layer)
-                source = max((i for i in range(first) if self.is_sliding_layer(i) == kind), default=layer)
-                if (self.layer_head_dim(layer), self.layer_kv_heads(layer)) != (
-                        self.layer_head_dim(source), self.layer_kv_heads(source)):
-                    raise ArchitectureError("num_kv_shared_layers", f"layer {layer} reuses layer {source}'s keys "
-                                            "and values but its head_dim or KV heads differ", where)
-        for key in ("moe_beside_dense_mlp", "router_scales"):
-            if getattr(self, key) and not self.is_moe:
-                raise ArchitectureError(key, "set without num_experts", where)
-        if self.moe_beside_dense_mlp and self.mlp_only_layers:
-            raise ArchitectureError("moe_beside_dense_mlp", "set with mlp_only_layers (every layer runs both "
-                                    "the dense FFN and the experts)", where)
-
-    def _validate_linear_attention(self, where: str | None) -> None:
-        """Gated DeltaNet layers: in range, every size given, value heads a multiple of key heads, and
-        self-attention's own per-layer variants (which a DeltaNet layer would not read) off."""
-        layers = self.linear_attention_layers
-        if not layers:
-            key = next(key for key in LINEAR_ATTENTION_SIZES if getattr(self, key) is not None)
-            raise ArchitectureError(key, "set without linear_attention_layers (the Gated DeltaNet layers)", where)
-        for layer in layers:
-            if not 0 <= layer < self.num_hidden_layers:
-                raise ArchitectureError("linear_attention_layers", f"layer {layer} is outside "
-                                        f"0..{self.num_hidden_layers - 1}", where)
-        for key in LINEAR_ATTENTION_SIZES:
-            if getattr(self, key) is None:
-                raise ArchitectureError(key, "required with linear_attention_layers (the Gated DeltaNet layers)",
-                                        where)
-        if self.linear_num_value_heads % self.linear_num_key_heads:
-            raise ArchitectureError("linear_num_value_heads", f"{self.linear_num_value_heads} is not a multiple of "
-                                    f"linear_num_key_heads={self.linear_num_key_heads} (each key head serves a "
-                                    "group of value heads)", where)
-        for key, on in (("kv_lora_rank", self.is_mla), ("attention_experts", self.attention_experts),
-                        ("index_n_heads", self.index_n_heads is not None),
-                        ("num_kv_shared_layers", self.num_kv_shared_layers),
-                        ("num_attention_heads_per_layer", self.num_attention_heads_per_layer),
-                        ("attention_output_bias_layers", self.attention_output_bias_layers),
-                        ("head_dim_per_layer", self.head_dim_per_layer),
-                        ("num_key_value_heads_per_layer", self.num_key_value_heads_per_layer),
-                        ("attention_k_eq_v", self.attention_k_eq_v),
-                        ("sliding_num_key_value_heads", self.sliding_num_key_value_heads is not None),
-                        ("sliding_attention_sinks", self.sliding_attention_sinks)):
-            if on:
-                raise ArchitectureError(key, "is not built with linear_attention_layers (Gated DeltaNet layers "
-                                        "beside plain self-attention only)", where)
-
-    def _validate_gemma3n(self, where: str | None) -> None:
-        """Per-layer FFN widths, shared keys and values, per-layer inputs, AltUp and LAuReL."""
-        if self.intermediate_size_per_layer:
-            widths = self.intermediate_size_per_layer
-            if len(widths) != self.num_hidden_layers:
-                raise ArchitectureError("intermediate_size_per_layer", f"has {len(widths)} entries for "
-                                        f"num_hidden_layers={self.num_hidden_layers}", where)
-            if any(width < 1 for width in widths):
-                raise ArchitectureError("intermediate_size_per_layer", "every width must be positive", where)
-            if self.is_moe and not self.moe_beside_dense_mlp:
-                raise ArchitectureError("intermediate_size_per_layer", "is built for dense FFNs, not with "
-                                        "num_experts (unless moe_beside_dense_mlp)", where)
-        shared = self.num_kv_shared_layers
-        if shared:
-            if shared >= self.num_hidden_layers:
-                raise ArchitectureError("num_kv_shared_layers", f"{shared} leaves no layer of the "
-                                        f"{self.num_hidden_layers} to compute the keys and values they share", where)
-            if self.is_mla or self.attention_experts or self.sliding_layers_differ or self.index_n_heads:
-                raise ArchitectureError("num_kv_shared_layers", "is built for plain multi-head attention (not with "
-                                        "MLA, attention experts, sliding KV heads or an indexer)", where)
-            first = self.num_hidden_layers - shared
-            if self.layer_types and set(self.layer_types[:first]) != set(self.layer_types):
-                raise ArchitectureError("num_kv_shared_layers", "a shared layer's attention type has no earlier "
-                                        "layer of that type to share keys and values from", where)
-        if self.vocab_size_per_layer_input is not None:
-            if not self.hidden_size_per_layer_input:
-                raise ArchitectureError("vocab_size_per_layer_input", "set without hidden_size_per_layer_input "
-                                        "(the per-layer inputs)", where)
-
 
 _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Architecture) if f.compare)
-_BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
 _FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Architecture)}
 
 
@@ -710,72 +481,18 @@ _TUPLE_FIELDS = frozenset(name for name in _FIELD_NAMES if _FIELD_TYPES[name].st
 
 # The sizes validate() checks: positive; positive or null; zero or more (or null).
 _POSITIVE_SIZES = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
-                   "intermediate_multiple_of", "max_position_embeddings")
+                   "intermediate_multiple_of", "max_position_embeddings", "mamba_expand", "mamba_n_groups")
 _POSITIVE_SIZES_OR_NULL = ("num_key_value_heads", "sliding_num_key_value_heads", "head_dim", "intermediate_size",
                            "moe_intermediate_size", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "v_head_dim",
                            "sliding_window", "index_n_heads", "output_vocab_size", "vocab_size_per_layer_input",
                            "linear_num_value_heads", "linear_num_key_heads", "linear_key_head_dim",
-                           "linear_value_head_dim", "linear_conv_kernel_dim")
+                           "linear_value_head_dim", "linear_conv_kernel_dim", "mamba_intermediate_size",
+                           "mamba_d_state", "mamba_d_conv", "mamba_n_heads", "mamba_dt_rank", "conv_L_cache",
+                           "moe_latent_size")
 _ZERO_OR_MORE_SIZES = ("num_experts", "n_shared_experts", "shared_expert_intermediate_size", "qk_rope_head_dim",
                        "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank")
 _INDEXER_SIZES = ("index_head_dim", "index_topk")  # positive or null, with index_n_heads
-LINEAR_ATTENTION_SIZES = ("linear_num_value_heads", "linear_num_key_heads", "linear_key_head_dim",
-                          "linear_value_head_dim", "linear_conv_kernel_dim")
-"""The Gated DeltaNet's sizes (HF config keys): all given with linear_attention_layers, none without."""
 
 
 def _coerce(key: str, value: Any, where: str | None) -> Any:
-    """Turn a value from TOML, JSON or a ``--set KEY=VALUE`` string into the field's type."""
-    if type(value) is _READY[key]:  # exact type: a bool is no int here
-        return value
-    kind = _FIELD_TYPES[key]
-    if value is None:
-        if "None" in kind:
-            return None
-        raise ArchitectureError(key, "may not be null", where)
-    if kind == "bool":
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.lower() in _BOOL_WORDS:
-            return _BOOL_WORDS[value.lower()]
-        raise ArchitectureError(key, f"must be true or false, got {value!r}", where)
-    if kind.startswith("int"):
-        if isinstance(value, str):
-            if value.lower() in ("none", "null") and "None" in kind:
-                return None
-            try:
-                if not value.isascii():  # int() would read "٣" as 3
-                    raise ValueError
-                value = int(value.replace("_", ""))
-            except ValueError:
-                raise ArchitectureError(key, f"must be a whole number, got {value!r}", where) from None
-        return _whole(value, key, where)
-    if kind.startswith("Fraction"):
-        try:
-            return Fraction(str(value))
-        except (ValueError, ZeroDivisionError):
-            raise ArchitectureError(key, f"must be a number or a fraction like 8/3, got {value!r}", where) from None
-    if kind.startswith("tuple[int"):
-        if type(value) in (tuple, list) and {*map(type, value)} <= {int} and min(value, default=0) >= 0:
-            return tuple(value)  # whole numbers already (a rule's per-layer list): no call per entry
-        items = value.split(",") if isinstance(value, str) else value
-        if not isinstance(items, (list, tuple)):
-            raise ArchitectureError(key, f"must be a list of layer indices, got {value!r}", where)
-        return tuple(_coerce_int_item(key, item, where) for item in items if str(item).strip() != "")
-    if kind.startswith("tuple[str"):
-        items = value.split(",") if isinstance(value, str) else value
-        if not isinstance(items, (list, tuple)) or not all(map(isinstance, items, repeat(str))):
-            raise ArchitectureError(key, f"must be a list of strings, got {value!r}", where)
-        return tuple(filter(None, map(str.strip, items)))  # blanks dropped
-    if not isinstance(value, str):
-        raise ArchitectureError(key, f"must be a string, got {value!r}", where)
-    return value
-
-
-def _coerce_int_item(key: str, item: Any, where: str | None) -> int:
-    if isinstance(item, str):
-        try:
-            item = int(item)
-        except ValueError:
-            raise ArchitectureError(key, f"must be a list of whole numbers, got {item!r}", where) from None
-    return _positive(item, key, where, allow_zero=True)
+    return coerce(key, value, where, _READY[key], _FIELD_TYPES[key])

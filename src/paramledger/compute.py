@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 from ._exceptions import OptionError
 from .architecture import Architecture
+from .design.flat import layer_plan
 from .inventory import ACTIVE_DEFINITION, Inventory, Tensor
 from .kvcache import check_context
 
@@ -121,28 +122,12 @@ def forward_flops_per_token(source: Inventory | Architecture, context: int) -> F
     arch = inv.architecture
     if arch is None:
         raise OptionError("source", "FLOPs need the architecture (heads, head_dim), not a bare tensor list")
-    heads = arch.num_attention_heads
-    if arch.is_mla:
-        qk_dim, v_dim = arch.qk_nope_head_dim + arch.qk_rope_head_dim, arch.v_head_dim
-    else:
-        qk_dim, v_dim = arch.attention_head_dim, arch.value_head_dim
-    per_layer_dims = bool(arch.head_dim_per_layer)  # Gemma 4: each layer's own head width
     attention = expansion = 0
-    linear = arch.linear_attention_set  # Gated DeltaNet layers: no keys to attend to
-    for i in range(arch.num_hidden_layers):
-        if i in linear:
-            continue
-        if per_layer_dims:
-            qk_dim, v_dim = arch.layer_head_dim(i), arch.layer_value_head_dim(i)
-        keys = min(context, arch.sliding_window) if arch.is_sliding_layer(i) else context
-        if arch.has_indexer(i):  # scores every key: q·k per indexer head, then the weighted sum over heads
-            attention += 2 * arch.index_n_heads * (arch.index_head_dim + 1) * keys
-        # DSA: attention reads only the keys the indexer selects (the latents are all expanded)
-        attended = keys if arch.index_topk is None else min(keys, arch.index_topk)
-        attention += 2 * arch.layer_heads(i) * (qk_dim + v_dim) * attended
-        if arch.is_mla:
-            kv_b = heads * (arch.qk_nope_head_dim + arch.v_head_dim) * arch.kv_lora_rank
-            expansion += 2 * kv_b * (keys - 1)
+    window = arch.sliding_window
+    for layer, sliding in zip(layer_plan(arch).layers, arch.sliding_layers()):
+        keys = min(context, window) if sliding else context
+        attention += layer.attention_flops(keys)
+        expansion += layer.expansion_flops(keys)
     matmul = matmul_parameters(inv)
     streams, d = arch.altup_num_inputs, arch.hidden_size
     altup = arch.num_hidden_layers * (2 * streams * d + 2 * d * streams * streams)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .architecture import Architecture
+from .design.flat import layer_plan
 
 BF16_BYTES = 2
 
@@ -97,35 +98,25 @@ class Disagreement:
 
 # ----------------------------------------------------------------------------- cells
 def attention_cell(arch: Architecture) -> str:
-    """MHA, GQA with its factor, MQA or MLA; where layers differ (Gemma 4's full layers group 8 query heads
-    per KV head, its sliding layers 2; Qwen3-Next's Gated DeltaNet layers hold no heads of keys), each
-    grouping with its layers: "GQA (2×) on 50 sliding, GQA (8×) on 10 full"."""
-    if arch.is_mla:
-        return "MLA"
-    if not (arch.num_key_value_heads_per_layer or arch.sliding_num_key_value_heads is not None
-            or arch.num_attention_heads_per_layer or arch.linear_attention_layers):
-        return _grouping(arch.num_attention_heads, arch.kv_heads)
-    linear = arch.linear_attention_set
-    heads = arch.num_attention_heads_per_layer
-    cells: dict[str, dict[str, int]] = {}  # grouping -> layer type -> layers, in order of appearance
-    for layer in range(arch.num_hidden_layers):
-        if layer in linear:
-            cell, kind = "Gated DeltaNet", "linear"
-        else:
-            cell = _grouping(heads[layer] if heads else arch.num_attention_heads, arch.layer_kv_heads(layer))
-            kind = "sliding" if arch.is_sliding_layer(layer) else "full" if arch.sliding_window or linear else ""
+    """MHA, GQA with its factor, MQA or MLA, as the layers' mixers name themselves; where layers differ
+    (Gemma 4's full layers group 8 query heads per KV head, its sliding layers 2; Qwen3-Next's Gated
+    DeltaNet layers hold no heads of keys), each with its layers: "GQA (2×) on 50 sliding, GQA (8×) on 10 full"."""
+    plan = layer_plan(arch)
+    labels = {id(layer): layer.mixer_label() or ("no mixer", "no mixer") for layer, _ in plan.kinds}
+    if len(labels) == 1 and not arch.sliding_window:
+        return next(iter(labels.values()))[0]
+    mixed = arch.sliding_window or any(kind is not None for _, kind in labels.values())
+    cells: dict[str, dict[str, int]] = {}  # cell -> layer kind -> layers, in order of appearance
+    for layer, sliding in zip(plan.layers, arch.sliding_layers()):
+        cell, kind = labels[id(layer)]
+        if kind is None:  # attention: full or sliding
+            kind = "sliding" if sliding else "full" if mixed else ""
         kinds = cells.setdefault(cell, {})
         kinds[kind] = kinds.get(kind, 0) + 1
     if len(cells) == 1:
         return next(iter(cells))
     return ", ".join(f"{cell} on " + " + ".join(f"{n} {kind or 'layers'}" for kind, n in kinds.items())
                      for cell, kinds in cells.items())
-
-
-def _grouping(query_heads: int, kv_heads: int) -> str:
-    if kv_heads == query_heads:
-        return "MHA"
-    return "MQA" if kv_heads == 1 else f"GQA ({query_heads // kv_heads}×)"
 
 
 _NORM_NAMES = {"rmsnorm": "RMSNorm", "layernorm": "LayerNorm", "layernorm_nobias": "LayerNorm (no bias)",

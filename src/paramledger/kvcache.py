@@ -51,6 +51,7 @@ from dataclasses import dataclass
 
 from ._exceptions import OptionError
 from .architecture import Architecture
+from .design.flat import layer_plan
 from .dtypes import KV_DTYPES, DType, get_dtype
 from .inventory import Inventory
 
@@ -86,29 +87,14 @@ def tokens_held(window: int | None, context: int) -> int:
 
 
 def layer_values_per_token(arch: Architecture, layer: int = 0, mla_layout: str = "latent") -> int:
-    """Key and value elements one layer caches for one token of one sequence."""
-    if arch.is_kv_shared_layer(layer) or arch.is_linear_attention_layer(layer):  # an earlier layer's; a state
-        return 0
-    if arch.is_mla:
-        # a layer running its own lightning indexer also caches one index_head_dim key per token
-        index_keys = arch.index_head_dim if arch.has_indexer(layer) else 0
-        if mla_layout == "latent":
-            return arch.kv_lora_rank + arch.qk_rope_head_dim + index_keys
-        heads = arch.num_attention_heads
-        return heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim) + heads * arch.v_head_dim + index_keys
-    # a key of head_dim and a value of v_head_dim (head_dim unless set) per KV head of this layer;
-    # values made from the keys' projection (attention_k_eq_v) are normed apart and cached apart
-    return arch.layer_kv_heads(layer) * (arch.layer_head_dim(layer) + arch.layer_value_head_dim(layer))
+    """Key and value elements one layer caches for one token of one sequence, as its parts say."""
+    return layer_plan(arch).layers[layer].kv_values_per_token(mla_layout)
 
 
-def linear_attention_state_values(arch: Architecture, layer: int = 0) -> int:
-    """The fixed state one Gated DeltaNet layer holds for one sequence, whatever the context: its conv's
-    last linear_conv_kernel_dim inputs over q, k and v, and the recurrent state, a key head × value head
-    matrix per value head (LinearAttentionLayer's conv_states and recurrent_states); 0 on other layers."""
-    if not arch.is_linear_attention_layer(layer):
-        return 0
-    conv = arch.linear_conv_dim * arch.linear_conv_kernel_dim
-    return conv + arch.linear_num_value_heads * arch.linear_key_head_dim * arch.linear_value_head_dim
+def layer_state_values(arch: Architecture, layer: int = 0) -> int:
+    """The fixed state one layer holds for one sequence, whatever the context (a Gated DeltaNet's conv
+    and recurrent states); 0 for a layer whose parts hold none."""
+    return layer_plan(arch).layers[layer].state_values()
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,12 +219,11 @@ def kv_cache(source: Architecture | Inventory, context: int, batch: int = 1, dty
     check_context(context, batch)
     if mla_layout not in MLA_LAYOUTS:
         raise OptionError("mla-layout", f"unknown layout {mla_layout!r}; one of {', '.join(MLA_LAYOUTS)}")
-    layers = tuple(
-        LayerCache(i, layer_values_per_token(arch, i, mla_layout),
-                   arch.sliding_window if arch.is_sliding_layer(i) else None,
-                   linear_attention_state_values(arch, i))
-        for i in range(arch.num_hidden_layers)
-    )
+    plan = layer_plan(arch)
+    held = {id(layer): (layer.kv_values_per_token(mla_layout), layer.state_values()) for layer, _ in plan.kinds}
+    window = arch.sliding_window
+    layers = tuple(LayerCache(i, held[id(layer)][0], window if sliding else None, held[id(layer)][1])
+                   for i, (layer, sliding) in enumerate(zip(plan.layers, arch.sliding_layers())))
     note = None
     if any(layer.window is not None for layer in layers):
         note = MASK_ONLY_WINDOWS.get(arch.model_type)
@@ -249,5 +234,4 @@ def kv_cache(source: Architecture | Inventory, context: int, batch: int = 1, dty
 
 def kv_values_per_token(source: Architecture | Inventory, mla_layout: str = "latent") -> int:
     """Seed 002: 24 layers × 2 × 16 heads × 128 = 98,304 values per token."""
-    arch = _architecture(source)
-    return sum(layer_values_per_token(arch, i, mla_layout) for i in range(arch.num_hidden_layers))
+    return sum(layer.kv_values_per_token(mla_layout) * layers for layer, layers in layer_plan(_architecture(source)).kinds)

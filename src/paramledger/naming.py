@@ -59,6 +59,10 @@ class Naming:
     linear_a_log: str = "linear_attn.A_log"
     linear_norm: str = "linear_attn.norm"
     linear_out: str = "linear_attn.out_proj"
+    # state-space and convolution mixers (parts/mamba.py, parts/conv.py): the mixer's module path;
+    # the names inside it (in_proj, conv1d, x_proj, dt_proj, dt_bias, A_log, D, norm, out_proj) are Mamba's
+    mamba: str = "mamba"
+    short_conv: str = "conv"
     # multi-head latent attention (DeepSeek V2/V3)
     q_a: str = "self_attn.q_a_proj"
     q_a_norm: str = "self_attn.q_a_layernorm"
@@ -78,6 +82,9 @@ class Naming:
     router_correction_bias: str = "mlp.gate.moe_statics.e_score_correction_bias"  # (1, experts), ERNIE 4.5
     router_correction_bias_row: bool = True  # stored (1, experts); False: (experts,) (AFMoE, Laguna)
     moe_output_norm: str = "mlp.post_mlp_layernorm"  # A.X-K1
+    # The experts run in a narrower latent (moe_latent_size): projections into it and out (Nemotron-H)
+    moe_latent_in: str = "mixer.fc1_latent_proj"
+    moe_latent_out: str = "mixer.fc2_latent_proj"
     experts_output_bias: str = "mlp.bias"  # JetMoE
     experts_gate_up: str = "mlp.experts.gate_up_proj"
     experts_down: str = "mlp.experts.down_proj"

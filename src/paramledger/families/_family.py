@@ -99,3 +99,9 @@ def multimodal(text: Family, model_type: str, source: str) -> Family:
 def same(*names: str, **renamed: str) -> dict[str, str]:
     """A key table: ``names`` read under the field's own name, ``renamed`` as config key=field."""
     return {**{name: name for name in names}, **renamed}
+
+
+def derived_from(parent: Family, **changes: Any) -> Family:
+    """A family written as a difference from ``parent``: only what differs is given, and the entry's
+    comment says what ("identical to X except: ..."), as transformers' modular files do."""
+    return dataclasses.replace(parent, **changes)

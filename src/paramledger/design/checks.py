@@ -1,0 +1,245 @@
+"""The refusals between the flat keys of an Architecture: what the parts a design becomes need of
+each other (per-layer lists as long as the depth, sizes that divide, an option only with the part it
+belongs to).  Sizes, enumerations and the keys every design has are checked in architecture.py first;
+these run after, in Architecture.validate, each refusal one line naming the key."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._exceptions import ArchitectureError
+
+if TYPE_CHECKING:
+    from ..architecture import Architecture
+
+
+LINEAR_ATTENTION_SIZES = ("linear_num_value_heads", "linear_num_key_heads", "linear_key_head_dim",
+                          "linear_value_head_dim", "linear_conv_kernel_dim")
+"""The Gated DeltaNet's sizes (HF config keys): all given with linear_attention_layers, none without."""
+
+
+def check_structure(arch: Architecture, where: str | None) -> None:
+    """Per-layer heads, the indexer, a pruned head, sub-norms and a learned activation."""
+    check_per_layer_ffn_and_inputs(arch, where)
+    if arch.mamba_layers or arch.conv_layers or arch.layers_without_mixer or arch.layers_without_ffn:
+        check_layer_lists(arch, where)
+    if (arch.linear_attention_layers or arch.linear_num_value_heads is not None  # no call on the common path
+            or arch.linear_num_key_heads is not None or arch.linear_key_head_dim is not None
+            or arch.linear_value_head_dim is not None or arch.linear_conv_kernel_dim is not None):
+        check_linear_attention(arch, where)
+    if arch.attention_shapes_differ or arch.moe_beside_dense_mlp or arch.router_scales:
+        check_per_layer_attention(arch, where)
+    if arch.num_attention_heads_per_layer:
+        per_layer = arch.num_attention_heads_per_layer
+        if len(per_layer) != arch.num_hidden_layers:
+            raise ArchitectureError("num_attention_heads_per_layer", f"has {len(per_layer)} entries for "
+                                    f"num_hidden_layers={arch.num_hidden_layers}", where)
+        if arch.is_mla:
+            raise ArchitectureError("num_attention_heads_per_layer", "is built for multi-head attention, not "
+                                    "with kv_lora_rank (multi-head latent attention)", where)
+        for layer, heads in enumerate(per_layer):
+            if heads < 1 or heads % arch.kv_heads:
+                raise ArchitectureError("num_attention_heads_per_layer", f"layer {layer}: {heads} heads is not a "
+                                        f"positive multiple of the {arch.kv_heads} key/value heads", where)
+    if arch.attention_experts and arch.is_moe:
+        if arch.is_mla:
+            raise ArchitectureError("attention_experts", "is built for multi-head attention, not with "
+                                                         "kv_lora_rank (multi-head latent attention)", where)
+        if arch.num_attention_heads != arch.num_experts_per_tok * arch.kv_heads:
+            raise ArchitectureError("attention_experts", f"num_attention_heads={arch.num_attention_heads} is not "
+                                    f"num_experts_per_tok × num_key_value_heads = {arch.num_experts_per_tok} × "
+                                    f"{arch.kv_heads} (each routed expert holds one set of the KV heads' queries)",
+                                    where)
+    if arch.attention_output_bias_layers:
+        if arch.attention_output_bias:
+            raise ArchitectureError("attention_output_bias_layers", "set with attention_output_bias (every "
+                                    "layer's output projection already has a bias)", where)
+        for layer in arch.attention_output_bias_layers:
+            if not 0 <= layer < arch.num_hidden_layers:
+                raise ArchitectureError("attention_output_bias_layers", f"layer {layer} is outside "
+                                        f"0..{arch.num_hidden_layers - 1}", where)
+    if arch.index_n_heads is not None:
+        if arch.q_lora_rank is None or not arch.is_mla:
+            raise ArchitectureError("index_n_heads", "needs kv_lora_rank and q_lora_rank (the indexer's "
+                                    "queries read the q LoRA latent of multi-head latent attention)", where)
+        if arch.index_head_dim is None:
+            raise ArchitectureError("index_head_dim", "required with index_n_heads (the lightning indexer)", where)
+        if arch.index_head_dim < arch.qk_rope_head_dim:
+            raise ArchitectureError("index_head_dim", f"{arch.index_head_dim} is narrower than qk_rope_head_dim="
+                                    f"{arch.qk_rope_head_dim} (the indexer ropes that many channels)", where)
+        if arch.indexer_types:
+            if len(arch.indexer_types) != arch.num_hidden_layers:
+                raise ArchitectureError("indexer_types", f"has {len(arch.indexer_types)} entries for "
+                                        f"num_hidden_layers={arch.num_hidden_layers}", where)
+            wrong = next((t for t in arch.indexer_types if t not in ("full", "shared")), None)
+            if wrong is not None:
+                raise ArchitectureError("indexer_types", f"{wrong!r} is not one of full, shared", where)
+            if arch.indexer_types[0] != "full":
+                raise ArchitectureError("indexer_types", "layer 0 is shared: a shared layer reuses an earlier "
+                                        "full layer's selection", where)
+    else:
+        for key in ("index_head_dim", "index_topk", "indexer_types"):
+            if getattr(arch, key):
+                raise ArchitectureError(key, "set without index_n_heads (the lightning indexer)", where)
+    if arch.output_vocab_size is not None:
+        if arch.output_vocab_size > arch.vocab_size:
+            raise ArchitectureError("output_vocab_size", f"{arch.output_vocab_size} is more than vocab_size="
+                                    f"{arch.vocab_size} (a pruned head keeps ids 0..output_vocab_size - 1)", where)
+        if arch.tie_word_embeddings and arch.output_vocab_size != arch.vocab_size:
+            raise ArchitectureError("output_vocab_size", "a pruned head cannot be tied to the token table "
+                                    "(set tie_word_embeddings false)", where)
+    for key, on in (("attn_sub_norm", arch.attn_sub_norm),
+                    ("attention_output_gate", arch.attention_output_gate != "none")):
+        if on and arch.is_mla:
+            raise ArchitectureError(key, "is built for multi-head attention's output, not with kv_lora_rank "
+                                         "(multi-head latent attention)", where)
+    if arch.is_moe:
+        for key, on in (("ffn_sub_norm", arch.ffn_sub_norm), ("hidden_act", arch.learned_activation)):
+            if on and len(arch.mlp_only_layers) < arch.num_hidden_layers:
+                what = "an FFN sub-norm" if key == "ffn_sub_norm" else "xielu's learned alpha_p and alpha_n"
+                raise ArchitectureError(key, f"{what} is built for dense FFNs only, not for routed experts", where)
+
+
+def check_per_layer_attention(arch: Architecture, where: str | None) -> None:
+    """Per-layer head widths and KV heads, values from keys, a dense FFN beside the experts."""
+    layers = arch.num_hidden_layers
+    for key in ("head_dim_per_layer", "num_key_value_heads_per_layer"):
+        per_layer = getattr(arch, key)
+        if not per_layer:
+            continue
+        if len(per_layer) != layers:
+            raise ArchitectureError(key, f"has {len(per_layer)} entries for num_hidden_layers={layers}", where)
+        if min(per_layer) < 1:
+            raise ArchitectureError(key, "every entry must be positive", where)
+        if arch.is_mla or arch.attention_experts or arch.sliding_layers_differ or arch.v_head_dim:
+            raise ArchitectureError(key, "is built for plain multi-head attention (not with MLA, attention "
+                                    "experts, sliding KV heads or v_head_dim)", where)
+    per_layer_kv = arch.num_key_value_heads_per_layer
+    if per_layer_kv:
+        if arch.num_attention_heads_per_layer:
+            wrong = [(layer, kv) for layer, kv in enumerate(per_layer_kv) if arch.layer_heads(layer) % kv]
+        else:  # one query-head count: each distinct KV head count is checked once
+            odd = {kv for kv in set(per_layer_kv) if arch.num_attention_heads % kv}
+            wrong = [(layer, kv) for layer, kv in enumerate(per_layer_kv) if kv in odd] if odd else []
+        if wrong:
+            layer, kv_heads = wrong[0]
+            raise ArchitectureError("num_key_value_heads_per_layer", f"layer {layer}: {kv_heads} does not "
+                                    f"divide its {arch.layer_heads(layer)} query heads", where)
+    if arch.attention_k_eq_v and (arch.is_mla or arch.attention_experts or arch.v_head_dim):
+        raise ArchitectureError("attention_k_eq_v", "is built for plain multi-head attention (not with MLA, "
+                                "attention experts or v_head_dim)", where)
+    if (arch.num_kv_shared_layers and (arch.head_dim_per_layer or arch.num_key_value_heads_per_layer)
+            and len(arch.layer_types) in (0, layers)):  # a pattern of another length is refused in validate
+        first = layers - arch.num_kv_shared_layers
+        for layer in range(first, layers):
+            kind = arch.is_sliding_layer(layer)
+            source = max((i for i in range(first) if arch.is_sliding_layer(i) == kind), default=layer)
+            if (arch.layer_head_dim(layer), arch.layer_kv_heads(layer)) != (
+                    arch.layer_head_dim(source), arch.layer_kv_heads(source)):
+                raise ArchitectureError("num_kv_shared_layers", f"layer {layer} reuses layer {source}'s keys "
+                                        "and values but its head_dim or KV heads differ", where)
+    for key in ("moe_beside_dense_mlp", "router_scales"):
+        if getattr(arch, key) and not arch.is_moe:
+            raise ArchitectureError(key, "set without num_experts", where)
+    if arch.moe_beside_dense_mlp and arch.mlp_only_layers:
+        raise ArchitectureError("moe_beside_dense_mlp", "set with mlp_only_layers (every layer runs both "
+                                "the dense FFN and the experts)", where)
+
+
+def check_linear_attention(arch: Architecture, where: str | None) -> None:
+    """Gated DeltaNet layers: in range, every size given, value heads a multiple of key heads, and
+    self-attention's own per-layer variants (which a DeltaNet layer would not read) off."""
+    layers = arch.linear_attention_layers
+    if not layers:
+        key = next(key for key in LINEAR_ATTENTION_SIZES if getattr(arch, key) is not None)
+        raise ArchitectureError(key, "set without linear_attention_layers (the Gated DeltaNet layers)", where)
+    for layer in layers:
+        if not 0 <= layer < arch.num_hidden_layers:
+            raise ArchitectureError("linear_attention_layers", f"layer {layer} is outside "
+                                    f"0..{arch.num_hidden_layers - 1}", where)
+    for key in LINEAR_ATTENTION_SIZES:
+        if getattr(arch, key) is None:
+            raise ArchitectureError(key, "required with linear_attention_layers (the Gated DeltaNet layers)",
+                                    where)
+    if arch.linear_num_value_heads % arch.linear_num_key_heads:
+        raise ArchitectureError("linear_num_value_heads", f"{arch.linear_num_value_heads} is not a multiple of "
+                                f"linear_num_key_heads={arch.linear_num_key_heads} (each key head serves a "
+                                "group of value heads)", where)
+    for key, on in (("kv_lora_rank", arch.is_mla), ("attention_experts", arch.attention_experts),
+                    ("index_n_heads", arch.index_n_heads is not None),
+                    ("num_kv_shared_layers", arch.num_kv_shared_layers),
+                    ("num_attention_heads_per_layer", arch.num_attention_heads_per_layer),
+                    ("attention_output_bias_layers", arch.attention_output_bias_layers),
+                    ("head_dim_per_layer", arch.head_dim_per_layer),
+                    ("num_key_value_heads_per_layer", arch.num_key_value_heads_per_layer),
+                    ("attention_k_eq_v", arch.attention_k_eq_v),
+                    ("sliding_num_key_value_heads", arch.sliding_num_key_value_heads is not None),
+                    ("sliding_attention_sinks", arch.sliding_attention_sinks)):
+        if on:
+            raise ArchitectureError(key, "is not built with linear_attention_layers (Gated DeltaNet layers "
+                                    "beside plain self-attention only)", where)
+
+
+def check_per_layer_ffn_and_inputs(arch: Architecture, where: str | None) -> None:
+    """Per-layer FFN widths, shared keys and values, per-layer inputs, AltUp and LAuReL."""
+    if arch.intermediate_size_per_layer:
+        widths = arch.intermediate_size_per_layer
+        if len(widths) != arch.num_hidden_layers:
+            raise ArchitectureError("intermediate_size_per_layer", f"has {len(widths)} entries for "
+                                    f"num_hidden_layers={arch.num_hidden_layers}", where)
+        if any(width < 1 for width in widths):
+            raise ArchitectureError("intermediate_size_per_layer", "every width must be positive", where)
+        if arch.is_moe and not arch.moe_beside_dense_mlp:
+            raise ArchitectureError("intermediate_size_per_layer", "is built for dense FFNs, not with "
+                                    "num_experts (unless moe_beside_dense_mlp)", where)
+    shared = arch.num_kv_shared_layers
+    if shared:
+        if shared >= arch.num_hidden_layers:
+            raise ArchitectureError("num_kv_shared_layers", f"{shared} leaves no layer of the "
+                                    f"{arch.num_hidden_layers} to compute the keys and values they share", where)
+        if arch.is_mla or arch.attention_experts or arch.sliding_layers_differ or arch.index_n_heads:
+            raise ArchitectureError("num_kv_shared_layers", "is built for plain multi-head attention (not with "
+                                    "MLA, attention experts, sliding KV heads or an indexer)", where)
+        first = arch.num_hidden_layers - shared
+        if arch.layer_types and set(arch.layer_types[:first]) != set(arch.layer_types):
+            raise ArchitectureError("num_kv_shared_layers", "a shared layer's attention type has no earlier "
+                                    "layer of that type to share keys and values from", where)
+    if arch.vocab_size_per_layer_input is not None:
+        if not arch.hidden_size_per_layer_input:
+            raise ArchitectureError("vocab_size_per_layer_input", "set without hidden_size_per_layer_input "
+                                    "(the per-layer inputs)", where)
+
+
+MAMBA_SIZES = ("mamba_d_state", "mamba_d_conv")
+"""Every Mamba's sizes: given with mamba_layers (Mamba-2 needs mamba_n_heads too)."""
+
+
+def check_layer_lists(arch: Architecture, where: str | None) -> None:
+    """The per-layer lists that say which mixer or FFN a layer holds: in range, no layer named by two
+    mixers' lists, and each kind's sizes given (none of a kind is built without its layers)."""
+    last = arch.num_hidden_layers - 1
+    seen: dict[int, str] = {i: "linear_attention_layers" for i in arch.linear_attention_layers}
+    for key in ("mamba_layers", "conv_layers", "layers_without_mixer", "layers_without_ffn"):
+        for layer in getattr(arch, key):
+            if not 0 <= layer <= last:
+                raise ArchitectureError(key, f"layer {layer} is outside 0..{last}", where)
+            if key != "layers_without_ffn":
+                other = seen.setdefault(layer, key)
+                if other != key:
+                    raise ArchitectureError(key, f"layer {layer} is in {other} too (a layer holds one token mixer)",
+                                            where)
+    if arch.mamba_layers:
+        needed = MAMBA_SIZES + (("mamba_n_heads",) if arch.mamba_version == 2 else ())
+        for key in needed:
+            if getattr(arch, key) is None:
+                raise ArchitectureError(key, "required with mamba_layers (the Mamba layers)", where)
+        if arch.mamba_version not in (1, 2):
+            raise ArchitectureError("mamba_version", f"must be 1 or 2, got {arch.mamba_version}", where)
+        inner = arch.mamba_intermediate_size or arch.mamba_expand * arch.hidden_size
+        if arch.mamba_version == 2:
+            for key, parts in (("mamba_n_heads", arch.mamba_n_heads), ("mamba_n_groups", arch.mamba_n_groups)):
+                if inner % parts:
+                    raise ArchitectureError(key, f"{parts} does not divide the Mamba width {inner} "
+                                            "(mamba_intermediate_size)", where)
+    if arch.conv_layers and arch.conv_L_cache is None:
+        raise ArchitectureError("conv_L_cache", "required with conv_layers (the short-convolution layers)", where)

@@ -1,0 +1,173 @@
+"""The flat, HF-named keys of an Architecture, translated into layers of parts: the one place that
+reads which layer holds which mixer, FFN and norms.
+
+A layer's parts are decided by a few columns, each one value per layer: only the columns the design
+varies are looked at layer by layer, and one Layer is made for each distinct combination (layers
+alike share one object, so the builder lists its tensors once and every view sums it once)."""
+
+from __future__ import annotations
+
+from itertools import islice, repeat
+from typing import TYPE_CHECKING, Any
+
+from ..parts.attention import Attention
+from ..parts.conv import ShortConv
+from ..parts.deltanet import GatedDeltaNet
+from ..parts.experts import Experts
+from ..parts.extras import Gemma3nExtras
+from ..parts.ffn import DenseFFN
+from ..parts.latent import Indexer, LatentAttention
+from ..parts.mamba import Mamba, Mamba2
+from ..parts.norms import BlockNorms
+from .layers import Layer, LayerPlan
+
+if TYPE_CHECKING:
+    from ..architecture import Architecture
+
+ATTENTION, LINEAR_ATTENTION, MAMBA, CONV = "attention", "linear_attention", "mamba", "conv"
+DENSE, MOE = "dense", "moe"
+
+
+def layer_plan(arch: Architecture) -> LayerPlan:
+    """Every layer's Layer.  Made once per design and kept (a design is frozen); a stand-in with
+    symbolic sizes (formula.py) gets a plan of its own each time."""
+    cache = arch.__dict__
+    plan = cache.get("_layer_plan")
+    if plan is None:
+        plan = _plan(arch)
+        if type(arch).__name__ == "Architecture":
+            cache["_layer_plan"] = plan
+    return plan
+
+
+def _plan(arch: Any) -> LayerPlan:
+    keys, arguments = _columns(arch)
+    built: dict[tuple, Layer] = {}
+    layers = []
+    for key in keys:  # one look-up per layer, by what varies between layers
+        layer = built.get(key)
+        if layer is None:
+            layer = built[key] = layer_for(arch, *arguments(key))
+        layers.append(layer)
+    ids = list(map(id, layers))  # counted by identity, at C speed
+    return LayerPlan(tuple(layers), tuple((layer, ids.count(id(layer))) for layer in built.values()))
+
+
+def _columns(arch: Any) -> tuple[Any, Any]:
+    """Each layer's key: the values of the columns that vary (its FFN kind, sliding with tensors of
+    its own?, its own indexer?, its query heads, an output bias?, its FFN width, keys and values
+    shared from an earlier layer?, its head width and KV heads, values from the keys?, its mixer
+    kind), and the function giving a key's full arguments of layer_for."""
+    count = arch.num_hidden_layers
+    layers = range(count)
+    shapes_differ = arch.attention_shapes_differ
+    sliding = arch.sliding_layers() if arch.sliding_layers_differ or arch.attention_k_eq_v else None
+    columns = (
+        _ffn_column(arch, layers),
+        sliding if arch.sliding_layers_differ else repeat(False),
+        [arch.has_indexer(i) for i in layers] if arch.indexer_types else repeat(arch.index_n_heads is not None),
+        arch.num_attention_heads_per_layer or repeat(None),
+        [arch.has_output_bias(i) for i in layers] if arch.attention_output_bias_layers
+        else repeat(arch.attention_output_bias),
+        arch.intermediate_size_per_layer or repeat(None),
+        [arch.is_kv_shared_layer(i) for i in layers] if arch.num_kv_shared_layers else repeat(False),
+        (arch.head_dim_per_layer or repeat(arch.attention_head_dim)) if shapes_differ else repeat(None),
+        (arch.num_key_value_heads_per_layer or [arch.layer_kv_heads(i) for i in layers]) if shapes_differ
+        else repeat(None),
+        [not s for s in sliding] if arch.attention_k_eq_v else repeat(False),  # values from keys: full layers
+        _mixer_column(arch, layers),
+    )
+    varying = [i for i, column in enumerate(columns) if type(column) is not repeat]
+    template = [None if i in varying else next(column) for i, column in enumerate(columns)]
+
+    def arguments(key: tuple) -> list:
+        full = template.copy()
+        for i, value in zip(varying, key):
+            full[i] = value
+        return full
+
+    keys = islice(zip(*[columns[i] for i in varying]), count) if varying else repeat((), count)
+    return keys, arguments
+
+
+def _ffn_column(arch: Any, layers: range) -> Any:
+    """Each layer's FFN: routed experts, dense (mlp_only_layers in an MoE design) or none."""
+    without = frozenset(arch.layers_without_ffn)
+    if not arch.mlp_only_layers and not without:
+        return repeat(MOE if arch.is_moe else DENSE)
+    dense = frozenset(arch.mlp_only_layers) if arch.is_moe else frozenset(layers)
+    return [None if i in without else DENSE if i in dense else MOE for i in layers]
+
+
+def _mixer_column(arch: Any, layers: range) -> Any:
+    """Each layer's token mixer: self-attention unless a list names another kind, or none."""
+    kinds = ((LINEAR_ATTENTION, arch.linear_attention_layers), (MAMBA, arch.mamba_layers),
+             (CONV, arch.conv_layers), (None, arch.layers_without_mixer))
+    named = {i: kind for kind, listed in kinds for i in listed}
+    if not named:
+        return repeat(ATTENTION)
+    return [named.get(i, ATTENTION) for i in layers]
+
+
+def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool = False, heads: int | None = None,
+              output_bias: bool = False, ffn_size: int | None = None, kv_shared: bool = False,
+              head_dim: int | None = None, kv_heads: int | None = None, values_from_keys: bool = False,
+              mixer: str | None = ATTENTION) -> Layer:
+    """One layer's parts (``heads``, ``ffn_size``, ``head_dim``, ``kv_heads`` None: the design's)."""
+    d = arch.hidden_size
+    parts: list[Any] = []
+    if mixer == ATTENTION:
+        parts.append(_attention(arch, sliding, indexer, heads, output_bias, kv_shared, head_dim, kv_heads,
+                                values_from_keys))
+    elif mixer == LINEAR_ATTENTION:
+        parts.append(GatedDeltaNet(d, arch.linear_num_value_heads, arch.linear_num_key_heads,
+                                   arch.linear_key_head_dim, arch.linear_value_head_dim, arch.linear_conv_kernel_dim))
+    elif mixer == MAMBA:
+        parts.append(_mamba(arch))
+    elif mixer == CONV:
+        parts.append(ShortConv(d, arch.conv_L_cache, arch.conv_bias))
+    dense = DenseFFN(d, ffn_size or arch.ffn_size, arch.mlp_gated, arch.mlp_bias, arch.ffn_sub_norm,
+                     arch.learned_activation)
+    if ffn == MOE:
+        beside = arch.moe_beside_dense_mlp  # the dense FFN and the experts side by side (Gemma4TextDecoderLayer)
+        if beside:
+            parts.append(dense)
+        parts.append(Experts(d, arch.num_experts, arch.expert_size, arch.mlp_gated, arch.router_bias,
+                             arch.router_scales, arch.router_correction_bias, arch.shared_expert_size,
+                             arch.mlp_bias, arch.shared_expert_gate, arch.experts_output_bias,
+                             arch.moe_output_norm, beside, arch.moe_latent_size))
+    elif ffn == DENSE:
+        parts.append(dense)
+    parts.append(BlockNorms(d, arch.norm_placement, mixer is not None, ffn is not None))
+    if arch.altup_num_inputs or arch.laurel_rank or arch.hidden_size_per_layer_input:
+        parts.append(Gemma3nExtras(d, arch.altup_num_inputs, arch.laurel_rank, arch.hidden_size_per_layer_input))
+    return Layer(tuple(parts))
+
+
+def _mamba(arch: Any) -> Mamba | Mamba2:
+    d = arch.hidden_size
+    inner = arch.mamba_intermediate_size or arch.mamba_expand * d
+    if arch.mamba_version == 1:
+        rank = arch.mamba_dt_rank or -(-d // 16)  # time_step_rank "auto": ceil(hidden_size / 16)
+        return Mamba(d, inner, arch.mamba_d_state, arch.mamba_d_conv, rank, arch.mamba_conv_bias, arch.mamba_proj_bias,
+                     arch.mamba_dt_norms)
+    return Mamba2(d, inner, arch.mamba_d_state, arch.mamba_d_conv, arch.mamba_n_heads, arch.mamba_n_groups,
+                  arch.mamba_conv_bias, arch.mamba_proj_bias, arch.mamba_gated_norm)
+
+
+def _attention(arch: Any, sliding: bool, indexer: bool, layer_heads: int | None, output_bias: bool,
+               kv_shared: bool, layer_head_dim: int | None, layer_kv_heads: int | None,
+               values_from_keys: bool) -> Any:
+    heads = layer_heads or arch.num_attention_heads
+    sinks = arch.attention_sinks or (sliding and arch.sliding_attention_sinks)
+    if arch.is_mla:
+        own = Indexer(arch.index_n_heads, arch.index_head_dim) if indexer else None
+        return LatentAttention(arch.hidden_size, heads, arch.q_lora_rank, arch.kv_lora_rank, arch.qk_nope_head_dim,
+                               arch.qk_rope_head_dim, arch.v_head_dim, arch.attention_bias, output_bias, sinks, own,
+                               arch.index_topk)
+    head_dim = layer_head_dim or arch.attention_head_dim
+    kv_heads = arch.sliding_num_key_value_heads if sliding and arch.sliding_num_key_value_heads else arch.kv_heads
+    return Attention(arch.hidden_size, heads, layer_kv_heads or kv_heads, head_dim, arch.v_head_dim or head_dim,
+                     arch.attention_bias, output_bias, arch.qk_norm, arch.qk_norm_bias, arch.attention_output_gate,
+                     arch.attn_sub_norm, sinks, kv_shared, values_from_keys,
+                     arch.num_experts if arch.attention_experts else 0)

@@ -1,0 +1,48 @@
+"""A layer is a few parts; a model's layers are one Layer per depth, the equal ones one object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..inventory import Tensor
+from ..naming import Naming
+from ..parts._collector import Collector
+from ..parts._protocol import Part
+
+
+@dataclass(frozen=True, slots=True)
+class Layer:
+    """The parts of one layer, in the order the builder lists their tensors (a token mixer or none,
+    an FFN or none, the block's norms, any extras); the views ask each part and never its kind."""
+    parts: tuple[Part, ...]
+
+    def tensors(self, naming: Naming, norm_type: str) -> tuple[Tensor, ...]:
+        """The layer's tensors, named relative to the layer prefix."""
+        c = Collector(naming, norm_type)
+        for part in self.parts:
+            part.tensors(c)
+        return tuple(c.tensors)
+
+    def kv_values_per_token(self, mla_layout: str = "latent") -> int:
+        return sum(part.kv_values_per_token(mla_layout) for part in self.parts)
+
+    def state_values(self) -> int:
+        return sum(part.state_values() for part in self.parts)
+
+    def attention_flops(self, keys: int) -> int:
+        return sum(part.attention_flops(keys) for part in self.parts)
+
+    def expansion_flops(self, keys: int) -> int:
+        return sum(part.expansion_flops(keys) for part in self.parts)
+
+    def mixer_label(self) -> tuple[str, str | None] | None:
+        """The first token mixer's label (parts/_protocol.py); None for a layer without one."""
+        return next(filter(None, (part.mixer_label() for part in self.parts)), None)
+
+
+@dataclass(frozen=True, slots=True)
+class LayerPlan:
+    """``layers[i]``: layer i's Layer (equal layers share one object); ``kinds``: each distinct Layer
+    with the number of layers that are it, in order of first appearance."""
+    layers: tuple[Layer, ...]
+    kinds: tuple[tuple[Layer, int], ...]

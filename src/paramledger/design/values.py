@@ -1,0 +1,108 @@
+"""Values from TOML, JSON or a ``--set KEY=VALUE`` string turned into an Architecture field's type,
+and the whole-number checks every size goes through."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import repeat
+from typing import Any
+
+from .._exceptions import ArchitectureError
+
+NORM_TYPES = ("rmsnorm", "layernorm", "layernorm_nobias", "nonparametric")
+"""rmsnorm: a learned scale (d); layernorm: scale and offset (2d); layernorm_nobias: scale
+only (d); nonparametric: normalizes with no learned entries (OLMo's LayerNorm)."""
+
+NORM_PLACEMENTS = ("pre", "post", "sandwich", "parallel", "parallel_split", "none")
+"""pre: a norm before attention and before the FFN (2 per block); post: after each
+sublayer (2); sandwich: before and after each (4, Gemma 2/3); parallel: one norm shared by
+parallel attention and FFN branches (1, GPT-J, Phi-2); parallel_split: one norm for each of
+the parallel branches (2, Falcon-40B's ln_attn and ln_mlp); none: no norms inside blocks."""
+
+QK_NORMS = ("none", "head", "full", "per_head")
+"""head: one scale vector of head_dim shared by all heads (Qwen3, Gemma 3); full: one over
+all query (and key) channels (OLMo 2); per_head: one of head_dim for each head, (heads,
+head_dim) on q and (kv_heads, head_dim) on k (Cohere's use_qk_norm, StableLM's qk_layernorm)."""
+
+ATTENTION_OUTPUT_GATES = ("none", "per_channel", "per_head")
+"""A gate on the attention output, projected from the block's input: per_channel, one value for
+each of heads × head_dim channels (AFMoE's gate_proj); per_head, one for each head (Laguna's g_proj)."""
+
+POSITION_TYPES = ("rope", "learned", "alibi", "sinusoidal", "none")
+"""Only a learned table (max_position_embeddings × hidden_size) holds parameters."""
+
+_BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
+
+
+def whole(value: Any, key: str, where: str | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        raise ArchitectureError(key, f"must be a whole number, got {value!r}", where)
+    return value
+
+
+def positive(value: Any, key: str, where: str | None, *, allow_zero: bool = False) -> int:
+    if type(value) is int and value > 0:  # the common case, without a call
+        return value
+    value = whole(value, key, where)
+    if value < 0 or (value == 0 and not allow_zero):
+        bound = "zero or more" if allow_zero else "positive"
+        raise ArchitectureError(key, f"must be {bound}, got {value}", where)
+    return value
+
+
+def coerce(key: str, value: Any, where: str | None, ready: type | None, kind: str) -> Any:
+    """Turn a value from TOML, JSON or a ``--set KEY=VALUE`` string into the field's type."""
+    if type(value) is ready:  # exact type: a bool is no int here
+        return value
+    if value is None:
+        if "None" in kind:
+            return None
+        raise ArchitectureError(key, "may not be null", where)
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in _BOOL_WORDS:
+            return _BOOL_WORDS[value.lower()]
+        raise ArchitectureError(key, f"must be true or false, got {value!r}", where)
+    if kind.startswith("int"):
+        if isinstance(value, str):
+            if value.lower() in ("none", "null") and "None" in kind:
+                return None
+            try:
+                if not value.isascii():  # int() would read "٣" as 3
+                    raise ValueError
+                value = int(value.replace("_", ""))
+            except ValueError:
+                raise ArchitectureError(key, f"must be a whole number, got {value!r}", where) from None
+        return whole(value, key, where)
+    if kind.startswith("Fraction"):
+        try:
+            return Fraction(str(value))
+        except (ValueError, ZeroDivisionError):
+            raise ArchitectureError(key, f"must be a number or a fraction like 8/3, got {value!r}", where) from None
+    if kind.startswith("tuple[int"):
+        if type(value) in (tuple, list) and {*map(type, value)} <= {int} and min(value, default=0) >= 0:
+            return tuple(value)  # whole numbers already (a rule's per-layer list): no call per entry
+        items = value.split(",") if isinstance(value, str) else value
+        if not isinstance(items, (list, tuple)):
+            raise ArchitectureError(key, f"must be a list of layer indices, got {value!r}", where)
+        return tuple(coerce_int_item(key, item, where) for item in items if str(item).strip() != "")
+    if kind.startswith("tuple[str"):
+        items = value.split(",") if isinstance(value, str) else value
+        if not isinstance(items, (list, tuple)) or not all(map(isinstance, items, repeat(str))):
+            raise ArchitectureError(key, f"must be a list of strings, got {value!r}", where)
+        return tuple(filter(None, map(str.strip, items)))  # blanks dropped
+    if not isinstance(value, str):
+        raise ArchitectureError(key, f"must be a string, got {value!r}", where)
+    return value
+
+
+def coerce_int_item(key: str, item: Any, where: str | None) -> int:
+    if isinstance(item, str):
+        try:
+            item = int(item)
+        except ValueError:
+            raise ArchitectureError(key, f"must be a list of whole numbers, got {item!r}", where) from None
+    return positive(item, key, where, allow_zero=True)

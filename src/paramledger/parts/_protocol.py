@@ -1,0 +1,58 @@
+"""The one protocol every part of a layer answers.
+
+A layer is a few parts (parts/ holds one module per kind): a token mixer (attention, latent
+attention, a Gated DeltaNet, a Mamba, a short convolution), an FFN (dense or routed experts), the
+block's norms and any extras.  Every view asks the parts of each layer and never names a kind:
+the builder their tensors, the KV cache their cached values and fixed state, the FLOPs their
+attention arithmetic.  A part built from the symbolic design (formula.py) holds symbols for its
+sizes, so the same ``tensors`` gives its symbolic count.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ._collector import Collector
+
+
+class Part(Protocol):
+    def tensors(self, c: Collector) -> None:
+        """Append the part's tensors, named relative to the layer by the collector's naming, each
+        in transformers' registration order (a module's own parameters before its children's)."""
+
+    def kv_values_per_token(self, mla_layout: str = "latent") -> int:
+        """Key and value elements the part caches for each token of one sequence."""
+
+    def state_values(self) -> int:
+        """Elements of the fixed recurrent state the part holds for one sequence, whatever the context."""
+
+    def attention_flops(self, keys: int) -> int:
+        """Forward FLOPs of one token's attention over ``keys`` keys, beyond its weights' 2 × parameters."""
+
+    def expansion_flops(self, keys: int) -> int:
+        """FLOPs of re-expanding ``keys`` cached latents for one decoded token (MLA's kv_b_proj)."""
+
+    def mixer_label(self) -> tuple[str, str | None] | None:
+        """What the family table calls the part as a token mixer, and the layer kind it makes ("linear"
+        for a linear-time mixer; None for attention, whose layers are full or sliding); None: no mixer."""
+
+
+class Stateless:
+    """The answers of a part that caches nothing and adds no FLOPs beyond its weights (FFNs, norms)."""
+
+    __slots__ = ()
+
+    def kv_values_per_token(self, mla_layout: str = "latent") -> int:
+        return 0
+
+    def state_values(self) -> int:
+        return 0
+
+    def attention_flops(self, keys: int) -> int:
+        return 0
+
+    def expansion_flops(self, keys: int) -> int:
+        return 0
+
+    def mixer_label(self) -> tuple[str, str | None] | None:
+        return None

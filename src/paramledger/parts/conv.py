@@ -1,0 +1,32 @@
+"""LFM2's gated short convolution (transformers 5.24.0 Lfm2ShortConv): in_proj to B, C and x (3 ×
+hidden), a depthwise causal conv of conv_L_cache taps over hidden channels, out_proj; biased by
+conv_bias.  It caches the conv's last conv_L_cache inputs per sequence, no keys or values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._collector import Collector
+from .mamba import _Recurrent
+
+
+@dataclass(frozen=True, slots=True)
+class ShortConv(_Recurrent):
+    hidden_size: int
+    kernel: int  # conv_L_cache
+    bias: bool = False  # conv_bias
+
+    def tensors(self, c: Collector) -> None:
+        n, d, bias = c.naming, self.hidden_size, self.bias
+        conv = n.short_conv + "."
+        c.add(conv + "conv.weight", (d, 1, self.kernel), "attention")  # (channels, 1, kernel)
+        if bias:
+            c.add(conv + "conv.bias", (d,), "attention")
+        c.linear(conv + "in_proj", 3 * d, d, "attention", None, bias)
+        c.linear(conv + "out_proj", d, d, "attention", None, bias)
+
+    def state_values(self) -> int:
+        return self.hidden_size * self.kernel
+
+    def mixer_label(self) -> tuple[str, str | None]:
+        return "short conv", "convolution"

@@ -1,0 +1,41 @@
+"""The dense FFN, gated (SwiGLU/GeGLU: gate, up, down) or not (up, down) (LlamaMLP and kin)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._collector import Collector
+from ._protocol import Stateless
+
+
+@dataclass(frozen=True, slots=True)
+class DenseFFN(Stateless):
+    hidden_size: int
+    intermediate_size: int  # this layer's (intermediate_size_per_layer)
+    gated: bool = False  # mlp_gated
+    bias: bool = False  # mlp_bias
+    sub_norm: bool = False  # ffn_sub_norm: on the inner activations, before down_proj (BitNet)
+    learned_activation: bool = False  # xIELU's alpha_p and alpha_n (hidden_act "xielu")
+
+    def tensors(self, c: Collector) -> None:
+        n = c.naming
+        dense(c, self.hidden_size, self.intermediate_size, self.gated, self.bias, n.gate, n.up, n.down, "ffn",
+              n.gate_up)
+        if self.sub_norm:
+            c.norm(n.ffn_sub_norm, self.intermediate_size)
+        if self.learned_activation:
+            c.add(n.act + ".alpha_p", (1,), "ffn")
+            c.add(n.act + ".alpha_n", (1,), "ffn")
+
+
+def dense(c: Collector, hidden: int, size: int, gated: bool, bias: bool, gate: str, up: str, down: str,
+          component: str, fused_gate_up: str | None = None) -> None:
+    """gate and up (or one fused gate_up of 2 × size rows), then down; up and down when not gated."""
+    if gated and fused_gate_up is not None:
+        c.linear(fused_gate_up, 2 * size, hidden, component, None, bias)
+    elif gated:
+        c.linear(gate, size, hidden, component, None, bias)
+        c.linear(up, size, hidden, component, None, bias)
+    else:
+        c.linear(up, size, hidden, component, None, bias)
+    c.linear(down, hidden, size, component, None, bias)

@@ -1,0 +1,89 @@
+"""Multi-head latent attention (DeepSeek-V2/V3's DeepseekV3Attention): queries through an optional
+low-rank latent, keys and values through one shared latent with a decoupled rotary key, and
+DeepSeek-V3.2's lightning indexer as an option (DeepseekV32Indexer)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._collector import Collector
+from ._protocol import Stateless
+
+
+@dataclass(frozen=True, slots=True)
+class Indexer:
+    """DeepSeek Sparse Attention's lightning indexer: queries from the q LoRA latent, one shared key
+    from the hidden state, a LayerNorm on the key (with its offset, whatever the block norms are) and
+    one weight per indexer head."""
+    num_heads: int  # index_n_heads
+    head_dim: int  # index_head_dim: each query head and the one cached key
+
+    def tensors(self, c: Collector, hidden: int, q_lora_rank: int) -> None:
+        n, heads, width = c.naming, self.num_heads, self.head_dim
+        c.linear(n.indexer_q, heads * width, q_lora_rank, "attention")
+        c.linear(n.indexer_k, width, hidden, "attention")
+        c.add(n.indexer_k_norm + ".weight", (width,), "norm")
+        c.add(n.indexer_k_norm + ".bias", (width,), "norm")
+        c.linear(n.indexer_weights, heads, hidden, "attention")
+
+
+@dataclass(frozen=True, slots=True)
+class LatentAttention(Stateless):
+    hidden_size: int
+    num_heads: int  # num_attention_heads (this layer's)
+    q_lora_rank: int | None  # None: a full-rank query projection
+    kv_lora_rank: int
+    qk_nope_head_dim: int
+    qk_rope_head_dim: int
+    v_head_dim: int
+    bias: bool = False  # attention_bias: on the two down-projections (q_a, kv_a)
+    output_bias: bool = False
+    sinks: bool = False
+    indexer: Indexer | None = None  # this layer's own lightning indexer (a "shared" layer has none)
+    # index_topk: the keys each query attends to, as an indexer selects them (a "shared" layer
+    # reuses an earlier layer's selection); None: every key
+    topk: int | None = None
+
+    def tensors(self, c: Collector) -> None:
+        n, d, heads = c.naming, self.hidden_size, self.num_heads
+        q_dim = heads * (self.qk_nope_head_dim + self.qk_rope_head_dim)
+        if self.q_lora_rank is None:  # a full-rank q_proj carries no bias (modeling_deepseek_v3.py)
+            c.linear(n.q, q_dim, d, "attention")
+        else:
+            c.linear(n.q_a, self.q_lora_rank, d, "attention", None, self.bias)
+            c.norm(n.q_a_norm, self.q_lora_rank)
+            c.linear(n.q_b, q_dim, self.q_lora_rank, "attention")
+        c.linear(n.kv_a, self.kv_lora_rank + self.qk_rope_head_dim, d, "attention", None, self.bias)
+        c.norm(n.kv_a_norm, self.kv_lora_rank)
+        c.linear(n.kv_b, heads * (self.qk_nope_head_dim + self.v_head_dim), self.kv_lora_rank, "attention")
+        c.linear(n.o, d, heads * self.v_head_dim, "attention", None, self.output_bias)
+        if self.sinks:
+            c.add(n.sinks, (heads,), "attention")
+        if self.indexer is not None:
+            self.indexer.tensors(c, d, self.q_lora_rank)
+
+    def kv_values_per_token(self, mla_layout: str = "latent") -> int:
+        """latent: the compressed kv latent and the rotary key; decompressed: every head's key and
+        value; a layer running its own indexer also caches one index_head_dim key per token."""
+        index_keys = self.indexer.head_dim if self.indexer is not None else 0
+        if mla_layout == "latent":
+            return self.kv_lora_rank + self.qk_rope_head_dim + index_keys
+        heads = self.num_heads
+        return heads * (self.qk_nope_head_dim + self.qk_rope_head_dim) + heads * self.v_head_dim + index_keys
+
+    def attention_flops(self, keys: int) -> int:
+        flops = 0
+        if self.indexer is not None:  # scores every key: q·k per indexer head, then the weighted sum
+            flops += 2 * self.indexer.num_heads * (self.indexer.head_dim + 1) * keys
+        # DSA: attention reads only the keys the indexer selects (the latents are all expanded)
+        attended = keys if self.topk is None else min(keys, self.topk)
+        qk_dim = self.qk_nope_head_dim + self.qk_rope_head_dim
+        return flops + 2 * self.num_heads * (qk_dim + self.v_head_dim) * attended
+
+    def mixer_label(self) -> tuple[str, str | None]:
+        return "MLA", None
+
+    def expansion_flops(self, keys: int) -> int:
+        """Decoding from a latent cache runs the cached latents through kv_b_proj again."""
+        kv_b = self.num_heads * (self.qk_nope_head_dim + self.v_head_dim) * self.kv_lora_rank
+        return 2 * kv_b * (keys - 1)
