@@ -8,6 +8,7 @@ out here, not read from paramledger's family tables, so a key a table forgets fa
 
 from __future__ import annotations
 
+from _hybrid_configs_a import CONFIGS_A
 from hypothesis import assume
 from hypothesis import strategies as st
 
@@ -787,6 +788,9 @@ CONFIGS.update({
         lambda text: {"text_config": {"model_type": "qwen3_5_moe_text", **text}}),
 })
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}
+# The state-space and hybrid families' strategies live beside this file (typed there already).
+CONFIGS.update({model_type: strategy for model_type, strategy in CONFIGS_A.items()
+                if model_type in ("mamba", "falcon_mamba", "mamba2", "bamba", "granitemoehybrid", "nemotron_h")})
 
 
 def draw_runnable_model(model_type: str, data, **model_kwargs):
