@@ -21,6 +21,7 @@ LINEAR_ROUTERS = frozenset({
     "afmoe",  # AfmoeTokenChoiceRouter.gate: nn.Linear
     "dbrx",  # DbrxRouter.layer
     "gemma3n", "gemma3n_text",  # AltUp's correction_coefs, prediction_coefs and modality_router
+    "gemma4", "gemma4_text",  # Gemma4TextRouter.proj
     "hunyuan_v1_moe",  # HunYuanMoEV1Gate.wg
     "jetmoe",  # JetMoeTopKGating.layer
     "llama4", "llama4_text",  # Llama4Router(nn.Linear)
