@@ -30,7 +30,7 @@ def output_file(path: str | os.PathLike[str], option: str, binary: bool = False,
                 example: str | None = None) -> Iterator[IO[Any]]:
     """``example``: a file name to suggest when ``path`` is a folder."""
     target = Path(path)
-    if target.is_symlink():  # written through: the link stays a link, its file gets the content
+    if target.is_symlink() and target.resolve().is_file():  # written through: the link stays a link
         target = target.resolve()
     if target.is_dir():
         such = f" such as {example}" if example else ""

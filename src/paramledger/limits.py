@@ -117,6 +117,7 @@ def nested_depth(value: Any, where: str) -> None:
         stack.extend((child, depth + 1) for child in children if isinstance(child, (Mapping, list, tuple)))
 
 
+_DIGITS = re.compile(r"[0-9][0-9_]*")
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?%?")
 
 
@@ -145,7 +146,7 @@ def check_values(values: Mapping[str, Any], where: str, key_of: Callable[[str], 
             continue
         if kind == "bool" and strict_bools and type(value) is not bool and value is not None:
             raise ArchitectureError(key_of(name), f"must be true or false, got {quoted(value)}", where)
-        if isinstance(value, str) and kind.startswith("int") and value.strip().replace("_", "").isdigit():
+        if isinstance(value, str) and kind.startswith("int") and _DIGITS.fullmatch(value.strip()):
             value = int(number_text(value, name).strip().replace("_", ""))  # as the design reads it
         if type(value) is int and kind.startswith("int"):
             bound = MAX_REPEAT if name in ENUMERATED else MAX_INTEGER

@@ -141,7 +141,7 @@ def design_from_query(query: dict[str, str]) -> Architecture:
         base = Architecture.from_mapping(BLANK_DESIGN, BLANK_NAME)
     for key, value in overrides.items():  # before load, which has its own (higher) bounds
         digits = value.strip().replace("_", "")
-        if digits.isdigit() and len(digits) <= 400 and int(digits) > MAX_SIZE:
+        if digits.isascii() and digits.isdigit() and len(digits) <= 400 and int(digits) > MAX_SIZE:
             raise _too_large(key, int(digits))
     arch = load(base, **overrides) if overrides else base
     _check_bounds(arch)
