@@ -58,3 +58,14 @@ def test_formula_solve_at_1e15_is_refused_not_out_of_memory(tmp_path):
 def test_formula_solve_still_says_no_bound_when_the_total_does_not_grow(cli):
     refused(cli, "formula", "seed-baseline", "--solve", "num_experts", "--budget", "1e12",
             match=r"no bound: the total does not grow with num_experts")
+
+
+def test_sweep_where_with_30000_terms_is_refused(cli):
+    refused(cli, "sweep", "seed-baseline", "--grid", "vocab_size=1:10", "--where", "+".join(["1"] * 30_000) + " > 0",
+            match=r"--where: 60,003 characters: beyond the bound of 2,000")
+
+
+@pytest.mark.parametrize("where", ["-" * 1990 + "1 > 0", "(" * 600 + "1" + ")" * 600 + " > 0"])
+def test_sweep_where_nested_deeply_is_refused(cli, where):
+    refused(cli, "sweep", "seed-baseline", "--grid", "vocab_size=1:10", "--where", where,
+            match=r"--where: (nested too deeply|cannot parse)")

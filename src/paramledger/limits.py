@@ -20,6 +20,7 @@ MAX_NUMBER_DIGITS = 400  # digits of a number typed as text (--set, --budget, --
 MAX_EXPONENT = 400  # |exponent| of such a number: 1e400 is beyond any count; 1e99999999 would take minutes
 MAX_INTEGER = 2**53  # any integer size: exact in a float64, so JSON readers (the web page) keep it
 MAX_REPEAT = 10_000_000  # layers, per-layer lists and other counts a view enumerates one by one
+MAX_WHERE_CHARS = 2_000  # sweep --where: a condition over a handful of columns, far below ast's recursion
 ENUMERATED = frozenset({"num_hidden_layers", "altup_num_inputs", "num_kv_shared_layers", "n_shared_experts"})
 
 # (bytes, items): an item is a value inside an array or an object (commas + 1 per container)
@@ -156,3 +157,17 @@ def check_values(values: Mapping[str, Any], where: str, key_of: Callable[[str], 
         elif isinstance(value, (list, tuple)) and len(value) > MAX_REPEAT:
             raise ArchitectureError(key_of(name), f"{len(value):,} entries: beyond the bound of {MAX_REPEAT:,} "
                                                   "(one per layer)", where)
+
+
+def shallow_tree(tree: Any, option: str) -> Any:
+    """``tree`` (an ast) once its nesting is known to be within MAX_DEPTH, walked without
+    recursion: the checks and the evaluation that follow recurse once per level."""
+    import ast
+
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise OptionError(option, f"nested too deeply (more than {MAX_DEPTH} levels)")
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return tree

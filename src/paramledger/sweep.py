@@ -21,9 +21,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._exceptions import OptionError, did_you_mean
+from ._exceptions import OptionError, did_you_mean, quoted
 from .architecture import Architecture
 from .formula import FIELD_OF, SYMBOL_OF, VARIABLES
+from .limits import MAX_WHERE_CHARS, shallow_tree
 
 MAX_POINTS = 50_000_000  # 8 bytes × a few columns × 50M fits a laptop; beyond, refuse
 CHUNK = 1 << 16  # 512 KiB per int64 column: the temporaries stay in cache (2^20 ran 3× slower)
@@ -101,10 +102,12 @@ def compile_where(text: str, columns: Sequence[str]) -> Callable[[Mapping[str, A
     import numpy as np
 
     refusal = (f"only column names ({', '.join(columns)}), numbers, comparisons, and/or and + - * / are allowed")
+    if len(text) > MAX_WHERE_CHARS:  # ast and the checks below recurse: a 30,000-term sum overflowed the stack
+        raise OptionError("--where", f"{len(text):,} characters: beyond the bound of {MAX_WHERE_CHARS:,}")
     try:
         tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError:
-        raise OptionError("--where", f"cannot parse {text!r}; {refusal}") from None
+    except (SyntaxError, RecursionError, MemoryError):
+        raise OptionError("--where", f"cannot parse {quoted(text)}; {refusal}") from None
 
     def check(node: ast.AST) -> None:
         if isinstance(node, ast.Expression):
@@ -126,7 +129,7 @@ def compile_where(text: str, columns: Sequence[str]) -> Callable[[Mapping[str, A
             return None
         raise OptionError("--where", f"{ast.unparse(node)!r} is not allowed: {refusal}")
 
-    check(tree)
+    check(shallow_tree(tree, "--where"))
     if not isinstance(tree.body, (ast.Compare, ast.BoolOp)):
         raise OptionError("--where", f"{text!r} is not a condition (compare a column, e.g. total < 2e7)")
 
