@@ -168,3 +168,17 @@ def test_million_dimension_shape_is_printed_as_one_short_cell(cli, tmp_path):
     assert status == 0, err
     assert "(100,000 dimensions)" in out
     assert max(len(line) for line in out.splitlines()) < 500
+
+
+def test_gguf_size_label_of_5000_digits_is_ignored_not_raised(cli, tmp_path):
+    import struct
+
+    def text(raw: bytes) -> bytes:
+        return struct.pack("<Q", len(raw)) + raw
+
+    label = text(b"general.size_label") + struct.pack("<I", 8) + text(b"9" * 5000 + b"B")
+    path = tmp_path / "label.gguf"
+    path.write_bytes(b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + label)
+    status, out, err = cli("inspect", str(path), "--json")
+    assert status == 0, err
+    assert json.loads(out)["name_size"] is None or json.loads(out)["name_size"]["label"] != "9" * 5000 + "B"

@@ -43,6 +43,8 @@ def _amount(number: str, unit: str) -> int:
 def parse_name_size(name: str) -> NameSize | None:
     """The size a model name claims, or None when the name carries none."""
     short = name.rstrip("/").split("/")[-1]
+    if len(short) > 200:  # no release's name is this long; a 5,000-digit "label" would overflow int()
+        return None
     active_match = _ACTIVE.search(short)
     rest = short[:active_match.start()] + short[active_match.end():] if active_match else short
     match = _SIZE.search(rest)
