@@ -9,6 +9,7 @@ out here, not read from paramledger's family tables, so a key a table forgets fa
 from __future__ import annotations
 
 from _hybrid_configs_a import CONFIGS_A
+from _hybrid_configs_b import CONFIGS_B
 from hypothesis import assume
 from hypothesis import strategies as st
 
@@ -789,8 +790,20 @@ CONFIGS.update({
 })
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}
 # The state-space and hybrid families' strategies live beside this file (typed there already).
-CONFIGS.update({model_type: strategy for model_type, strategy in CONFIGS_A.items()
-                if model_type in ("mamba", "falcon_mamba", "mamba2", "bamba", "granitemoehybrid", "nemotron_h")})
+CONFIGS.update(CONFIGS_A)
+CONFIGS.update({model_type: strategy for model_type, strategy in CONFIGS_B.items() if model_type not in ("zamba", "zamba2")})
+
+
+def _lfm2_width(config: dict) -> int:
+    """Lfm2MLP's adjusted width (paramledger refuses 0, an FFN no checkpoint holds)."""
+    width = config.get("intermediate_size", config.get("block_ff_dim", 12288))
+    if not config.get("block_auto_adjust_ff_dim", True):
+        return width
+    step = config.get("block_multiple_of", 256)
+    return step * -(-int(config.get("block_ffn_dim_multiplier", 1.0) * int(2 * width / 3)) // step)
+
+
+CONFIGS["lfm2"] = CONFIGS["lfm2"].filter(lambda config: _lfm2_width(config) > 0)
 
 
 def draw_runnable_model(model_type: str, data, **model_kwargs):

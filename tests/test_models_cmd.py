@@ -51,10 +51,10 @@ def test_json_is_one_list_counted_from_the_inventories(cli):
 
 @pytest.fixture
 def registry_with_an_unsupported_family(tmp_path, monkeypatch):
-    path = tmp_path / "mamba-130m-hf.json"
-    path.write_text(json.dumps({"repo": "state-spaces/mamba-130m-hf", "source": "test",
-                                "config": {"model_type": "mamba", "vocab_size": 50280, "hidden_size": 768}}))
-    extra = registry.BundledModel("mamba-130m-hf", "state-spaces/mamba-130m-hf", "test", "mamba", path)
+    path = tmp_path / "rwkv-4-169m-pile.json"
+    path.write_text(json.dumps({"repo": "RWKV/rwkv-4-169m-pile", "source": "test",
+                                "config": {"model_type": "rwkv", "vocab_size": 50280, "hidden_size": 768}}))
+    extra = registry.BundledModel("rwkv-4-169m-pile", "RWKV/rwkv-4-169m-pile", "test", "rwkv", path)
     real = registry.bundled()
     monkeypatch.setattr(registry, "bundled", lambda: (*real, extra))
 
@@ -62,13 +62,13 @@ def registry_with_an_unsupported_family(tmp_path, monkeypatch):
 def test_an_unsupported_family_is_listed_with_the_reason(cli, registry_with_an_unsupported_family):
     status, out, err = cli("models")
     assert status == 0 and err == ""
-    row = next(line for line in out.splitlines() if line.startswith("mamba-130m-hf "))
+    row = next(line for line in out.splitlines() if line.startswith("rwkv-4-169m-pile "))
     assert row.split()[-3:] == ["-", "-", "-"]
-    assert "mamba-130m-hf: not counted: model_type 'mamba' is not supported yet" in out
+    assert "rwkv-4-169m-pile: not counted: model_type 'rwkv' is not supported yet" in out
     status, out, _ = cli("models", "--json")
-    assert json.loads(out)[-1] == {"name": "mamba-130m-hf", "repo": "state-spaces/mamba-130m-hf",
-                                   "model_type": "mamba", "source": "test",
-                                   "not_counted": "model_type 'mamba' is not supported yet"}
+    assert json.loads(out)[-1] == {"name": "rwkv-4-169m-pile", "repo": "RWKV/rwkv-4-169m-pile",
+                                   "model_type": "rwkv", "source": "test",
+                                   "not_counted": "model_type 'rwkv' is not supported yet"}
 
 
 def test_an_unknown_option_is_one_line_and_status_2(cli):

@@ -153,6 +153,8 @@ class Architecture:
     mamba_proj_bias: bool = False
     mamba_gated_norm: bool = True
     mamba_dt_norms: bool = False  # RMSNorms on the time step, B and C (Jamba)
+    mamba_out_proj_bias: bool | None = None  # None: mamba_proj_bias (Falcon-H1's projectors_bias)
+    mamba_beside_attention: bool = False  # each attention layer runs a Mamba beside it (Falcon-H1)
     # LFM2's short convolution: conv_L_cache taps, biased by conv_bias.
     conv_layers: tuple[int, ...] = ()
     conv_L_cache: int | None = None  # noqa: N815 (LFM2's config key)
@@ -296,9 +298,14 @@ class Architecture:
 
     @property
     def attention_kind(self) -> str:
-        """'MHA', 'GQA' or 'MQA' (or 'MLA')."""
+        """'MHA', 'GQA' or 'MQA' (or 'MLA'); a design without attention layers names its mixer ('Mamba-2')."""
         if self.is_mla:
             return "MLA"
+        if self.mamba_layers or self.conv_layers or self.layers_without_mixer:  # maybe no attention at all
+            from .design.flat import layer_plan
+            labels = [layer.mixer_label() for layer, _ in layer_plan(self).kinds]
+            if all(label is None or label[1] is not None for label in labels):
+                return next((label[0] for label in labels if label), "no token mixer")
         if self.kv_heads == self.num_attention_heads:
             return "MHA"
         return "MQA" if self.kv_heads == 1 else "GQA"
@@ -472,7 +479,7 @@ _FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Architecture)}
 
 # The Python type a field's value already has when no conversion is needed (most values
 # from a config.json): checked first, so loading a config does not parse type strings.
-_READY = {name: {"int": int, "int | None": int, "bool": bool, "str": str, "str | None": str}.get(kind)
+_READY = {name: {"int": int, "int | None": int, "bool": bool, "bool | None": bool, "str": str, "str | None": str}.get(kind)
           for name, kind in _FIELD_TYPES.items() if name in _FIELD_NAMES}
 _DEFAULT_VALUES = {f.name: f.default for f in dataclasses.fields(Architecture) if f.default is not dataclasses.MISSING}
 """Every field's default (all immutable), in field order: from_mapping's starting point."""

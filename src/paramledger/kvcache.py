@@ -102,7 +102,9 @@ class LayerCache:
     layer: int
     values_per_token: int
     window: int | None  # the sliding window, None for a full-attention layer
-    state_values: int = 0  # a Gated DeltaNet layer's fixed state per sequence (it caches no keys or values)
+    state_values: int = 0  # a recurrent mixer's fixed state per sequence (Gated DeltaNet, Mamba, short conv)
+    state_label: str | None = None  # what holds it, in the parts' words: "state-space (Mamba-2)"
+    mixer: bool = True  # False: the layer holds no token mixer (Nemotron-H's MLP and expert layers)
 
 
 @dataclass(frozen=True)
@@ -140,12 +142,23 @@ class KVCache:
         return self.values * self.bytes_per_value
 
     @property
-    def linear_attention_layers(self) -> int:
+    def recurrent_layers(self) -> int:
+        """Layers holding a fixed state instead of (or beside) keys and values."""
         return sum(1 for layer in self.layers if layer.state_values)
+
+    linear_attention_layers = recurrent_layers  # the name the Gated DeltaNet gave it first
+
+    def recurrent_kinds(self) -> dict[str, int]:
+        """What holds each fixed state -> how many layers ("linear-attention (Gated DeltaNet)": 36)."""
+        kinds: dict[str, int] = {}
+        for layer in self.layers:
+            if layer.state_values:
+                kinds[layer.state_label] = kinds.get(layer.state_label, 0) + 1
+        return kinds
 
     @property
     def state_values(self) -> int:
-        """The Gated DeltaNet layers' fixed states (conv and recurrent) for the whole batch, apart from
+        """The recurrent layers' fixed states (conv and recurrent) for the whole batch, apart from
         the keys and values: they do not grow with the context."""
         return self.batch * sum(layer.state_values for layer in self.layers)
 
@@ -172,14 +185,18 @@ class KVCache:
     @property
     def definition(self) -> str:
         text = f"keys and values of {len(self.layers)} layers for {self.batch} × {self.context} tokens"
-        shared = sum(1 for layer in self.layers if not layer.values_per_token and not layer.state_values)
+        shared = sum(1 for layer in self.layers if not layer.values_per_token and not layer.state_values
+                     and layer.mixer)
         if shared:
             text += f"; {shared} layers reuse an earlier layer's keys and values and cache none"
-        if self.linear_attention_layers:
-            text += (f"; {self.linear_attention_layers} linear-attention (Gated DeltaNet) layers cache no keys or "
-                     f"values: they hold a fixed conv and recurrent state instead, {self.state_values:,} values "
-                     f"= {self.state_bytes:,} bytes for the batch whatever the context, reported apart "
-                     "(KVCache.state_bytes), not in this figure")
+        unmixed = sum(1 for layer in self.layers if not layer.mixer)
+        if unmixed:
+            text += f"; {unmixed} layers hold no token mixer (an FFN alone) and cache nothing"
+        if self.recurrent_layers:
+            kinds = " and ".join(f"{n} {label}" for label, n in self.recurrent_kinds().items())
+            text += (f"; {kinds} layers cache no keys or values: they hold a fixed conv and recurrent state "
+                     f"instead, {self.state_values:,} values = {self.state_bytes:,} bytes for the batch whatever "
+                     "the context, reported apart (KVCache.state_bytes), not in this figure")
         if self.sliding_layers:
             window = next(l.window for l in self.layers if l.window is not None)
             text += (f"; {self.sliding_layers} sliding layers hold at most sliding_window - 1 = {window - 1} "
@@ -220,9 +237,10 @@ def kv_cache(source: Architecture | Inventory, context: int, batch: int = 1, dty
     if mla_layout not in MLA_LAYOUTS:
         raise OptionError("mla-layout", f"unknown layout {mla_layout!r}; one of {', '.join(MLA_LAYOUTS)}")
     plan = layer_plan(arch)
-    held = {id(layer): (layer.kv_values_per_token(mla_layout), layer.state_values()) for layer, _ in plan.kinds}
+    held = {id(layer): (layer.kv_values_per_token(mla_layout), layer.state_values(), layer.state_label(),
+                        layer.mixer_label() is not None) for layer, _ in plan.kinds}
     window = arch.sliding_window
-    layers = tuple(LayerCache(i, held[id(layer)][0], window if sliding else None, held[id(layer)][1])
+    layers = tuple(LayerCache(i, held[id(layer)][0], window if sliding else None, *held[id(layer)][1:])
                    for i, (layer, sliding) in enumerate(zip(plan.layers, arch.sliding_layers())))
     note = None
     if any(layer.window is not None for layer in layers):

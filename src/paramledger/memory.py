@@ -37,7 +37,7 @@ from .training import TrainingMemory, training_memory
 KEEP_TARGETS = (*COMPONENTS, "vectors")
 DECIMAL_UNITS = (("TB", 10**12), ("GB", 10**9), ("MB", 10**6), ("kB", 10**3))
 BINARY_UNITS = (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10))
-TOTAL_DEFINITION = ("weights + KV cache + the linear-attention layers' fixed state (0 without them); activations, "
+TOTAL_DEFINITION = ("weights + KV cache + the recurrent layers' fixed state (0 without them); activations, "
                     "workspace and framework overhead not included")
 
 
@@ -252,7 +252,11 @@ def report_json(report: MemoryReport) -> dict[str, Any]:
         "kv_sliding_layers": kv.sliding_layers,
         "kv_tokens_held": kv.tokens_held(),
         "kv_definition": kv.definition,
-        "linear_attention_state_values": kv.state_values,
+        # every recurrent mixer's fixed state (Gated DeltaNet, Mamba, short conv), at the cache dtype
+        "recurrent_state_values": kv.state_values,
+        "recurrent_state_bytes": kv.state_bytes,
+        "recurrent_state_layers": kv.recurrent_kinds(),
+        "linear_attention_state_values": kv.state_values,  # the same figures under their first names
         "linear_attention_state_bytes": kv.state_bytes,
         "total_bytes": report.total_bytes,
         "total_definition": TOTAL_DEFINITION,
@@ -291,7 +295,14 @@ def report_json(report: MemoryReport) -> dict[str, Any]:
 
 
 def state_label(kv: KVCache) -> str:
-    return f"linear-attention state ({kv.linear_attention_layers} Gated DeltaNet layers, fixed whatever the context)"
+    """The fixed state's row: "linear-attention state (36 Gated DeltaNet layers, ...)", or each kind's layers
+    where several hold one."""
+    kinds = kv.recurrent_kinds()
+    if len(kinds) == 1:
+        label, layers = next(iter(kinds.items()))
+        kind, _, mixer = label.partition(" (")
+        return f"{kind} state ({layers} {mixer.rstrip(')')} layers, fixed whatever the context)"
+    return "recurrent state (" + ", ".join(f"{n} {label}" for label, n in kinds.items()) + " layers, fixed whatever the context)"
 
 
 def total_label(kv: KVCache) -> str:

@@ -33,6 +33,8 @@ DEFAULTS_NEED = {
     "nemotron": {"num_key_value_heads": 48},  # NemotronAttention: heads // None
     # Dots1Config leaves both expert counts None (torch.empty(None, ...)): dots.llm1's own values
     "dots1": {"n_routed_experts": 128, "n_shared_experts": 2},
+    # Lfm2MoeDecoderLayer indexes config.layer_types, which Lfm2MoeConfig leaves None (no fallback)
+    "lfm2_moe": {"layer_types": ["conv", "conv", "full_attention"] * 10 + ["conv", "conv"]},
 }
 
 # Count-neutral values without which transformers 5.24.0 cannot build a class's default config

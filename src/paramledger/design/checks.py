@@ -21,7 +21,8 @@ LINEAR_ATTENTION_SIZES = ("linear_num_value_heads", "linear_num_key_heads", "lin
 def check_structure(arch: Architecture, where: str | None) -> None:
     """Per-layer heads, the indexer, a pruned head, sub-norms and a learned activation."""
     check_per_layer_ffn_and_inputs(arch, where)
-    if arch.mamba_layers or arch.conv_layers or arch.layers_without_mixer or arch.layers_without_ffn:
+    if (arch.mamba_layers or arch.conv_layers or arch.layers_without_mixer or arch.layers_without_ffn
+            or arch.mamba_beside_attention):
         check_layer_lists(arch, where)
     if (arch.linear_attention_layers or arch.linear_num_value_heads is not None  # no call on the common path
             or arch.linear_num_key_heads is not None or arch.linear_key_head_dim is not None
@@ -228,11 +229,12 @@ def check_layer_lists(arch: Architecture, where: str | None) -> None:
                 if other != key:
                     raise ArchitectureError(key, f"layer {layer} is in {other} too (a layer holds one token mixer)",
                                             where)
-    if arch.mamba_layers:
+    if arch.mamba_layers or arch.mamba_beside_attention:
         needed = MAMBA_SIZES + (("mamba_n_heads",) if arch.mamba_version == 2 else ())
         for key in needed:
             if getattr(arch, key) is None:
-                raise ArchitectureError(key, "required with mamba_layers (the Mamba layers)", where)
+                raise ArchitectureError(key, "required with mamba_layers or mamba_beside_attention (the Mamba "
+                                        "mixers)", where)
         if arch.mamba_version not in (1, 2):
             raise ArchitectureError("mamba_version", f"must be 1 or 2, got {arch.mamba_version}", where)
         inner = arch.mamba_intermediate_size or arch.mamba_expand * arch.hidden_size

@@ -119,6 +119,8 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
     if mixer == ATTENTION:
         parts.append(_attention(arch, sliding, indexer, heads, output_bias, kv_shared, head_dim, kv_heads,
                                 values_from_keys))
+        if arch.mamba_beside_attention:  # both mixers read the same normed input (FalconH1DecoderLayer)
+            parts.append(_mamba(arch))
     elif mixer == LINEAR_ATTENTION:
         parts.append(GatedDeltaNet(d, arch.linear_num_value_heads, arch.linear_num_key_heads,
                                    arch.linear_key_head_dim, arch.linear_value_head_dim, arch.linear_conv_kernel_dim))
@@ -152,7 +154,7 @@ def _mamba(arch: Any) -> Mamba | Mamba2:
         return Mamba(d, inner, arch.mamba_d_state, arch.mamba_d_conv, rank, arch.mamba_conv_bias, arch.mamba_proj_bias,
                      arch.mamba_dt_norms)
     return Mamba2(d, inner, arch.mamba_d_state, arch.mamba_d_conv, arch.mamba_n_heads, arch.mamba_n_groups,
-                  arch.mamba_conv_bias, arch.mamba_proj_bias, arch.mamba_gated_norm)
+                  arch.mamba_conv_bias, arch.mamba_proj_bias, arch.mamba_gated_norm, arch.mamba_out_proj_bias)
 
 
 def _attention(arch: Any, sliding: bool, indexer: bool, layer_heads: int | None, output_bias: bool,

@@ -35,6 +35,10 @@ class Layer:
     def expansion_flops(self, keys: int) -> int:
         return sum(part.expansion_flops(keys) for part in self.parts)
 
+    def state_label(self) -> str | None:
+        """What holds the layer's fixed state, if a part holds one (parts/_protocol.py)."""
+        return next(filter(None, (part.state_label() for part in self.parts)), None)
+
     def mixer_label(self) -> tuple[str, str | None] | None:
         """The first token mixer's label (parts/_protocol.py); None for a layer without one."""
         return next(filter(None, (part.mixer_label() for part in self.parts)), None)

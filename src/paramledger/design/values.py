@@ -60,7 +60,7 @@ def coerce(key: str, value: Any, where: str | None, ready: type | None, kind: st
         if "None" in kind:
             return None
         raise ArchitectureError(key, "may not be null", where)
-    if kind == "bool":
+    if kind.startswith("bool"):
         if isinstance(value, bool):
             return value
         if isinstance(value, str) and value.lower() in _BOOL_WORDS:

@@ -1,6 +1,8 @@
-"""Hybrids of Mamba-2 and attention layers (transformers 5.24.0): Bamba and Granite 4.0-H (a Mamba-2 or
-an attention mixer in each layer, then the FFN), and Nemotron-H (each layer one norm and one of a
-Mamba-2, attention, an MLP or experts).  docs/notes/hybrids-a.md has what each class builds."""
+"""Hybrids of Mamba and attention layers (transformers 5.24.0): Bamba and Granite 4.0-H (a Mamba-2 or an
+attention mixer in each layer, then the FFN), Nemotron-H (each layer one norm and one of a Mamba-2,
+attention, an MLP or experts), Jamba (Mamba-1 or attention by period, experts by period) and Falcon-H1
+(a Mamba-2 beside the attention in every layer).  docs/notes/hybrids-a.md and hybrids-b.md have what
+each class builds."""
 
 from __future__ import annotations
 
@@ -108,6 +110,41 @@ def nemotron_h_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def jamba_layers(config: Mapping[str, Any]) -> dict[str, Any]:
+    """JambaConfig: layer i is attention when i % attn_layer_period == attn_layer_offset, else Mamba-1;
+    its FFN routed when i % expert_layer_period == expert_layer_offset and num_experts > 1 (one expert is a
+    dense MLP); the config refuses an offset not below its period."""
+    layers = config["num_hidden_layers"]
+    periods = {}
+    for kind in ("attn", "expert"):
+        period, offset = config[f"{kind}_layer_period"], config[f"{kind}_layer_offset"]
+        if not (type(period) is int and type(offset) is int and 0 <= offset < period):
+            raise ArchitectureError(f"{kind}_layer_offset", f"{offset!r} must be a whole number below "
+                                    f"{kind}_layer_period={period!r}")
+        periods[kind] = (period, offset)
+    (attn_period, attn_offset), (expert_period, expert_offset) = periods["attn"], periods["expert"]
+    rank = config.get("mamba_dt_rank", "auto")
+    out: dict[str, Any] = {
+        "mamba_layers": tuple(i for i in range(layers) if i % attn_period != attn_offset),
+        "mamba_dt_rank": -(-config["hidden_size"] // 16) if rank == "auto" else rank,
+        "mlp_only_layers": tuple(i for i in range(layers) if i % expert_period != expert_offset),
+    }
+    if config.get("num_experts", 16) <= 1:  # JambaDecoderLayer: num_experts 1 builds JambaMLP
+        out.update({"num_experts": 0, "num_experts_per_tok": 0, "mlp_only_layers": ()})
+    return out
+
+
+def falcon_h1_widths(config: Mapping[str, Any]) -> dict[str, Any]:
+    """FalconH1Mixer: mamba_d_ssm wide (None: mamba_expand × hidden_size), which mamba_n_heads must divide
+    and mamba_d_head (other than "auto") fill; out_proj biased by projectors_bias, in_proj by mamba_proj_bias."""
+    width = config.get("mamba_d_ssm") or int(config["mamba_expand"] * config["hidden_size"])
+    head = config.get("mamba_d_head", "auto")
+    if head != "auto" and head * config["mamba_n_heads"] != width:
+        raise ArchitectureError("mamba_d_head", f"{head} × mamba_n_heads={config['mamba_n_heads']} is not the "
+                                f"Mamba width mamba_d_ssm = {width}")
+    return {"mamba_intermediate_size": width, "mamba_out_proj_bias": bool(config.get("projectors_bias"))}
+
+
 # Bamba: FFN first, then its two norms, then the mixer (BambaDecoderLayer registers feed_forward first).
 BAMBA_NAMING = Naming(gate="feed_forward.gate_proj", up="feed_forward.up_proj", down="feed_forward.down_proj",
                       ffn_pre_norm="pre_ff_layernorm", final_norm="model.final_layernorm",
@@ -128,7 +165,62 @@ NEMOTRON_NAMING = Naming(
     experts_down="mixer.experts.down_proj", shared_expert="mixer.shared_experts",
     layer_order=("norm", "mixer.experts", "mixer.gate"))
 
+# Jamba: the mixer, the FFN (router before experts), then both norms.
+JAMBA_NAMING = Naming(gate="feed_forward.gate_proj", up="feed_forward.up_proj", down="feed_forward.down_proj",
+                      router="feed_forward.router", experts_gate_up="feed_forward.experts.gate_up_proj",
+                      experts_down="feed_forward.experts.down_proj", ffn_pre_norm="pre_ff_layernorm",
+                      final_norm="model.final_layernorm")
+# Falcon-H1: the FFN, the Mamba-2, the attention, then both norms.
+FALCON_H1_NAMING = Naming(gate="feed_forward.gate_proj", up="feed_forward.up_proj", down="feed_forward.down_proj",
+                          ffn_pre_norm="pre_ff_layernorm", final_norm="model.final_layernorm",
+                          layer_order=("feed_forward", "mamba", "self_attn", "input_layernorm", "pre_ff_layernorm"))
+FALCON_H1_NEUTRAL = frozenset({
+    "mamba_d_ssm", "mamba_d_head", "projectors_bias", "mamba_norm_before_gate", "mamba_chunk_size",
+    "mamba_use_mlp", "embedding_multiplier", "lm_head_multiplier", "key_multiplier", "attention_in_multiplier",
+    "attention_out_multiplier", "ssm_out_multiplier", "ssm_in_multiplier", "mlp_multipliers", "ssm_multipliers",
+    "time_step_min", "time_step_max", "time_step_floor", "time_step_limit", "num_logits_to_keep",
+    "layers_block_type", "mamba_rms_norm"})
+
 FAMILIES = [
+    Family(
+        model_type="jamba",
+        causal_lm_class="JambaForCausalLM",
+        source=TF.format("jamba"),
+        naming=JAMBA_NAMING,
+        keys={**DECODER_KEYS, **same("head_dim", "num_experts", "num_experts_per_tok", "mamba_d_state",
+                                     "mamba_d_conv", "mamba_expand", "mamba_conv_bias", "mamba_proj_bias"),
+              "num_local_experts": "num_experts"},
+        defaults={"vocab_size": 65536, "tie_word_embeddings": False, "hidden_size": 4096, "intermediate_size": 14336,
+                  "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "hidden_act": "silu",
+                  "max_position_embeddings": 262144, "num_experts": 16, "num_experts_per_tok": 2,
+                  "expert_layer_period": 2, "expert_layer_offset": 1, "attn_layer_period": 8, "attn_layer_offset": 4,
+                  "mamba_d_state": 16, "mamba_d_conv": 4, "mamba_expand": 2, "mamba_dt_rank": "auto",
+                  "mamba_conv_bias": True, "mamba_proj_bias": False},
+        # Mamba-1 with learned RMSNorms on dt, B and C; no positions; q/k/v/o never biased.
+        switches={**LLAMA_SWITCHES, "mamba_version": 1, "mamba_dt_norms": True, "position_embedding_type": "none"},
+        count_neutral=(ROUTING_KEYS | {"attn_layer_period", "attn_layer_offset", "expert_layer_period",
+                                       "expert_layer_offset", "mamba_dt_rank", "use_mamba_kernels", "use_mambapy",
+                                       "use_associative_scan", "num_logits_to_keep", "layers_block_type"}),
+        derive=(rules.no_sliding, jamba_layers),
+    ),
+    Family(
+        model_type="falcon_h1",
+        causal_lm_class="FalconH1ForCausalLM",
+        source=TF.format("falcon_h1"),
+        naming=FALCON_H1_NAMING,
+        keys={**DECODER_KEYS, **same("head_dim", "attention_bias", "mlp_bias"), **MAMBA_KEYS,
+              "mamba_rms_norm": "mamba_gated_norm"},
+        defaults={"vocab_size": 128000, "tie_word_embeddings": False, "hidden_size": 4096, "intermediate_size": 14336,
+                  "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "hidden_act": "silu",
+                  "max_position_embeddings": 8192, "mamba_d_ssm": 1024, "mamba_n_heads": 128, "mamba_d_head": "auto",
+                  "mamba_n_groups": 1, "mamba_d_state": 256, "mamba_d_conv": 4, "mamba_expand": 2,
+                  "mamba_conv_bias": True, "mamba_proj_bias": False, "mamba_rms_norm": False,
+                  "projectors_bias": False, "attention_bias": False, "mlp_bias": False},
+        # Every layer runs a Mamba-2 beside its attention; the multipliers are floats (mup_vector a buffer).
+        switches={**LLAMA_SWITCHES, "mamba_beside_attention": True},
+        count_neutral=FALCON_H1_NEUTRAL | MAMBA_NEUTRAL,
+        derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding, falcon_h1_widths),
+    ),
     Family(
         model_type="bamba",
         causal_lm_class="BambaForCausalLM",

@@ -32,6 +32,9 @@ class Part(Protocol):
     def expansion_flops(self, keys: int) -> int:
         """FLOPs of re-expanding ``keys`` cached latents for one decoded token (MLA's kv_b_proj)."""
 
+    def state_label(self) -> str | None:
+        """What holds the fixed state, in the cache's words ("linear-attention (Gated DeltaNet)"); None: none."""
+
     def mixer_label(self) -> tuple[str, str | None] | None:
         """What the family table calls the part as a token mixer, and the layer kind it makes ("linear"
         for a linear-time mixer; None for attention, whose layers are full or sliding); None: no mixer."""
@@ -55,4 +58,7 @@ class Stateless:
         return 0
 
     def mixer_label(self) -> tuple[str, str | None] | None:
+        return None
+
+    def state_label(self) -> str | None:
         return None

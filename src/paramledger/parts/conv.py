@@ -30,3 +30,6 @@ class ShortConv(_Recurrent):
 
     def mixer_label(self) -> tuple[str, str | None]:
         return "short conv", "convolution"
+
+    def state_label(self) -> str:
+        return "convolution (LFM2 short conv)"

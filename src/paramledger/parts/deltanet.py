@@ -60,3 +60,6 @@ class GatedDeltaNet:
 
     def mixer_label(self) -> tuple[str, str | None]:
         return "Gated DeltaNet", "linear"
+
+    def state_label(self) -> str:
+        return "linear-attention (Gated DeltaNet)"

@@ -65,6 +65,9 @@ class Mamba(_Recurrent):
     def mixer_label(self) -> tuple[str, str | None]:
         return "Mamba", "state-space"
 
+    def state_label(self) -> str:
+        return "recurrent (Mamba)"
+
 
 @dataclass(frozen=True, slots=True)
 class Mamba2(_Recurrent):
@@ -80,6 +83,7 @@ class Mamba2(_Recurrent):
     conv_bias: bool = True  # mamba_conv_bias
     proj_bias: bool = False  # mamba_proj_bias: on in_proj and out_proj
     gated_norm: bool = True  # mamba_gated_norm
+    out_bias: bool | None = None  # mamba_out_proj_bias: None, as in_proj (proj_bias)
 
     @property
     def conv_dim(self) -> int:
@@ -97,7 +101,8 @@ class Mamba2(_Recurrent):
         c.linear(mixer + "in_proj", inner + conv_dim + heads, d, "attention", None, self.proj_bias)
         if self.gated_norm:  # an RMSNorm, whatever the block norms are
             c.add(mixer + "norm.weight", (inner,), "norm")
-        c.linear(mixer + "out_proj", d, inner, "attention", None, self.proj_bias)
+        out_bias = self.proj_bias if self.out_bias is None else self.out_bias
+        c.linear(mixer + "out_proj", d, inner, "attention", None, out_bias)
 
     def state_values(self) -> int:
         """conv state (conv_dim, kernel) and SSM state (heads, head width, state)."""
@@ -105,3 +110,6 @@ class Mamba2(_Recurrent):
 
     def mixer_label(self) -> tuple[str, str | None]:
         return "Mamba-2", "state-space"
+
+    def state_label(self) -> str:
+        return "recurrent (Mamba-2)"
