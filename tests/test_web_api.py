@@ -244,7 +244,7 @@ def test_methods_other_than_get_are_refused(server):
     assert raw_request(server, b"/api/count", b"POST") == (
         405, {"error": "method POST not allowed; the API is read-only (GET)"})
     status, body = raw_request(server, b"/api/count", b"BREW")
-    assert status == 501 and "BREW" in body["error"]
+    assert status == 405 and "BREW" in body["error"]
 
 
 @pytest.mark.parametrize("line", [b"GET / HTTP/7.5", b"GET / FTP/1.0", b"GET", b"\x00\xff"])

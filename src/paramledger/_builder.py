@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
+from ._exceptions import ArchitectureError
 from .architecture import Architecture
 from .design.flat import layer_plan
 from .inventory import Inventory, StampedTensors, Tensor, inventory_from_tensors
@@ -50,7 +51,13 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
                                                                   n.layer_order, n.model_order)
     if arch.frozen:  # frozen marks match full names: mark the expanded list (in the naming's order)
         tensors = tuple(t._replace(frozen=_frozen(t.name, arch.frozen)) for t in tensors)
-    return inventory_from_tensors(tensors, aliases, architecture=arch, source=source, notes=arch.notes)
+    try:
+        return inventory_from_tensors(tensors, aliases, architecture=arch, source=source, notes=arch.notes)
+    except ValueError as error:  # two roles of the family's naming at one path: Llama's norms made sandwich
+        raise ArchitectureError("model_type", f"{arch.model_type} names two tensors alike in this design "
+                                f"({str(error).removeprefix('duplicate tensor names: ')[:200]}): transformers "
+                                "builds no such model of this family (a --set key its family does not build?)",
+                                arch.source) from None
 
 
 def _frozen(name: str, patterns: tuple[str, ...]) -> bool:

@@ -18,6 +18,7 @@ from typing import Any
 from ._exceptions import OptionError, UnknownKeyError
 from .architecture import Architecture
 from .inventory import COMPONENTS, Inventory, Tensor
+from .limits import number_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,7 @@ def parse_change(text: str, option: str = "--vary") -> Change:
         if sep:
             if not key.strip():
                 raise OptionError(option, f"expected KEY=VALUE[,KEY=VALUE...], got {text!r} (a value has no key)")
+            number_text(value, option)  # a huge exponent is refused before any arithmetic
             pairs.append([key.strip(), value.strip()])
         elif pairs and item.strip():
             pairs[-1][1] += "," + item.strip()
