@@ -140,3 +140,23 @@ def test_sandwich_norms_on_a_family_without_their_names_are_one_line(cli):
     code, out, err = cli("count", "Llama-2-7b-hf", "--set", "norm_placement=sandwich")
     assert code == 2 and not out
     assert err.count("\n") == 1 and "model_type: llama names two tensors alike" in err
+
+
+def test_every_part_is_made_with_every_field_and_answers_the_protocol():
+    """design/flat.py makes parts with tuple.__new__ (no defaults filled in): each must hold all its fields,
+    and each kind answers every question of parts/_protocol.py; every family at its class defaults."""
+    from paramledger import families
+    from paramledger.design.flat import layer_plan
+    from paramledger.parts._protocol import Part
+    from paramledger.reference import default_config
+
+    questions = [name for name in vars(Part) if not name.startswith("_")]
+    kinds = set()
+    for model_type in families.supported():
+        for layer, _ in layer_plan(paramledger.load(default_config(model_type))).kinds:
+            for part in layer.parts:
+                kinds.add(type(part).__name__)
+                assert len(part) == len(type(part)._fields), (model_type, type(part).__name__)
+                assert all(callable(getattr(part, question)) for question in questions), type(part).__name__
+    assert {"Attention", "LatentAttention", "GatedDeltaNet", "Mamba", "Mamba2", "ShortConv", "DenseFFN", "Experts",
+            "BlockNorms", "Gemma3nExtras"} <= kinds

@@ -31,9 +31,14 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     # share it between the layers (StampedTensors sums it once per kind).
     plan = layer_plan(arch)
     norm_type = arch.norm_type
-    block_of = {id(layer): layer.tensors(naming, norm_type) for layer, _ in plan.kinds}
-    blocks = [block_of[id(layer)] for layer in plan.layers]
-    kinds = [(block_of[id(layer)], layers) for layer, layers in plan.kinds]
+    if len(plan.kinds) == 1:  # one kind of layer: no look-up per layer
+        layer, layers = plan.kinds[0]
+        block = layer.tensors(naming, norm_type)
+        blocks, kinds = [block] * layers, [(block, layers)]
+    else:
+        block_of = {id(layer): layer.tensors(naming, norm_type) for layer, _ in plan.kinds}
+        blocks = [block_of[id(layer)] for layer in plan.layers]
+        kinds = [(block_of[id(layer)], layers) for layer, layers in plan.kinds]
     before, c = c.tensors, Collector(naming, norm_type)  # the tensors after the layers: a list of their own
     for j in range(arch.altup_num_inputs - 1):  # the extra AltUp streams, back to the hidden state
         c.linear(n.altup_unembed_projections.format(j=j), d, d, "ffn")

@@ -19,7 +19,7 @@ from ._exceptions import ArchitectureError, UnknownKeyError, did_you_mean
 from .design.values import (  # noqa: F401 (the enumerations are re-exported)
     ATTENTION_OUTPUT_GATES, NORM_PLACEMENTS, NORM_TYPES, POSITION_TYPES, QK_NORMS,
 )
-from .design.values import coerce, positive as _positive, whole as _whole
+from .design.values import coerce, positive as _positive, repeat_patterns, whole as _whole
 from .design.checks import LINEAR_ATTENTION_SIZES, check_structure  # noqa: F401 (re-exported)
 
 DESIGN_MODEL_TYPE = "paramledger"
@@ -159,6 +159,12 @@ class Architecture:
     conv_layers: tuple[int, ...] = ()
     conv_L_cache: int | None = None  # noqa: N815 (LFM2's config key)
     conv_bias: bool = False
+    shared_block_layers: tuple[int, ...] = ()  # layers_block_type "hybrid" (Zamba): a shared block, then their own layer
+    num_mem_blocks: int = 1  # num_mem_blocks: distinct blocks, use k of them running block k % num_mem_blocks
+    attention_hidden_size: int | None = None  # attention_hidden_size: the block's input width; None: 2 × hidden_size
+    adapter_rank: int | None = None  # adapter_rank: each use's LoRA adapter on the FFN's gate_up (None: no adapters)
+    use_shared_attention_adapter: bool = False  # use_shared_attention_adapter: adapters on q, k and v too
+    tie_shared_blocks: bool = True  # tie_word_embeddings (Zamba): later uses alias the first's tensors, else copies
     # Layers of one sublayer (Nemotron-H's "M", "*", "-" and "E" layers, Mamba's blocks).
     layers_without_ffn: tuple[int, ...] = ()
     layers_without_mixer: tuple[int, ...] = ()
@@ -351,25 +357,12 @@ class Architecture:
         values = {f: getattr(self, f) for f in self.field_names()}
         if "intermediate_size" in changes and "intermediate_ratio" not in changes:
             values["intermediate_ratio"] = None
-        patterns = [key for key in ("layer_types", "head_dim_per_layer", "num_key_value_heads_per_layer")
-                    if getattr(self, key) and key not in changes]
-        linear = frozenset(self.linear_attention_layers if "linear_attention_layers" not in changes else ())
-        if "num_hidden_layers" in changes and (patterns or linear):
-            # The per-layer pattern (count-neutral, for the KV cache) follows the new depth by
-            # repeating, as Gemma's and Mistral's configs generate it; per-layer attention shapes
-            # repeat alongside it, so each layer keeps its attention type's shape (Gemma 4), and so
-            # do the linear-attention layers (Qwen3-Next's three linear, one full).
+        if "num_hidden_layers" in changes:
             try:
                 layers = _whole(_coerce("num_hidden_layers", changes["num_hidden_layers"], where), "", where)
             except ArchitectureError:
                 layers = 0  # validation below reports the bad value
-            if layers > 0:
-                for key in patterns:
-                    pattern = getattr(self, key)
-                    values[key] = tuple(pattern[i % len(pattern)] for i in range(layers))
-                if linear:  # indices: layer i is linear as layer i mod the old depth was
-                    depth = self.num_hidden_layers
-                    values["linear_attention_layers"] = tuple(i for i in range(layers) if i % depth in linear)
+            values.update(repeat_patterns(self, layers, changes))
         values.update(changes)
         return Architecture.from_mapping(values, where or self.source, self.notes, source=self.source)
 
@@ -483,21 +476,23 @@ _READY = {name: {"int": int, "int | None": int, "bool": bool, "bool | None": boo
           for name, kind in _FIELD_TYPES.items() if name in _FIELD_NAMES}
 _DEFAULT_VALUES = {f.name: f.default for f in dataclasses.fields(Architecture) if f.default is not dataclasses.MISSING}
 """Every field's default (all immutable), in field order: from_mapping's starting point."""
+_BOOL_FIELDS = frozenset(name for name, kind in _FIELD_TYPES.items() if kind.startswith("bool"))
+_INTEGER_FIELDS = frozenset(name for name, kind in _FIELD_TYPES.items() if kind.startswith("int"))
 _NULLABLE = frozenset(name for name in _FIELD_NAMES if "None" in _FIELD_TYPES[name])
 _TUPLE_FIELDS = frozenset(name for name in _FIELD_NAMES if _FIELD_TYPES[name].startswith("tuple"))
 
 # The sizes validate() checks: positive; positive or null; zero or more (or null).
 _POSITIVE_SIZES = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
-                   "intermediate_multiple_of", "max_position_embeddings", "mamba_expand", "mamba_n_groups")
+                   "intermediate_multiple_of", "max_position_embeddings", "mamba_expand", "mamba_n_groups", "num_mem_blocks")
 _POSITIVE_SIZES_OR_NULL = ("num_key_value_heads", "sliding_num_key_value_heads", "head_dim", "intermediate_size",
                            "moe_intermediate_size", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "v_head_dim",
                            "sliding_window", "index_n_heads", "output_vocab_size", "vocab_size_per_layer_input",
                            "linear_num_value_heads", "linear_num_key_heads", "linear_key_head_dim",
                            "linear_value_head_dim", "linear_conv_kernel_dim", "mamba_intermediate_size",
                            "mamba_d_state", "mamba_d_conv", "mamba_n_heads", "mamba_dt_rank", "conv_L_cache",
-                           "moe_latent_size")
+                           "moe_latent_size", "attention_hidden_size")
 _ZERO_OR_MORE_SIZES = ("num_experts", "n_shared_experts", "shared_expert_intermediate_size", "qk_rope_head_dim",
-                       "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank")
+                       "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank", "adapter_rank")
 _INDEXER_SIZES = ("index_head_dim", "index_topk")  # positive or null, with index_n_heads
 
 

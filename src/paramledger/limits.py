@@ -139,9 +139,17 @@ def check_values(values: Mapping[str, Any], where: str, key_of: Callable[[str], 
                  strict_bools: bool = True) -> None:
     """Integer sizes within MAX_INTEGER, enumerated counts and per-layer lists within MAX_REPEAT,
     and booleans only where a boolean belongs (a JSON "false" is a string, as transformers reads it)."""
-    from .architecture import _FIELD_TYPES
+    from .architecture import _BOOL_FIELDS, _FIELD_TYPES, _INTEGER_FIELDS
 
     for name, value in values.items():
+        kind_of_value = type(value)
+        if kind_of_value is int:
+            if value <= MAX_REPEAT and name not in _BOOL_FIELDS:
+                continue  # nearly every value of a config: a size within every bound
+        elif kind_of_value is bool or value is None:
+            continue  # a boolean where a size belongs is the design's to refuse
+        elif kind_of_value is str and name not in _BOOL_FIELDS and name not in _INTEGER_FIELDS:
+            continue  # a name (hidden_act), not a number
         kind = _FIELD_TYPES.get(name)
         if kind is None:
             continue

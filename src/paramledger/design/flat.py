@@ -24,6 +24,8 @@ from .layers import Layer, LayerPlan
 if TYPE_CHECKING:
     from ..architecture import Architecture
 
+_new = tuple.__new__  # a part from every one of its fields, without NamedTuple's Python-level __new__
+
 ATTENTION, LINEAR_ATTENTION, MAMBA, CONV = "attention", "linear_attention", "mamba", "conv"
 DENSE, MOE = "dense", "moe"
 
@@ -42,6 +44,10 @@ def layer_plan(arch: Architecture) -> LayerPlan:
 
 def _plan(arch: Any) -> LayerPlan:
     keys, arguments = _columns(arch)
+    count = arch.num_hidden_layers
+    if keys is None:  # no column varies: one Layer for every depth, no look-up per layer
+        layer = layer_for(arch, *arguments(()))
+        return _new(LayerPlan, ((layer,) * count, ((layer, count),)))
     built: dict[tuple, Layer] = {}
     layers = []
     for key in keys:  # one look-up per layer, by what varies between layers
@@ -50,15 +56,24 @@ def _plan(arch: Any) -> LayerPlan:
             layer = built[key] = layer_for(arch, *arguments(key))
         layers.append(layer)
     ids = list(map(id, layers))  # counted by identity, at C speed
-    return LayerPlan(tuple(layers), tuple((layer, ids.count(id(layer))) for layer in built.values()))
+    return _new(LayerPlan, (tuple(layers), tuple((layer, ids.count(id(layer))) for layer in built.values())))
 
 
 def _columns(arch: Any) -> tuple[Any, Any]:
     """Each layer's key: the values of the columns that vary (its FFN kind, sliding with tensors of
     its own?, its own indexer?, its query heads, an output bias?, its FFN width, keys and values
     shared from an earlier layer?, its head width and KV heads, values from the keys?, its mixer
-    kind), and the function giving a key's full arguments of layer_for."""
+    kind), and the function giving a key's full arguments of layer_for; None for the keys where no
+    column varies."""
     count = arch.num_hidden_layers
+    if not (arch.mlp_only_layers or arch.layers_without_ffn or arch.sliding_layers_differ or arch.indexer_types
+            or arch.num_attention_heads_per_layer or arch.attention_output_bias_layers
+            or arch.intermediate_size_per_layer or arch.num_kv_shared_layers or arch.attention_k_eq_v
+            or arch.attention_shapes_differ or arch.linear_attention_layers or arch.mamba_layers
+            or arch.conv_layers or arch.layers_without_mixer):  # every layer alike: no column to build
+        plain = [MOE if arch.is_moe else DENSE, False, arch.index_n_heads is not None, None,
+                 arch.attention_output_bias, None, False, None, None, False, ATTENTION]
+        return None, lambda key: plain
     layers = range(count)
     shapes_differ = arch.attention_shapes_differ
     sliding = arch.sliding_layers() if arch.sliding_layers_differ or arch.attention_k_eq_v else None
@@ -86,7 +101,7 @@ def _columns(arch: Any) -> tuple[Any, Any]:
             full[i] = value
         return full
 
-    keys = islice(zip(*[columns[i] for i in varying]), count) if varying else repeat((), count)
+    keys = islice(zip(*[columns[i] for i in varying]), count) if varying else None
     return keys, arguments
 
 
@@ -122,28 +137,30 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
         if arch.mamba_beside_attention:  # both mixers read the same normed input (FalconH1DecoderLayer)
             parts.append(_mamba(arch))
     elif mixer == LINEAR_ATTENTION:
-        parts.append(GatedDeltaNet(d, arch.linear_num_value_heads, arch.linear_num_key_heads,
-                                   arch.linear_key_head_dim, arch.linear_value_head_dim, arch.linear_conv_kernel_dim))
+        parts.append(_new(GatedDeltaNet, (d, arch.linear_num_value_heads, arch.linear_num_key_heads,
+                                          arch.linear_key_head_dim, arch.linear_value_head_dim,
+                                          arch.linear_conv_kernel_dim)))
     elif mixer == MAMBA:
         parts.append(_mamba(arch))
     elif mixer == CONV:
-        parts.append(ShortConv(d, arch.conv_L_cache, arch.conv_bias))
-    dense = DenseFFN(d, ffn_size or arch.ffn_size, arch.mlp_gated, arch.mlp_bias, arch.ffn_sub_norm,
-                     arch.learned_activation)
+        parts.append(_new(ShortConv, (d, arch.conv_L_cache, arch.conv_bias)))
+    dense = _new(DenseFFN, (d, ffn_size or arch.ffn_size, arch.mlp_gated, arch.mlp_bias, arch.ffn_sub_norm,
+                            arch.learned_activation))
     if ffn == MOE:
         beside = arch.moe_beside_dense_mlp  # the dense FFN and the experts side by side (Gemma4TextDecoderLayer)
         if beside:
             parts.append(dense)
-        parts.append(Experts(d, arch.num_experts, arch.expert_size, arch.mlp_gated, arch.router_bias,
-                             arch.router_scales, arch.router_correction_bias, arch.shared_expert_size,
-                             arch.mlp_bias, arch.shared_expert_gate, arch.experts_output_bias,
-                             arch.moe_output_norm, beside, arch.moe_latent_size))
+        parts.append(_new(Experts, (d, arch.num_experts, arch.expert_size, arch.mlp_gated, arch.router_bias,
+                                    arch.router_scales, arch.router_correction_bias, arch.shared_expert_size,
+                                    arch.mlp_bias, arch.shared_expert_gate, arch.experts_output_bias,
+                                    arch.moe_output_norm, beside, arch.moe_latent_size)))
     elif ffn == DENSE:
         parts.append(dense)
-    parts.append(BlockNorms(d, arch.norm_placement, mixer is not None, ffn is not None))
+    parts.append(_new(BlockNorms, (d, arch.norm_placement, mixer is not None, ffn is not None)))
     if arch.altup_num_inputs or arch.laurel_rank or arch.hidden_size_per_layer_input:
-        parts.append(Gemma3nExtras(d, arch.altup_num_inputs, arch.laurel_rank, arch.hidden_size_per_layer_input))
-    return Layer(tuple(parts))
+        parts.append(_new(Gemma3nExtras, (d, arch.altup_num_inputs, arch.laurel_rank,
+                                          arch.hidden_size_per_layer_input)))
+    return _new(Layer, (tuple(parts),))
 
 
 def _mamba(arch: Any) -> Mamba | Mamba2:
@@ -151,10 +168,10 @@ def _mamba(arch: Any) -> Mamba | Mamba2:
     inner = arch.mamba_intermediate_size or arch.mamba_expand * d
     if arch.mamba_version == 1:
         rank = arch.mamba_dt_rank or -(-d // 16)  # time_step_rank "auto": ceil(hidden_size / 16)
-        return Mamba(d, inner, arch.mamba_d_state, arch.mamba_d_conv, rank, arch.mamba_conv_bias, arch.mamba_proj_bias,
-                     arch.mamba_dt_norms)
-    return Mamba2(d, inner, arch.mamba_d_state, arch.mamba_d_conv, arch.mamba_n_heads, arch.mamba_n_groups,
-                  arch.mamba_conv_bias, arch.mamba_proj_bias, arch.mamba_gated_norm, arch.mamba_out_proj_bias)
+        return _new(Mamba, (d, inner, arch.mamba_d_state, arch.mamba_d_conv, rank, arch.mamba_conv_bias,
+                            arch.mamba_proj_bias, arch.mamba_dt_norms))
+    return _new(Mamba2, (d, inner, arch.mamba_d_state, arch.mamba_d_conv, arch.mamba_n_heads, arch.mamba_n_groups,
+                         arch.mamba_conv_bias, arch.mamba_proj_bias, arch.mamba_gated_norm, arch.mamba_out_proj_bias))
 
 
 def _attention(arch: Any, sliding: bool, indexer: bool, layer_heads: int | None, output_bias: bool,
@@ -163,13 +180,13 @@ def _attention(arch: Any, sliding: bool, indexer: bool, layer_heads: int | None,
     heads = layer_heads or arch.num_attention_heads
     sinks = arch.attention_sinks or (sliding and arch.sliding_attention_sinks)
     if arch.is_mla:
-        own = Indexer(arch.index_n_heads, arch.index_head_dim) if indexer else None
-        return LatentAttention(arch.hidden_size, heads, arch.q_lora_rank, arch.kv_lora_rank, arch.qk_nope_head_dim,
-                               arch.qk_rope_head_dim, arch.v_head_dim, arch.attention_bias, output_bias, sinks, own,
-                               arch.index_topk)
+        own = _new(Indexer, (arch.index_n_heads, arch.index_head_dim)) if indexer else None
+        return _new(LatentAttention, (arch.hidden_size, heads, arch.q_lora_rank, arch.kv_lora_rank,
+                                      arch.qk_nope_head_dim, arch.qk_rope_head_dim, arch.v_head_dim,
+                                      arch.attention_bias, output_bias, sinks, own, arch.index_topk))
     head_dim = layer_head_dim or arch.attention_head_dim
     kv_heads = arch.sliding_num_key_value_heads if sliding and arch.sliding_num_key_value_heads else arch.kv_heads
-    return Attention(arch.hidden_size, heads, layer_kv_heads or kv_heads, head_dim, arch.v_head_dim or head_dim,
-                     arch.attention_bias, output_bias, arch.qk_norm, arch.qk_norm_bias, arch.attention_output_gate,
-                     arch.attn_sub_norm, sinks, kv_shared, values_from_keys,
-                     arch.num_experts if arch.attention_experts else 0)
+    return _new(Attention, (arch.hidden_size, heads, layer_kv_heads or kv_heads, head_dim, arch.v_head_dim or head_dim,
+                            arch.attention_bias, output_bias, arch.qk_norm, arch.qk_norm_bias,
+                            arch.attention_output_gate, arch.attn_sub_norm, sinks, kv_shared, values_from_keys,
+                            arch.num_experts if arch.attention_experts else 0))

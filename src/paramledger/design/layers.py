@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..inventory import Tensor
 from ..naming import Naming
@@ -10,8 +10,7 @@ from ..parts._collector import Collector
 from ..parts._protocol import Part
 
 
-@dataclass(frozen=True, slots=True)
-class Layer:
+class Layer(NamedTuple):
     """The parts of one layer, in the order the builder lists their tensors (a token mixer or none,
     an FFN or none, the block's norms, any extras); the views ask each part and never its kind."""
     parts: tuple[Part, ...]
@@ -44,8 +43,7 @@ class Layer:
         return next(filter(None, (part.mixer_label() for part in self.parts)), None)
 
 
-@dataclass(frozen=True, slots=True)
-class LayerPlan:
+class LayerPlan(NamedTuple):
     """``layers[i]``: layer i's Layer (equal layers share one object); ``kinds``: each distinct Layer
     with the number of layers that are it, in order of first appearance."""
     layers: tuple[Layer, ...]

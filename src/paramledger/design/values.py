@@ -106,3 +106,22 @@ def coerce_int_item(key: str, item: Any, where: str | None) -> int:
         except ValueError:
             raise ArchitectureError(key, f"must be a list of whole numbers, got {item!r}", where) from None
     return positive(item, key, where, allow_zero=True)
+
+
+def repeat_patterns(arch: Any, layers: int, changes: Any) -> dict[str, Any]:
+    """The per-layer patterns of ``arch`` (those ``changes`` does not set) at a new depth of ``layers``.
+
+    The per-layer pattern (count-neutral, for the KV cache) follows the new depth by repeating, as
+    Gemma's and Mistral's configs generate it; per-layer attention shapes repeat alongside it, so each
+    layer keeps its attention type's shape (Gemma 4), and so do the linear-attention layers (Qwen3-Next's
+    three linear, one full): layer i is linear as layer i mod the old depth was."""
+    if layers <= 0:
+        return {}
+    out = {key: tuple(getattr(arch, key)[i % len(getattr(arch, key))] for i in range(layers))
+           for key in ("layer_types", "head_dim_per_layer", "num_key_value_heads_per_layer")
+           if getattr(arch, key) and key not in changes}
+    linear = frozenset(arch.linear_attention_layers if "linear_attention_layers" not in changes else ())
+    if linear:
+        depth = arch.num_hidden_layers
+        out["linear_attention_layers"] = tuple(i for i in range(layers) if i % depth in linear)
+    return out

@@ -41,9 +41,8 @@ class Part(Protocol):
 
 
 class Stateless:
-    """The answers of a part that caches nothing and adds no FLOPs beyond its weights (FFNs, norms)."""
-
-    __slots__ = ()
+    """The answers of a part that caches nothing and adds no FLOPs beyond its weights (FFNs, norms); a
+    part defines the ones that differ (a recurrent mixer its state, an attention its cache and FLOPs)."""
 
     def kv_values_per_token(self, mla_layout: str = "latent") -> int:
         return 0
@@ -62,3 +61,13 @@ class Stateless:
 
     def state_label(self) -> str | None:
         return None
+
+
+def part(cls: type) -> type:
+    """Give a part the protocol's answers it does not define itself.  A part is a NamedTuple (immutable
+    like a frozen dataclass, made with tuple.__new__ on every count, as Tensor is: a frozen dataclass's
+    __init__ took a tenth of a count), which cannot inherit them."""
+    for name, answer in vars(Stateless).items():
+        if callable(answer) and not name.startswith("__") and name not in vars(cls):
+            setattr(cls, name, answer)
+    return cls

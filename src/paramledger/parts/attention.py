@@ -4,14 +4,14 @@ as options, JetMoE's mixture of attention heads among them (transformers 5.24.0 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._collector import Collector
-from ._protocol import Stateless
+from ._protocol import part
 
 
-@dataclass(frozen=True, slots=True)
-class Attention(Stateless):
+@part
+class Attention(NamedTuple):
     hidden_size: int
     num_heads: int  # num_attention_heads (this layer's: num_attention_heads_per_layer)
     num_kv_heads: int  # num_key_value_heads (this layer's, or sliding_num_key_value_heads)

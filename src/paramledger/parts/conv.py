@@ -4,14 +4,14 @@ conv_bias.  It caches the conv's last conv_L_cache inputs per sequence, no keys 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._collector import Collector
-from .mamba import _Recurrent
+from ._protocol import part
 
 
-@dataclass(frozen=True, slots=True)
-class ShortConv(_Recurrent):
+@part
+class ShortConv(NamedTuple):
     hidden_size: int
     kernel: int  # conv_L_cache
     bias: bool = False  # conv_bias

@@ -3,13 +3,14 @@ linear attention in place of self-attention, caching no keys or values but a fix
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._collector import Collector
+from ._protocol import part
 
 
-@dataclass(frozen=True, slots=True)
-class GatedDeltaNet:
+@part
+class GatedDeltaNet(NamedTuple):
     """Input projections for q, k, v (2 × key channels + value channels), the output gate z (value
     channels) and b and a (one per value head each), fused as in_proj_qkvz and in_proj_ba or split; a
     depthwise conv1d over q, k, v without a bias; dt_bias and A_log per value head; a gated RMSNorm over

@@ -4,15 +4,15 @@ families add to the block (transformers 5.24.0 MixtralSparseMoeBlock, DeepseekV3
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._collector import Collector
-from ._protocol import Stateless
+from ._protocol import part
 from .ffn import dense
 
 
-@dataclass(frozen=True, slots=True)
-class Experts(Stateless):
+@part
+class Experts(NamedTuple):
     hidden_size: int
     num_experts: int  # num_experts
     expert_size: int  # moe_intermediate_size

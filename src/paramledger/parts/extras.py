@@ -3,14 +3,14 @@ AltUp's streams, LAuReL's low-rank residual and the per-layer input."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._collector import Collector
-from ._protocol import Stateless
+from ._protocol import part
 
 
-@dataclass(frozen=True, slots=True)
-class Gemma3nExtras(Stateless):
+@part
+class Gemma3nExtras(NamedTuple):
     hidden_size: int
     altup_num_inputs: int = 0  # AltUp: its output scale, correction and prediction coefficients, router
     laurel_rank: int = 0  # LAuReL: linear_left, linear_right and its norm

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._collector import Collector
-from ._protocol import Stateless
+from ._protocol import part
 
 
-@dataclass(frozen=True, slots=True)
-class DenseFFN(Stateless):
+@part
+class DenseFFN(NamedTuple):
     hidden_size: int
     intermediate_size: int  # this layer's (intermediate_size_per_layer)
     gated: bool = False  # mlp_gated

@@ -4,14 +4,14 @@ DeepSeek-V3.2's lightning indexer as an option (DeepseekV32Indexer)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._collector import Collector
-from ._protocol import Stateless
+from ._protocol import part
 
 
-@dataclass(frozen=True, slots=True)
-class Indexer:
+@part
+class Indexer(NamedTuple):
     """DeepSeek Sparse Attention's lightning indexer: queries from the q LoRA latent, one shared key
     from the hidden state, a LayerNorm on the key (with its offset, whatever the block norms are) and
     one weight per indexer head."""
@@ -27,8 +27,8 @@ class Indexer:
         c.linear(n.indexer_weights, heads, hidden, "attention")
 
 
-@dataclass(frozen=True, slots=True)
-class LatentAttention(Stateless):
+@part
+class LatentAttention(NamedTuple):
     hidden_size: int
     num_heads: int  # num_attention_heads (this layer's)
     q_lora_rank: int | None  # None: a full-rank query projection

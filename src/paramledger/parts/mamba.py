@@ -7,28 +7,14 @@ named_parameters(), so A_log and D (and Mamba-2's dt_bias) lead the mixer's list
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._collector import Collector
+from ._protocol import part
 
 
-class _Recurrent:
-    """The answers of a mixer that caches a fixed state and attends to no keys."""
-
-    __slots__ = ()
-
-    def kv_values_per_token(self, mla_layout: str = "latent") -> int:
-        return 0
-
-    def attention_flops(self, keys: int) -> int:
-        return 0
-
-    def expansion_flops(self, keys: int) -> int:
-        return 0
-
-
-@dataclass(frozen=True, slots=True)
-class Mamba(_Recurrent):
+@part
+class Mamba(NamedTuple):
     """Mamba-1: in_proj to 2 × inner (x and the gate z), a depthwise conv over x, x_proj to the time
     step's rank and B and C, dt_proj back to inner (always biased), A_log (inner, state) and D (inner);
     Jamba adds RMSNorms on the time step, B and C (dt_layernorm, b_layernorm, c_layernorm)."""
@@ -69,8 +55,8 @@ class Mamba(_Recurrent):
         return "recurrent (Mamba)"
 
 
-@dataclass(frozen=True, slots=True)
-class Mamba2(_Recurrent):
+@part
+class Mamba2(NamedTuple):
     """Mamba-2: in_proj to the gate z (inner), x, B and C (the conv's channels: inner + 2 × groups ×
     state) and one time step per head; a depthwise conv over x, B and C; dt_bias, A_log and D per
     head; a gated RMSNorm over inner (normalized per group); out_proj back to the hidden size."""

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._collector import Collector
-from ._protocol import Stateless
+from ._protocol import part
 
 
-@dataclass(frozen=True, slots=True)
-class BlockNorms(Stateless):
+@part
+class BlockNorms(NamedTuple):
     """pre: one before each sublayer; post: one after each; sandwich: both (Gemma 2/3); parallel: one
     shared by parallel branches (GPT-J); parallel_split: one per parallel branch (Falcon-40B); none.
     A layer without a mixer or without an FFN (Nemotron-H, Mamba) has no norms for what it lacks:
