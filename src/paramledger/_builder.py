@@ -12,6 +12,7 @@ from fnmatch import fnmatchcase
 from ._exceptions import ArchitectureError
 from .architecture import Architecture
 from .design.flat import layer_plan
+from .design.layers import LayerPlan
 from .inventory import Inventory, StampedTensors, Tensor, inventory_from_tensors
 from .naming import Naming
 from .parts._collector import Collector
@@ -35,16 +36,18 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         layer, layers = plan.kinds[0]
         block = layer.tensors(naming, norm_type)
         blocks, kinds = [block] * layers, [(block, layers)]
+        aliases: dict[str, str] = {}  # a layer aliases another's tensors only where another kind holds them
     else:
         block_of = {id(layer): layer.tensors(naming, norm_type) for layer, _ in plan.kinds}
         blocks = [block_of[id(layer)] for layer in plan.layers]
         kinds = [(block_of[id(layer)], layers) for layer, layers in plan.kinds]
+        # only a shared block's uses hold tensors through another layer: no other design looks
+        aliases = _layer_aliases(plan, naming, norm_type) if arch.shared_block_layers else {}
     before, c = c.tensors, Collector(naming, norm_type)  # the tensors after the layers: a list of their own
     for j in range(arch.altup_num_inputs - 1):  # the extra AltUp streams, back to the hidden state
         c.linear(n.altup_unembed_projections.format(j=j), d, d, "ffn")
     if arch.final_norm:
         c.norm(n.final_norm, d)
-    aliases: dict[str, str] = {}
     lm_head = n.lm_head + ".weight"
     if arch.tie_word_embeddings:
         aliases[lm_head] = n.embed + ".weight"
@@ -63,6 +66,27 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
                                 f"({str(error).removeprefix('duplicate tensor names: ')[:200]}): transformers "
                                 "builds no such model of this family (a --set key its family does not build?)",
                                 arch.source) from None
+
+
+def _layer_aliases(plan: LayerPlan, naming: Naming, norm_type: str) -> dict[str, str]:
+    """The names of tensors a layer holds through another layer: a part whose tensors are another
+    layer's (a tied later use of a shared block) emits none of them and answers ``aliases``, its names
+    relative to its layer -> the full names of the holder's; each named under every layer of its kind."""
+    declared: dict[int, dict[str, str]] = {}
+    for layer, _ in plan.kinds:
+        for held in layer.parts:
+            answer = getattr(held, "aliases", None)  # only the parts that can hold through another answer
+            if answer is not None and (relative := answer(Collector(naming, norm_type))):
+                declared.setdefault(id(layer), {}).update(relative)
+    if not declared:
+        return {}
+    aliases: dict[str, str] = {}
+    for i, layer in enumerate(plan.layers):
+        relative = declared.get(id(layer))
+        if relative is not None:
+            prefix = naming.layer.format(i=i) + "."
+            aliases.update({prefix + name: target for name, target in relative.items()})
+    return aliases
 
 
 def _frozen(name: str, patterns: tuple[str, ...]) -> bool:

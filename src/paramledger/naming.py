@@ -63,6 +63,14 @@ class Naming:
     # the names inside it (in_proj, conv1d, x_proj, dt_proj, dt_bias, A_log, D, norm, out_proj) are Mamba's
     mamba: str = "mamba"
     short_conv: str = "conv"
+    # A transformer block shared between layers (parts/shared_block.py, Zamba's shared_transf): its path in a
+    # layer (the names inside it are the attention's, the FFN's and the norms' above), each use's own output
+    # projection, its per-use LoRA adapter lists ("{p}": q, k or v) and the layer's own parts beside it
+    shared_block: str = "shared_transformer"
+    shared_block_output: str = "linear"
+    attn_adapters: str = "self_attn.linear_{p}_adapter_list"
+    ffn_adapters: str = "feed_forward.gate_up_proj_adapter_list"
+    inner_layer: str = "mamba_decoder"
     # multi-head latent attention (DeepSeek V2/V3)
     q_a: str = "self_attn.q_a_proj"
     q_a_norm: str = "self_attn.q_a_layernorm"

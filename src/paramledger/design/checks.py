@@ -24,6 +24,9 @@ def check_structure(arch: Architecture, where: str | None) -> None:
     if (arch.mamba_layers or arch.conv_layers or arch.layers_without_mixer or arch.layers_without_ffn
             or arch.mamba_beside_attention):
         check_layer_lists(arch, where)
+    if (arch.shared_block_layers or arch.num_mem_blocks != 1 or arch.adapter_rank is not None
+            or arch.use_shared_attention_adapter or arch.attention_hidden_size is not None):
+        check_shared_blocks(arch, where)
     if (arch.linear_attention_layers or arch.linear_num_value_heads is not None  # no call on the common path
             or arch.linear_num_key_heads is not None or arch.linear_key_head_dim is not None
             or arch.linear_value_head_dim is not None or arch.linear_conv_kernel_dim is not None):
@@ -238,6 +241,13 @@ def check_layer_lists(arch: Architecture, where: str | None) -> None:
         if arch.mamba_version not in (1, 2):
             raise ArchitectureError("mamba_version", f"must be 1 or 2, got {arch.mamba_version}", where)
         inner = arch.mamba_intermediate_size or arch.mamba_expand * arch.hidden_size
+        if arch.mamba_version == 1 and arch.mamba_n_heads is not None:  # Zamba's heads, each its own projections
+            if inner % arch.mamba_n_heads:
+                raise ArchitectureError("mamba_n_heads", f"{arch.mamba_n_heads} does not divide the Mamba width "
+                                        f"{inner} (mamba_expand × hidden_size)", where)
+            if arch.mamba_dt_norms:
+                raise ArchitectureError("mamba_dt_norms", "is built for single-head Mamba-1 (Jamba), not with "
+                                        "mamba_n_heads", where)
         if arch.mamba_version == 2:
             for key, parts in (("mamba_n_heads", arch.mamba_n_heads), ("mamba_n_groups", arch.mamba_n_groups)):
                 if inner % parts:
@@ -245,3 +255,29 @@ def check_layer_lists(arch: Architecture, where: str | None) -> None:
                                             "(mamba_intermediate_size)", where)
     if arch.conv_layers and arch.conv_L_cache is None:
         raise ArchitectureError("conv_L_cache", "required with conv_layers (the short-convolution layers)", where)
+
+
+SHARED_BLOCK_KEYS = ("num_mem_blocks", "adapter_rank", "use_shared_attention_adapter", "attention_hidden_size")
+"""What a shared block (parts/shared_block.py) reads beside shared_block_layers: none of it without them."""
+
+
+def check_shared_blocks(arch: Architecture, where: str | None) -> None:
+    """The layers that run a shared block: in range, each once, and the block's options only with such
+    layers (q, k and v adapters only with an adapter rank)."""
+    layers = arch.shared_block_layers
+    if not layers:
+        key = next(key for key in SHARED_BLOCK_KEYS if getattr(arch, key) not in (None, False, 1))
+        raise ArchitectureError(key, "set without shared_block_layers (the layers that run a shared block)", where)
+    last = arch.num_hidden_layers - 1
+    for layer in layers:
+        if not 0 <= layer <= last:
+            raise ArchitectureError("shared_block_layers", f"layer {layer} is outside 0..{last}", where)
+    if len(set(layers)) != len(layers):
+        raise ArchitectureError("shared_block_layers", "lists a layer twice (a layer runs the shared block once)",
+                                where)
+    if arch.use_shared_attention_adapter and arch.adapter_rank is None:
+        raise ArchitectureError("use_shared_attention_adapter", "set without adapter_rank (the adapters' rank)",
+                                where)
+    if arch.is_mla or arch.attention_experts:
+        raise ArchitectureError("shared_block_layers", "a shared block holds plain multi-head attention (not with "
+                                "kv_lora_rank or attention_experts)", where)

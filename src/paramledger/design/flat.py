@@ -16,9 +16,12 @@ from ..parts.deltanet import GatedDeltaNet
 from ..parts.experts import Experts
 from ..parts.extras import Gemma3nExtras
 from ..parts.ffn import DenseFFN
+from ..parts.inner import InnerLayer
 from ..parts.latent import Indexer, LatentAttention
 from ..parts.mamba import Mamba, Mamba2
+from ..parts.mamba_heads import MultiHeadMamba
 from ..parts.norms import BlockNorms
+from ..parts.shared_block import SharedBlock
 from .layers import Layer, LayerPlan
 
 if TYPE_CHECKING:
@@ -63,14 +66,15 @@ def _columns(arch: Any) -> tuple[Any, Any]:
     """Each layer's key: the values of the columns that vary (its FFN kind, sliding with tensors of
     its own?, its own indexer?, its query heads, an output bias?, its FFN width, keys and values
     shared from an earlier layer?, its head width and KV heads, values from the keys?, its mixer
-    kind), and the function giving a key's full arguments of layer_for; None for the keys where no
-    column varies."""
+    kind, its use of a shared block), and the function giving a key's full arguments of layer_for; None
+    for the keys where no column varies."""
     count = arch.num_hidden_layers
     if not (arch.mlp_only_layers or arch.layers_without_ffn or arch.sliding_layers_differ or arch.indexer_types
             or arch.num_attention_heads_per_layer or arch.attention_output_bias_layers
             or arch.intermediate_size_per_layer or arch.num_kv_shared_layers or arch.attention_k_eq_v
             or arch.attention_shapes_differ or arch.linear_attention_layers or arch.mamba_layers
-            or arch.conv_layers or arch.layers_without_mixer):  # every layer alike: no column to build
+            or arch.conv_layers or arch.layers_without_mixer
+            or arch.shared_block_layers):  # every layer alike: no column to build
         plain = [MOE if arch.is_moe else DENSE, False, arch.index_n_heads is not None, None,
                  arch.attention_output_bias, None, False, None, None, False, ATTENTION]
         return None, lambda key: plain
@@ -91,6 +95,7 @@ def _columns(arch: Any) -> tuple[Any, Any]:
         else repeat(None),
         [not s for s in sliding] if arch.attention_k_eq_v else repeat(False),  # values from keys: full layers
         _mixer_column(arch, layers),
+        _shared_block_column(arch) if arch.shared_block_layers else repeat(None),
     )
     varying = [i for i, column in enumerate(columns) if type(column) is not repeat]
     template = [None if i in varying else next(column) for i, column in enumerate(columns)]
@@ -124,11 +129,24 @@ def _mixer_column(arch: Any, layers: range) -> Any:
     return [named.get(i, ATTENTION) for i in layers]
 
 
+def _shared_block_column(arch: Any) -> list[tuple[int, int | None] | None]:
+    """Each layer's use of a shared block: None, or (its block, the layer holding the block's tensors if
+    another does).  Use k runs block k % num_mem_blocks; tied, the first use of each block holds it and
+    the later ones alias it (Zamba2Model.get_layers); untied, every use holds a copy of its own."""
+    column: list[tuple[int, int | None] | None] = [None] * arch.num_hidden_layers
+    uses, blocks = sorted(set(arch.shared_block_layers)), arch.num_mem_blocks
+    tied = arch.tie_shared_blocks
+    for k, layer in enumerate(uses):
+        column[layer] = (k % blocks, uses[k % blocks] if tied and k >= blocks else None)
+    return column
+
+
 def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool = False, heads: int | None = None,
               output_bias: bool = False, ffn_size: int | None = None, kv_shared: bool = False,
               head_dim: int | None = None, kv_heads: int | None = None, values_from_keys: bool = False,
-              mixer: str | None = ATTENTION) -> Layer:
-    """One layer's parts (``heads``, ``ffn_size``, ``head_dim``, ``kv_heads`` None: the design's)."""
+              mixer: str | None = ATTENTION, shared: tuple[int, int | None] | None = None) -> Layer:
+    """One layer's parts (``heads``, ``ffn_size``, ``head_dim``, ``kv_heads`` None: the design's); ``shared``:
+    the layer runs a shared block (its block, the layer holding it), its own parts then one module down."""
     d = arch.hidden_size
     parts: list[Any] = []
     if mixer == ATTENTION:
@@ -160,14 +178,27 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
     if arch.altup_num_inputs or arch.laurel_rank or arch.hidden_size_per_layer_input:
         parts.append(_new(Gemma3nExtras, (d, arch.altup_num_inputs, arch.laurel_rank,
                                           arch.hidden_size_per_layer_input)))
+    if shared is not None:  # ZambaHybridLayer: the shared block, then the layer's own under Naming.inner_layer
+        parts = [_shared_block(arch, *shared), _new(InnerLayer, (_new(Layer, (tuple(parts),)),))]
     return _new(Layer, (tuple(parts),))
 
 
-def _mamba(arch: Any) -> Mamba | Mamba2:
+def _shared_block(arch: Any, block: int, source: int | None) -> SharedBlock:
+    d = arch.hidden_size
+    uses = len(set(arch.shared_block_layers))
+    return _new(SharedBlock, (d, arch.attention_hidden_size or 2 * d, arch.num_attention_heads, arch.kv_heads,
+                              arch.attention_head_dim, arch.ffn_size, arch.mlp_bias, arch.adapter_rank,
+                              arch.use_shared_attention_adapter, uses, block, arch.num_mem_blocks, source))
+
+
+def _mamba(arch: Any) -> Mamba | Mamba2 | MultiHeadMamba:
     d = arch.hidden_size
     inner = arch.mamba_intermediate_size or arch.mamba_expand * d
     if arch.mamba_version == 1:
         rank = arch.mamba_dt_rank or -(-d // 16)  # time_step_rank "auto": ceil(hidden_size / 16)
+        if arch.mamba_n_heads:  # Mamba-1 split into heads, each its own projections (ZambaMambaMixer)
+            return _new(MultiHeadMamba, (d, inner, arch.mamba_d_state, arch.mamba_d_conv, rank, arch.mamba_n_heads,
+                                         arch.mamba_conv_bias, arch.mamba_proj_bias))
         return _new(Mamba, (d, inner, arch.mamba_d_state, arch.mamba_d_conv, rank, arch.mamba_conv_bias,
                             arch.mamba_proj_bias, arch.mamba_dt_norms))
     return _new(Mamba2, (d, inner, arch.mamba_d_state, arch.mamba_d_conv, arch.mamba_n_heads, arch.mamba_n_groups,
