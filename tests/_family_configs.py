@@ -791,7 +791,7 @@ CONFIGS.update({
 CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in CONFIGS.items()}
 # The state-space and hybrid families' strategies live beside this file (typed there already).
 CONFIGS.update(CONFIGS_A)
-CONFIGS.update({model_type: strategy for model_type, strategy in CONFIGS_B.items() if model_type not in ("zamba", "zamba2")})
+CONFIGS.update(CONFIGS_B)
 
 
 def _lfm2_width(config: dict) -> int:
