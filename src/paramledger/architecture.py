@@ -159,7 +159,7 @@ class Architecture:
     conv_layers: tuple[int, ...] = ()
     conv_L_cache: int | None = None  # noqa: N815 (LFM2's config key)
     conv_bias: bool = False
-    shared_block_layers: tuple[int, ...] = ()  # layers_block_type "hybrid" (Zamba): a shared block, then their own layer
+    shared_block_layers: tuple[int, ...] = ()  # layers_block_type "hybrid" (Zamba): a shared block, then the layer
     num_mem_blocks: int = 1  # num_mem_blocks: distinct blocks, use k of them running block k % num_mem_blocks
     attention_hidden_size: int | None = None  # attention_hidden_size: the block's input width; None: 2 × hidden_size
     adapter_rank: int | None = None  # adapter_rank: each use's LoRA adapter on the FFN's gate_up (None: no adapters)
@@ -469,7 +469,6 @@ class Architecture:
 _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Architecture) if f.compare)
 _FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Architecture)}
 
-
 # The Python type a field's value already has when no conversion is needed (most values
 # from a config.json): checked first, so loading a config does not parse type strings.
 _READY = {name: {"int": int, "int | None": int, "bool": bool, "bool | None": bool, "str": str, "str | None": str}.get(kind)
@@ -482,17 +481,17 @@ _NULLABLE = frozenset(name for name in _FIELD_NAMES if "None" in _FIELD_TYPES[na
 _TUPLE_FIELDS = frozenset(name for name in _FIELD_NAMES if _FIELD_TYPES[name].startswith("tuple"))
 
 # The sizes validate() checks: positive; positive or null; zero or more (or null).
-_POSITIVE_SIZES = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
-                   "intermediate_multiple_of", "max_position_embeddings", "mamba_expand", "mamba_n_groups", "num_mem_blocks")
+_POSITIVE_SIZES = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_multiple_of",
+                   "max_position_embeddings", "mamba_expand", "mamba_n_groups", "num_mem_blocks")
 _POSITIVE_SIZES_OR_NULL = ("num_key_value_heads", "sliding_num_key_value_heads", "head_dim", "intermediate_size",
                            "moe_intermediate_size", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "v_head_dim",
                            "sliding_window", "index_n_heads", "output_vocab_size", "vocab_size_per_layer_input",
                            "linear_num_value_heads", "linear_num_key_heads", "linear_key_head_dim",
                            "linear_value_head_dim", "linear_conv_kernel_dim", "mamba_intermediate_size",
                            "mamba_d_state", "mamba_d_conv", "mamba_n_heads", "mamba_dt_rank", "conv_L_cache",
-                           "moe_latent_size", "attention_hidden_size")
+                           "moe_latent_size", "attention_hidden_size", "adapter_rank")
 _ZERO_OR_MORE_SIZES = ("num_experts", "n_shared_experts", "shared_expert_intermediate_size", "qk_rope_head_dim",
-                       "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank", "adapter_rank")
+                       "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank")
 _INDEXER_SIZES = ("index_head_dim", "index_topk")  # positive or null, with index_n_heads
 
 
