@@ -257,8 +257,10 @@ def check_layer_lists(arch: Architecture, where: str | None) -> None:
         raise ArchitectureError("conv_L_cache", "required with conv_layers (the short-convolution layers)", where)
 
 
-SHARED_BLOCK_KEYS = ("num_mem_blocks", "adapter_rank", "use_shared_attention_adapter", "attention_hidden_size")
-"""What a shared block (parts/shared_block.py) reads beside shared_block_layers: none of it without them."""
+SHARED_BLOCK_KEYS = {"num_mem_blocks": 1, "adapter_rank": None, "use_shared_attention_adapter": False,
+                     "attention_hidden_size": None}
+"""What a shared block (parts/shared_block.py) reads beside shared_block_layers, with the value that means
+nothing without them: any other is refused without them."""
 
 
 def check_shared_blocks(arch: Architecture, where: str | None) -> None:
@@ -266,7 +268,7 @@ def check_shared_blocks(arch: Architecture, where: str | None) -> None:
     layers (q, k and v adapters only with an adapter rank)."""
     layers = arch.shared_block_layers
     if not layers:
-        key = next(key for key in SHARED_BLOCK_KEYS if getattr(arch, key) not in (None, False, 1))
+        key = next(key for key, unset in SHARED_BLOCK_KEYS.items() if getattr(arch, key) != unset)
         raise ArchitectureError(key, "set without shared_block_layers (the layers that run a shared block)", where)
     last = arch.num_hidden_layers - 1
     for layer in layers:
