@@ -51,15 +51,9 @@ def _plan(arch: Any) -> LayerPlan:
     if keys is None:  # no column varies: one Layer for every depth, no look-up per layer
         layer = layer_for(arch, *arguments(()))
         return _new(LayerPlan, ((layer,) * count, ((layer, count),)))
-    built: dict[tuple, Layer] = {}
-    layers = []
-    for key in keys:  # one look-up per layer, by what varies between layers
-        layer = built.get(key)
-        if layer is None:
-            layer = built[key] = layer_for(arch, *arguments(key))
-        layers.append(layer)
-    ids = list(map(id, layers))  # counted by identity, at C speed
-    return _new(LayerPlan, (tuple(layers), tuple((layer, ids.count(id(layer))) for layer in built.values())))
+    built = {key: layer_for(arch, *arguments(key)) for key in dict.fromkeys(keys)}  # each distinct key once
+    layers = tuple(map(built.__getitem__, keys))  # one look-up per layer, at C speed
+    return _new(LayerPlan, (layers, tuple((layer, keys.count(key)) for key, layer in built.items())))
 
 
 def _columns(arch: Any) -> tuple[Any, Any]:
@@ -100,33 +94,48 @@ def _columns(arch: Any) -> tuple[Any, Any]:
     varying = [i for i, column in enumerate(columns) if type(column) is not repeat]
     template = [None if i in varying else next(column) for i, column in enumerate(columns)]
 
+    if len(varying) == 1:  # one column varies: its values are the keys (no tuple made per layer)
+        only = varying[0]
+
+        def argument(key: Any) -> list:
+            full = template.copy()
+            full[only] = key
+            return full
+
+        return list(islice(columns[only], count)), argument
+
     def arguments(key: tuple) -> list:
         full = template.copy()
         for i, value in zip(varying, key):
             full[i] = value
         return full
 
-    keys = islice(zip(*[columns[i] for i in varying]), count) if varying else None
-    return keys, arguments
+    return list(islice(zip(*[columns[i] for i in varying]), count)), arguments
 
 
 def _ffn_column(arch: Any, layers: range) -> Any:
     """Each layer's FFN: routed experts, dense (mlp_only_layers in an MoE design) or none."""
-    without = frozenset(arch.layers_without_ffn)
-    if not arch.mlp_only_layers and not without:
+    if not arch.mlp_only_layers and not arch.layers_without_ffn:
         return repeat(MOE if arch.is_moe else DENSE)
-    dense = frozenset(arch.mlp_only_layers) if arch.is_moe else frozenset(layers)
-    return [None if i in without else DENSE if i in dense else MOE for i in layers]
+    column = [MOE if arch.is_moe else DENSE] * len(layers)  # then each listed layer set: no test per layer
+    for i in arch.mlp_only_layers:
+        column[i] = DENSE
+    for i in arch.layers_without_ffn:
+        column[i] = None
+    return column
 
 
 def _mixer_column(arch: Any, layers: range) -> Any:
     """Each layer's token mixer: self-attention unless a list names another kind, or none."""
     kinds = ((LINEAR_ATTENTION, arch.linear_attention_layers), (MAMBA, arch.mamba_layers),
              (CONV, arch.conv_layers), (None, arch.layers_without_mixer))
-    named = {i: kind for kind, listed in kinds for i in listed}
-    if not named:
+    if not any(listed for _, listed in kinds):
         return repeat(ATTENTION)
-    return [named.get(i, ATTENTION) for i in layers]
+    column: list[str | None] = [ATTENTION] * len(layers)
+    for kind, listed in kinds:
+        for i in listed:
+            column[i] = kind
+    return column
 
 
 def _shared_block_column(arch: Any) -> list[tuple[int, int | None] | None]:
