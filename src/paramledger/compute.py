@@ -96,8 +96,10 @@ def matmul_parameters(source: Inventory | Architecture) -> int:
     arch = inv.architecture
     k = arch.num_experts_per_tok if arch is not None and arch.is_moe else 0
     total = inv.sum_of(lambda t: (t.count // t.experts * k if t.experts else t.count) if _is_matrix(t) else 0)
-    if inv.tied:
-        total += sum(inv[target].count for target in set(inv.aliases.values()))
+    for target in inv.aliases.values():  # each use of a shared tensor runs it again
+        tensor = inv[target]
+        if tensor.component == "embedding" or _is_matrix(tensor):  # the tied head: the token table as a matmul
+            total += tensor.count
     return total
 
 

@@ -194,9 +194,11 @@ class KVCache:
             text += f"; {unmixed} layers hold no token mixer (an FFN alone) and cache nothing"
         if self.recurrent_layers:
             kinds = " and ".join(f"{n} {label}" for label, n in self.recurrent_kinds().items())
-            text += (f"; {kinds} layers cache no keys or values: they hold a fixed conv and recurrent state "
-                     f"instead, {self.state_values:,} values = {self.state_bytes:,} bytes for the batch whatever "
-                     "the context, reported apart (KVCache.state_bytes), not in this figure")
+            beside = sum(1 for layer in self.layers if layer.state_values and layer.values_per_token)
+            held = ("cache no keys or values: they hold a fixed conv and recurrent state instead" if not beside
+                    else f"hold a fixed conv and recurrent state ({beside} of them beside their keys and values)")
+            text += (f"; {kinds} layers {held}, {self.state_values:,} values = {self.state_bytes:,} bytes for the "
+                     "batch whatever the context, reported apart (KVCache.state_bytes), not in this figure")
         if self.sliding_layers:
             window = next(l.window for l in self.layers if l.window is not None)
             text += (f"; {self.sliding_layers} sliding layers hold at most sliding_window - 1 = {window - 1} "

@@ -36,11 +36,17 @@ def inventory_table(inv: Inventory) -> str:
     out = [heading(inv), table(rows, "lrr"), ""]
     arch = inv.architecture
     out.append(f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)")
-    if inv.tied:
-        pairs = ", ".join(f"{alias} -> {target}" for alias, target in inv.aliases.items())
+    head = {alias: target for alias, target in inv.aliases.items() if inv[target].component == "embedding"}
+    if head:
+        pairs = ", ".join(f"{alias} -> {target}" for alias, target in head.items())
         out.append(f"output head: tied ({pairs}), counted once")
     else:
         out.append("output head: untied, an independent table counted in full")
+    if len(inv.aliases) > len(head):  # a block reused at several depths: its later names
+        shared = len(inv.aliases) - len(head)
+        held = len(set(inv.aliases.values()) - set(head.values()))
+        out.append(f"shared tensors: {shared:,} names are {held:,} tensors held once (a block reused at several "
+                   "depths), counted once")
     out.append(f"non-embedding (Hugging Face exclude_embeddings): {inv.non_embedding('hf'):,}")
     if arch is not None:
         rule = rule_of_thumb(arch)
