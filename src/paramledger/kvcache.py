@@ -47,7 +47,10 @@ The cache dtype is separate from the weights' (KV_DTYPES: one value per element)
 
 from __future__ import annotations
 
+import dataclasses
+from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 
 from ._exceptions import OptionError
 from .architecture import Architecture
@@ -109,20 +112,33 @@ class LayerCache:
 
 @dataclass(frozen=True)
 class KVCache:
-    """The cache of ``batch`` sequences of ``context`` tokens, stored as ``dtype``."""
+    """The cache of ``batch`` sequences of ``context`` tokens, stored as ``dtype``.  ``runs``: each distinct
+    layer's cache (its ``layer``, the first such layer) and how many layers hold it; ``layers`` lists them all
+    (made on first use: every figure sums the runs, so a 10⁶-layer design costs no 10⁶ objects)."""
 
-    layers: tuple[LayerCache, ...]
+    runs: tuple[tuple[LayerCache, int], ...]
     context: int
     batch: int
     dtype: DType
     mla_layout: str | None = None  # "latent" or "decompressed" for MLA, None otherwise
     # where a reference implementation holds something else (MASK_ONLY_WINDOWS, BROADCAST_KV_HEADS)
     note: str | None = None
+    kinds: tuple[int, ...] = ()  # each layer's run (an index into runs)
+
+    @cached_property
+    def layers(self) -> tuple[LayerCache, ...]:
+        """Every layer's cache, in order."""
+        runs = [layer for layer, _ in self.runs]
+        return tuple(runs[run] if runs[run].layer == i else dataclasses.replace(runs[run], layer=i)
+                     for i, run in enumerate(self.kinds))
+
+    def _sum(self, value) -> int:  # noqa: ANN001 (a function of one LayerCache)
+        return sum(value(layer) * layers for layer, layers in self.runs)
 
     @property
     def values_per_token(self) -> int:
         """Every layer's keys and values for one token (below any sliding window)."""
-        return sum(layer.values_per_token for layer in self.layers)
+        return self._sum(lambda layer: layer.values_per_token)
 
     @property
     def bytes_per_value(self) -> int:
@@ -135,7 +151,7 @@ class KVCache:
     @property
     def values(self) -> int:
         """Elements held for the whole batch: each layer's tokens held × its values per token."""
-        return self.batch * sum(l.values_per_token * tokens_held(l.window, self.context) for l in self.layers)
+        return self.batch * self._sum(lambda layer: layer.values_per_token * tokens_held(layer.window, self.context))
 
     @property
     def bytes(self) -> int:
@@ -144,23 +160,23 @@ class KVCache:
     @property
     def recurrent_layers(self) -> int:
         """Layers holding a fixed state instead of (or beside) keys and values."""
-        return sum(1 for layer in self.layers if layer.state_values)
+        return self._sum(lambda layer: bool(layer.state_values))
 
     linear_attention_layers = recurrent_layers  # the name the Gated DeltaNet gave it first
 
     def recurrent_kinds(self) -> dict[str, int]:
         """What holds each fixed state -> how many layers ("linear-attention (Gated DeltaNet)": 36)."""
         kinds: dict[str, int] = {}
-        for layer in self.layers:
+        for layer, layers in self.runs:
             if layer.state_values:
-                kinds[layer.state_label] = kinds.get(layer.state_label, 0) + 1
+                kinds[layer.state_label] = kinds.get(layer.state_label, 0) + layers
         return kinds
 
     @property
     def state_values(self) -> int:
         """The recurrent layers' fixed states (conv and recurrent) for the whole batch, apart from
         the keys and values: they do not grow with the context."""
-        return self.batch * sum(layer.state_values for layer in self.layers)
+        return self.batch * self._sum(lambda layer: layer.state_values)
 
     @property
     def state_bytes(self) -> int:
@@ -169,38 +185,37 @@ class KVCache:
     @property
     def sliding_layers(self) -> int:
         """Sliding layers that cache (a layer sharing an earlier layer's keys and values holds none)."""
-        return sum(1 for layer in self.layers if layer.window is not None and layer.values_per_token)
+        return self._sum(lambda layer: layer.window is not None and bool(layer.values_per_token))
 
     def tokens_held(self) -> dict[str, dict[str, int]]:
         """Layer kind -> how many layers and how many tokens each holds (per sequence)."""
         out: dict[str, dict[str, int]] = {}
-        for layer in self.layers:
+        for layer, layers in sorted(self.runs, key=lambda run: run[0].layer):
             if not layer.values_per_token:  # shares an earlier layer's keys and values: holds none
                 continue
             kind = "full_attention" if layer.window is None else "sliding_attention"
             entry = out.setdefault(kind, {"layers": 0, "tokens": tokens_held(layer.window, self.context)})
-            entry["layers"] += 1
+            entry["layers"] += layers
         return out
 
     @property
     def definition(self) -> str:
-        text = f"keys and values of {len(self.layers)} layers for {self.batch} × {self.context} tokens"
-        shared = sum(1 for layer in self.layers if not layer.values_per_token and not layer.state_values
-                     and layer.mixer)
+        text = f"keys and values of {len(self.kinds)} layers for {self.batch} × {self.context} tokens"
+        shared = self._sum(lambda layer: not layer.values_per_token and not layer.state_values and layer.mixer)
         if shared:
             text += f"; {shared} layers reuse an earlier layer's keys and values and cache none"
-        unmixed = sum(1 for layer in self.layers if not layer.mixer)
+        unmixed = self._sum(lambda layer: not layer.mixer)
         if unmixed:
             text += f"; {unmixed} layers hold no token mixer (an FFN alone) and cache nothing"
         if self.recurrent_layers:
             kinds = " and ".join(f"{n} {label}" for label, n in self.recurrent_kinds().items())
-            beside = sum(1 for layer in self.layers if layer.state_values and layer.values_per_token)
+            beside = self._sum(lambda layer: bool(layer.state_values and layer.values_per_token))
             held = ("cache no keys or values: they hold a fixed conv and recurrent state instead" if not beside
                     else f"hold a fixed conv and recurrent state ({beside} of them beside their keys and values)")
             text += (f"; {kinds} layers {held}, {self.state_values:,} values = {self.state_bytes:,} bytes for the "
                      "batch whatever the context, reported apart (KVCache.state_bytes), not in this figure")
         if self.sliding_layers:
-            window = next(l.window for l in self.layers if l.window is not None)
+            window = next(layer.window for layer, _ in self.runs if layer.window is not None)
             text += (f"; {self.sliding_layers} sliding layers hold at most sliding_window - 1 = {window - 1} "
                      "tokens (transformers' DynamicSlidingWindowLayer)")
         if self.mla_layout:
@@ -242,16 +257,24 @@ def kv_cache(source: Architecture | Inventory, context: int, batch: int = 1, dty
     held = {id(layer): (layer.kv_values_per_token(mla_layout), layer.state_values(), layer.state_label(),
                         layer.mixer_label() is not None) for layer, _ in plan.kinds}
     window = arch.sliding_window
-    layers = tuple(LayerCache(i, held[id(layer)][0], window if sliding else None, *held[id(layer)][1:])
-                   for i, (layer, sliding) in enumerate(zip(plan.layers, arch.sliding_layers())))
+    # each distinct (kind of layer, sliding or not) once, with the layers that are it
+    keys = list(zip(map(id, plan.layers), arch.sliding_layers()))
+    first = {key: i for i, key in reversed(list(enumerate(keys)))}  # each run's first layer
+    counts = Counter(keys)
+    order = sorted(first, key=first.__getitem__)
+    runs = tuple((LayerCache(first[key], held[key[0]][0], window if key[1] else None, *held[key[0]][1:]),
+                  counts[key]) for key in order)
+    index = {key: run for run, key in enumerate(order)}
     note = None
-    if any(layer.window is not None for layer in layers):
+    if any(layer.window is not None for layer, _ in runs):
         note = MASK_ONLY_WINDOWS.get(arch.model_type)
     if not arch.is_mla and arch.kv_heads < arch.num_attention_heads:
         note = BROADCAST_KV_HEADS.get(arch.model_type, note)
-    return KVCache(layers, context, batch, kv_dtype(dtype), mla_layout if arch.is_mla else None, note)
+    return KVCache(runs, context, batch, kv_dtype(dtype), mla_layout if arch.is_mla else None, note,
+                   tuple(map(index.__getitem__, keys)))
 
 
 def kv_values_per_token(source: Architecture | Inventory, mla_layout: str = "latent") -> int:
     """Seed 002: 24 layers × 2 × 16 heads × 128 = 98,304 values per token."""
-    return sum(layer.kv_values_per_token(mla_layout) * layers for layer, layers in layer_plan(_architecture(source)).kinds)
+    plan = layer_plan(_architecture(source))
+    return sum(layer.kv_values_per_token(mla_layout) * layers for layer, layers in plan.kinds)
