@@ -27,6 +27,27 @@ def table(rows: list[tuple[str, ...]], align: str) -> str:
     return "\n".join(lines)
 
 
+LISTED_LAYERS = 10_000
+"""Beyond this depth, count --json gives the layers' totals as runs of alike layers ("0-999999"), not one by one."""
+
+
+def by_layer_json(inv: Inventory) -> dict[str, int]:
+    """Layer index -> its parameters ("outside": the tensors outside the layers); past LISTED_LAYERS layers,
+    each run of consecutive layers of one total under "first-last"."""
+    totals = inv.by_layer
+    out = {"outside": totals[None]} if None in totals else {}
+    layers = [(k, v) for k, v in totals.items() if k is not None]
+    if len(layers) <= LISTED_LAYERS:
+        out.update((str(k), v) for k, v in layers)
+        return out
+    start = 0
+    for i in range(1, len(layers) + 1):
+        if i == len(layers) or layers[i][1] != layers[start][1]:
+            out[f"{layers[start][0]}-{layers[i - 1][0]}" if i - 1 > start else str(layers[start][0])] = layers[start][1]
+            start = i
+    return out
+
+
 def inventory_table(inv: Inventory) -> str:
     total = inv.total
     rows = [("component", "parameters", "share")]
@@ -105,7 +126,7 @@ def inventory_json(inv: Inventory, *, manifest: bool = False) -> dict[str, Any]:
         "non_embedding_definitions": NON_EMBEDDING_DEFINITIONS,
         "trainable": inv.trainable,
         "frozen": inv.frozen,
-        "by_layer": {("outside" if k is None else str(k)): v for k, v in inv.by_layer.items()},
+        "by_layer": by_layer_json(inv),
         "notes": list(inv.notes),
     }
     if arch is not None:
