@@ -229,7 +229,7 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
 
     from . import families, load
     from ._builder import build
-    from .inventory import COMPONENTS, inventory_from_tensors
+    from .inventory import COMPONENTS, StampedTensors, inventory_from_tensors
     from .naming import LLAMA
 
     arch = load(source)
@@ -249,27 +249,25 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
         distinct kind of layer times how many there are; the kind holding the last layer
         takes L minus the others (the dense layers of an MoE model are fixed indices), or the
         last layer computing its own keys and values when the last num_kv_shared_layers share them."""
-        outside = [t for t in traced.tensors if t.layer is None]
-        total = measure(inventory_from_tensors(outside, architecture=stand_in))  # type: ignore[arg-type]
-        kinds: list[list[Any]] = []  # [expr, count]
+        tensors = traced.tensors
         traced_depth = stand_in.num_hidden_layers
-        for i in range(traced_depth):
-            layer = [t for t in traced.tensors if t.layer == i]
-            layer_inventory = inventory_from_tensors(layer, architecture=stand_in)  # type: ignore[arg-type]
-            value = sympy.expand(measure(layer_inventory))
-            for kind in kinds:
-                if sympy.expand(kind[0] - value) == 0:
-                    kind[1] += 1
-                    kind.append(i)
-                    break
-            else:
-                kinds.append([value, 1, i])
         grows = traced_depth - 1 - arch.num_kv_shared_layers  # the layer whose kind a deeper design adds
-        for kind in kinds:
-            count = kind[1]
-            if grows in kind[2:]:
-                count = depth - (traced_depth - kind[1])
-            total += count * kind[0]
+        if isinstance(tensors, StampedTensors):  # each distinct kind of layer once, however deep the design
+            outside = [*tensors.head, *tensors.tail]
+            grows_block = tensors.blocks[grows]
+            kinds = [(block, count, block is grows_block) for block, count in tensors.distinct_blocks()]
+        else:  # a list with frozen marks: the layers found by their index
+            outside = [t for t in tensors if t.layer is None]
+            by_layer: dict[int, list[Any]] = {}
+            for t in tensors:
+                if t.layer is not None:
+                    by_layer.setdefault(t.layer, []).append(t)
+            kinds = [(layer, 1, i == grows) for i, layer in by_layer.items()]
+        total = measure(inventory_from_tensors(outside, architecture=stand_in))  # type: ignore[arg-type]
+        for block, count, holds_last in kinds:
+            value = measure(inventory_from_tensors(block, architecture=stand_in))  # type: ignore[arg-type]
+            # the kind of the last layer takes L minus the others' layers (an MoE's dense layers are fixed)
+            total += (depth - (traced_depth - count) if holds_last else count) * value
         return sympy.expand(total)
 
     form = ClosedForm(
