@@ -15,14 +15,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._exceptions import OptionError
 from ._files import output_file
-from .dtypes import get_dtype
 from .inventory import COMPONENTS, Inventory, Tensor
-from .kvcache import MLA_LAYOUTS, KVCache
-from .memory import (TOTAL_DEFINITION, MemoryReport, WeightBytes, format_bytes, memory_report, report_json,
-                     state_label, total_label, weight_bytes)
 from .render import heading, inventory_json, percent
+from .report_memory import REPORT_DTYPES, memory_section, table_cells  # noqa: F401 (REPORT_DTYPES: the report's rows)
 
 # ---------------------------------------------------------------- seed 001's table
 
@@ -318,106 +314,6 @@ def treemap_svg(inv: Inventory, width: int = 960, height: int = 540) -> str:
             f'aria-label="treemap of the {total:,} parameters">' + "".join(body) + "</svg>")
 
 
-# ---------------------------------------------------------------- memory
-
-# The formats a checkpoint is commonly stored as: full precision, the half-precision release,
-# fp8 serving, and 8- and 4-bit quantization (int4 with its fp16 scale per 128 values).
-REPORT_DTYPES = ("fp32", "bf16", "fp8_e4m3", "int8", "int4")
-REPORT_KV_DTYPE = "bf16"  # one cache for every weight row: `paramledger memory`'s at its default --dtype
-
-
-@dataclass(frozen=True, slots=True)
-class WeightsAt:
-    """The inventory stored as ``dtype``: its weight bytes and memory.py's whole report (None
-    without an architecture to size a KV cache from), or why the format refuses the design."""
-
-    dtype: str
-    weights: WeightBytes | None = None
-    report: MemoryReport | None = None
-    refusal: str | None = None
-
-
-def memory_rows(inv: Inventory, context: int | None = None, kv_dtype: str | None = None) -> list[WeightsAt]:
-    """``paramledger memory SOURCE --dtype D --context N --kv-dtype K`` for each D of REPORT_DTYPES,
-    ``K`` bf16 unless given and ``N`` memory_report's default (max_position_embeddings) unless given.
-
-    A bad ``context`` or ``kv_dtype`` raises OptionError (every row would); a dtype whose group
-    size does not divide a tensor's rows is a row with the refusal, the others stand."""
-    rows: list[WeightsAt] = []
-    for dtype in REPORT_DTYPES:
-        try:
-            if inv.architecture is None:  # a checkpoint's or a module's tensors: no layers to cache
-                rows.append(WeightsAt(dtype, weight_bytes(inv, dtype)))
-            else:
-                report = memory_report(inv, dtype=dtype, kv_dtype=kv_dtype or REPORT_KV_DTYPE, context=context)
-                rows.append(WeightsAt(dtype, report.weights, report))
-        except OptionError as error:
-            if error.option != "group-size":
-                raise
-            rows.append(WeightsAt(dtype, refusal=str(error)))
-    return rows
-
-
-def _weights_table(rows: list[WeightsAt], kv: KVCache | None) -> list[str]:
-    total = "" if kv is None else f"{total_label(kv)} ({kv.dtype.name} cache, {kv.batch} × {kv.context:,} tokens)"
-    out = ['<table class="memory-weights"><tr><th>weights stored as</th><th class="n">weights</th>'
-           + (f'<th class="n wrap">{html.escape(total)}</th>' if total else "") + "<th>format</th></tr>"]
-    for row in rows:
-        if row.weights is None:
-            cells = [("", row.dtype), ("detail", row.refusal or "")] + ([] if kv is None else [("", "")])
-        else:
-            group = f", groups of {row.weights.group_size}" if row.weights.group_size else ""
-            cells = [("", row.dtype + group), ("n", format_bytes(row.weights.total))]
-            if row.report is not None:
-                cells.append(("n", format_bytes(row.report.total_bytes)))
-        cells.append(("detail", get_dtype(row.dtype).source))
-        out.append(f'<tr data-key="weights_{row.dtype}">' + _cells(*cells) + "</tr>")
-    return out + ["</table>"]
-
-
-def _kv_table(report: MemoryReport) -> list[str]:
-    """The cache rows as `paramledger memory` prints them (and the page keys them)."""
-    kv = report.kv
-    rows = [("kv_per_token", f"KV cache per token at {kv.dtype.name}",
-             f"{kv.values_per_token:,} values = {kv.bytes_per_token:,} bytes", ""),
-            ("kv_cache", f"KV cache, {kv.batch} × {kv.context:,} tokens", format_bytes(kv.bytes), kv.definition)]
-    if report.kv_decompressed is not None:
-        decompressed = report.kv_decompressed
-        rows.append(("kv_mla_decompressed", f"MLA decompressed: {decompressed.values_per_token:,} values per token",
-                     format_bytes(decompressed.bytes), MLA_LAYOUTS["decompressed"]))
-    if kv.state_values:  # Gated DeltaNet layers cache no keys or values: a fixed state instead
-        rows.append(("linear_attention_state", state_label(kv),
-                     f"{kv.state_values:,} values = {format_bytes(kv.state_bytes)}", ""))
-    rows.append(("total_bytes", f"total ({total_label(kv)}), weights at {report.weights.dtype}",
-                 format_bytes(report.total_bytes), TOTAL_DEFINITION))
-    out = ['<table class="memory-kv"><tr><th>KV cache</th><th class="n">size</th><th></th></tr>']
-    out += [f'<tr data-key="{key}"' + (' class="total"' if key == "total_bytes" else "") + ">"
-            + _cells(("", label), ("n", text), ("detail", detail)) + "</tr>" for key, label, text, detail in rows]
-    return out + ["</table>"]
-
-
-def _memory_section(inv: Inventory, context: int | None = None, kv_dtype: str | None = None) -> list[str]:
-    """The report's memory section: the weights at each of REPORT_DTYPES (and with the cache),
-    then the KV cache, with `paramledger memory --json` at bf16 weights embedded for a reader
-    that wants data."""
-    rows = memory_rows(inv, context, kv_dtype)
-    reference = next(row.report for row in rows if row.dtype == "bf16")  # bf16 has no groups to refuse
-    kv = None if reference is None else reference.kv
-    intro = ("Every unique tensor stored once (a tied head with the table it shares); "
-             "GB = 10⁹ bytes, GiB = 2³⁰ bytes.")
-    if kv is not None:
-        intro += (f" The KV cache: {kv.batch} × {kv.context:,} tokens"
-                  + (" (max_position_embeddings, the default of paramledger memory)" if context is None else "")
-                  + f" at {kv.dtype.name}; --context and --kv-dtype change them.")
-    out = ["<h2>Memory</h2>", f"<p>{html.escape(intro)}</p>", *_weights_table(rows, kv)]
-    if reference is None:
-        return out + ["<p>No KV cache: this inventory has no architecture (layers, heads) to size one from.</p>"]
-    out += _kv_table(reference)
-    # "</" escaped so no text can close the element (as the inventory's JSON below)
-    payload = json.dumps(report_json(reference), indent=1).replace("</", "<\\/")
-    return out + [f'<script type="application/json" id="memory-json">{payload}</script>']
-
-
 # ---------------------------------------------------------------- the standalone report
 
 _CSS = """
@@ -433,11 +329,6 @@ svg.treemap{max-width:100%;height:auto;font:11px system-ui,sans-serif}svg.treema
 .legend span{display:inline-block;margin-right:1rem}.legend i{display:inline-block;width:.9em;height:.9em;
 margin-right:.3em;vertical-align:-.1em}footer{margin-top:3rem;color:#777;font-size:.85em}
 """
-
-
-def _cells(*cells: tuple[str, str]) -> str:
-    return "".join(f'<td class="{cls}">{html.escape(text)}</td>' if cls else f"<td>{html.escape(text)}</td>"
-                   for cls, text in cells)
 
 
 def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | None = None) -> str:
@@ -466,36 +357,36 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
     out.append('<table class="rows"><tr><th>part</th><th class="n">parameters</th><th>tensors</th></tr>')
     for row in calculator_rows(inv):
         out.append(f'<tr class="{row.key}" data-key="{row.key}">'
-                   + _cells(("", row.label), ("n", f"{row.count:,}"), ("detail", row.detail)) + "</tr>")
+                   + table_cells(("", row.label), ("n", f"{row.count:,}"), ("detail", row.detail)) + "</tr>")
     out.append("</table>")
     out.append("<h2>Components</h2>")
     out.append('<table class="components"><tr><th>component</th><th class="n">parameters</th>'
                '<th class="n">share</th></tr>')
     for name, count, share in component_rows(inv):
-        out.append(f'<tr data-key="{name}">' + _cells(("", name), ("n", f"{count:,}"), ("n", share)) + "</tr>")
-    out.append('<tr class="total">' + _cells(("", "total"), ("n", f"{total:,}"), ("n", "100.00 %")) + "</tr>")
+        out.append(f'<tr data-key="{name}">' + table_cells(("", name), ("n", f"{count:,}"), ("n", share)) + "</tr>")
+    out.append('<tr class="total">' + table_cells(("", "total"), ("n", f"{total:,}"), ("n", "100.00 %")) + "</tr>")
     out.append("</table><table>")
     data = inventory_json(inv, manifest=True)
     for name, definition in data["non_embedding_definitions"].items():
-        out.append("<tr>" + _cells(("", f"non-embedding ({name})"), ("n", f"{data['non_embedding'][name]:,}"),
+        out.append("<tr>" + table_cells(("", f"non-embedding ({name})"), ("n", f"{data['non_embedding'][name]:,}"),
                                    ("detail", definition)) + "</tr>")
     if inv.frozen:
-        out.append("<tr>" + _cells(("", "frozen (still counted)"), ("n", f"{inv.frozen:,}"), ("", "")) + "</tr>")
+        out.append("<tr>" + table_cells(("", "frozen (still counted)"), ("n", f"{inv.frozen:,}"), ("", "")) + "</tr>")
     out.append("</table>")
-    out += _memory_section(inv, context, kv_dtype)
+    out += memory_section(inv, context, kv_dtype)
     if inv.architecture is not None:
         out.append("<h2>Architecture (declared keys)</h2><table class=\"architecture\">")
         for key, value in inv.architecture.to_mapping().items():
             # a per-layer list wraps in its cell (a number's cell never wraps: the table would leave the page)
             cell = ("list", ", ".join(map(str, value))) if isinstance(value, list) else ("n", str(value))
-            out.append("<tr>" + _cells(("", key), cell) + "</tr>")
+            out.append("<tr>" + table_cells(("", key), cell) + "</tr>")
         out.append("</table>")
     out.append(f"<h2>Manifest: every tensor ({len(inv.tensors):,})</h2>")
     out.append('<table class="manifest"><tr><th>tensor</th><th class="n">shape</th><th class="n">parameters</th>'
                "<th>component</th><th>layer</th></tr>")
     for t in inv.tensors:
         mark = " (frozen)" if t.frozen else ""
-        out.append("<tr>" + _cells(("", t.name + mark), ("n", _shape(t.shape)), ("n", f"{t.count:,}"),
+        out.append("<tr>" + table_cells(("", t.name + mark), ("n", _shape(t.shape)), ("n", f"{t.count:,}"),
                                    ("", t.component), ("", "" if t.layer is None else str(t.layer))) + "</tr>")
     out.append("</table>")
     if inv.aliases:
