@@ -182,3 +182,57 @@ def test_gguf_size_label_of_5000_digits_is_ignored_not_raised(cli, tmp_path):
     status, out, err = cli("inspect", str(path), "--json")
     assert status == 0, err
     assert json.loads(out)["name_size"] is None or json.loads(out)["name_size"]["label"] != "9" * 5000 + "B"
+
+
+def gguf_with_strings(path, key: str, strings: list[str]) -> str:
+    """A GGUF file written by the gguf package: one string array (or string) and one small tensor."""
+    gguf = pytest.importorskip("gguf")
+    import numpy as np
+
+    writer = gguf.GGUFWriter(str(path), "llama")
+    if len(strings) == 1:
+        writer.add_string(key, strings[0])
+    else:
+        writer.add_array(key, strings)
+    writer.add_tensor("token_embd.weight", np.zeros((4, 8), dtype=np.float32))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    return str(path)
+
+
+def test_gguf_string_array_beyond_its_bound_is_refused_at_once(tmp_path, monkeypatch):
+    """25 M empty strings took 31 s to read one by one: a string array is bounded by count (MAX_STRINGS,
+    2,097,152 in the reader; 1,000 here so the file stays small)."""
+    from paramledger._exceptions import FileFormatError
+    from paramledger.checkpoints import gguf as reader
+
+    monkeypatch.setattr(reader, "MAX_STRINGS", 1000)
+    path = gguf_with_strings(tmp_path / "many.gguf", "tokenizer.ggml.tokens", [""] * 1001)
+    with pytest.raises(FileFormatError, match=r"array length of 'tokenizer.ggml.tokens' 1,001 is beyond the 1,000"):
+        read(path)
+
+
+def test_gguf_strings_past_the_kept_budget_are_read_over_not_kept(tmp_path, monkeypatch):
+    """16 strings of 64 MiB made 1.2 GB: past MAX_KEPT bytes of kept strings, a string is skipped and said
+    to be (a budget of 1 MiB here, strings of 400 kB)."""
+    from paramledger.checkpoints import gguf as reader
+
+    monkeypatch.setattr(reader, "MAX_KEPT", 1 << 20)
+    path = tmp_path / "long.gguf"
+    gguf = pytest.importorskip("gguf")
+    import numpy as np
+
+    writer = gguf.GGUFWriter(str(path), "llama")
+    for i in range(4):
+        writer.add_string(f"general.note{i}", "x" * 400_000)
+    writer.add_tensor("token_embd.weight", np.zeros((4, 8), dtype=np.float32))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    checkpoint = read(str(path))
+    notes = [value for key, value in checkpoint.metadata.items() if key.startswith("general.note")]
+    assert notes[:2] == ["x" * 400_000] * 2
+    assert notes[2:] == ["<400,000 bytes not kept: the strings kept already hold 1,048,576>"] * 2

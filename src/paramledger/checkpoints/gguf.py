@@ -41,6 +41,11 @@ MAX_DIMS = 4  # GGML_MAX_DIMS
 MAX_NAME = 64  # GGML_MAX_NAME: llama.cpp refuses a tensor name of 64 bytes or more
 MAX_STRING = 1 << 26  # 64 MiB: far above any chat template, far below an allocation hazard
 MAX_ENTRIES = 1 << 20  # tensors or key-value pairs; real models hold a few thousand
+# Strings in one array: a vocabulary holds at most a few hundred thousand tokens (Gemma 3's 262,144) and a
+# merges list about as many; each skipped string is still one read, so this bounds the time too.
+MAX_STRINGS = 1 << 21
+# The bytes of string values kept in memory, all together: chat templates and names are kilobytes.
+MAX_KEPT = 1 << 26
 KEEP_ARRAY = 64  # arrays up to this length are kept; longer ones are summarized
 INT64_MAX = (1 << 63) - 1
 
@@ -83,6 +88,7 @@ class _Reader:
     def __init__(self, handle: BinaryIO, path: str, size: int) -> None:
         self.handle, self.path, self.size = handle, path, size
         self.pos = 0
+        self.kept = 0  # bytes of strings kept so far (MAX_KEPT)
 
     @property
     def left(self) -> int:
@@ -112,9 +118,13 @@ class _Reader:
         n = self.unpack("<Q", f"{what} length", tensor)
         if n > limit:
             raise GGUFCountError(self.path, f"{what} claims {n:,} bytes (at most {limit:,})", tensor)
+        if keep and self.kept + n > MAX_KEPT:  # past the budget: read over it, say what was there
+            self.skip(n, what)
+            return f"<{n:,} bytes not kept: the strings kept already hold {MAX_KEPT:,}>"
         if not keep:
             self.skip(n, what)
             return ""
+        self.kept += n
         return self.take(n, what, tensor).decode("utf-8", errors="replace")
 
 
@@ -196,7 +206,7 @@ def _value(r: _Reader, kind: int, key: str) -> Any:
         if element == _ARRAY:
             raise GGUFValueTypeError(r.path, f"{key!r} is an array of arrays, which is not supported")
         if element == _STRING:
-            _bound(r, count, 8, f"array length of {key!r}", cap=None)
+            _bound(r, count, 8, f"array length of {key!r}", cap=MAX_STRINGS)
             keep = count <= KEEP_ARRAY
             items = [r.string(f"string {i} of {key!r}", keep=keep) for i in range(count)]
             return items if keep else ArraySummary("STRING", count)
