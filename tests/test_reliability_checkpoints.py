@@ -236,3 +236,24 @@ def test_gguf_strings_past_the_kept_budget_are_read_over_not_kept(tmp_path, monk
     notes = [value for key, value in checkpoint.metadata.items() if key.startswith("general.note")]
     assert notes[:2] == ["x" * 400_000] * 2
     assert notes[2:] == ["<400,000 bytes not kept: the strings kept already hold 1,048,576>"] * 2
+
+
+def test_torch_file_nested_5000_deep_is_refused_in_one_line(cli, tmp_path):
+    """A list nested 5,000 deep beside the weights raised RecursionError; the walk is now a loop, bounded."""
+    torch = pytest.importorskip("torch")
+    import sys
+
+    nested: list = []
+    inner = nested
+    for _ in range(5000):
+        inner.append([])
+        inner = inner[0]
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(50_000)  # torch.save pickles it recursively
+    try:
+        torch.save({"weight": torch.zeros(2, 2), "nested": nested}, tmp_path / "nested.pt")
+    finally:
+        sys.setrecursionlimit(limit)
+    code, out, err = cli("inspect", str(tmp_path / "nested.pt"))
+    assert code == 2 and not out and err.count("\n") == 1
+    assert "nested more than 64 levels deep" in err

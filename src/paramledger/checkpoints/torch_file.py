@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import CheckpointDependencyError, SourceError, TorchFileError, UnsafePickleError
+from ..limits import MAX_DEPTH
 from ._stored import Checkpoint, StoredTensor
 from .safetensors import natural_key
 
@@ -43,7 +44,7 @@ def read_torch(path: str | os.PathLike[str], *, file_label: str | None = None) -
                          "storage cannot be recognized")
     except Exception as error:  # torch raises UnpicklingError, RuntimeError, EOFError, ... for bad files
         raise _refusal(path, error) from None
-    flat, skipped, unwrapped = _flatten(loaded, torch)
+    flat, skipped, unwrapped = _flatten(loaded, torch, path)
     if unwrapped:
         notes.append(f"the tensors are under the {unwrapped!r} key; other keys are ignored")
     if skipped:
@@ -82,7 +83,7 @@ def _refusal(path: str, error: Exception) -> Exception:
     return TorchFileError(path, f"not a readable torch.save file ({detail[:120]})")
 
 
-def _flatten(loaded: Any, torch: Any) -> tuple[dict[str, Any], int, str | None]:
+def _flatten(loaded: Any, torch: Any, path: str) -> tuple[dict[str, Any], int, str | None]:
     unwrapped = None
     if isinstance(loaded, Mapping) and not any(isinstance(v, torch.Tensor) for v in loaded.values()):
         for key in _WRAPPERS:
@@ -91,19 +92,21 @@ def _flatten(loaded: Any, torch: Any) -> tuple[dict[str, Any], int, str | None]:
                 break
     flat: dict[str, Any] = {}
     skipped = 0
-
-    def walk(value: Any, prefix: str) -> None:
-        nonlocal skipped
+    stack: list[tuple[Any, str, int]] = [(loaded, "", 0)]  # walked without recursion, in file order
+    while stack:
+        value, prefix, depth = stack.pop()
         if isinstance(value, torch.Tensor):
             flat[prefix] = value
-        elif isinstance(value, Mapping):
-            for key, item in value.items():
-                walk(item, f"{prefix}.{key}" if prefix else str(key))
+            continue
+        if isinstance(value, Mapping):
+            items = [(str(key), item) for key, item in value.items()]
         elif isinstance(value, (list, tuple)):
-            for i, item in enumerate(value):
-                walk(item, f"{prefix}.{i}" if prefix else str(i))
+            items = [(str(i), item) for i, item in enumerate(value)]
         else:
             skipped += 1
-
-    walk(loaded, "")
+            continue
+        if depth >= MAX_DEPTH:
+            raise TorchFileError(path, f"nested more than {MAX_DEPTH} levels deep (at {prefix[:80] or 'the top'}): "
+                                       "no state dict is")
+        stack.extend((item, f"{prefix}.{key}" if prefix else key, depth + 1) for key, item in reversed(items))
     return flat, skipped, unwrapped
