@@ -26,14 +26,15 @@ MAMBA_NEUTRAL = frozenset({"mamba_d_head", "mamba_chunk_size", "time_step_limit"
 LINEAR = "linear_attention"
 
 
-def _mamba_width(config: Mapping[str, Any]) -> int:
-    """BambaMixer: the inner width int(mamba_expand × hidden_size); BambaConfig refuses a mamba_d_head
-    (other than "auto") whose heads do not fill it."""
-    width = int(config["mamba_expand"] * config["hidden_size"])
+def _mamba_width(config: Mapping[str, Any], width_key: str | None = None) -> int:
+    """BambaMixer: the inner width ``width_key``'s value (Falcon-H1's mamba_d_ssm) or int(mamba_expand ×
+    hidden_size); the config classes refuse a mamba_d_head (other than "auto") whose heads do not fill it."""
+    given = config.get(width_key) if width_key else None
+    width = given or int(config["mamba_expand"] * config["hidden_size"])
     head = config.get("mamba_d_head", "auto")
     if head != "auto" and head * config["mamba_n_heads"] != width:
         raise ArchitectureError("mamba_d_head", f"{head} × mamba_n_heads={config['mamba_n_heads']} is not the "
-                                f"Mamba width mamba_expand × hidden_size = {width}")
+                                f"Mamba width {width_key if given else 'mamba_expand × hidden_size'} = {width}")
     return width
 
 
@@ -137,12 +138,8 @@ def jamba_layers(config: Mapping[str, Any]) -> dict[str, Any]:
 def falcon_h1_widths(config: Mapping[str, Any]) -> dict[str, Any]:
     """FalconH1Mixer: mamba_d_ssm wide (None: mamba_expand × hidden_size), which mamba_n_heads must divide
     and mamba_d_head (other than "auto") fill; out_proj biased by projectors_bias, in_proj by mamba_proj_bias."""
-    width = config.get("mamba_d_ssm") or int(config["mamba_expand"] * config["hidden_size"])
-    head = config.get("mamba_d_head", "auto")
-    if head != "auto" and head * config["mamba_n_heads"] != width:
-        raise ArchitectureError("mamba_d_head", f"{head} × mamba_n_heads={config['mamba_n_heads']} is not the "
-                                f"Mamba width mamba_d_ssm = {width}")
-    return {"mamba_intermediate_size": width, "mamba_out_proj_bias": bool(config.get("projectors_bias"))}
+    return {"mamba_intermediate_size": _mamba_width(config, "mamba_d_ssm"),
+            "mamba_out_proj_bias": bool(config.get("projectors_bias"))}
 
 
 # Bamba: FFN first, then its two norms, then the mixer (BambaDecoderLayer registers feed_forward first).
