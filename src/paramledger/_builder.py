@@ -75,8 +75,7 @@ def _layer_aliases(plan: LayerPlan, naming: Naming, norm_type: str) -> dict[str,
     declared: dict[int, dict[str, str]] = {}
     for layer, _ in plan.kinds:
         for held in layer.parts:
-            answer = getattr(held, "aliases", None)  # only the parts that can hold through another answer
-            if answer is not None and (relative := answer(Collector(naming, norm_type))):
+            if relative := held.aliases(Collector(naming, norm_type)):
                 declared.setdefault(id(layer), {}).update(relative)
     if not declared:
         return {}

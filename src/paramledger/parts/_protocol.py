@@ -35,6 +35,10 @@ class Part(Protocol):
     def state_label(self) -> str | None:
         """What holds the fixed state, in the cache's words ("linear-attention (Gated DeltaNet)"); None: none."""
 
+    def aliases(self, c: Collector) -> dict[str, str]:
+        """Names (relative to the layer) of tensors the part holds through another layer -> their full
+        names there (a tied later use of a shared block); {} for a part that holds its own."""
+
     def mixer_label(self) -> tuple[str, str | None] | None:
         """What the family table calls the part as a token mixer, and the layer kind it makes ("linear"
         for a linear-time mixer; None for attention, whose layers are full or sliding); None: no mixer."""
@@ -61,6 +65,9 @@ class Stateless:
 
     def state_label(self) -> str | None:
         return None
+
+    def aliases(self, c: Collector) -> dict[str, str]:
+        return {}
 
 
 def part(cls: type) -> type:
