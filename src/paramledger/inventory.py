@@ -25,6 +25,7 @@ COMPONENTS = (
     "embedding",  # the token table (input side)
     "positions",  # a learned position table
     "attention",
+    "mixer",  # token mixers other than attention: Gated DeltaNet, Mamba, Mamba-2, LFM2's short conv
     "ffn",  # dense feed-forward matrices
     "router",
     "experts",  # routed experts (MoE)

@@ -22,7 +22,7 @@ from .inventory import COMPONENTS
 FORMATS = (".png", ".svg")
 MAX_SERIES = 8
 _COLORS = {  # one color per component, the same in every plot
-    "embedding": "#4c72b0", "positions": "#64b5cd", "attention": "#dd8452", "ffn": "#55a868",
+    "embedding": "#4c72b0", "positions": "#64b5cd", "attention": "#dd8452", "mixer": "#ccb974", "ffn": "#55a868",
     "router": "#8172b3", "experts": "#937860", "shared_experts": "#da8bc3", "norm": "#8c8c8c",
     "lm_head": "#c44e52",
 }

@@ -26,6 +26,7 @@ from .report_memory import REPORT_DTYPES, memory_section, table_cells  # noqa: F
 # "norm scales", "one block", ...), extended to the components a block may hold.
 _BLOCK_LABELS = {
     "attention": "attention",
+    "mixer": "token mixer (recurrent)",
     "ffn": "MLP",
     "router": "router",
     "experts": "routed experts",
@@ -161,6 +162,7 @@ COLOURS = {
     "embedding": "#0072B2",
     "positions": "#56B4E9",
     "attention": "#E69F00",
+    "mixer": "#F0E442",
     "ffn": "#009E73",
     "router": "#CC79A7",
     "experts": "#009E73",

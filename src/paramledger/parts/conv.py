@@ -19,11 +19,11 @@ class ShortConv(NamedTuple):
     def tensors(self, c: Collector) -> None:
         n, d, bias = c.naming, self.hidden_size, self.bias
         conv = n.short_conv + "."
-        c.add(conv + "conv.weight", (d, 1, self.kernel), "attention")  # (channels, 1, kernel)
+        c.add(conv + "conv.weight", (d, 1, self.kernel), "mixer")  # (channels, 1, kernel)
         if bias:
-            c.add(conv + "conv.bias", (d,), "attention")
-        c.linear(conv + "in_proj", 3 * d, d, "attention", None, bias)
-        c.linear(conv + "out_proj", d, d, "attention", None, bias)
+            c.add(conv + "conv.bias", (d,), "mixer")
+        c.linear(conv + "in_proj", 3 * d, d, "mixer", None, bias)
+        c.linear(conv + "out_proj", d, d, "mixer", None, bias)
 
     def state_values(self) -> int:
         return self.hidden_size * self.kernel

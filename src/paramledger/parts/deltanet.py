@@ -32,18 +32,18 @@ class GatedDeltaNet(NamedTuple):
         value_heads, conv_dim = self.num_value_heads, self.conv_dim
         value_dim = value_heads * self.value_head_dim
         if n.linear_qkvz is not None:
-            c.linear(n.linear_qkvz, conv_dim + value_dim, d, "attention")
-            c.linear(n.linear_ba, 2 * value_heads, d, "attention")
+            c.linear(n.linear_qkvz, conv_dim + value_dim, d, "mixer")
+            c.linear(n.linear_ba, 2 * value_heads, d, "mixer")
         else:
-            c.linear(n.linear_qkv, conv_dim, d, "attention")
-            c.linear(n.linear_z, value_dim, d, "attention")
-            c.linear(n.linear_b, value_heads, d, "attention")
-            c.linear(n.linear_a, value_heads, d, "attention")
-        c.add(n.linear_conv + ".weight", (conv_dim, 1, self.conv_kernel), "attention")  # (channels, 1, kernel)
-        c.add(n.linear_dt_bias, (value_heads,), "attention")
-        c.add(n.linear_a_log, (value_heads,), "attention")
+            c.linear(n.linear_qkv, conv_dim, d, "mixer")
+            c.linear(n.linear_z, value_dim, d, "mixer")
+            c.linear(n.linear_b, value_heads, d, "mixer")
+            c.linear(n.linear_a, value_heads, d, "mixer")
+        c.add(n.linear_conv + ".weight", (conv_dim, 1, self.conv_kernel), "mixer")  # (channels, 1, kernel)
+        c.add(n.linear_dt_bias, (value_heads,), "mixer")
+        c.add(n.linear_a_log, (value_heads,), "mixer")
         c.add(n.linear_norm + ".weight", (self.value_head_dim,), "norm")
-        c.linear(n.linear_out, d, value_dim, "attention")
+        c.linear(n.linear_out, d, value_dim, "mixer")
 
     def kv_values_per_token(self, mla_layout: str = "latent") -> int:
         return 0

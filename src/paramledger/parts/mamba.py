@@ -30,15 +30,15 @@ class Mamba(NamedTuple):
     def tensors(self, c: Collector) -> None:
         n, d, inner, state, rank = c.naming, self.hidden_size, self.intermediate_size, self.state_size, self.dt_rank
         mixer = n.mamba + "."
-        c.add(mixer + "A_log", (inner, state), "attention")
-        c.add(mixer + "D", (inner,), "attention")
-        c.add(mixer + "conv1d.weight", (inner, 1, self.conv_kernel), "attention")  # (channels, 1, kernel)
+        c.add(mixer + "A_log", (inner, state), "mixer")
+        c.add(mixer + "D", (inner,), "mixer")
+        c.add(mixer + "conv1d.weight", (inner, 1, self.conv_kernel), "mixer")  # (channels, 1, kernel)
         if self.conv_bias:
-            c.add(mixer + "conv1d.bias", (inner,), "attention")
-        c.linear(mixer + "in_proj", 2 * inner, d, "attention", None, self.proj_bias)
-        c.linear(mixer + "x_proj", rank + 2 * state, inner, "attention")
-        c.linear(mixer + "dt_proj", inner, rank, "attention", None, True)
-        c.linear(mixer + "out_proj", d, inner, "attention", None, self.proj_bias)
+            c.add(mixer + "conv1d.bias", (inner,), "mixer")
+        c.linear(mixer + "in_proj", 2 * inner, d, "mixer", None, self.proj_bias)
+        c.linear(mixer + "x_proj", rank + 2 * state, inner, "mixer")
+        c.linear(mixer + "dt_proj", inner, rank, "mixer", None, True)
+        c.linear(mixer + "out_proj", d, inner, "mixer", None, self.proj_bias)
         if self.dt_norms:  # RMSNorms, whatever the block norms are
             c.add(mixer + "dt_layernorm.weight", (rank,), "norm")
             c.add(mixer + "b_layernorm.weight", (state,), "norm")
@@ -78,17 +78,17 @@ class Mamba2(NamedTuple):
     def tensors(self, c: Collector) -> None:
         n, d, inner, heads, conv_dim = c.naming, self.hidden_size, self.intermediate_size, self.num_heads, self.conv_dim
         mixer = n.mamba + "."
-        c.add(mixer + "dt_bias", (heads,), "attention")
-        c.add(mixer + "A_log", (heads,), "attention")
-        c.add(mixer + "D", (heads,), "attention")
-        c.add(mixer + "conv1d.weight", (conv_dim, 1, self.conv_kernel), "attention")  # (channels, 1, kernel)
+        c.add(mixer + "dt_bias", (heads,), "mixer")
+        c.add(mixer + "A_log", (heads,), "mixer")
+        c.add(mixer + "D", (heads,), "mixer")
+        c.add(mixer + "conv1d.weight", (conv_dim, 1, self.conv_kernel), "mixer")  # (channels, 1, kernel)
         if self.conv_bias:
-            c.add(mixer + "conv1d.bias", (conv_dim,), "attention")
-        c.linear(mixer + "in_proj", inner + conv_dim + heads, d, "attention", None, self.proj_bias)
+            c.add(mixer + "conv1d.bias", (conv_dim,), "mixer")
+        c.linear(mixer + "in_proj", inner + conv_dim + heads, d, "mixer", None, self.proj_bias)
         if self.gated_norm:  # an RMSNorm, whatever the block norms are
             c.add(mixer + "norm.weight", (inner,), "norm")
         out_bias = self.proj_bias if self.out_bias is None else self.out_bias
-        c.linear(mixer + "out_proj", d, inner, "attention", None, out_bias)
+        c.linear(mixer + "out_proj", d, inner, "mixer", None, out_bias)
 
     def state_values(self) -> int:
         """conv state (conv_dim, kernel) and SSM state (heads, head width, state)."""

@@ -29,16 +29,16 @@ class MultiHeadMamba(NamedTuple):
         heads = self.num_heads
         head = inner // heads
         mixer = n.mamba + "."
-        c.add(mixer + "x_proj_weight", (heads, rank + 2 * state, head), "attention")  # (heads, out, in)
-        c.add(mixer + "dt_proj_weight", (heads, head, rank), "attention")
-        c.add(mixer + "dt_proj_bias", (heads, head), "attention")
-        c.add(mixer + "A_log", (heads, head, state), "attention")
-        c.add(mixer + "D", (heads, head), "attention")
-        c.add(mixer + "conv1d.weight", (inner, 1, self.conv_kernel), "attention")  # (channels, 1, kernel)
+        c.add(mixer + "x_proj_weight", (heads, rank + 2 * state, head), "mixer")  # (heads, out, in)
+        c.add(mixer + "dt_proj_weight", (heads, head, rank), "mixer")
+        c.add(mixer + "dt_proj_bias", (heads, head), "mixer")
+        c.add(mixer + "A_log", (heads, head, state), "mixer")
+        c.add(mixer + "D", (heads, head), "mixer")
+        c.add(mixer + "conv1d.weight", (inner, 1, self.conv_kernel), "mixer")  # (channels, 1, kernel)
         if self.conv_bias:
-            c.add(mixer + "conv1d.bias", (inner,), "attention")
-        c.linear(mixer + "in_proj", 2 * inner, d, "attention", None, self.proj_bias)
-        c.linear(mixer + "out_proj", d, inner, "attention", None, self.proj_bias)
+            c.add(mixer + "conv1d.bias", (inner,), "mixer")
+        c.linear(mixer + "in_proj", 2 * inner, d, "mixer", None, self.proj_bias)
+        c.linear(mixer + "out_proj", d, inner, "mixer", None, self.proj_bias)
 
     # Mamba-1's fixed state: conv state (inner, kernel) and SSM state (heads, inner / heads, state)
     state_values, mixer_label, state_label = Mamba.state_values, Mamba.mixer_label, Mamba.state_label

@@ -7,7 +7,7 @@ const SVG = "http://www.w3.org/2000/svg"; // the SVG namespace name, not a resou
 const DEBOUNCE_MS = 150;
 // One colour per component, the same as the report's treemap (Okabe-Ito hues).
 const COLOURS = {
-  embedding: "#0072B2", positions: "#56B4E9", attention: "#E69F00", ffn: "#009E73",
+  embedding: "#0072B2", positions: "#56B4E9", attention: "#E69F00", mixer: "#F0E442", ffn: "#009E73",
   router: "#CC79A7", experts: "#009E73", shared_experts: "#66C2A5", norm: "#999999", lm_head: "#D55E00",
 };
 
