@@ -160,3 +160,13 @@ def test_every_part_is_made_with_every_field_and_answers_the_protocol():
                 assert all(callable(getattr(part, question)) for question in questions), type(part).__name__
     assert {"Attention", "LatentAttention", "GatedDeltaNet", "Mamba", "Mamba2", "ShortConv", "DenseFFN", "Experts",
             "BlockNorms", "Gemma3nExtras"} <= kinds
+
+
+def test_lora_on_a_mambas_out_proj_is_refused_as_peft_refuses_it(cli):
+    """PEFT 0.21.2 refuses LoRA on out_proj and conv1d in Mamba-based models (tuners_utils.py
+    _check_lora_target_modules_mamba); all-linear reaches out_proj."""
+    code, out, err = cli("count", "mamba-2.8b-hf", "--lora", "r=8,target_modules=all-linear")
+    assert code == 2 and not out and err.count("\n") == 1
+    assert "Module 'out_proj' is incompatible with Mamba-based models (model_type='mamba')" in err
+    code, out, _ = cli("count", "mamba-2.8b-hf", "--lora", "r=8,target_modules=in_proj+x_proj", "--json")
+    assert code == 0 and json.loads(out)["trainable"] == 64 * 8 * ((2560 + 2 * 5120) + (5120 + 160 + 32))

@@ -97,6 +97,12 @@ def _pattern_value(patterns: dict, key: str, default):
     return default
 
 
+# peft 0.21.2 tuners/tuners_utils.py _check_lora_target_modules_mamba: LoRA refuses these modules by name in
+# these model types, whichever module the name is.
+MAMBA_MODEL_TYPES = frozenset({"falcon_h1", "mamba", "mamba2", "falcon_mamba", "nemotron_h"})
+MAMBA_INCOMPATIBLE = frozenset({"out_proj", "conv1d"})
+
+
 def apply_lora(inv: Inventory, spec: LoraSpec, *, conv1d: bool = False, lm_head: str = "lm_head",
                experts_in_out: bool = False) -> Inventory:
     """The inventory of ``get_peft_model(model, LoraConfig(**spec))``: the base tensors under ``base_model.model.``,
@@ -130,6 +136,11 @@ def apply_lora(inv: Inventory, spec: LoraSpec, *, conv1d: bool = False, lm_head:
         if not targets or not _targeted(spec, target_set, path):
             unmatched += 1
             continue
+        leaf = path.rpartition(".")[2]
+        if model_type in MAMBA_MODEL_TYPES and leaf in MAMBA_INCOMPATIBLE:  # checked before the module's kind
+            raise AdapterError("target_modules", f"Module '{leaf}' is incompatible with Mamba-based models "
+                                                 f"(model_type='{model_type}'): PEFT refuses out_proj and conv1d "
+                                                 f"there ({path})", where)
         if m.kind not in ("linear", "embedding"):
             raise AdapterError("target_modules", f"{path} is not supported (no nn.Linear, nn.Embedding or Conv1D: "
                                                  f"{_describe(m)})", where)
