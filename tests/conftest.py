@@ -31,9 +31,9 @@ def cli(capsys):
     return run
 
 
-@pytest.fixture(scope="module")
-def server():
-    """`paramledger serve` in-process on a free loopback port; no request may end in a 500."""
+def serving():
+    """`paramledger serve` in-process on a free loopback port, for a fixture to yield from; no request may
+    end in a 500."""
     import threading
 
     from paramledger.server import make_server
@@ -45,3 +45,9 @@ def server():
     server.shutdown()
     server.server_close()
     assert server.internal_errors == 0
+
+
+@pytest.fixture(scope="module")
+def server():
+    """One server for a module's tests."""
+    yield from serving()

@@ -10,18 +10,15 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from conftest import serving
+
 from paramledger import _http_limits
-from paramledger.server import make_server
 
 
 @pytest.fixture
 def server():
-    srv = make_server("127.0.0.1", 0, quiet=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
+    """A server of each test's own: these tests fill its queue and its threads."""
+    yield from serving()
 
 
 def exchange(server, data: bytes, timeout: float = 10) -> bytes:
