@@ -202,3 +202,12 @@ def test_every_explanation_adds_up(first, second):
     assert sum(row.components_delta.values()) == row.delta == row.tensor_diff().delta
     assert row.delta == paramledger.inventory(second).total - paramledger.inventory(first).total
     assert all(row.components_delta.values())
+
+
+def test_compare_tensors_groups_a_difference_every_layer_repeats(cli):
+    """Six layers reshaped alike are one line each tensor, with the layers it stands for."""
+    status, out, _ = cli("compare", "seed-baseline", "seed-narrow", "--tensors")
+    assert status == 0
+    assert "  model.layers.{0-5}.mlp.up_proj.weight  1024 × 256 -> 512 × 128  −196,608 each (6 layers)" in out
+    assert "model.layers.3." not in out
+    assert "  model.norm.weight  256 -> 128  −128" in out

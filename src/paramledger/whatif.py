@@ -10,6 +10,7 @@ figure is read from the two tensor lists.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -199,6 +200,31 @@ def comparison_table(rows: list[Comparison], heading: str | None = None) -> str:
     return "\n".join(lines)
 
 
+_LAYER_INDEX = re.compile(r"^(.*?\.)(\d+)(\..*)$")
+
+
+def _layer_runs(entries: list[tuple[str, Any, Any]]) -> list[tuple[str, Any, str]]:
+    """(name, entry, what must be alike) -> one line per run of consecutive layers whose entry is alike:
+    "model.layers.{0-71}.mlp.up_proj.weight" with ", each (72 layers)"; other names as they are."""
+    runs: dict[tuple, list] = {}  # (before, after, alike) -> [entry, first, last, layers], in order
+    out: list[Any] = []
+    for name, entry, alike in entries:
+        match = _LAYER_INDEX.match(name)
+        if match is None:
+            out.append((name, entry, ""))
+            continue
+        before, index, after = match.group(1), int(match.group(2)), match.group(3)
+        run = runs.get((before, after, alike))
+        if run is not None and run[2] == index - 1:
+            run[2], run[3] = index, run[3] + 1
+            continue
+        run = runs[(before, after, alike)] = [entry, index, index, 1, before, after]
+        out.append(run)
+    return [line if isinstance(line, tuple) else
+            (f"{line[4]}{line[1]}{line[5]}", line[0], "") if line[3] == 1 else
+            (f"{line[4]}{{{line[1]}-{line[2]}}}{line[5]}", line[0], f" each ({line[3]:,} layers)") for line in out]
+
+
 def tensor_diff_text(diff: TensorDiff) -> str:
     if not diff:
         return "tensors: identical names, shapes and aliases"
@@ -206,12 +232,15 @@ def tensor_diff_text(diff: TensorDiff) -> str:
     for title, tensors in (("added", diff.added), ("removed", diff.removed)):
         if tensors:
             out.append(f"{title} ({len(tensors)} tensors, {sum(t.count for t in tensors):,} parameters):")
-            out.extend(f"  {t.name}  {' × '.join(map(str, t.shape))}  {t.count:,}" for t in tensors)
+            out.extend(f"  {name}  {' × '.join(map(str, t.shape))}  {t.count:,}{each}"
+                       for name, t, each in _layer_runs([(t.name, t, t.shape) for t in tensors]))
     if diff.reshaped:
         moved = sum(new.count - old.count for old, new in diff.reshaped)
         out.append(f"reshaped ({len(diff.reshaped)} tensors, {signed(moved)}):")
-        out.extend(f"  {o.name}  {' × '.join(map(str, o.shape))} -> {' × '.join(map(str, n.shape))}  "
-                   f"{signed(n.count - o.count)}" for o, n in diff.reshaped)
+        out.extend(f"  {name}  {' × '.join(map(str, o.shape))} -> {' × '.join(map(str, n.shape))}  "
+                   f"{signed(n.count - o.count)}{each}"
+                   for name, (o, n), each in _layer_runs([(o.name, (o, n), (o.shape, n.shape))
+                                                          for o, n in diff.reshaped]))
     for title, pairs in (("aliases added", diff.aliases_added), ("aliases removed", diff.aliases_removed)):
         if pairs:
             out.append(f"{title}:")
