@@ -68,7 +68,7 @@ def render() -> str:
         f"{supported} of {len(rows)} are supported; {verified} verified at the config class's defaults just now "
         "(meta device, tensor by tensor: names, shapes, aliases, total). Every supported type is also checked on "
         "at least 25 random small configs in `tests/test_families.py`. A type not listed as supported is refused "
-        "with the list of supported ones, never counted approximately.",
+        "in one line that names `paramledger families --supported`, never counted approximately.",
         "",
         "| model_type | transformers class | supported | verified (defaults) |",
         "| --- | --- | --- | --- |",

@@ -117,15 +117,29 @@ def test_unknown_model_type_lists_supported_and_closest(cli, misspelt_model_type
         paramledger.load(misspelt_model_type_config)
     message = str(caught.value)
     assert "model_type 'lama' is not supported (did you mean 'llama'?)" in message
-    assert "supported: " + ", ".join(families.supported()) in message
+    assert f"`paramledger families --supported` lists the {len(families.supported())} that are" in message
     assert caught.value.model_type == "lama"
     assert_cli_error(cli, str(misspelt_model_type_config),
-                     r"model_type 'lama' is not supported \(did you mean 'llama'\?\); supported: .*gpt2.*qwen3_moe")
+                     r"model_type 'lama' is not supported \(did you mean 'llama'\?\); `paramledger families")
 
 
 def test_unknown_model_type_with_nothing_close():
-    with pytest.raises(UnsupportedFamilyError, match=r"model_type 'rwkv' is not supported; supported: "):
+    with pytest.raises(UnsupportedFamilyError, match=r"model_type 'rwkv' is not supported; `paramledger families "
+                                                      r"--supported` lists the \d+ that are$"):
         paramledger.load({"model_type": "rwkv"})
+
+
+@pytest.mark.parametrize("model_type", ["deepseek_v4", "qwen4_exp", "gemma5"])
+def test_another_version_is_not_offered_as_a_misspelling(model_type):
+    """A different architecture is never "did you mean": deepseek_v4 is not deepseek_v3."""
+    with pytest.raises(UnsupportedFamilyError) as caught:
+        paramledger.load({"model_type": model_type})
+    assert "did you mean" not in str(caught.value) and len(str(caught.value)) < 200
+
+
+def test_families_supported_lists_every_counted_model_type(cli):
+    code, out, _ = cli("families", "--supported")
+    assert code == 0 and out.split() == families.supported()
 
 
 def test_config_value_the_family_cannot_count(cli, cross_attention_gpt2_config):

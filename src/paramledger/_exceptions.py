@@ -16,6 +16,23 @@ def closest(word: str, candidates: Iterable[str]) -> str | None:
     return found[0] if found else None
 
 
+def same_thing_misspelt(word: str, candidates: Iterable[str]) -> str | None:
+    """The candidate ``word`` is a near-spelling of, with the same numbers in it ("lama" for "llama",
+    "Qwen-2" for "qwen2"); None for another thing ("deepseek_v4" is not "deepseek_v3")."""
+    def digits(text: str) -> str:
+        return "".join(filter(str.isdigit, text))
+
+    def plain(text: str) -> str:
+        return "".join(char for char in text.lower() if char.isalnum())
+
+    candidates = list(candidates)
+    by_plain = {plain(candidate): candidate for candidate in candidates}
+    if plain(word) in by_plain:
+        return by_plain[plain(word)]
+    found = difflib.get_close_matches(word.lower(), candidates, n=3, cutoff=0.8)
+    return next((match for match in found if digits(match) == digits(word)), None)
+
+
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     match = closest(word, candidates)
     return f" (did you mean {match!r}?)" if match else ""
@@ -76,11 +93,10 @@ class UnsupportedFamilyError(SourceError):
     def __init__(self, source: str, model_type: str, supported: Iterable[str]) -> None:
         supported = sorted(supported)
         self.model_type = model_type
-        super().__init__(
-            source,
-            f"model_type {model_type!r} is not supported{did_you_mean(model_type, supported)}; "
-            f"supported: {', '.join(supported)}",
-        )
+        match = same_thing_misspelt(model_type, supported)
+        hint = f" (did you mean {match!r}?)" if match else ""
+        super().__init__(source, f"model_type {quoted(model_type, 60)} is not supported{hint}; `paramledger families "
+                                 f"--supported` lists the {len(supported)} that are")
 
 
 class FileFormatError(SourceError):

@@ -18,12 +18,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("names", nargs="*", metavar="NAME",
                         help="a bundled model name, a config.json or its folder")
     parser.add_argument("--json", action="store_true", help="print one JSON list")
+    parser.add_argument("--supported", action="store_true",
+                        help="list the model_types paramledger counts, one a line (docs/coverage.md says how each "
+                             "is checked)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..family_table import SEED_002_MODELS, compare, family_row
 
+    if args.supported:
+        from .. import families
+
+        supported = families.supported()
+        print_json(supported) if args.json else print("\n".join(supported))
+        return 0
     rows = [family_row(name) for name in (args.names or SEED_002_MODELS)]
     checks = [compare(row) for row in rows]
     if args.json:
