@@ -85,3 +85,24 @@ def test_set_takes_a_models_own_config_keys(cli):
     assert status == 2 and err.endswith("n_heda: unknown key (did you mean 'n_head'?)\n")
     status, _, err = cli("count", "seed-baseline", "--set", "n_layer=2")  # a design has no GPT-2 keys
     assert status == 2 and "n_layer: unknown key" in err
+
+
+def test_bare_paramledger_prints_its_commands(cli):
+    code, out, err = cli()
+    assert code == 0 and not err
+    assert out.startswith("usage: paramledger") and "count" in out and "memory" in out
+
+
+def test_counts_on_the_command_line_take_decimal_suffixes(cli):
+    """--context 128k is 128,000 tokens, --tokens 2T two million million, as --budget 1.5B is read."""
+    code, out, _ = cli("memory", "gpt2", "--context", "128k", "--batch", "2", "--tokens", "2T", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["context"] == 128_000 and report["batch"] == 2
+    assert report["training_flops"]["tokens"] == 2 * 10**12
+    code, _, err = cli("memory", "gpt2", "--context", "12.5")
+    assert code == 2 and "argument --context: must be a whole number of tokens, got '12.5'" in err
+
+
+def test_one_layer_is_one_layer(cli):
+    code, out, _ = cli("count", "seed-baseline", "--set", "num_hidden_layers=1")
+    assert out.splitlines()[0] == "seed-baseline: paramledger, 1 layer, hidden 256, vocabulary 32,768, MHA"

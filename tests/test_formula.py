@@ -204,7 +204,7 @@ def test_formula_cli_solution_json(cli):
     (["--solve", "hidden_size", "--share", "0.5"], "--share: solves for vocab_size only, not hidden_size"),
     (["--solve", "vocab_size", "--share", "1.5"], "--share: must be between 0 and 1 (exclusive), got 3/2"),
     (["--solve", "vocab_size", "--share", "half"], "--share: expected a share like 0.5, 1/2 or 50%, got 'half'"),
-    (["--solve", "num_hidden_layers", "--budget", "lots"], "--budget: expected a parameter count like 20000000"),
+    (["--solve", "num_hidden_layers", "--budget", "lots"], "--budget: expected a parameter count like 20000000, 128k or 20M"),
     (["--solve", "num_hidden_layers", "--budget", "1.5"], "--budget: must be a whole number of parameters"),
     (["--solve", "num_hidden_layers", "--budget", "-5"], "--budget: must be positive, got -5"),
     (["--solve", "vocab_size", "--budget", "1M", "--share", "0.5"], "--share: give --budget or --share, not both"),

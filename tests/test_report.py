@@ -319,7 +319,8 @@ def test_report_bad_memory_option_is_one_line_exit_2_and_no_file(cli, tmp_path, 
 def test_report_context_that_is_not_a_number_is_argparse_usage_exit_2(cli, tmp_path):
     status, stdout, err = cli("report", "seed-baseline", "--context", "many", "-o", str(tmp_path / "r.html"))
     assert status == 2
-    assert err == "paramledger report: error: argument --context: invalid int value: 'many'\n"
+    assert err == ("paramledger report: error: argument --context: expected a token count like 20000000, 128k or 20M, "
+                   "got 'many'\n")
     assert not list(tmp_path.iterdir())
 
 

@@ -95,6 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0] if argv else None)
+    if not argv:  # bare `paramledger`: what it does and its commands, not an error
+        parser.print_help()
+        return 0
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)

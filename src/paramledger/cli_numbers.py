@@ -9,8 +9,8 @@ from ._exceptions import OptionError
 from .limits import number_text
 
 
-def parse_count(text: str, option: str) -> int:
-    """A parameter count: 20000000, 20_000_000, 2e7, 20M, 1.5B (decimal prefixes)."""
+def parse_count(text: str, option: str, what: str = "parameters") -> int:
+    """A count: 20000000, 20_000_000, 2e7, 20M, 1.5B, 128k (decimal prefixes: k is 10³, M 10⁶, B 10⁹, T 10¹²)."""
     scale = {"k": 10**3, "m": 10**6, "b": 10**9, "t": 10**12}
     raw = text.strip().replace("_", "").replace(",", "")
     factor = 1
@@ -20,10 +20,25 @@ def parse_count(text: str, option: str) -> int:
     try:
         value = Fraction(raw) * factor
     except (ValueError, ZeroDivisionError):
-        raise OptionError(option, f"expected a parameter count like 20000000 or 20M, got {text!r}") from None
+        raise OptionError(option, f"expected a {what.removesuffix('s')} count like 20000000, 128k or 20M, "
+                                  f"got {text!r}") from None
     if value.denominator != 1:
-        raise OptionError(option, f"must be a whole number of parameters, got {text!r}")
+        raise OptionError(option, f"must be a whole number of {what}, got {text!r}")
     return int(value)
+
+
+def count_type(option: str, what: str):  # noqa: ANN201 (an argparse type)
+    """An argparse ``type`` reading a whole count as parse_count does (--context 128k is 128,000 tokens,
+    --tokens 2T), refused by argparse in one line."""
+    import argparse
+
+    def parse(text: str) -> int:
+        try:
+            return parse_count(text, option, what)
+        except OptionError as error:
+            raise argparse.ArgumentTypeError(str(error).removeprefix(f"{option}: ")) from None
+
+    return parse
 
 
 def parse_share(text: str, option: str = "--share") -> Fraction:

@@ -91,7 +91,7 @@ def heading(inv: Inventory) -> str:
     arch = inv.architecture
     if arch is None:
         return f"{inv.source or 'inventory'}"
-    return (f"{inv.source or 'design'}: {arch.model_type}, {arch.num_hidden_layers} layers, "
+    return (f"{inv.source or 'design'}: {arch.model_type}, {arch.num_hidden_layers} layer{'s' if arch.num_hidden_layers != 1 else ''}, "
             f"hidden {arch.hidden_size}, vocabulary {arch.vocab_size:,}, {arch.attention_kind}")
 
 

@@ -318,7 +318,7 @@ def _sliding_note(kv: Any) -> str:
     held = kv.tokens_held().get("sliding_attention")
     if not held:
         return ""
-    return f" ({held['layers']} of {len(kv.layers)} layers slide, each keeping {held['tokens']:,})"
+    return f" ({held['layers']} of {len(kv.kinds)} layers slide, each keeping {held['tokens']:,})"
 
 
 def api_memory(query: dict[str, str]) -> dict[str, Any]:

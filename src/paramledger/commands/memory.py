@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..cli_numbers import count_type
 from ._common import add_source, load_source, print_json
 
 
@@ -18,9 +19,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "nf4_dq, fp4, mxfp4, mxfp6_e2m3, mxfp6_e3m2, mxfp8_e4m3 (default bf16)")
     parser.add_argument("--kv-dtype", default=None, metavar="D",
                         help="KV cache format (default: --dtype when it is fp32/fp16/bf16/fp8/int8, else bf16)")
-    parser.add_argument("--context", type=int, default=None, metavar="N",
-                        help="tokens per sequence (default: max_position_embeddings)")
-    parser.add_argument("--batch", type=int, default=1, metavar="B", help="sequences (default 1)")
+    parser.add_argument("--context", type=count_type("--context", "tokens"), default=None, metavar="N",
+                        help="tokens per sequence, 128k is 128,000 (default: max_position_embeddings)")
+    parser.add_argument("--batch", type=count_type("--batch", "sequences"), default=1, metavar="B",
+                        help="sequences (default 1)")
     parser.add_argument("--keep", action="append", default=[], metavar="COMPONENT=DTYPE",
                         help="keep a component (embedding, norm, lm_head, experts, ..., or vectors: norms, "
                              "biases and other 1-D tensors) at another dtype; repeatable, a later rule "
@@ -31,7 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="training memory for a recipe: fp32-adam, bf16-mixed-adam, fp16-mixed-adam")
     parser.add_argument("--zero", type=int, default=None, metavar="STAGE", help="ZeRO stage 1, 2 or 3 (with --devices)")
     parser.add_argument("--devices", type=int, default=None, metavar="N", help="devices ZeRO shards over")
-    parser.add_argument("--tokens", type=int, default=None, metavar="D", help="training tokens for 6·N·D")
+    parser.add_argument("--tokens", type=count_type("--tokens", "tokens"), default=None, metavar="D",
+                        help="training tokens for 6·N·D (2T, 15e12)")
     parser.add_argument("--lora", metavar="ADAPTER",
                         help="a LoRA adapter on the model (adapter_config.json, its folder, or r=16,target_modules="
                              "q_proj+v_proj): the frozen base at --dtype (nf4/int8: QLoRA), the adapter at the "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..cli_numbers import count_type
 from ._common import add_source, load_source
 
 
@@ -17,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_source(parser)
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
     # the names, types and defaults of `paramledger memory`'s options; the library checks the values
-    parser.add_argument("--context", type=int, default=None, metavar="N",
+    parser.add_argument("--context", type=count_type("--context", "tokens"), default=None, metavar="N",
                         help="tokens per sequence for the KV cache (default: max_position_embeddings)")
     parser.add_argument("--kv-dtype", default=None, metavar="D",
                         help="KV cache format: fp32, fp16, bf16, fp8_e4m3, fp8_e5m2, int8 (default bf16)")
