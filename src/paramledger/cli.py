@@ -50,7 +50,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 # Optional libraries, by the extra that installs them (pyproject.toml): counting needs none.
 _EXTRAS = {"sympy": "analysis", "numpy": "analysis", "matplotlib": "analysis", "torch": "reference",
-           "transformers": "reference", "safetensors": "checkpoints", "gguf": "checkpoints"}
+           "transformers": "reference"}
 
 
 def _version() -> str:
