@@ -13,7 +13,7 @@ import pytest
 import paramledger
 from paramledger import families
 from paramledger._exceptions import AdapterError
-from paramledger.adapters import lora_inventory, read_adapter
+from paramledger.adapters import lora_inventory
 from paramledger.cli import main
 
 peft = pytest.importorskip("peft")

@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ArchitectureError
-from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, multimodal, same
 from ._tables import DECODER_KEYS
