@@ -106,3 +106,10 @@ def test_counts_on_the_command_line_take_decimal_suffixes(cli):
 def test_one_layer_is_one_layer(cli):
     code, out, _ = cli("count", "seed-baseline", "--set", "num_hidden_layers=1")
     assert out.splitlines()[0] == "seed-baseline: paramledger, 1 layer, hidden 256, vocabulary 32,768, MHA"
+
+
+def test_the_count_table_gives_each_figure_at_a_glance_beside_the_exact_one(cli):
+    """Decimal prefixes beside every exact count: 8.03 B for Llama 3.1 8B, never a binary prefix."""
+    code, out, _ = cli("count", "Llama-3.1-8B")
+    total = next(line for line in out.splitlines() if line.startswith("total"))
+    assert total.split() == ["total", "8,030,261,248", "8.03", "B", "100.00", "%"]

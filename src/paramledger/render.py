@@ -18,6 +18,14 @@ def percent(part: int | Fraction, whole: int | None = None, digits: int = 2) -> 
     return f"{float(share * 100):.{digits}f} %"
 
 
+def human(count: int) -> str:
+    """A count at a glance, decimal prefixes (8.03 B, 494.03 M): never a binary prefix for a count."""
+    for scale, unit in ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "k")):
+        if abs(count) >= scale:
+            return f"{count / scale:.2f} {unit}"
+    return str(count)
+
+
 def table(rows: list[tuple[str, ...]], align: str) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []
@@ -50,11 +58,11 @@ def by_layer_json(inv: Inventory) -> dict[str, int]:
 
 def inventory_table(inv: Inventory) -> str:
     total = inv.total
-    rows = [("component", "parameters", "share")]
+    rows = [("component", "parameters", "≈", "share")]
     for name, count in inv.components.items():
-        rows.append((name, f"{count:,}", percent(count, total)))
-    rows.append(("total", f"{total:,}", "100.00 %"))
-    out = [heading(inv), table(rows, "lrr"), ""]
+        rows.append((name, f"{count:,}", human(count), percent(count, total)))
+    rows.append(("total", f"{total:,}", human(total), "100.00 %"))
+    out = [heading(inv), table(rows, "lrrr"), ""]
     arch = inv.architecture
     out.append(f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)")
     head = {alias: target for alias, target in inv.aliases.items() if inv[target].component == "embedding"}
@@ -91,7 +99,8 @@ def heading(inv: Inventory) -> str:
     arch = inv.architecture
     if arch is None:
         return f"{inv.source or 'inventory'}"
-    return (f"{inv.source or 'design'}: {arch.model_type}, {arch.num_hidden_layers} layer{'s' if arch.num_hidden_layers != 1 else ''}, "
+    layers = arch.num_hidden_layers
+    return (f"{inv.source or 'design'}: {arch.model_type}, {layers} layer{'s' if layers != 1 else ''}, "
             f"hidden {arch.hidden_size}, vocabulary {arch.vocab_size:,}, {arch.attention_kind}")
 
 
