@@ -93,3 +93,14 @@ def test_heavy_libraries_stay_lazy():
             "print(sorted(m for m in ('sympy', 'numpy', 'matplotlib') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_plot_says_which_file_it_wrote_and_reads_its_axis_at_a_glance(cli, tmp_path):
+    pytest.importorskip("matplotlib")
+    from paramledger.plots import _at_a_glance
+
+    target = tmp_path / "bars.png"
+    code, out, err = cli("whatif", "seed-baseline", "--vary", "hidden_size=512", "--plot", str(target))
+    assert code == 0 and target.stat().st_size > 0
+    assert err == f"paramledger: wrote {target}\n" and "hidden_size=512" in out
+    assert [_at_a_glance(v) for v in (7e11, 1.5e6, 2_000, 0)] == ["700 B", "1.5 M", "2 k", "0"]

@@ -11,6 +11,7 @@ Counts are labelled in millions (10^6, a decimal prefix), never with a binary pr
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -47,8 +48,12 @@ def _pyplot() -> Any:
     return plt
 
 
-def _millions(value: float, _position: Any = None) -> str:
-    return f"{value / 1e6:,.6g}M"
+def _at_a_glance(value: float, _position: Any = None) -> str:
+    """An axis tick as a count reads at a glance: 700 B, 1.5 M, 0 (decimal prefixes, never binary)."""
+    for scale, unit in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= scale:
+            return f"{value / scale:.4g} {unit}"
+    return f"{value:.4g}"
 
 
 def _save(fig: Any, path: str) -> None:
@@ -60,6 +65,7 @@ def _save(fig: Any, path: str) -> None:
                         metadata={"Software": "paramledger"} if kind == ".png" else None)
     finally:
         _pyplot().close(fig)
+    print(f"paramledger: wrote {target}", file=sys.stderr)  # stdout stays the table or the JSON
 
 
 def component_bars(rows: Sequence[Any], path: str) -> None:
@@ -91,7 +97,7 @@ def component_bars(rows: Sequence[Any], path: str) -> None:
         ax.text(i, inv.total, text, ha="center", va="bottom", fontsize=8)
     ax.set_xticks(list(positions), labels, fontsize=8)
     ax.set_ylabel("parameters")
-    ax.yaxis.set_major_formatter(FuncFormatter(_millions))
+    ax.yaxis.set_major_formatter(FuncFormatter(_at_a_glance))
     ax.set_ylim(0, max(inv.total for inv in inventories) * 1.18)
     ax.set_title("parameters by component (each shared tensor counted once)")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
@@ -150,7 +156,7 @@ def sweep_plot(plan: Any, columns: Mapping[str, Any], path: str) -> None:
                 share_ax.plot([be], [50], marker="o", color=line.get_color(), markersize=4)
     total_ax.set_xlabel(key)
     total_ax.set_ylabel("parameters")
-    total_ax.yaxis.set_major_formatter(FuncFormatter(_millions))
+    total_ax.yaxis.set_major_formatter(FuncFormatter(_at_a_glance))
     total_ax.set_title(f"total against {key} ({plan.architecture.source})", fontsize=10)
     total_ax.grid(alpha=0.3)
     if len(series) > 1:
