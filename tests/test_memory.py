@@ -246,7 +246,7 @@ def test_text_report_of_an_moe_prints_the_definition(cli):
     status, out, _ = cli("memory", "Mixtral-8x7B-v0.1", "--context", "4096")
     assert status == 0
     active = paramledger.inventory("Mixtral-8x7B-v0.1").active
-    assert f"active parameters per token: {active:,} (parameters a single token's forward pass reads" in out
+    assert f"active parameters per token: {active:,}\n  (parameters a single token's forward pass reads" in out
 
 
 # ----------------------------------------------------------------- refusals (API and CLI)
@@ -310,7 +310,7 @@ def test_flops_parts_add_up_to_the_total_with_altup(cli, tmp_path):
     flops = json.loads(out)["flops_per_token"]
     assert status == 0 and flops["altup"] > 0
     assert flops["weights"] + flops["attention"] + flops["altup"] == flops["total"]
-    _, text, _ = cli("memory", str(config))
+    _, text, _ = cli("memory", str(config), "--flops")
     assert f"mixing of 4 streams: {flops['altup']:,}" in text
 
 
@@ -347,3 +347,15 @@ def test_a_hybrid_models_linear_attention_state_is_in_the_total():
     assert report.total_bytes == report.weights.total + kv.bytes + kv.state_bytes
     out = report_json(report)
     assert out["linear_attention_state_bytes"] == kv.state_bytes and out["total_bytes"] == report.total_bytes
+
+
+def test_memory_text_is_concise_and_within_100_columns(cli):
+    """FLOPs only with --flops (the JSON always holds them); every line within 100 characters."""
+    code, out, _ = cli("memory", "DeepSeek-V3", "--context", "4k")
+    assert code == 0 and "FLOPs" not in out
+    assert max(map(len, out.splitlines())) <= 100
+    code, out, _ = cli("memory", "Qwen3.5-9B", "--context", "4k", "--flops", "--tokens", "1T")
+    assert code == 0 and "forward FLOPs per token at context 4,000" in out
+    assert max(map(len, out.splitlines())) <= 100
+    code, out, _ = cli("memory", "gpt2")
+    assert "layers, fixed whatever the context" not in out  # no recurrent-state line for a model that holds none

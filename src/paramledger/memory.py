@@ -302,7 +302,8 @@ def state_label(kv: KVCache) -> str:
         label, layers = next(iter(kinds.items()))
         kind, _, mixer = label.partition(" (")
         return f"{kind} state ({layers} {mixer.rstrip(')')} layers, fixed whatever the context)"
-    return "recurrent state (" + ", ".join(f"{n} {label}" for label, n in kinds.items()) + " layers, fixed whatever the context)"
+    held = ", ".join(f"{n} {label}" for label, n in kinds.items())
+    return f"recurrent state ({held} layers, fixed whatever the context)"
 
 
 def total_label(kv: KVCache) -> str:
@@ -310,8 +311,21 @@ def total_label(kv: KVCache) -> str:
     return "weights + KV cache" + (" + state" if kv.state_values else "")
 
 
-def report_text(report: MemoryReport) -> str:
-    inv, w, kv, flops = report.inventory, report.weights, report.kv, report.flops
+LINE_WIDTH = 100  # the text report's lines: a definition in parentheses wraps below its figure
+
+
+def _wrapped(text: str, indent: str) -> list[str]:
+    """A definition in parentheses, wrapped to LINE_WIDTH under ``indent``."""
+    import textwrap
+
+    return textwrap.wrap(f"({text})", LINE_WIDTH, initial_indent=indent, subsequent_indent=indent + " ",
+                         break_on_hyphens=False)
+
+
+def report_text(report: MemoryReport, *, flops: bool = False) -> str:
+    """What `paramledger memory` prints: weights, the cache, the total, active parameters and, with
+    ``flops``, the forward FLOPs per token (the JSON always holds them)."""
+    inv, w, kv, forward = report.inventory, report.weights, report.kv, report.flops
     arch = inv.architecture
     group = f", groups of {w.group_size}" if w.group_size else ""
     lines = [f"{inv.source or 'design'}: {arch.model_type}, {inv.total:,} parameters, {arch.attention_kind}", "",
@@ -326,33 +340,36 @@ def report_text(report: MemoryReport) -> str:
               f"KV cache at {kv.dtype.name}: {kv.values_per_token:,} values per token = "
               f"{kv.bytes_per_token:,} bytes per token",
               f"  {kv.batch} × {kv.context:,} tokens: {format_bytes(kv.bytes)}",
-              f"  ({kv.definition})"]
+              *_wrapped(kv.definition, "  ")]
     if report.kv_decompressed is not None:
         d = report.kv_decompressed
-        lines.append(f"  MLA decompressed: {d.values_per_token:,} values per token, {format_bytes(d.bytes)} "
-                     f"({MLA_LAYOUTS['decompressed']})")
+        lines += [f"  MLA decompressed: {d.values_per_token:,} values per token, {format_bytes(d.bytes)}",
+                  *_wrapped(MLA_LAYOUTS["decompressed"], "  ")]
     if kv.state_values:
-        lines.append(f"  {state_label(kv)}: {kv.state_values:,} values = {format_bytes(kv.state_bytes)}")
+        lines += [f"  {state_label(kv)}:", f"    {kv.state_values:,} values = {format_bytes(kv.state_bytes)}"]
     lines += ["", f"total ({total_label(kv)}): {format_bytes(report.total_bytes)}",
-              f"  ({TOTAL_DEFINITION})", "",
-              f"active parameters per token: {inv.active:,} "
-              + (f"({ACTIVE_DEFINITION})" if arch.is_moe else "(dense: every parameter)"), "",
-              f"forward FLOPs per token at context {flops.context:,}: {flops.total:,}",
-              f"  weights: 2 × {flops.matmul_parameters:,} active matmul weights = {flops.weight_flops:,}",
-              f"    ({MATMUL_DEFINITION})",
-              f"  attention (QKᵀ and AV, grows with context): {flops.attention_flops:,}"]
-    if flops.altup_flops:
-        lines.append(f"  AltUp (Gemma 3n): its router's second pass and the mixing of "
-                     f"{arch.altup_num_inputs} streams: {flops.altup_flops:,}")
-    if flops.mla_expansion_flops:
-        lines.append(f"  not in the total: MLA decoding from a latent cache re-expands it through kv_b_proj "
-                     f"each step (transformers 5.24.0): +{flops.mla_expansion_flops:,}")
+              *_wrapped(TOTAL_DEFINITION, "  "), "",
+              f"active parameters per token: {inv.active:,}"
+              + (" (dense: every parameter)" if not arch.is_moe else ""),
+              *(_wrapped(ACTIVE_DEFINITION, "  ") if arch.is_moe else [])]
+    if flops:
+        lines += ["", f"forward FLOPs per token at context {forward.context:,}: {forward.total:,}",
+                  f"  weights: 2 × {forward.matmul_parameters:,} active matmul weights = {forward.weight_flops:,}",
+                  *_wrapped(MATMUL_DEFINITION, "    "),
+                  f"  attention (QKᵀ and AV, grows with context): {forward.attention_flops:,}"]
+        if forward.altup_flops:
+            lines.append(f"  AltUp (Gemma 3n): its router's second pass and the mixing of "
+                         f"{arch.altup_num_inputs} streams: {forward.altup_flops:,}")
+        if forward.mla_expansion_flops:
+            lines.append(f"  not in the total: MLA decoding from a latent cache re-expands it: "
+                         f"+{forward.mla_expansion_flops:,}")
+            lines += _wrapped("through kv_b_proj each step, as transformers 5.24.0 does", "    ")
     if report.training_tokens is not None:
-        lines.append(f"training compute for {report.training_tokens:,} tokens: "
-                     f"{training_flops(inv, report.training_tokens):,} FLOPs ({TRAINING_DEFINITION})")
+        lines += [f"training compute for {report.training_tokens:,} tokens: "
+                  f"{training_flops(inv, report.training_tokens):,} FLOPs", *_wrapped(TRAINING_DEFINITION, "  ")]
     if report.training is not None:
         t = report.training
         lines += ["", f"training memory ({t.recipe.name}): {format_bytes(t.total)}",
                   f"  weights {t.weights:,} + gradients {t.gradients:,} + optimizer states {t.optimizer:,} bytes",
-                  f"  ({t.definition})"]
+                  *_wrapped(t.definition, "  ")]
     return "\n".join(lines)

@@ -35,6 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--devices", type=int, default=None, metavar="N", help="devices ZeRO shards over")
     parser.add_argument("--tokens", type=count_type("--tokens", "tokens"), default=None, metavar="D",
                         help="training tokens for 6·N·D (2T, 15e12)")
+    parser.add_argument("--flops", action="store_true",
+                        help="add the forward FLOPs per token at --context (memory --json always holds them)")
     parser.add_argument("--lora", metavar="ADAPTER",
                         help="a LoRA adapter on the model (adapter_config.json, its folder, or r=16,target_modules="
                              "q_proj+v_proj): the frozen base at --dtype (nf4/int8: QLoRA), the adapter at the "
@@ -62,5 +64,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report_json(report))
     else:
-        print(report_text(report))
+        print(report_text(report, flops=args.flops))
     return 0
