@@ -23,10 +23,12 @@ class BoundedThreads:
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.slots = threading.BoundedSemaphore(MAX_THREADS)
+        self.taken: dict[int, threading.BoundedSemaphore] = {}  # a request being served -> the slots it took from
         super().__init__(*args, **kwargs)
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        if not self.slots.acquire(blocking=False):
+        slots = self.slots
+        if not slots.acquire(blocking=False):
             try:
                 request.sendall(b"HTTP/1.0 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\n"
                                 b"Connection: close\r\n\r\n")
@@ -34,14 +36,15 @@ class BoundedThreads:
                 pass
             self.shutdown_request(request)
             return
+        self.taken[id(request)] = slots  # the thread gives back the slot it took, whatever self.slots is by then
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self.slots.release()
+            self.taken.pop(id(request), slots).release()
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self.slots.release()
+            self.taken.pop(id(request), self.slots).release()
