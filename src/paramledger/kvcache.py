@@ -259,12 +259,13 @@ def kv_cache(source: Architecture | Inventory, context: int, batch: int = 1, dty
     window = arch.sliding_window
     # each distinct (kind of layer, sliding or not) once, with the layers that are it
     keys = list(zip(map(id, plan.layers), arch.sliding_layers()))
-    first = {key: i for i, key in reversed(list(enumerate(keys)))}  # each run's first layer
+    first: dict[tuple[int, bool], int] = {}  # each run's first layer, in the order the runs first appear
+    for i, key in enumerate(keys):
+        first.setdefault(key, i)
     counts = Counter(keys)
-    order = sorted(first, key=first.__getitem__)
-    runs = tuple((LayerCache(first[key], held[key[0]][0], window if key[1] else None, *held[key[0]][1:]),
-                  counts[key]) for key in order)
-    index = {key: run for run, key in enumerate(order)}
+    runs = tuple((LayerCache(i, held[key[0]][0], window if key[1] else None, *held[key[0]][1:]), counts[key])
+                 for key, i in first.items())
+    index = {key: run for run, key in enumerate(first)}
     note = None
     if any(layer.window is not None for layer, _ in runs):
         note = MASK_ONLY_WINDOWS.get(arch.model_type)
