@@ -170,3 +170,9 @@ def test_lora_on_a_mambas_out_proj_is_refused_as_peft_refuses_it(cli):
     assert "Module 'out_proj' is incompatible with Mamba-based models (model_type='mamba')" in err
     code, out, _ = cli("count", "mamba-2.8b-hf", "--lora", "r=8,target_modules=in_proj+x_proj", "--json")
     assert code == 0 and json.loads(out)["trainable"] == 64 * 8 * ((2560 + 2 * 5120) + (5120 + 160 + 32))
+
+
+def test_dense_layer_indices_on_a_design_without_experts_change_nothing():
+    """mlp_only_layers means nothing without num_experts (and goes unchecked): the plan must not index by it."""
+    assert paramledger.inventory(paramledger.load("seed-baseline", mlp_only_layers=[6, 99])).total == \
+        paramledger.inventory("seed-baseline").total

@@ -118,7 +118,7 @@ def _ffn_column(arch: Any, layers: range) -> Any:
     if not arch.mlp_only_layers and not arch.layers_without_ffn:
         return repeat(MOE if arch.is_moe else DENSE)
     column = [MOE if arch.is_moe else DENSE] * len(layers)  # then each listed layer set: no test per layer
-    for i in arch.mlp_only_layers:
+    for i in arch.mlp_only_layers if arch.is_moe else ():  # (without experts they mean nothing, and go unchecked)
         column[i] = DENSE
     for i in arch.layers_without_ffn:
         column[i] = None
