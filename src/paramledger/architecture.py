@@ -12,7 +12,6 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
 from typing import Any
 
 from ._exceptions import ArchitectureError, UnknownKeyError, did_you_mean
@@ -287,12 +286,6 @@ class Architecture:
         return (2 * self.linear_num_key_heads * self.linear_key_head_dim
                 + self.linear_num_value_heads * self.linear_value_head_dim)
 
-    @cached_property
-    def linear_attention_set(self) -> frozenset[int]:
-        """linear_attention_layers as a set, so asking layer by layer stays linear in the depth (made once,
-        kept in the instance dict)."""
-        return frozenset(self.linear_attention_layers)
-
     @property
     def lm_head_rows(self) -> int:
         return self.output_vocab_size or self.vocab_size
@@ -471,8 +464,8 @@ _FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Architecture)}
 
 # The Python type a field's value already has when no conversion is needed (most values
 # from a config.json): checked first, so loading a config does not parse type strings.
-_READY = {name: {"int": int, "int | None": int, "bool": bool, "bool | None": bool, "str": str, "str | None": str}.get(kind)
-          for name, kind in _FIELD_TYPES.items() if name in _FIELD_NAMES}
+_READY_TYPES = {"int": int, "int | None": int, "bool": bool, "bool | None": bool, "str": str, "str | None": str}
+_READY = {name: _READY_TYPES.get(kind) for name, kind in _FIELD_TYPES.items() if name in _FIELD_NAMES}
 _DEFAULT_VALUES = {f.name: f.default for f in dataclasses.fields(Architecture) if f.default is not dataclasses.MISSING}
 """Every field's default (all immutable), in field order: from_mapping's starting point."""
 _BOOL_FIELDS = frozenset(name for name, kind in _FIELD_TYPES.items() if kind.startswith("bool"))

@@ -89,17 +89,6 @@ def tokens_held(window: int | None, context: int) -> int:
     return context if window is None else min(context, window - 1)
 
 
-def layer_values_per_token(arch: Architecture, layer: int = 0, mla_layout: str = "latent") -> int:
-    """Key and value elements one layer caches for one token of one sequence, as its parts say."""
-    return layer_plan(arch).layers[layer].kv_values_per_token(mla_layout)
-
-
-def layer_state_values(arch: Architecture, layer: int = 0) -> int:
-    """The fixed state one layer holds for one sequence, whatever the context (a Gated DeltaNet's conv
-    and recurrent states); 0 for a layer whose parts hold none."""
-    return layer_plan(arch).layers[layer].state_values()
-
-
 @dataclass(frozen=True, slots=True)
 class LayerCache:
     layer: int
