@@ -180,6 +180,9 @@ class Architecture:
     # sources compare equal.
     source: str | None = field(default=None, compare=False)
     notes: tuple[str, ...] = field(default=(), compare=False)
+    # How the checkpoint stores its weights, read from a config's dtype and quantization_config
+    # (quantization/); None for a design of our own (memory then takes bf16 unless told).
+    stored: Any = field(default=None, compare=False)
 
     # ----------------------------------------------------------------- derived values
     @property
@@ -317,7 +320,7 @@ class Architecture:
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any], where: str | None = None,
-                     notes: tuple[str, ...] = (), source: str | None = None) -> Architecture:
+                     notes: tuple[str, ...] = (), source: str | None = None, stored: Any = None) -> Architecture:
         """Validate ``values`` (field name -> value) and build the architecture.
 
         Every key must be a field; ``where`` (a file, a model name, "--set") prefixes
@@ -338,7 +341,7 @@ class Architecture:
         for required in ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads"):
             if fields.get(required) is None:
                 raise ArchitectureError(required, "missing (required)", where)
-        fields["source"], fields["notes"] = source or where, tuple(notes)
+        fields["source"], fields["notes"], fields["stored"] = source or where, tuple(notes), stored
         arch = object.__new__(cls)  # the fields are coerced above and validated below
         object.__setattr__(arch, "__dict__", fields)  # frozen: the instance dict is set whole
         arch.validate(where)
@@ -357,7 +360,8 @@ class Architecture:
                 layers = 0  # validation below reports the bad value
             values.update(repeat_patterns(self, layers, changes))
         values.update(changes)
-        return Architecture.from_mapping(values, where or self.source, self.notes, source=self.source)
+        return Architecture.from_mapping(values, where or self.source, self.notes, source=self.source,
+                                         stored=self.stored)
 
     def to_mapping(self, *, include_defaults: bool = False) -> dict[str, Any]:
         """Field name → value; without ``include_defaults`` only what differs from the defaults."""

@@ -8,6 +8,7 @@ from typing import Any
 from . import families
 from ._exceptions import ArchitectureError, OptionError, SourceError, UnsupportedFamilyError
 from .architecture import _FIELD_TYPES, Architecture
+from .quantization import stored_format
 from .limits import MAX_INTEGER, MAX_REPEAT, big, check_values, number_text, quoted
 
 
@@ -25,6 +26,7 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     if family is None:
         raise UnsupportedFamilyError(where, str(model_type), families.supported())
     notes: list[str] = []
+    top = config  # the dtype and quantization_config of a multimodal model are the whole model's
     if family.text_config:
         text = config.get("text_config")
         if text is None:
@@ -91,7 +93,7 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     if not_understood:
         notes.append("config keys not understood (they might change the count): " + ", ".join(sorted(not_understood)))
     try:
-        return Architecture.from_mapping(values, where, tuple(notes))
+        return Architecture.from_mapping(values, where, tuple(notes), stored=stored_format(top, config, where))
     except ArchitectureError as error:  # said under the config's own key (GPT-2's n_head), not the field's
         key = _key_of(family, error.key, merged)
         if key == error.key or error.where != where:
