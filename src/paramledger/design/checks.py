@@ -222,16 +222,22 @@ def check_layer_lists(arch: Architecture, where: str | None) -> None:
     """The per-layer lists that say which mixer or FFN a layer holds: in range, no layer named by two
     mixers' lists, and each kind's sizes given (none of a kind is built without its layers)."""
     last = arch.num_hidden_layers - 1
-    seen: dict[int, str] = {i: "linear_attention_layers" for i in arch.linear_attention_layers}
-    for key in ("mamba_layers", "conv_layers", "layers_without_mixer", "layers_without_ffn"):
-        for layer in getattr(arch, key):
-            if not 0 <= layer <= last:
-                raise ArchitectureError(key, f"layer {layer} is outside 0..{last}", where)
-            if key != "layers_without_ffn":
-                other = seen.setdefault(layer, key)
-                if other != key:
-                    raise ArchitectureError(key, f"layer {layer} is in {other} too (a layer holds one token mixer)",
-                                            where)
+    mixers = ("mamba_layers", "conv_layers", "layers_without_mixer")
+    lists = [(key, getattr(arch, key)) for key in (*mixers, "layers_without_ffn")]
+    # At C speed first (a Mamba lists every layer twice, on every count); the loop below names the layer.
+    in_range = all(not listed or (min(listed) >= 0 and max(listed) <= last) for _, listed in lists)
+    held = arch.linear_attention_layers + sum((listed for key, listed in lists if key in mixers), ())
+    if not in_range or len(set(held)) != len(held):
+        seen: dict[int, str] = {i: "linear_attention_layers" for i in arch.linear_attention_layers}
+        for key, listed in lists:
+            for layer in listed:
+                if not 0 <= layer <= last:
+                    raise ArchitectureError(key, f"layer {layer} is outside 0..{last}", where)
+                if key != "layers_without_ffn":
+                    other = seen.setdefault(layer, key)
+                    if other != key:
+                        raise ArchitectureError(key, f"layer {layer} is in {other} too (a layer holds one token "
+                                                "mixer)", where)
     if arch.mamba_layers or arch.mamba_beside_attention:
         needed = MAMBA_SIZES + (("mamba_n_heads",) if arch.mamba_version == 2 else ())
         for key in needed:

@@ -91,7 +91,13 @@ def _columns(arch: Any) -> tuple[Any, Any]:
         _mixer_column(arch, layers),
         _shared_block_column(arch) if arch.shared_block_layers else repeat(None),
     )
+    # A list whose layers are all alike (a Mamba's mixers, each layer without an FFN) varies nowhere.
+    columns = tuple(repeat(column[0]) if type(column) is list and column.count(column[0]) == count else column
+                    for column in columns)
     varying = [i for i, column in enumerate(columns) if type(column) is not repeat]
+    if not varying:
+        plain = [next(column) for column in columns]
+        return None, lambda key: plain
     template = [None if i in varying else next(column) for i, column in enumerate(columns)]
 
     if len(varying) == 1:  # one column varies: its values are the keys (no tuple made per layer)
