@@ -102,6 +102,8 @@ GEMMA3 = with_keys(core(), attention_bias=booleans, sliding_window=window,
 
 CONFIGS: dict[str, st.SearchStrategy] = {
     "llama": with_keys(core(), attention_bias=booleans, mlp_bias=booleans),
+    "diffllama": with_keys(core(), attention_bias=booleans).filter(  # DiffLlama refuses odd KV heads
+        lambda config: config.get("num_key_value_heads", config["num_attention_heads"]) % 2 == 0),
     "mistral": with_keys(core(), sliding_window=window),
     "qwen2": with_keys(core(head_dim=False), **QWEN_WINDOW),
     "qwen3": with_keys(core(), attention_bias=booleans, **QWEN_WINDOW),

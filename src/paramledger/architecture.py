@@ -97,6 +97,7 @@ class Architecture:
     qk_rope_head_dim: int | None = None
     v_head_dim: int | None = None  # also without MLA: value heads narrower than head_dim (MiMo-V2-Flash)
     attention_sinks: bool = False  # one learned logit per head (gpt-oss)
+    attention_lambdas: bool = False  # DiffLlama's λ_q1, λ_k1, λ_q2, λ_k2: four head_dim vectors per layer
     attention_output_gate: str = "none"  # ATTENTION_OUTPUT_GATES: a learned gate on the attention output
     # DeepSeek Sparse Attention's lightning indexer over MLA (DeepSeek-V3.2): index_n_heads turns it on.
     index_n_heads: int | None = None  # the indexer's query heads (wq_b from the q LoRA latent, weights_proj)

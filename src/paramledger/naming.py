@@ -36,6 +36,7 @@ class Naming:
     q_norm: str = "self_attn.q_norm"
     k_norm: str = "self_attn.k_norm"
     sinks: str = "self_attn.sinks"
+    attn_lambda: str = "self_attn.lambda_"  # + q1, k1, q2, k2 (DiffLlama)
     attn_gate: str = "self_attn.gate_proj"  # attention_output_gate
     # The gate's rows stored in q_proj after the queries' (Qwen3-Next's and Qwen3.5's q_proj: 2 × heads × head_dim)
     attn_gate_in_q: bool = False

@@ -246,6 +246,7 @@ _NO_LLAMA_EQUIVALENT = (
     ("norm_type", "rmsnorm"), ("norm_placement", "pre"), ("qk_norm", "none"), ("final_norm", True),
     ("num_experts", 0), ("attention_sinks", False), ("lm_head_bias", False), ("kv_lora_rank", None),
     ("head_dim_per_layer", ()), ("num_key_value_heads_per_layer", ()), ("attention_k_eq_v", False),
+    ("attention_lambdas", False),
 )
 
 

@@ -235,4 +235,4 @@ def _attention(arch: Any, sliding: bool, indexer: bool, layer_heads: int | None,
     return _new(Attention, (arch.hidden_size, heads, layer_kv_heads or kv_heads, head_dim, arch.v_head_dim or head_dim,
                             arch.attention_bias, output_bias, arch.qk_norm, arch.qk_norm_bias,
                             arch.attention_output_gate, arch.attn_sub_norm, sinks, kv_shared, values_from_keys,
-                            arch.num_experts if arch.attention_experts else 0))
+                            arch.num_experts if arch.attention_experts else 0, arch.attention_lambdas))

@@ -1,8 +1,12 @@
 """Llama and the families that build Llama's tensors (a few switches apart) under their own model_type."""
 
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import ArchitectureError
 from ..naming import Naming
 from . import _rules as rules
-from ._family import Family, same
+from ._family import Family, derived_from, same
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES
 
 TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
@@ -58,6 +62,30 @@ FAMILIES = [
         derive=(rules.output_bias_follows("attention_bias"), rules.qwen_window),
     ),
 ]
+
+# DiffLlama: identical to Llama except four learned head_dim vectors in each layer's attention (lambda_q1,
+# lambda_k1, lambda_q2, lambda_k2, registered before its projections; its groupnorm holds no weight) and an FFN
+# without biases (modeling_diffllama.py DiffLlamaAttention, DiffLlamaMLP).
+def even_kv_heads(config: Mapping[str, Any]) -> dict[str, Any]:
+    """DiffLlamaAttention refuses an odd number of KV heads: its two halves split the values by KV head."""
+    kv_heads = config.get("num_key_value_heads") or config["num_attention_heads"]
+    if kv_heads % 2:
+        raise ArchitectureError("num_key_value_heads", f"{kv_heads} is odd: DiffLlama splits the values' KV heads "
+                                "into two halves (transformers refuses it too)")
+    return {}
+
+
+FAMILIES.append(derived_from(
+    FAMILIES[0], model_type="diffllama", causal_lm_class="DiffLlamaForCausalLM", source=TF.format("diffllama"),
+    naming=Naming(layer_order=tuple(f"self_attn.lambda_{which}" for which in ("q1", "k1", "q2", "k2"))),
+    keys={**DECODER_KEYS, **same("head_dim", "attention_bias")},
+    defaults={"vocab_size": 32000, "hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 16,
+              "num_attention_heads": 32, "num_key_value_heads": None, "head_dim": None, "hidden_act": "silu",
+              "max_position_embeddings": 2048, "tie_word_embeddings": False, "attention_bias": False},
+    switches={**LLAMA_SWITCHES, "attention_lambdas": True},
+    count_neutral=frozenset({"lambda_std_dev"}),
+    derive=(*FAMILIES[0].derive, even_kv_heads),
+))
 
 # Llama's tensors under other model_types (each reads Llama's keys under its own defaults).
 LLAMA_KEYS = {**DECODER_KEYS, **same("head_dim", "attention_bias", "mlp_bias")}

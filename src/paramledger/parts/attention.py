@@ -30,6 +30,7 @@ class Attention(NamedTuple):
     # projections in and output projections out of the KV heads' channels, a (hidden,) output bias and
     # one shared key and value projection; 0: plain projections.
     experts: int = 0
+    lambdas: bool = False  # differential attention's four head_dim vectors (DiffLlamaAttention)
 
     def tensors(self, c: Collector) -> None:
         n, d = c.naming, self.hidden_size
@@ -63,6 +64,9 @@ class Attention(NamedTuple):
         qk_norms(c, self.qk_norm, self.qk_norm_bias, hd, q_out, kv_out, heads, kv_heads, kv_shared)
         if self.sinks:
             c.add(n.sinks, (heads,), "attention")
+        if self.lambdas:
+            for which in ("q1", "k1", "q2", "k2"):
+                c.add(n.attn_lambda + which, (hd,), "attention")
 
     def kv_values_per_token(self, mla_layout: str = "latent") -> int:
         # a key of head_dim and a value of v_head_dim per KV head; values made from the keys'
