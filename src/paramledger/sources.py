@@ -182,18 +182,55 @@ def _load(source: Any) -> Architecture:
         return read_spec(file, text)
     from . import registry  # imported when first needed: a design never needs it
 
+    if kind == "alias":
+        return _alias_architecture(text, registry.architecture(file))
     return registry.architecture(file)
 
 
 def _locate(text: str) -> tuple[str, Path]:
-    """``_resolve``, else the config.json of a hub id ("hub"), else one line naming what is bundled."""
+    """``_resolve``, else ``_not_local`` (an alias of a bundled base, a hub id, or one line)."""
     resolved = _resolve(text)
     if resolved is not None:
         return resolved
-    hub = _hub_config(text)
-    if hub is None:
-        raise UnknownModelError(text, bundled_names())
-    return "hub", hub
+    return _not_local(text)
+
+
+def _not_local(text: str) -> tuple[str, Path]:
+    """A name that is neither bundled nor a file: a variant whose config is its bundled base's
+    ("alias"), the config.json of a hub id ("hub"), else one line that says how to fetch it."""
+    from . import hub
+    from .hub.aliases import alias_of, is_variant
+
+    hub_id = hub.parse(text)
+    alias = alias_of(text) if hub_id is None or hub_id.revision is None else None
+    if alias is not None:
+        return "alias", bundled_models()[alias.base]
+    if hub_id is not None:
+        try:
+            import huggingface_hub  # noqa: F401
+        except ImportError:
+            raise SourceError(text, 'not bundled, and its config.json comes from the hub: pip install '
+                                    '"paramledger[hub]" (or pass a local config.json or its folder)') from None
+        from .hub.files import config_file
+
+        return "hub", config_file(hub_id)
+    from ._exceptions import same_thing_misspelt
+
+    match = None if is_variant(text) else same_thing_misspelt(text, bundled_names())
+    if match is not None:  # a misspelt name; a different model (another size, a chat variant) is no match
+        raise UnknownModelError(text, [match])
+    raise SourceError(text, "not a file, a folder or a bundled model name (see `paramledger models`); give its hub "
+                            'id (org/name) to fetch its config.json through huggingface_hub ("paramledger[hub]")')
+
+
+def _alias_architecture(text: str, base: Architecture) -> Architecture:
+    from .hub.aliases import alias_of
+
+    alias = alias_of(text)
+    if alias is None:  # not reached: _not_local found it
+        return base
+    note = f"{alias.repo} has the config of {base.source} but for keys no view reads (hub/aliases.py)"
+    return dataclasses.replace(base, source=alias.repo, notes=(*base.notes, note))
 
 
 def _resolve(text: str) -> tuple[str, Path] | None:
@@ -216,9 +253,16 @@ def _resolve(text: str) -> tuple[str, Path] | None:
         return found
     if mode:  # there, but a device, a pipe or a socket
         raise SourceError(text, "not a regular file or a folder")
-    if Path(text).suffix in (".json", ".toml") or os.sep in text and not text.count("/") == 1:
+    if Path(text).suffix in (".json", ".toml") or os.sep in text and not text.count("/") == 1 and not _hub_like(text):
         raise SourceError(text, "no such file")
     return None
+
+
+def _hub_like(text: str) -> bool:
+    """A hub id whose revision holds slashes (org/name@refs/pr/1)."""
+    from . import hub
+
+    return hub.looks_like(text)
 
 
 def raw_config(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str, Any] | None:
@@ -232,7 +276,7 @@ def raw_config(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str, 
         return None
     if kind in ("config", "hub"):
         return _config_object(read_json(file), text)
-    from . import registry
+    from . import registry  # a bundled model, or an alias of one (the same config but for unread keys)
 
     return dict(registry.read_entry(file)["config"])
 
@@ -241,22 +285,3 @@ def _config_object(value: Any, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise FileFormatError(where, "a config must be a JSON object")
     return dict(value)
-
-
-def _hub_config(repo_id: str) -> Path | None:
-    """config.json of a hub id ("org/name") through huggingface_hub, when it is installed
-    and the hub (or its local cache) answers; None when ``repo_id`` is no hub id."""
-    if repo_id.count("/") != 1:
-        return None
-    try:
-        from huggingface_hub import hf_hub_download
-    except ImportError:
-        return None
-    try:
-        return Path(hf_hub_download(repo_id, "config.json"))
-    except Exception as error:  # offline, gated, missing: one clear line
-        raise SourceError(
-            repo_id,
-            f"not bundled, and config.json could not be fetched from the hub ({error.__class__.__name__}); "
-            "pass a local config.json or folder instead",
-        ) from None

@@ -7,12 +7,13 @@ file and a PyTorch .bin/.pt file (torch needed; weights_only, never executing pi
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from pathlib import Path
 
 from .._exceptions import SourceError, UnknownCheckpointError
 from ._stored import Checkpoint, StoredTensor
 
-__all__ = ["Checkpoint", "StoredTensor", "read", "read_file", "find_config", "looks_like_checkpoint"]
+__all__ = ["Checkpoint", "StoredTensor", "read", "read_file", "find_config", "looks_like_checkpoint", "pick_name"]
 
 _INDEXES = ("model.safetensors.index.json", "pytorch_model.bin.index.json")
 _SINGLES = ("model.safetensors", "pytorch_model.bin", "consolidated.safetensors")
@@ -32,23 +33,29 @@ def read(path: str | os.PathLike[str]) -> Checkpoint:
 
 
 def _pick(folder: Path) -> Path:
+    return folder / pick_name({p.name for p in folder.iterdir() if p.is_file()}, str(folder))
+
+
+def pick_name(names: Collection[str], where: str, choose: str = "pass one file") -> str:
+    """The checkpoint among a folder's (or a hub repo's) file ``names``: an index json, else the one
+    weights file; ``choose`` says how to name one of several."""
     for name in _INDEXES:
-        if (folder / name).is_file():
-            return folder / name
-    indexes = sorted(folder.glob("*.index.json"))
+        if name in names:
+            return name
+    indexes = sorted(name for name in names if name.endswith(".index.json"))
     if len(indexes) == 1:
         return indexes[0]
     for name in _SINGLES:
-        if (folder / name).is_file():
-            return folder / name
-    for pattern in ("*.safetensors", "*.gguf", "*.bin", "*.pt", "*.pth"):
-        found = sorted(folder.glob(pattern))
+        if name in names:
+            return name
+    for suffix in (".safetensors", ".gguf", ".bin", ".pt", ".pth"):
+        found = sorted(name for name in names if name.endswith(suffix))
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
-            raise UnknownCheckpointError(str(folder), f"{len(found)} {pattern} files and no index json; "
-                                                      f"pass one file (e.g. {found[0].name})")
-    raise UnknownCheckpointError(str(folder), "no checkpoint here (no index json, .safetensors, .gguf, .bin or .pt)")
+            raise UnknownCheckpointError(where, f"{len(found)} *{suffix} files and no index json; "
+                                                f"{choose} (e.g. {found[0]})")
+    raise UnknownCheckpointError(where, "no checkpoint here (no index json, .safetensors, .gguf, .bin or .pt)")
 
 
 def read_file(path: str | os.PathLike[str], *, file_label: str | None = None) -> Checkpoint:

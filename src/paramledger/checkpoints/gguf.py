@@ -136,6 +136,12 @@ def read_gguf(path: str | os.PathLike[str]) -> Checkpoint:
             return _parse(_Reader(handle, path, size))
 
 
+def read_gguf_from(handle: BinaryIO, label: str, size: int) -> Checkpoint:
+    """``read_gguf`` over any stream with ``read(n)`` and ``seek(n, SEEK_CUR)`` holding ``size`` bytes
+    (a hub file read by HTTP range requests: hub/ranges.py)."""
+    return _parse(_Reader(handle, label, size))
+
+
 def _parse(r: _Reader) -> Checkpoint:
     path = r.path
     if r.size < 4 or r.take(4, "magic") != MAGIC:

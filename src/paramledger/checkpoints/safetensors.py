@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from typing import Any
 
 from .._exceptions import (
@@ -81,16 +82,27 @@ def read_header(path: str | os.PathLike[str]) -> tuple[dict[str, Any], int, int]
     with opening(path, ".safetensors"):
         size = os.stat(path).st_size
         with open(path, "rb") as handle:
-            prefix = handle.read(8)
-            if len(prefix) < 8:
-                raise HeaderTooSmallError(path, f"{len(prefix)} bytes: shorter than the 8-byte header length")
-            n = int.from_bytes(prefix, "little")
-            if n > MAX_HEADER_SIZE:
-                raise HeaderTooLargeError(path, f"header length {n:,} bytes exceeds the {MAX_HEADER_SIZE:,}-byte bound")
-            if 8 + n > size:
-                raise HeaderBeyondFileError(path, f"header length {n:,} bytes runs past the end of the "
-                                                  f"{size:,}-byte file")
-            raw = handle.read(n)
+            return parse_header(path, size, lambda offset, n: _read_at(handle, offset, n))
+
+
+def _read_at(handle: Any, offset: int, n: int) -> bytes:
+    handle.seek(offset)
+    return handle.read(n)
+
+
+def parse_header(path: str, size: int, read_at: Callable[[int, int], bytes]) -> tuple[dict[str, Any], int, int]:
+    """``read_header`` over any bytes: ``read_at(offset, n)`` gives at most n bytes of a ``size``-byte
+    file (a local file, or HTTP range requests).  Two reads: the 8-byte length, then the header."""
+    prefix = read_at(0, 8)
+    if len(prefix) < 8:
+        raise HeaderTooSmallError(path, f"{len(prefix)} bytes: shorter than the 8-byte header length")
+    n = int.from_bytes(prefix, "little")
+    if n > MAX_HEADER_SIZE:
+        raise HeaderTooLargeError(path, f"header length {n:,} bytes exceeds the {MAX_HEADER_SIZE:,}-byte bound")
+    if 8 + n > size:
+        raise HeaderBeyondFileError(path, f"header length {n:,} bytes runs past the end of the "
+                                          f"{size:,}-byte file")
+    raw = read_at(8, n)
     if len(raw) < n:
         raise HeaderBeyondFileError(path, f"header cut short: {len(raw):,} of {n:,} bytes")
     try:
@@ -119,6 +131,12 @@ def read_safetensors(path: str | os.PathLike[str], *, file_label: str | None = N
     """Every tensor's dtype, shape and byte size, validated against the format's rules."""
     path = os.fspath(path)
     header, _, data_size = read_header(path)
+    return checkpoint_from_header(path, header, data_size, file_label)
+
+
+def checkpoint_from_header(path: str, header: dict[str, Any], data_size: int, file_label: str | None = None
+                           ) -> Checkpoint:
+    """The validated tensors of a parsed header whose data section holds ``data_size`` bytes."""
     metadata = header.pop("__metadata__", None)
     if metadata is None:
         metadata = {}

@@ -9,6 +9,7 @@ whose header does not hold it, is an error: the index and the files must agree.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from .._exceptions import (
@@ -27,13 +28,28 @@ from .safetensors import natural_key
 def read_sharded(index_path: str | os.PathLike[str]) -> Checkpoint:
     index_path = Path(index_path)
     label = str(index_path)
-    index = read_json(index_path, "index")
+    folder = index_path.parent
+
+    def read_shard(shard: str, first_tensor: str) -> Checkpoint:
+        shard_path = folder / shard
+        if not shard_path.is_file():
+            raise MissingShardError(label, f"the index places it in {shard}, which is not in {folder}", first_tensor)
+        from . import read_file  # safetensors or PyTorch, by the shard's own format
+
+        return read_file(shard_path, file_label=shard)
+
+    return from_index(label, read_json(index_path, "index"), read_shard)
+
+
+def from_index(label: str, index: object, read_shard: Callable[[str, str], Checkpoint],
+               progress: Callable[[int, int], None] | None = None) -> Checkpoint:
+    """The checkpoint an index json describes, each shard read by ``read_shard(name, first tensor)``
+    (a file beside the index, or a hub file read by range requests); ``progress(done, shards)``."""
     if not isinstance(index, dict):
         raise HeaderNotObjectError(label, f"index is a JSON {type(index).__name__}, not an object")
     weight_map = index.get("weight_map")
     if not isinstance(weight_map, dict) or not all(isinstance(v, str) for v in weight_map.values()):
         raise ShardIndexError(label, "the index needs a 'weight_map' object of tensor name -> shard file")
-    folder = index_path.parent
     by_shard: dict[str, list[str]] = {}
     for name, shard in weight_map.items():
         by_shard.setdefault(shard, []).append(name)
@@ -41,8 +57,7 @@ def read_sharded(index_path: str | os.PathLike[str]) -> Checkpoint:
     aliases: dict[str, str] = {}
     notes: list[str] = []
     seen: dict[str, str] = {}
-    for shard in sorted(by_shard):
-        shard_path = folder / shard
+    for done, shard in enumerate(sorted(by_shard)):
         # A shard name is a file beside the index; "../x" or an absolute path is not.
         if Path(shard).name != shard or not shard:
             raise ShardIndexError(label, f"shard {quoted(shard)} is not a file name in the index's folder",
@@ -50,12 +65,9 @@ def read_sharded(index_path: str | os.PathLike[str]) -> Checkpoint:
         if shard.endswith(".index.json"):  # an index naming itself or another would recurse without end
             raise ShardIndexError(label, f"shard {quoted(shard)} is an index json, not a weights file",
                                   by_shard[shard][0])
-        if not shard_path.is_file():
-            raise MissingShardError(label, f"the index places it in {shard}, which is not in {folder}",
-                                    by_shard[shard][0])
-        from . import read_file  # safetensors or PyTorch, by the shard's own format
-
-        part = read_file(shard_path, file_label=shard)
+        if progress is not None:
+            progress(done, len(by_shard))
+        part = read_shard(shard, by_shard[shard][0])
         stored = {t.name: t for t in part.tensors}
         for name in by_shard[shard]:
             if name not in stored and name not in part.aliases:

@@ -12,7 +12,8 @@ from .._exceptions import OptionError
 
 def add_source(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
     parser.add_argument("source", metavar="SOURCE", nargs="?" if optional else None, default=None,
-                        help="a bundled design or model name, a spec file (.toml), a config.json or its folder")
+                        help="a bundled design or model name, a spec file (.toml), a config.json or its folder, "
+                             "or a hub id org/name[@revision] (its config.json through huggingface_hub)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                         help="override an architecture key (HF config names; a model's own key such as GPT-2's n_head "
                              "works too), validated like the file; repeatable")
@@ -29,9 +30,13 @@ def parse_overrides(pairs: list[str]) -> dict[str, str]:
 
 
 def load_source(args: argparse.Namespace):
+    """The command's SOURCE, loaded; fetching a hub id's config.json shows progress on stderr after a
+    second, unless the command prints JSON."""
     from .. import load
+    from ..hub.progress import shown
 
-    return load(args.source, **parse_overrides(args.overrides))
+    with shown(not getattr(args, "json", False)):
+        return load(args.source, **parse_overrides(args.overrides))
 
 
 def print_json(value: Any) -> None:

@@ -19,9 +19,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..hub.progress import shown
     from ..reference import verification_lines, verify
 
-    result = verify(args.source, **parse_overrides(args.overrides))
+    with shown(not args.json):
+        result = verify(args.source, **parse_overrides(args.overrides))
     if args.json:
         print_json({"source": args.source, "reference_class": result.reference.class_name,
                     "note": result.note, **result.diff.to_json()})

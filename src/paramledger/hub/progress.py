@@ -1,0 +1,84 @@
+"""Progress on stderr for whatever takes over a second: nothing before that, nothing with --json.
+
+The CLI turns it on (``shown(True)``) for the text views; the library alone stays silent.  On a
+terminal one status line is rewritten in place; elsewhere (a log, a pipe) a line is written at
+most once a second, so a log of a long read stays short.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+DELAY = 1.0  # seconds of silence before the first status line
+INTERVAL = 1.0  # seconds between lines when stderr is not a terminal
+
+_SHOWN: contextvars.ContextVar[bool] = contextvars.ContextVar("paramledger_progress", default=False)
+
+
+@contextmanager
+def shown(enabled: bool) -> Iterator[None]:
+    """Progress on stderr within the block when ``enabled`` (the CLI without --json)."""
+    token = _SHOWN.set(enabled)
+    try:
+        yield
+    finally:
+        _SHOWN.reset(token)
+
+
+class Progress:
+    """One task's status ("reading headers: 3 of 163 shards"), shown once the task has taken DELAY."""
+
+    def __init__(self, task: str) -> None:
+        self.task = task
+        self.status = ""
+        self.enabled = _SHOWN.get()
+        self.started = time.monotonic()
+        self.written = 0.0  # when the last line went out; 0 before the first
+        self.on_terminal = self.enabled and sys.stderr.isatty()
+        self.lock = threading.Lock()
+        self.timer: threading.Timer | None = None
+        if self.enabled:  # a stalled request still says what it waits for after DELAY
+            self.timer = threading.Timer(DELAY, self._write)
+            self.timer.daemon = True
+            self.timer.start()
+
+    def update(self, status: str) -> None:
+        self.status = status
+        if self.enabled and time.monotonic() - self.started >= DELAY:
+            self._write()
+
+    def _write(self) -> None:
+        with self.lock:
+            if not self.enabled:  # closed while the timer fired
+                return
+            now = time.monotonic()
+            if not self.on_terminal and self.written and now - self.written < INTERVAL:
+                return
+            self.written = now
+            line = f"{self.task}: {self.status}" if self.status else f"{self.task} ..."
+            line = f"{line} ({now - self.started:.0f} s)"
+            sys.stderr.write(f"\r{line}\x1b[K" if self.on_terminal else line + "\n")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        with self.lock:
+            if self.on_terminal and self.written:
+                sys.stderr.write("\r\x1b[K")
+                sys.stderr.flush()
+            self.enabled = False
+
+
+@contextmanager
+def task(name: str) -> Iterator[Progress]:
+    progress = Progress(name)
+    try:
+        yield progress
+    finally:
+        progress.close()
