@@ -79,6 +79,17 @@ class WeightBytes:
     group_size: int | None
     keep: Mapping[str, str]
     sums: Mapping[tuple[str, str], int]  # (component, dtype) -> bytes, in inventory order
+    # the checkpoint's own format (quantization.StoredFormat) when no --dtype was given; None: ``main`` throughout
+    stored: Any = None
+
+    @property
+    def assumed(self) -> str:
+        """What the weights were sized as and where that came from, one line."""
+        if self.stored is not None:
+            return self.stored.description
+        group = f", groups of {self.group_size}" if self.group_size else ""
+        return f"every weight at {self.dtype}{group}" + (" (--dtype)" if self.main.name != "bf16" or self.keep
+                                                           else "")
 
     @property
     def dtype(self) -> str:
@@ -104,6 +115,23 @@ class WeightBytes:
 
     @cached_property
     def tensors(self) -> tuple[TensorBytes, ...]:
+        """Every stored tensor's bytes: with a stored format, a method's packed weight, scales, zero
+        points and g_idx each a row (stored, not learned)."""
+        if self.stored is not None:
+            from .quantization._base import stored_bytes
+            from .quantization.pricing import our_dtype, stored_tensors
+
+            kept = {t.name: _priced(t, t.name, self.main, None, self.keep) for t in self.inventory.tensors
+                    if self.keep and _dtype_for(t, self.main, self.keep) is not self.main}
+            out = []
+            for t, piece in stored_tensors(self.inventory, self.stored):
+                if t.name in kept:
+                    if piece.name == t.name or piece.shape == t.shape:
+                        out.append(TensorBytes(t.name, t.shape, t.component, *kept[t.name]))
+                    continue
+                out.append(TensorBytes(piece.name, piece.shape, t.component, our_dtype(piece.dtype),
+                                       stored_bytes(piece)))
+            return tuple(out)
         return tuple(TensorBytes(t.name, t.shape, t.component, *_priced(t, t.name, self.main, self.group_size,
                                                                          self.keep))
                      for t in self.inventory.tensors)
@@ -150,17 +178,37 @@ def _priced(t: Tensor, name: str, main: DType, group_size: int | None, keep: Map
     return chosen.name, tensor_bytes(chosen, t.shape, group_size if chosen is main else None, name)
 
 
-def weight_bytes(source: Inventory | Architecture, dtype: str | DType = "bf16",
+def weight_bytes(source: Inventory | Architecture, dtype: str | DType | None = "bf16",
                  keep: Mapping[str, str] | list[str] | None = None,
                  group_size: int | None = None) -> WeightBytes:
-    """Bytes of every unique tensor of ``source`` at ``dtype``, ``keep`` overriding by component."""
+    """Bytes of every unique tensor of ``source`` at ``dtype``, ``keep`` overriding by component.
+
+    ``dtype`` None: as the checkpoint stores them (the config's quantization_config and dtype,
+    Architecture.stored; bf16 for a design of our own or a bare tensor list)."""
     inv = as_inventory(source)
+    stored = inv.architecture.stored if dtype is None and inv.architecture is not None else None
+    if dtype is None:
+        if group_size is not None:
+            raise OptionError("group-size", "sets the group of --dtype: give --dtype with it")
+        dtype = stored.dtype if stored is not None else "bf16"
     main = dtype if isinstance(dtype, DType) else get_dtype(dtype)
     size = group_size_for(main, group_size)
     kept = parse_keep(keep)
     sums: dict[tuple[str, str], int] = {}
+    price = None
+    if stored is not None and stored.method is not None:
+        from .quantization._base import stored_bytes
+        from .quantization.pricing import our_dtype, pricer
 
-    def add(t: Tensor, name: str, times: int = 1) -> None:
+        price = pricer(inv, stored)
+
+    def add(t: Tensor, name: str, times: int = 1, in_layer: bool = False) -> None:
+        pieces = price(t, name, in_layer) if price is not None and _dtype_for(t, main, kept) is main else None
+        if pieces:
+            for piece in pieces:
+                key = (t.component, our_dtype(piece.dtype))
+                sums[key] = sums.get(key, 0) + times * stored_bytes(piece)
+            return
         dtype_name, size_bytes = _priced(t, name, main, size, kept)
         key = (t.component, dtype_name)
         sums[key] = sums.get(key, 0) + times * size_bytes
@@ -178,13 +226,13 @@ def weight_bytes(source: Inventory | Architecture, dtype: str | DType = "bf16",
         for block, layers in kinds:
             prefix = tensors.layer_prefix.format(i=first[id(block)])
             for t in block:
-                add(t, prefix + t.name, layers)
+                add(t, prefix + t.name, layers, True)
         for t in tensors.tail:
             add(t, t.name)
     else:
         for t in tensors:
-            add(t, t.name)
-    return WeightBytes(inv, main, size if main.grouped else None, kept, sums)
+            add(t, t.name, 1, t.layer is not None)
+    return WeightBytes(inv, main, size if main.grouped else None, kept, sums, stored)
 
 
 @dataclass(frozen=True)
@@ -202,21 +250,22 @@ class MemoryReport:
         return self.weights.total + self.kv.bytes + self.kv.state_bytes
 
 
-def memory_report(source: Inventory | Architecture | str, *, dtype: str = "bf16", kv_dtype: str | None = None,
+def memory_report(source: Inventory | Architecture | str, *, dtype: str | None = None, kv_dtype: str | None = None,
                   context: int | None = None, batch: int = 1, keep: Mapping[str, str] | list[str] | None = None,
                   group_size: int | None = None, training: str | None = None, zero_stage: int | None = None,
                   devices: int | None = None, tokens: int | None = None) -> MemoryReport:
     """Weights, KV cache, active parameters, FLOPs per token and (with ``training``) training memory.
 
-    ``kv_dtype`` defaults to ``dtype`` when that is a KV format (KV_DTYPES), else bf16;
-    ``context`` defaults to max_position_embeddings."""
+    ``dtype`` None: the weights as the checkpoint stores them (weight_bytes); ``kv_dtype`` defaults to
+    ``dtype`` when that is a KV format (KV_DTYPES), else bf16; ``context`` defaults to
+    max_position_embeddings."""
     inv = as_inventory(load(source) if isinstance(source, str) else source)
     arch = inv.architecture
     if arch is None:
         raise OptionError("source", "memory needs the architecture (layers, heads), not a bare tensor list")
-    main = get_dtype(dtype)
+    main = get_dtype(dtype) if dtype is not None else None
     if kv_dtype is None:
-        kv_dtype = main.name if main.name in KV_DTYPES else "bf16"
+        kv_dtype = main.name if main is not None and main.name in KV_DTYPES else "bf16"
     if context is None:
         context = arch.max_position_embeddings
     if training is None and (zero_stage is not None or devices is not None):
@@ -242,6 +291,10 @@ def report_json(report: MemoryReport) -> dict[str, Any]:
         "weights_bytes": report.weights.total,
         "weights_bytes_by_component": report.weights.by_component,
         "weights_bytes_by_dtype": report.weights.by_dtype,
+        # what the weights were sized as, and where that came from (the config, or --dtype)
+        "weights_as": "stored" if report.weights.stored is not None else "dtype",
+        "weights_assumed": report.weights.assumed,
+        "stored_format": report.weights.stored.to_json() if report.weights.stored is not None else None,
         "kv_dtype": kv.dtype.name,
         "context": kv.context,
         "batch": kv.batch,
@@ -328,8 +381,9 @@ def report_text(report: MemoryReport, *, flops: bool = False) -> str:
     inv, w, kv, forward = report.inventory, report.weights, report.kv, report.flops
     arch = inv.architecture
     group = f", groups of {w.group_size}" if w.group_size else ""
+    heading = "weights as stored" if w.stored is not None else f"weights at {w.dtype}{group}"
     lines = [f"{inv.source or 'design'}: {arch.model_type}, {inv.total:,} parameters, {arch.attention_kind}", "",
-             f"weights at {w.dtype}{group}: {format_bytes(w.total)}"]
+             f"{heading}: {format_bytes(w.total)}", *_wrapped(w.assumed, "  ")]
     if w.keep:
         lines.append("  kept: " + ", ".join(f"{c}={d}" for c, d in w.keep.items()))
         if inv.tied and "lm_head" in w.keep:
