@@ -105,6 +105,9 @@ CONFIGS: dict[str, st.SearchStrategy] = {
     "diffllama": with_keys(core(), attention_bias=booleans).filter(  # DiffLlama refuses odd KV heads
         lambda config: config.get("num_key_value_heads", config["num_attention_heads"]) % 2 == 0),
     "mistral": with_keys(core(), sliding_window=window),
+    "doge": with_keys(core(), attention_bias=booleans, mlp_bias=booleans, sliding_window=window,
+                      is_moe=booleans, num_experts=st.integers(1, 40), num_experts_per_tok=st.integers(1, 4)).filter(
+        lambda config: config["num_experts_per_tok"] <= config["num_experts"]),
     "qwen2": with_keys(core(head_dim=False), **QWEN_WINDOW),
     "qwen3": with_keys(core(), attention_bias=booleans, **QWEN_WINDOW),
     "gemma": with_keys(core(), attention_bias=booleans),

@@ -98,22 +98,23 @@ class Architecture:
     v_head_dim: int | None = None  # also without MLA: value heads narrower than head_dim (MiMo-V2-Flash)
     attention_sinks: bool = False  # one learned logit per head (gpt-oss)
     attention_lambdas: bool = False  # DiffLlama's λ_q1, λ_k1, λ_q2, λ_k2: four head_dim vectors per layer
+    attention_dynamic_mask: bool = False  # Doge's A (one per KV head) and dt_proj from the values
+    residual_scales: bool = False  # Doge's two learned hidden-size gains on each layer's residuals
+    expert_embeddings: bool = False  # Doge's CDMoE: experts as rows of two (E, hidden) tables
     attention_output_gate: str = "none"  # ATTENTION_OUTPUT_GATES: a learned gate on the attention output
     # DeepSeek Sparse Attention's lightning indexer over MLA (DeepSeek-V3.2): index_n_heads turns it on.
     index_n_heads: int | None = None  # the indexer's query heads (wq_b from the q LoRA latent, weights_proj)
     index_head_dim: int | None = None  # width of each indexer query head and of its one cached key
     index_topk: int | None = None  # keys each query attends to (count-neutral: FLOPs); None: every key
     indexer_types: tuple[str, ...] = ()  # per layer "full" (its own indexer) or "shared" (GLM-5); (): all full
-    # Sliding layers with their own attention tensors (MiMo-V2-Flash): more KV heads, and sinks
-    # on the sliding layers only.  A layer slides as the KV cache reads it (sliding_window, layer_types).
+    # MiMo-V2-Flash's sliding layers (as the KV cache reads them): their own KV heads, and sinks on them only.
     sliding_num_key_value_heads: int | None = None  # None: num_key_value_heads on every layer
     sliding_attention_sinks: bool = False
     # The last num_kv_shared_layers layers reuse the keys and values of the last earlier layer of
     # their attention type (Gemma 3n): no k/v projections or k norms, nothing cached.
     num_kv_shared_layers: int = 0
-    # Gemma 3n's residual-stream extras (modeling_gemma3n.py), each off at 0.  Per-layer inputs: a
-    # second token table of hidden_size_per_layer_input per layer, a projection of the embeddings to
-    # them, and in each layer a gate and a projection back; vocab_size_per_layer_input rows (None: vocab_size).
+    # Gemma 3n's residual-stream extras (modeling_gemma3n.py), each off at 0.  Per-layer inputs: a second token table
+    # (hidden_size_per_layer_input per layer; rows: vocab_size_per_layer_input, None: vocab_size), in and out.
     hidden_size_per_layer_input: int = 0
     vocab_size_per_layer_input: int | None = None
     altup_num_inputs: int = 0  # AltUp: altup_num_inputs streams, each layer predicting and correcting them
@@ -426,10 +427,10 @@ class Architecture:
                     )
         elif self.num_experts_per_tok:
             raise ArchitectureError("num_experts_per_tok", "set without num_experts", where)
-        elif self.router_correction_bias or self.moe_output_norm or self.experts_output_bias or self.attention_experts:
-            for key in ("router_correction_bias", "moe_output_norm", "experts_output_bias", "attention_experts"):
-                if getattr(self, key):
-                    raise ArchitectureError(key, "set without num_experts", where)
+        elif (self.router_correction_bias or self.moe_output_norm or self.experts_output_bias  # no call when none is
+              or self.attention_experts or self.expert_embeddings):
+            key = next(key for key in _EXPERT_OPTIONS if getattr(self, key))
+            raise ArchitectureError(key, "set without num_experts", where)
         if self.is_mla:
             for key in ("qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
                 if getattr(self, key) is None:
@@ -490,6 +491,8 @@ _POSITIVE_SIZES_OR_NULL = ("num_key_value_heads", "sliding_num_key_value_heads",
                            "moe_latent_size", "attention_hidden_size", "adapter_rank")
 _ZERO_OR_MORE_SIZES = ("num_experts", "n_shared_experts", "shared_expert_intermediate_size", "qk_rope_head_dim",
                        "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank")
+_EXPERT_OPTIONS = ("router_correction_bias", "moe_output_norm", "experts_output_bias", "attention_experts",
+                   "expert_embeddings")  # each means nothing without num_experts
 _INDEXER_SIZES = ("index_head_dim", "index_topk")  # positive or null, with index_n_heads
 
 

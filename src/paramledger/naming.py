@@ -37,6 +37,13 @@ class Naming:
     k_norm: str = "self_attn.k_norm"
     sinks: str = "self_attn.sinks"
     attn_lambda: str = "self_attn.lambda_"  # + q1, k1, q2, k2 (DiffLlama)
+    attn_dynamic_mask: str = "self_attn.A"  # Doge
+    attn_dt_proj: str = "self_attn.dt_proj"
+    attn_residual_scale: str = "input_residual"  # Doge
+    ffn_residual_scale: str = "post_attention_residual"
+    expert_router: str = "mlp.router_gate"  # Doge's CDMoE
+    expert_down_embed: str = "mlp.down_embed.weight"
+    expert_up_embed: str = "mlp.up_embed.weight"
     attn_gate: str = "self_attn.gate_proj"  # attention_output_gate
     # The gate's rows stored in q_proj after the queries' (Qwen3-Next's and Qwen3.5's q_proj: 2 × heads × head_dim)
     attn_gate_in_q: bool = False

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..parts.attention import Attention
 from ..parts.conv import ShortConv
 from ..parts.deltanet import GatedDeltaNet
+from ..parts.expert_embeddings import ExpertEmbeddings
 from ..parts.experts import Experts
 from ..parts.extras import Gemma3nExtras
 from ..parts.ffn import DenseFFN
@@ -21,6 +22,7 @@ from ..parts.latent import Indexer, LatentAttention
 from ..parts.mamba import Mamba, Mamba2
 from ..parts.mamba_heads import MultiHeadMamba
 from ..parts.norms import BlockNorms
+from ..parts.residual_scales import ResidualScales
 from ..parts.shared_block import SharedBlock
 from .layers import Layer, LayerPlan
 
@@ -179,7 +181,10 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
         parts.append(_new(ShortConv, (d, arch.conv_L_cache, arch.conv_bias)))
     dense = _new(DenseFFN, (d, ffn_size or arch.ffn_size, arch.mlp_gated, arch.mlp_bias, arch.ffn_sub_norm,
                             arch.learned_activation))
-    if ffn == MOE:
+    if ffn == MOE and arch.expert_embeddings:
+        parts.append(_new(ExpertEmbeddings, (d, ffn_size or arch.ffn_size, arch.num_experts, arch.mlp_gated,
+                                             arch.mlp_bias)))
+    elif ffn == MOE:
         beside = arch.moe_beside_dense_mlp  # the dense FFN and the experts side by side (Gemma4TextDecoderLayer)
         if beside:
             parts.append(dense)
@@ -193,6 +198,8 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
     if arch.altup_num_inputs or arch.laurel_rank or arch.hidden_size_per_layer_input:
         parts.append(_new(Gemma3nExtras, (d, arch.altup_num_inputs, arch.laurel_rank,
                                           arch.hidden_size_per_layer_input)))
+    if arch.residual_scales:
+        parts.append(_new(ResidualScales, (d,)))
     if shared is not None:  # ZambaHybridLayer: the shared block, then the layer's own under Naming.inner_layer
         parts = [_shared_block(arch, *shared), _new(InnerLayer, (_new(Layer, (tuple(parts),)),))]
     return _new(Layer, (tuple(parts),))
@@ -235,4 +242,5 @@ def _attention(arch: Any, sliding: bool, indexer: bool, layer_heads: int | None,
     return _new(Attention, (arch.hidden_size, heads, layer_kv_heads or kv_heads, head_dim, arch.v_head_dim or head_dim,
                             arch.attention_bias, output_bias, arch.qk_norm, arch.qk_norm_bias,
                             arch.attention_output_gate, arch.attn_sub_norm, sinks, kv_shared, values_from_keys,
-                            arch.num_experts if arch.attention_experts else 0, arch.attention_lambdas))
+                            arch.num_experts if arch.attention_experts else 0, arch.attention_lambdas,
+                            arch.attention_dynamic_mask))

@@ -31,6 +31,7 @@ class Attention(NamedTuple):
     # one shared key and value projection; 0: plain projections.
     experts: int = 0
     lambdas: bool = False  # differential attention's four head_dim vectors (DiffLlamaAttention)
+    dynamic_mask: bool = False  # DogeAttention's A (one per KV head) and dt_proj from the KV heads' width
 
     def tensors(self, c: Collector) -> None:
         n, d = c.naming, self.hidden_size
@@ -52,6 +53,9 @@ class Attention(NamedTuple):
             c.linear(n.k, kv_out, d, "attention", None, bias)
             if v_out:
                 c.linear(n.v, v_out, d, "attention", None, bias)
+        if self.dynamic_mask:
+            c.add(n.attn_dynamic_mask, (kv_heads,), "attention")
+            c.linear(n.attn_dt_proj, kv_heads, kv_out, "attention", None, bias)
         output_bias = self.output_bias
         if not experts:
             c.linear(n.o, d, heads * v_dim, "attention", None, output_bias and n.o_bias is None)
