@@ -51,3 +51,45 @@ def parse_share(text: str, option: str = "--share") -> Fraction:
     except (ValueError, ZeroDivisionError):
         raise OptionError(option, f"expected a share like 0.5, 1/2 or 50%, got {text!r}") from None
     return value / 100 if percent else value
+
+
+SIZE_UNITS = {
+    "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12, "pb": 10**15,
+    "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "pib": 2**50,
+}
+SIZE_UNIT_NAMES = ("B", "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "PiB")  # any case
+SIZE_UNITS_TEXT = "GB is 10⁹ bytes, GiB is 2³⁰; kB, MB, TB are 10³, 10⁶, 10¹²; KiB, MiB, TiB 2¹⁰, 2²⁰, 2⁴⁰"
+
+
+def parse_size(text: str, option: str) -> int:
+    """A size in bytes: 24GB (24 × 10⁹), 24GiB (24 × 2³⁰), 1.5TB, 512 MiB; a unit is required, since 80 alone
+    could be either (an "80 GB" card holds 80 GiB of memory chips).  Whole bytes, more than 0."""
+    raw = text.strip().replace("_", "").replace(",", "")
+    number = raw.rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ").strip()
+    unit = raw[len(number):].strip().lower() if number != raw else ""
+    number_text(number, option)
+    try:
+        amount = Fraction(number)
+    except (ValueError, ZeroDivisionError):
+        raise OptionError(option, f"expected a size like 24GB, 24GiB or 1.5TB, got {text!r}") from None
+    if amount <= 0:
+        raise OptionError(option, f"must be more than 0 bytes, got {text!r}")
+    if not unit:
+        raise OptionError(option, f"give a unit: {number}GB or {number}GiB ({SIZE_UNITS_TEXT})")
+    if unit not in SIZE_UNITS:
+        raise OptionError(option, f"unknown unit in {text!r}; one of {', '.join(SIZE_UNIT_NAMES)} ({SIZE_UNITS_TEXT})")
+    value = amount * SIZE_UNITS[unit]
+    if value.denominator != 1:
+        raise OptionError(option, f"must be a whole number of bytes, got {text!r}")
+    if value <= 0:
+        raise OptionError(option, f"must be more than 0 bytes, got {text!r}")
+    return int(value)
+
+
+def size_type(option: str):  # noqa: ANN201 (an argparse type)
+    """An argparse ``type`` reading a size as parse_size does; the error stays an OptionError, so that the CLI
+    prints it as one line and exits 2."""
+    def parse(text: str) -> int:
+        return parse_size(text, option)
+
+    return parse

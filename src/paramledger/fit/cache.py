@@ -1,0 +1,77 @@
+"""The KV cache on each device, in vLLM's paged blocks.
+
+vLLM allocates the cache in blocks of ``block_size`` tokens (vllm/config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE
+= 16; an attention backend may ask for more, FlashMLA for 64: give --block-size).  Per sequence and layer
+(vllm/v1/kv_cache_interface.py):
+- a full-attention layer holds ``cdiv(context, block_size)`` blocks (FullAttentionSpec.max_memory_usage_bytes);
+- a sliding-window layer ``cdiv(min(sliding_window - 1 + max_in_flight_tokens, context), block_size) + 1``
+  (SlidingWindowSpec.max_admission_blocks_per_request; max_in_flight_tokens = pp × max_num_batched_tokens,
+  VllmConfig.max_in_flight_tokens);
+- a block holds ``block_size`` tokens of the layer's keys and values on this device: the KV heads tp leaves it
+  (one when tp >= the KV heads: QKVParallelLinear), or MLA's whole latent, which every device caches in full
+  (models/deepseek_v2.py builds its MLA attention with ``num_kv_heads=1``, replicated, not split by tp);
+- a recurrent layer (Mamba, Gated DeltaNet, short conv) holds its fixed state, its heads split by tp.
+Values per token and state come from kvcache.kv_cache (each part's own figure); the paging and the split here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..architecture import Architecture
+from ..kvcache import KVCache, kv_cache
+
+DEFAULT_BLOCK_SIZE = 16  # vllm/config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE
+
+
+@dataclass(frozen=True)
+class StageCache:
+    """One device's cache for one sequence: the layers it holds, each (values per token, window, state)."""
+
+    full_values: int  # values per token over the full-attention layers on the device
+    sliding: tuple[tuple[int, int], ...]  # (window, values per token) per sliding layer kind
+    state_values: int  # recurrent state per sequence on the device
+    bytes_per_value: int
+
+    def bytes(self, context: int, batch: int, block_size: int, in_flight_tokens: int) -> int:
+        """KV cache bytes (recurrent state apart) for ``batch`` sequences of ``context`` tokens."""
+        tokens = -(-context // block_size) * block_size
+        values = self.full_values * tokens
+        for window, per_token in self.sliding:
+            held = min(window - 1 + in_flight_tokens, context)
+            values += per_token * (-(-held // block_size) + 1) * block_size
+        return batch * values * self.bytes_per_value
+
+    def state_bytes(self, batch: int) -> int:
+        return batch * self.state_values * self.bytes_per_value
+
+
+def stage_caches(arch: Architecture, kv_dtype: str, tp: int, stages: list[tuple[int, int]]) -> list[StageCache]:
+    """Each pipeline stage's cache on one of its devices (every tp rank of a stage holds the same)."""
+    kv: KVCache = kv_cache(arch, 1, 1, kv_dtype)
+    runs = [layer for layer, _ in kv.runs]
+    out = []
+    for start, end in stages:
+        full = state = 0
+        sliding: dict[int, int] = {}
+        for i in range(start, end):
+            layer = runs[kv.kinds[i]]
+            per_token = layer.values_per_token
+            if per_token and not arch.is_mla:
+                kv_heads = _kv_heads(arch, i, layer.window is not None)
+                per_token = per_token * max(1, kv_heads // tp) // kv_heads
+            if layer.window is None:
+                full += per_token
+            elif per_token:
+                sliding[layer.window] = sliding.get(layer.window, 0) + per_token
+            state += -(-layer.state_values // tp)
+        out.append(StageCache(full, tuple(sorted(sliding.items())), state, kv.bytes_per_value))
+    return out
+
+
+def _kv_heads(arch: Architecture, layer: int, sliding: bool) -> int:
+    if arch.num_key_value_heads_per_layer and arch.num_key_value_heads_per_layer[layer]:
+        return arch.num_key_value_heads_per_layer[layer]
+    if sliding and arch.sliding_num_key_value_heads:
+        return arch.sliding_num_key_value_heads
+    return arch.kv_heads
