@@ -214,7 +214,18 @@ def weight_bytes(source: Inventory | Architecture, dtype: str | DType | None = "
         sums[key] = sums.get(key, 0) + times * size_bytes
 
     tensors = inv.tensors
-    if isinstance(tensors, StampedTensors):  # each layer kind priced once: bytes do not depend on the layer
+    # a skip list naming layers (model.layers.0.mlp) prices each layer by its own name
+    by_layer = price is not None and any(ch.isdigit() for p in (stored.method.skip or ()) for ch in p)
+    if isinstance(tensors, StampedTensors) and by_layer:
+        for t in tensors.head:
+            add(t, t.name)
+        for i, block in enumerate(tensors.blocks):
+            prefix = tensors.layer_prefix.format(i=i)
+            for t in block:
+                add(t, prefix + t.name, 1, True)
+        for t in tensors.tail:
+            add(t, t.name)
+    elif isinstance(tensors, StampedTensors):  # each layer kind priced once: bytes do not depend on the layer
         for t in tensors.head:
             add(t, t.name)
         kinds = tensors.distinct_blocks()

@@ -84,6 +84,9 @@ def inventory_table(inv: Inventory) -> str:
         break_even = break_even_vocab_size(arch)
         if break_even is not None:
             out.append(f"break-even vocabulary: from {break_even:,} rows the token table outweighs everything else")
+    if arch is not None and arch.stored is not None:
+        out.append(f"stored as: {arch.stored.description} (paramledger memory sizes it so; the counts are the "
+                   "learned parameters, scales and zero points not among them)")
     if arch is not None and arch.tokenizer:
         out.append(f"tokenizer: {arch.tokenizer} (the table's rows are its ids)")
     if inv.frozen:
@@ -115,6 +118,14 @@ def manifest_table(inv: Inventory) -> str:
     if inv.aliases:
         text += "\n\naliases (counted once, with the tensor they share):\n"
         text += "\n".join(f"  {alias} -> {target}" for alias, target in inv.aliases.items())
+    arch = inv.architecture
+    if arch is not None and arch.stored is not None and arch.stored.method is not None:
+        from .quantization.pricing import stored_tensors
+
+        extra = [piece for t, piece in stored_tensors(inv, arch.stored) if piece.name != t.name]
+        text += (f"\n\nstored beside the weights by {arch.stored.method.quant_method} (scales, zero points, packed "
+                 "weights: stored, not learned, not counted):\n")
+        text += "\n".join(f"  {p.name}  {' × '.join(map(str, p.shape)) or 'scalar'}  {p.dtype}" for p in extra)
     if inv.buffers:
         text += "\n\nbuffers (stored, not learned, not counted):\n"
         text += "\n".join(f"  {b.name}  {' × '.join(map(str, b.shape))}  {b.count:,}" for b in inv.buffers)
@@ -140,6 +151,7 @@ def inventory_json(inv: Inventory, *, manifest: bool = False) -> dict[str, Any]:
     }
     if arch is not None:
         out["architecture"] = arch.to_mapping()
+        out["stored_format"] = arch.stored.to_json() if arch.stored is not None else None
         out["active"] = inv.active
         out["active_non_embedding"] = inv.active_non_embedding
         out["active_definition"] = ACTIVE_DEFINITION

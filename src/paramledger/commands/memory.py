@@ -14,9 +14,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Weight bytes by dtype (with quantization scales), the KV cache by context and batch, "
                     "active parameters, forward FLOPs per token and training memory, from the exact inventory.")
     add_source(parser)
-    parser.add_argument("--dtype", default="bf16", metavar="D",
+    parser.add_argument("--dtype", default=None, metavar="D",
                         help="weight format: fp32, fp16, bf16, fp8_e4m3, fp8_e5m2, int8, int4, int4_asym, nf4, "
-                             "nf4_dq, fp4, mxfp4, mxfp6_e2m3, mxfp6_e3m2, mxfp8_e4m3 (default bf16)")
+                             "nf4_dq, fp4, mxfp4, mxfp6_e2m3, mxfp6_e3m2, mxfp8_e4m3 (default: as the config "
+                             "stores them, its quantization_config and torch_dtype; bf16 for a design of our own)")
     parser.add_argument("--kv-dtype", default=None, metavar="D",
                         help="KV cache format (default: --dtype when it is fp32/fp16/bf16/fp8/int8, else bf16)")
     parser.add_argument("--context", type=count_type("--context", "tokens"), default=None, metavar="N",
@@ -56,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
         from ..adapters.memory import lora_memory_report
 
         inv, report_of = lora_inventory(inv, args.lora), lora_memory_report
+        args.dtype = args.dtype or "bf16"  # a LoRA's frozen base: --dtype, bf16 unless given
     report = report_of(
         inv, dtype=args.dtype, kv_dtype=args.kv_dtype, context=args.context,
         batch=args.batch, keep=args.keep, group_size=args.group_size, training=args.training,

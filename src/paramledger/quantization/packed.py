@@ -128,9 +128,8 @@ class CompressedTensors(Method):
             tensors = [StoredTensor(module + ".weight_packed", (out, cdiv(width, per_int)), "int32"),
                        StoredTensor(module + ".weight_scale", scale, dtype),
                        StoredTensor(module + ".weight_shape", (2,), "int64")]
-            if not scheme.symmetric:
-                tensors.append(StoredTensor(module + ".weight_zero_point", (cdiv(scale[0], per_int), *scale[1:]),
-                                            "int32"))
+            if not scheme.symmetric:  # as the quantizer prepares it: one int8 per group, unpacked
+                tensors.append(StoredTensor(module + ".weight_zero_point", scale, "int8"))
             return tuple(tensors)
         weight = "int8" if scheme.kind == "int" else "float8_e4m3fn"
         tensors = [StoredTensor(name, shape, weight), StoredTensor(module + ".weight_scale", scale, dtype)]
