@@ -52,10 +52,12 @@ def missing_revision(hub_id: HubId) -> str:
     return f"no revision {hub_id.revision or 'main'!r} in {hub_id.repo} on {_endpoint()}"
 
 
-def offline(what: str) -> str:
+def offline(what: str, none: bool = False) -> str:
+    """``none``: ``what`` says "no ..." ("no weights file of the repo is in the local cache")."""
     from huggingface_hub import constants
 
-    return f"offline (HF_HUB_OFFLINE=1) and {what} is not in the local cache ({constants.HF_HUB_CACHE})"
+    return f"offline (HF_HUB_OFFLINE=1) and {what} {'is' if none else 'is not'} in the local cache " \
+           f"({constants.HF_HUB_CACHE})"
 
 
 def unreachable(what: str) -> str:

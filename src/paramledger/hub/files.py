@@ -9,7 +9,10 @@ download that outlasts its deadline (a server trickling bytes), before more reac
 
 from __future__ import annotations
 
+import logging
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -57,9 +60,43 @@ def download(hub_id: HubId, filename: str, kind: str = "config", revision: str |
     from huggingface_hub import hf_hub_download
 
     label = f"{hub_id.repo}/{filename}"
-    with task(f"fetching {label} from the hub") as progress, translated(hub_id, filename):
-        return Path(hf_hub_download(hub_id.repo, filename, revision=revision or hub_id.revision,
+    revision = revision or hub_id.revision
+    with task(f"fetching {label} from the hub") as progress, translated(hub_id, filename), _quiet_library():
+        _probe(hub_id, filename, revision)
+        return Path(hf_hub_download(hub_id.repo, filename, revision=revision,
                                     tqdm_class=_bounded(label, JSON_BOUNDS[kind][0], progress)))
+
+
+def _probe(hub_id: HubId, filename: str, revision: str | None) -> None:
+    """One HEAD without retries before a file that is not cached yet: a refused connection or an unknown
+    host fails at once (hf_hub_download would retry for 23 s, 1 + 2 + 4 + 8 + 8, before saying so)."""
+    import httpx2
+    from huggingface_hub import constants, errors, get_hf_file_metadata, hf_hub_url, try_to_load_from_cache
+
+    if constants.is_offline_mode() or try_to_load_from_cache(hub_id.repo, filename, revision=revision) is not None:
+        return
+    try:
+        get_hf_file_metadata(hf_hub_url(hub_id.repo, filename, revision=revision), retry_on_errors=False)
+    except (httpx2.ConnectError, httpx2.ConnectTimeout):
+        raise
+    except errors.HfHubHTTPError as error:  # a missing repo, revision or file, a gated repo: final
+        status = error.response.status_code if error.response is not None else 500
+        if status < 500 and status != 429:
+            raise
+    except Exception:  # a 5xx or a 429 is worth huggingface_hub's retries
+        return
+
+
+@contextmanager
+def _quiet_library() -> Iterator[None]:
+    """huggingface_hub's own warnings ("Retrying in 1s") off stderr: its failure becomes one line."""
+    logger = logging.getLogger("huggingface_hub")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def config_file(hub_id: HubId) -> Path:

@@ -52,7 +52,12 @@ def read_repo(hub_id: HubId, file: str | None = None) -> Repo:
     folder = cached[1] if cached is not None else None
     reader = _Reader(hub_id, commit, set(names), folder)
     where = f"{hub_id} (on the hub)" if not is_offline() else f"{hub_id} (in the local cache)"
-    chosen = file if file is not None else pick_name(set(names), where, "name one with --file")
+    try:
+        chosen = file if file is not None else pick_name(set(names), where, "name one with --file")
+    except UnknownCheckpointError:
+        if is_offline():  # the snapshot holds the config only
+            raise SourceError(str(hub_id), offline("no weights file of the repo", none=True)) from None
+        raise
     if chosen not in names:
         raise SourceError(str(hub_id), f"the repo has no file {chosen!r}")
     with task(f"reading the headers of {hub_id}") as progress:
