@@ -87,9 +87,14 @@ def parse_size(text: str, option: str) -> int:
 
 
 def size_type(option: str):  # noqa: ANN201 (an argparse type)
-    """An argparse ``type`` reading a size as parse_size does; the error stays an OptionError, so that the CLI
-    prints it as one line and exits 2."""
+    """An argparse ``type`` reading a size as parse_size does (--gpu-memory 24GB), refused by argparse in one
+    line."""
+    import argparse
+
     def parse(text: str) -> int:
-        return parse_size(text, option)
+        try:
+            return parse_size(text, option)
+        except OptionError as error:
+            raise argparse.ArgumentTypeError(str(error).removeprefix(f"{option}: ")) from None
 
     return parse

@@ -101,7 +101,10 @@ def check_parallel(arch: Architecture, parallel: Parallel) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise OptionError(option, f"must be a whole number of at least 1, got {value!r}")
     tp = parallel.tp
-    for heads, kv_heads in _layer_heads(arch):
+    from ..kvcache import kv_values_per_token
+
+    attention = arch.is_mla or kv_values_per_token(arch) > 0  # a Mamba has no heads for vLLM to check
+    for heads, kv_heads in _layer_heads(arch) if attention else ():
         if heads % tp:
             raise OptionError("--tp", f"{tp} does not divide num_attention_heads {heads}; vLLM refuses it "
                                       "(vllm/config/model.py ModelConfig.verify_with_parallel_config)")
@@ -163,6 +166,8 @@ class Rules:
     def rule(self, t: Tensor) -> tuple[str, int | None]:
         if t.layer is None and (t.component == "lm_head" or t.name == self.naming.embed + ".weight"):
             return ("vocab", 0)
+        if t.component == "norm" and self.module(t) == self.naming.mamba + ".norm":
+            return ("column", 0)  # Mamba-2's gated norm over the heads: split (mamba_mixer2.py Mixer2RMSNormGated)
         if t.component in ("norm", "positions", "router"):
             return REPLICATED
         if t.experts:
