@@ -178,8 +178,9 @@ def _handler(hub: Hub) -> type[BaseHTTPRequestHandler]:
                 self._start(416, {"Content-Range": f"bytes */{size}", "Content-Length": "0"})
                 return
             span = {"Content-Range": f"bytes {first}-{last}/{size}"}
-            if hostile == "endless":  # claims the range, then never stops
+            if hostile == "endless":  # claims the range, sends it, then never stops
                 self._start(206, {**headers, **span})
+                self._send(file, first, last + 1)
                 self._endless(file)
                 return
             self._start(206, {**headers, **span, "Content-Length": str(last - first + 1)})
