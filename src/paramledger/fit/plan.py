@@ -72,6 +72,7 @@ class FitPlan:
     unclassified: tuple[str, ...]  # tensors with no rule, held whole on every device
     training: str | None = None
     notes: tuple[str, ...] = ()
+    weights_format: str = ""  # what the weights were sized as (memory.WeightBytes.assumed: as stored, or --dtype)
 
 
 class _Setup:
@@ -97,8 +98,8 @@ class _Setup:
         if key not in self._weights:
             from ..memory import weight_bytes
 
-            options = {"dtype": dtype} if dtype is not None else {}
-            self._weights[key] = weight_bytes(self.inv, keep=list(keep) or None, **options)
+            # dtype None: as the checkpoint stores them (its quantization_config and dtype)
+            self._weights[key] = weight_bytes(self.inv, dtype, keep=list(keep) or None)
         return self._weights[key]
 
     def device_weights(self, dtype: str | None, keep: tuple[str, ...], parallel: Parallel) -> tuple:
@@ -130,6 +131,42 @@ def _shard_bytes(tb: Any, shape: tuple[int, ...], priced: Any, parallel: Paralle
                                   "quantization group split across devices") from None
 
 
+def _per_tensor(inv: Inventory, priced: Any) -> list[Any]:
+    """One priced row per learned tensor.  A stored quantized format (memory.weight_bytes with dtype None) lists
+    a tensor's stored pieces (packed values, scales, zero points) as rows after one another, in inventory order:
+    each tensor's rows are summed into one row at its own name and shape, priced in proportion when split."""
+    rows = list(priced.tensors)
+    tensors = list(inv.tensors)
+    if getattr(priced, "stored", None) is None or len(rows) == len(tensors) and all(
+            row.name == t.name for row, t in zip(rows, tensors)):
+        return rows
+
+    def module(name: str) -> str:
+        return name.rsplit(".", 1)[0] if name.endswith((".weight", ".bias")) else name
+
+    out, i = [], 0
+    for k, t in enumerate(tensors):
+        nxt = tensors[k + 1].name if k + 1 < len(tensors) else None
+        size, start = 0, i
+        while i < len(rows) and (i == start or not _starts(rows[i].name, nxt, module)):
+            size += rows[i].bytes
+            i += 1
+        out.append(dataclasses.replace(rows[start], name=t.name, shape=t.shape, dtype="stored", bytes=size)
+                   if start < len(rows) else None)
+    if i != len(rows) or None in out:  # the pieces did not line up: each tensor its share by count
+        total, count = priced.total, sum(_count(t.shape) for t in tensors)
+        return [dataclasses.replace(rows[0], name=t.name, shape=t.shape, dtype="stored",
+                                    bytes=total * _count(t.shape) // count) for t in tensors]
+    return out
+
+
+def _starts(name: str, nxt: str | None, module: Any) -> bool:
+    """Whether a stored piece called ``name`` is the next tensor's first."""
+    if nxt is None:
+        return False
+    return name == nxt or name.startswith(module(nxt) + ".") and module(nxt) != nxt or name.startswith(nxt + "_")
+
+
 def _count(shape: tuple[int, ...]) -> int:
     out = 1
     for size in shape:
@@ -147,7 +184,7 @@ def _device_weights(setup: _Setup, priced: Any, parallel: Parallel) -> tuple[lis
     extra = {"replicated tensors": 0, "replicated KV heads": 0, "vocabulary padding": 0,
              "tied table's copy on the last stage": 0}
     tied_copy = bool(setup.inv.aliases) and parallel.pp > 1
-    for t, tb in zip(setup.inv.tensors, priced.tensors):
+    for t, tb in zip(setup.inv.tensors, _per_tensor(setup.inv, priced)):
         rule = rules.rule(t)
         where = stage_of(t, setup.naming, stages)
         copy = tied_copy and rule[0] == "vocab" and t.component == "embedding"
@@ -307,6 +344,7 @@ def _inference_plan(setup: _Setup, config: _Config, suggest: bool) -> FitPlan:
     plan = FitPlan(setup.inv.source, config.gpu, config.memory, config.parallel, priced.dtype, kv_dtype, context,
                    config.batch, config.block_size, _resolved(config), devices, fits, tuple(reasons), max_context,
                    limit, max_batch, (), priced.total, extra, tuple(setup.rules.unclassified), None, tuple(notes))
+    plan = dataclasses.replace(plan, weights_format=getattr(priced, "assumed", priced.dtype))
     if suggest and not fits:
         plan = dataclasses.replace(plan, suggestions=tuple(_suggestions(setup, config, plan)))
     return plan

@@ -72,6 +72,7 @@ def plan_json(plan: FitPlan) -> dict[str, Any]:
         "devices": len(plan.devices),
         "parallel": {"tp": plan.parallel.tp, "pp": plan.parallel.pp, "ep": plan.parallel.ep},
         "dtype": plan.dtype,
+        "weights_format": plan.weights_format,
         "kv_dtype": plan.kv_dtype,
         "context": plan.context,
         "batch": plan.batch,
@@ -115,7 +116,8 @@ def plan_text(plan: FitPlan) -> str:
     where = plan.gpu.label if plan.gpu else "a device"
     lines = [f"{plan.source or 'model'} on {len(plan.devices)} × {where} of {format_bytes(plan.memory_bytes)}"]
     if plan.training is None:
-        lines.append(f"weights {plan.dtype}, KV cache {plan.kv_dtype}, context {plan.context:,} × batch {plan.batch}, "
+        lines.append(f"weights: {plan.weights_format or plan.dtype}")
+        lines.append(f"KV cache {plan.kv_dtype}, context {plan.context:,} × batch {plan.batch}, "
                      f"tp {plan.parallel.tp} × pp {plan.parallel.pp}" + (f", experts over ep {plan.parallel.ep}"
                                                                          if plan.parallel.ep > 1 else "")
                      + f"; KV cache in blocks of {plan.block_size} tokens")
