@@ -33,6 +33,9 @@ def load_source(args: argparse.Namespace):
     """The command's SOURCE, loaded; fetching a hub id's config.json shows progress on stderr after a
     second, unless the command prints JSON."""
     from .. import load
+
+    if "/" not in str(args.source):  # no hub id: a bundled name imports nothing more
+        return load(args.source, **parse_overrides(args.overrides))
     from ..hub.progress import shown
 
     with shown(not getattr(args, "json", False)):
