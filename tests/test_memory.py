@@ -260,7 +260,8 @@ REFUSALS = [
     (dict(dtype="int4", group_size=96), ["--dtype", "int4", "--group-size", "96"],
      r"group-size: 96 does not divide the last dimension \(2048\) of model.embed_tokens.weight "
      r"\(32000, 2048\) at int4"),
-    (dict(dtype="bf16", group_size=128), ["--group-size", "128"], r"group-size: bf16 has no groups"),
+    # --dtype given: with no --dtype the weights are as stored, and a group size asks for --dtype (issue #18)
+    (dict(dtype="bf16", group_size=128), ["--dtype", "bf16", "--group-size", "128"], r"group-size: bf16 has no groups"),
     (dict(dtype="int4", group_size=0), ["--dtype", "int4", "--group-size", "0"],
      r"group-size: must be a positive whole number, got 0"),
     (dict(keep=["nrom=fp32"]), ["--keep", "nrom=fp32"], r"keep: unknown component 'nrom' \(did you mean 'norm'\?\)"),

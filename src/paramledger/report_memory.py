@@ -45,12 +45,14 @@ def memory_rows(inv: Inventory, context: int | None = None, kv_dtype: str | None
     A bad ``context`` or ``kv_dtype`` raises OptionError (every row would); a dtype whose group
     size does not divide a tensor's rows is a row with the refusal, the others stand."""
     rows: list[WeightsAt] = []
-    for dtype in REPORT_DTYPES:
+    stored = inv.architecture is not None and inv.architecture.stored is not None
+    for dtype in (("stored",) if stored else ()) + REPORT_DTYPES:
+        chosen = None if dtype == "stored" else dtype  # the first row: as the config says it is stored (issue #18)
         try:
             if inv.architecture is None:  # a checkpoint's or a module's tensors: no layers to cache
                 rows.append(WeightsAt(dtype, weight_bytes(inv, dtype)))
             else:
-                report = memory_report(inv, dtype=dtype, kv_dtype=kv_dtype or REPORT_KV_DTYPE, context=context)
+                report = memory_report(inv, dtype=chosen, kv_dtype=kv_dtype or REPORT_KV_DTYPE, context=context)
                 rows.append(WeightsAt(dtype, report.weights, report))
         except OptionError as error:
             if error.option != "group-size":
@@ -68,10 +70,12 @@ def _weights_table(rows: list[WeightsAt], kv: KVCache | None) -> list[str]:
             cells = [("", row.dtype), ("detail", row.refusal or "")] + ([] if kv is None else [("", "")])
         else:
             group = f", groups of {row.weights.group_size}" if row.weights.group_size else ""
-            cells = [("", row.dtype + group), ("n", format_bytes(row.weights.total))]
+            cells = [("", ("as stored" if row.dtype == "stored" else row.dtype) + group),
+                     ("n", format_bytes(row.weights.total))]
             if row.report is not None:
                 cells.append(("n", format_bytes(row.report.total_bytes)))
-        cells.append(("detail", get_dtype(row.dtype).source))
+        cells.append(("detail", row.weights.assumed if row.dtype == "stored" and row.weights is not None
+                      else get_dtype("bf16" if row.dtype == "stored" else row.dtype).source))
         out.append(f'<tr data-key="weights_{row.dtype}">' + table_cells(*cells) + "</tr>")
     return out + ["</table>"]
 
@@ -89,7 +93,8 @@ def _kv_table(report: MemoryReport) -> list[str]:
     if kv.state_values:  # Gated DeltaNet layers cache no keys or values: a fixed state instead
         rows.append(("linear_attention_state", state_label(kv),
                      f"{kv.state_values:,} values = {format_bytes(kv.state_bytes)}", ""))
-    rows.append(("total_bytes", f"total ({total_label(kv)}), weights at {report.weights.dtype}",
+    weights = "weights as stored" if report.weights.stored is not None else f"weights at {report.weights.dtype}"
+    rows.append(("total_bytes", f"total ({total_label(kv)}), {weights}",
                  format_bytes(report.total_bytes), TOTAL_DEFINITION))
     out = ['<table class="memory-kv"><tr><th>KV cache</th><th class="n">size</th><th></th></tr>']
     out += [f'<tr data-key="{key}"' + (' class="total"' if key == "total_bytes" else "") + ">"
@@ -99,10 +104,11 @@ def _kv_table(report: MemoryReport) -> list[str]:
 
 def memory_section(inv: Inventory, context: int | None = None, kv_dtype: str | None = None) -> list[str]:
     """The report's memory section: the weights at each of REPORT_DTYPES (and with the cache),
-    then the KV cache, with `paramledger memory --json` at bf16 weights embedded for a reader
+    then the KV cache, with `paramledger memory --json` (its default: as stored) embedded for a reader
     that wants data."""
     rows = memory_rows(inv, context, kv_dtype)
-    reference = next(row.report for row in rows if row.dtype == "bf16")  # bf16 has no groups to refuse
+    # `paramledger memory`'s default: as stored (a config's format), else bf16 (which has no groups to refuse)
+    reference = next(row.report for row in rows if row.dtype in ("stored", "bf16"))
     kv = None if reference is None else reference.kv
     intro = ("Every unique tensor stored once (a tied head with the table it shares); "
              "GB = 10⁹ bytes, GiB = 2³⁰ bytes.")

@@ -229,7 +229,9 @@ def _whole(query: dict[str, str], key: str) -> int | None:
 def _memory_report(inv: Any, query: dict[str, str]) -> Any:
     """paramledger.memory's report for the query's dtype, KV dtype, context and batch."""
     memory = _memory_module()
-    return memory.memory_report(inv, dtype=query.get("dtype", "").strip() or "bf16",
+    dtype = query.get("dtype", "").strip()
+    # no dtype (or "stored"): the weights as the config stores them (issue #18), bf16 for a design of our own
+    return memory.memory_report(inv, dtype=None if dtype in ("", "stored") else dtype,
                                 kv_dtype=query.get("kv_dtype", "").strip() or None,
                                 context=_whole(query, "context"), batch=_whole(query, "batch") or 1)
 
@@ -290,7 +292,7 @@ def _memory_view(inv: Any, query: dict[str, str]) -> dict[str, Any]:
     from .dtypes import DTYPES
     from .memory import format_bytes, state_label, total_label
 
-    panel: dict[str, Any] = {"dtypes": list(DTYPES), "dtype": query.get("dtype", "").strip() or "bf16",
+    panel: dict[str, Any] = {"dtypes": ["stored", *DTYPES], "dtype": query.get("dtype", "").strip() or "stored",
                              "context": query.get("context", "").strip(), "rows": [], "error": None}
     try:
         report = _memory_report(inv, query)
@@ -300,7 +302,8 @@ def _memory_view(inv: Any, query: dict[str, str]) -> dict[str, Any]:
     kv = report.kv
     panel["context"] = str(kv.context)
     panel["rows"] = [
-        {"key": "weights", "label": f"weights at {report.weights.dtype}", "text": format_bytes(report.weights.total)},
+        {"key": "weights", "label": "weights as stored: " + report.weights.assumed if report.weights.stored is not None
+         else f"weights at {report.weights.dtype}", "text": format_bytes(report.weights.total)},
         {"key": "kv_per_token", "label": f"KV cache per token at {kv.dtype.name}",
          "text": f"{kv.values_per_token:,} values = {kv.bytes_per_token:,} bytes"},
         {"key": "kv_cache", "label": f"KV cache, {kv.batch} × {kv.context:,} tokens{_sliding_note(kv)}",
