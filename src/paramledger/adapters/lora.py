@@ -26,7 +26,7 @@ PEFT's rules, each from its source (peft 0.21.2):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
 from .._exceptions import AdapterError
 from ..inventory import Inventory, Tensor, inventory_from_tensors
@@ -228,12 +228,23 @@ def _build(inv: Inventory, tensors: tuple[Tensor, ...], table: dict[str, Module]
     new = tuple.__new__
     bias_all, bias_lora = spec.bias == "all", spec.bias == "lora_only"
 
+    wrappers = {*adapted, *wrapped}
+
+    def wrapper_of(path: str) -> str | None:
+        """The nearest module at or above ``path`` that a LoRA layer wraps: its whole subtree (an Ernie router's
+        moe_statics too) moves under its base_layer."""
+        while path:
+            if path in wrappers:
+                return path
+            path = path.rpartition(".")[0]
+        return None
+
     def base_name(path: str, leaf: str) -> str:
-        inner = ".base_layer" * len(wrapped.get(path, ()))
-        if path in adapted:
-            inner = ".base_layer"
+        full = f"{path}.{leaf}"
+        if (holder := wrapper_of(path)) is not None:
+            inner = ".base_layer" * (1 if holder in adapted else len(wrapped[holder]))
+            full = f"{holder}{inner}{full[len(holder):]}"
         outer = next((s for s in saved if path == s or path.startswith(s + ".")), None)
-        full = f"{path}{inner}.{leaf}"
         if outer is not None:
             full = f"{outer}.original_module{full[len(outer):]}"
         return PREFIX + full
@@ -275,26 +286,38 @@ def _build(inv: Inventory, tensors: tuple[Tensor, ...], table: dict[str, Module]
 
     copies: dict[str, list[Tensor]] = {}  # modules_to_save wrapper -> the copies, added after its last tensor
     last_of: dict[str, int] = {}
+    wrapped_last: dict[int, list[str]] = {}  # tensor index -> the LoRA layers whose subtree it ends
+    ends: dict[str, int] = {}
     for i, t in enumerate(tensors):
         path = t.name.rpartition(".")[0]
         for s in saved:
             if path == s or path.startswith(s + "."):
                 last_of[s] = i
+        if (holder := wrapper_of(path)) is not None:
+            ends[holder] = i
+    for holder, i in ends.items():
+        if not table[holder].tied:
+            wrapped_last.setdefault(i, []).append(holder)
+    tied_before = _tied_places(tensors, inv.aliases)
     for i, t in enumerate(tensors):
+        for held in tied_before.get(i, ()):  # a later use of a shared block: its own LoRA, the base aliased
+            adapters(table[held], t.layer)
         path, _, leaf = t.name.rpartition(".")
         name = base_name(path, leaf)
         renamed[t.name] = name
         lora_bias = path in adapted and bias_lora
         add(name, t.shape, t.component, t.layer, None if lora_bias else False)
-        m = table[path]
-        if t is m.parameters[-1] and not m.tied:
-            adapters(m, t.layer)
+        for holder in wrapped_last.get(i, ()):
+            adapters(table[holder], t.layer)
         for s in saved:
             if path == s or path.startswith(s + "."):
                 copy = PREFIX + s + ".modules_to_save." + ADAPTER + t.name[len(s):]
                 copies.setdefault(s, []).append(new(Tensor, (copy, t.shape, t.component, t.layer, False, t.experts)))
                 if last_of[s] == i:
                     out.extend(copies.pop(s))
+    for held in tied_before.get(len(tensors), ()):  # a shared block's last use ends the tensor list
+        adapters(table[held], tensors[-1].layer if tensors else None)
+    placed = {path for paths in tied_before.values() for path in paths}
     for alias, target in inv.aliases.items():  # a tied head: its weight is the table's, its LoRA its own
         path, _, leaf = alias.rpartition(".")
         m = table[path]
@@ -305,7 +328,34 @@ def _build(inv: Inventory, tensors: tuple[Tensor, ...], table: dict[str, Module]
                 component = "lm_head" if path.endswith("lm_head") else "embedding"
                 out.append(new(Tensor, (PREFIX + s + ".modules_to_save." + ADAPTER + alias[len(s):], shape,
                                         component, None, False, 0)))
-        adapters(m, None)
+        if path not in placed:
+            adapters(m, None)
     notes = (*inv.notes, f"LoRA adapter {spec.where}: r={spec.r}, {len(adapted) + len(wrapped)} layers adapted")
     return inventory_from_tensors(out, aliases, architecture=inv.architecture, source=inv.source, notes=notes,
                                   buffers=inv.buffers)
+
+
+def _tied_places(tensors: Sequence[Tensor], aliases: Mapping[str, str]) -> dict[int, list[str]]:
+    """Where the modules that hold only aliases sit among the tensors, by index.  A later use of a shared block
+    (Zamba's, Zamba2's) sits in its layer where the block sits in the layer that holds it: before the tensor
+    that follows the block there (Zamba: the layer's linear), or after the layer's own when none does
+    (Zamba2).  An alias outside any container shared with its target (a tied head) is left out: last."""
+    index = {t.name: i for i, t in enumerate(tensors)}
+    places: dict[int, list[str]] = {}
+    for alias, target in aliases.items():
+        mine, theirs = alias.split("."), target.split(".")
+        k = next((k for k, (a, b) in enumerate(zip(mine, theirs)) if a != b), None)
+        if not k or target not in index or len(mine) != len(theirs):
+            continue  # they differ from the first component on: no container holds both
+        container, held = ".".join(mine[:k + 1]) + ".", ".".join(theirs[:k + 1]) + "."
+        block = held + theirs[k + 1] + "."
+        after = next((t.name for t in tensors[index[target]:] if not t.name.startswith(block)), "")
+        place = index.get(container + after[len(held):]) if after.startswith(held) else None
+        if place is None:  # the block ends its layer there: here it follows the layer's own tensors
+            start = next((i for i, t in enumerate(tensors) if t.name.startswith(container)), len(tensors))
+            place = next((i for i in range(start, len(tensors)) if not tensors[i].name.startswith(container)),
+                         len(tensors))
+        module = alias.rpartition(".")[0]
+        if module not in places.get(place, ()):
+            places.setdefault(place, []).append(module)
+    return places

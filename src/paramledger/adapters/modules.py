@@ -20,6 +20,7 @@ from ..inventory import Inventory, Tensor
 LINEAR_ROUTERS = frozenset({
     "afmoe",  # AfmoeTokenChoiceRouter.gate: nn.Linear
     "dbrx",  # DbrxRouter.layer
+    "doge",  # DogeCDMoE.router_gate
     "gemma3n", "gemma3n_text",  # AltUp's correction_coefs, prediction_coefs and modality_router
     "gemma4", "gemma4_text",  # Gemma4TextRouter.proj
     "hunyuan_v1_moe",  # HunYuanMoEV1Gate.wg
