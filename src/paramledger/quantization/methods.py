@@ -115,9 +115,9 @@ class Bnb4bit(Method):
         if self.double:
             tensors += [StoredTensor(name + ".nested_absmax", (cdiv(blocks, 256),), "float32"),
                         StoredTensor(name + ".nested_quant_map", (256,), "float32")]
-            # nested_offset is the mean absmax, a float whose repr's length varies with the data: 20
-            # characters ("0.012345678901234567") stands for it, within a few bytes of any tensor's
-            state.update(nested_blocksize=256, nested_dtype="float32", nested_offset=0.012345678901234567)
+            # nested_offset is the mean absmax, a float whose repr's length varies with the data (12 to 20
+            # characters): 17 stand for it, within 8 bytes of any tensor's quant_state
+            state.update(nested_blocksize=256, nested_dtype="float32", nested_offset=0.012345678901234)
         packed = len(json.dumps(state).encode())
         return (*tensors, StoredTensor(name + ".quant_state.bitsandbytes__" + self.quant_type, (packed,), "uint8"))
 
