@@ -32,6 +32,7 @@ from .._exceptions import (
     GGUFVersionError,
     UnknownDtypeError,
 )
+from ..quantization.gguf import BUNDLED
 from ._stored import Checkpoint, StoredTensor, opening
 
 MAGIC = b"GGUF"
@@ -49,20 +50,10 @@ MAX_KEPT = 1 << 26
 KEEP_ARRAY = 64  # arrays up to this length are kept; longer ones are summarized
 INT64_MAX = (1 << 63) - 1
 
-# ggml type -> (name, values per block, bytes per block): gguf-py constants.GGML_QUANT_SIZES
-# (gguf 0.19.0), which mirrors ggml.c's type_traits.  Ids 4, 5 and 31-33, 36-38 were
-# removed from ggml and are unknown here.
-GGML_TYPES: dict[int, tuple[str, int, int]] = {
-    0: ("F32", 1, 4), 1: ("F16", 1, 2), 2: ("Q4_0", 32, 18), 3: ("Q4_1", 32, 20), 6: ("Q5_0", 32, 22),
-    7: ("Q5_1", 32, 24), 8: ("Q8_0", 32, 34), 9: ("Q8_1", 32, 40), 10: ("Q2_K", 256, 84),
-    11: ("Q3_K", 256, 110), 12: ("Q4_K", 256, 144), 13: ("Q5_K", 256, 176), 14: ("Q6_K", 256, 210),
-    15: ("Q8_K", 256, 292), 16: ("IQ2_XXS", 256, 66), 17: ("IQ2_XS", 256, 74), 18: ("IQ3_XXS", 256, 98),
-    19: ("IQ1_S", 256, 50), 20: ("IQ4_NL", 32, 18), 21: ("IQ3_S", 256, 110), 22: ("IQ2_S", 256, 82),
-    23: ("IQ4_XS", 256, 136), 24: ("I8", 1, 1), 25: ("I16", 1, 2), 26: ("I32", 1, 4), 27: ("I64", 1, 8),
-    28: ("F64", 1, 8), 29: ("IQ1_M", 256, 56), 30: ("BF16", 1, 2), 34: ("TQ1_0", 256, 54),
-    35: ("TQ2_0", 256, 66), 39: ("MXFP4", 32, 17), 40: ("NVFP4", 64, 36), 41: ("Q1_0", 128, 18),
-}
-UNQUANTIZED = frozenset({"F32", "F16", "BF16", "F64", "I8", "I16", "I32", "I64"})
+# ggml type -> (name, values per block, bytes per block): quantization/gguf.py's bundled table (gguf 0.19.0
+# constants.GGML_QUANT_SIZES; tests/test_gguf_types.py checks it against the package), one table for both.
+GGML_TYPES: dict[int, tuple[str, int, int]] = {type_id: (name, values, size) for type_id, name, values, size in BUNDLED}
+UNQUANTIZED = frozenset(name for _, name, values, _ in BUNDLED if values == 1)
 
 # value type -> (name, struct format); 8 string and 9 array are read apart.
 _SCALARS = {0: ("UINT8", "<B"), 1: ("INT8", "<b"), 2: ("UINT16", "<H"), 3: ("INT16", "<h"),
