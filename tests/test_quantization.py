@@ -245,3 +245,13 @@ def test_import_is_cheap():
     code = "import sys, paramledger.quantization; print('torch' in sys.modules, 'paramledger.quantization.methods' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+def test_a_dtype_that_is_no_dtype_names_its_key():
+    for value in ([], {"a": 1}, 16):
+        with pytest.raises(ArchitectureError, match=r"config.json: torch_dtype: .* is not a dtype a checkpoint"):
+            architecture_from_config({**bundled("Qwen3-0.6B"), "torch_dtype": value}, "config.json")
+    # a name that is a dtype, but not one a whole checkpoint is read at: said, sized at bf16
+    fmt = architecture_from_config({**bundled("Qwen3-0.6B"), "torch_dtype": "float8_e4m3fn"}).stored
+    assert fmt.description == ("torch_dtype 'float8_e4m3fn' is not a dtype paramledger reads (bfloat16, float16, "
+                               "float32): every weight sized at bf16 assumed, as if unquantized")

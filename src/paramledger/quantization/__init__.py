@@ -40,6 +40,8 @@ class StoredFormat:
 
     @property
     def dtype_text(self) -> str:
+        if self.dtype_from is None and self.unread is not None and self.unread.startswith(("torch_dtype", "dtype")):
+            return f"{self.dtype} assumed"
         if self.dtype_from is None:
             return (f"{self.dtype} assumed (the config names no torch_dtype or dtype; transformers would load "
                     "the dtype the checkpoint's files hold)")
@@ -91,6 +93,9 @@ def config_dtype(config: Mapping[str, Any], text_config: Mapping[str, Any], wher
 
                 if isinstance(value, str) and value.startswith("torch.") and (key, value[6:]) in _PLAIN:
                     return _PLAIN[(key, value[6:])]
+                if isinstance(value, str):  # a real dtype name a release might give (float8_e4m3fn): said, not refused
+                    return StoredFormat(NO_DTYPE, None, unread=f"{key} {quoted(value, 40)} is not a dtype paramledger "
+                                                               "reads (bfloat16, float16, float32)")
                 raise ArchitectureError(key, f"{quoted(value)} is not a dtype a checkpoint is stored in "
                                              "(bfloat16, float16, float32)", where)
             return found
@@ -102,7 +107,10 @@ def stored_format(config: Mapping[str, Any], text_config: Mapping[str, Any], whe
     if "quantization_config" not in config and "quantization" not in config:  # the hot path: no method
         if text_config is config:
             value = config.get("dtype")
-            found = _PLAIN.get(("dtype", value) if value else ("torch_dtype", config.get("torch_dtype")))
+            try:
+                found = _PLAIN.get(("dtype", value) if value else ("torch_dtype", config.get("torch_dtype")))
+            except TypeError:  # a list or an object: config_dtype says what is wrong with it
+                found = None
             if found is not None:  # a str of the table, or no dtype at all (ASSUMED under (torch_dtype, None))
                 return found
         return config_dtype(config, text_config, where)
