@@ -26,7 +26,7 @@ COUNT_NEUTRAL = frozenset({
     "use_cache", "initializer_range", "rms_norm_eps", "layer_norm_eps", "layer_norm_epsilon", "norm_eps",
     "rope_theta", "rope_scaling", "rope_parameters", "attention_dropout", "hidden_dropout", "dropout",
     "embd_pdrop", "resid_pdrop", "attn_pdrop", "summary_type", "summary_use_proj", "summary_activation",
-    "summary_proj_to_labels", "summary_first_dropout", "task_specific_params", "quantization_config",
+    "summary_proj_to_labels", "summary_first_dropout", "task_specific_params", "quantization_config", "quantization",
     "pretraining_tp", "is_decoder", "tokenizer_class", "id2label", "label2id", "problem_type",
     "output_attentions", "output_hidden_states", "return_dict", "use_return_dict", "chunk_size_feed_forward",
     "attn_implementation", "_attn_implementation", "attention_implementation", "partial_rotary_factor",
