@@ -28,7 +28,8 @@ from ._exceptions import OptionError, did_you_mean
 from .architecture import Architecture
 from .compute import (MATMUL_DEFINITION, TRAINING_DEFINITION, ForwardFlops, as_inventory, forward_flops_per_token,
                       per_expert_rank, training_flops)
-from .dtypes import KV_DTYPES, DType, get_dtype, group_size_for, tensor_bytes
+from .dtypes import ALIASES as DTYPE_ALIASES
+from .dtypes import DTYPES, KV_DTYPES, DType, get_dtype, group_size_for, tensor_bytes
 from .inventory import ACTIVE_DEFINITION, COMPONENTS, Inventory, StampedTensors, Tensor
 from .kvcache import MLA_LAYOUTS, KVCache, kv_cache
 from .sources import load
@@ -81,12 +82,19 @@ class WeightBytes:
     sums: Mapping[tuple[str, str], int]  # (component, dtype) -> bytes, in inventory order
     # the checkpoint's own format (quantization.StoredFormat) when no --dtype was given; None: ``main`` throughout
     stored: Any = None
+    # a GGUF mixture (--dtype Q4_K_M): every tensor's row, its llama.cpp type(s) and bytes (quantization/gguf.py)
+    gguf_rows: tuple[TensorBytes, ...] | None = None
 
     @property
     def assumed(self) -> str:
         """What the weights were sized as and where that came from, one line."""
         if self.stored is not None:
             return self.stored.description
+        if self.gguf_rows is not None:
+            from .quantization.gguf import LLAMA_CPP_COMMIT
+
+            return (f"GGUF {self.dtype}: each tensor's type as llama-quantize chooses it (llama-quant.cpp "
+                    f"llama_tensor_get_type, llama.cpp {LLAMA_CPP_COMMIT[:8]}), 1-D tensors in F32 (--dtype)")
         group = f", groups of {self.group_size}" if self.group_size else ""
         return f"every weight at {self.dtype}{group}" + (" (--dtype)" if self.main.name != "bf16" or self.keep
                                                            else "")
@@ -117,6 +125,8 @@ class WeightBytes:
     def tensors(self) -> tuple[TensorBytes, ...]:
         """Every stored tensor's bytes: with a stored format, a method's packed weight, scales, zero
         points and g_idx each a row (stored, not learned)."""
+        if self.gguf_rows is not None:
+            return self.gguf_rows
         if self.stored is not None:
             from .quantization._base import stored_bytes
             from .quantization.pricing import our_dtype, stored_tensors
@@ -186,12 +196,16 @@ def weight_bytes(source: Inventory | Architecture, dtype: str | DType | None = "
     ``dtype`` None: as the checkpoint stores them (the config's quantization_config and dtype,
     Architecture.stored; bf16 for a design of our own or a bare tensor list)."""
     inv = as_inventory(source)
+    if (mixture := gguf_mixture(dtype)) is not None:
+        from .quantization.gguf_weights import gguf_weights
+
+        return gguf_weights(inv, mixture, keep, group_size)
     stored = inv.architecture.stored if dtype is None and inv.architecture is not None else None
     if dtype is None:
         if group_size is not None:
             raise OptionError("group-size", "sets the group of --dtype: give --dtype with it")
         dtype = stored.dtype if stored is not None else "bf16"
-    main = dtype if isinstance(dtype, DType) else get_dtype(dtype)
+    main = dtype if isinstance(dtype, DType) else weight_dtype(dtype)
     size = group_size_for(main, group_size)
     kept = parse_keep(keep)
     sums: dict[tuple[str, str], int] = {}
@@ -246,6 +260,31 @@ def weight_bytes(source: Inventory | Architecture, dtype: str | DType | None = "
     return WeightBytes(inv, main, size if main.grouped else None, kept, sums, stored)
 
 
+def gguf_mixture(dtype: object) -> str | None:
+    """The llama-quantize mixture ``dtype`` names (Q4_K_M, q8_0, IQ4_XS, ...), or None: one of our formats wins
+    a name both know (bf16)."""
+    if not isinstance(dtype, str) or dtype.strip().lower() in DTYPES or dtype.strip().lower() in DTYPE_ALIASES:
+        return None
+    from .quantization.gguf import ALIASES, MIXTURES
+
+    name = dtype.strip().upper()
+    name = ALIASES.get(name, name)
+    return name if name in MIXTURES else None
+
+
+def weight_dtype(name: str) -> DType:
+    """A weight format by name; an unknown one is refused naming ours and llama.cpp's mixtures both."""
+    try:
+        return get_dtype(name)
+    except OptionError:
+        from .quantization.gguf import ALIASES, MIXTURES
+
+        ours, theirs = [*DTYPES, *DTYPE_ALIASES], [*MIXTURES, *ALIASES]
+        hint = did_you_mean(str(name).strip().lower(), ours) or did_you_mean(str(name).strip().upper(), theirs)
+        raise OptionError("dtype", f"unknown dtype {name!r}{hint}; one of {', '.join(DTYPES)}, or a GGUF mixture "
+                                   f"({', '.join(MIXTURES)})") from None
+
+
 @dataclass(frozen=True)
 class MemoryReport:
     inventory: Inventory
@@ -274,7 +313,7 @@ def memory_report(source: Inventory | Architecture | str, *, dtype: str | None =
     arch = inv.architecture
     if arch is None:
         raise OptionError("source", "memory needs the architecture (layers, heads), not a bare tensor list")
-    main = get_dtype(dtype) if dtype is not None else None
+    main = weight_dtype(dtype) if dtype is not None and gguf_mixture(dtype) is None else None
     if kv_dtype is None:
         kv_dtype = main.name if main is not None and main.name in KV_DTYPES else "bf16"
     if context is None:
@@ -283,7 +322,7 @@ def memory_report(source: Inventory | Architecture | str, *, dtype: str | None =
         raise OptionError("zero" if zero_stage is not None else "devices", "needs --training RECIPE")
     if training is not None and devices is not None and not zero_stage:
         raise OptionError("devices", "needs --zero STAGE (1, 2 or 3): without ZeRO every device holds everything")
-    weights = weight_bytes(inv, main, keep, group_size)
+    weights = weight_bytes(inv, dtype if main is None else main, keep, group_size)
     kv = kv_cache(arch, context, batch, kv_dtype)
     decompressed = kv_cache(arch, context, batch, kv_dtype, "decompressed") if arch.is_mla else None
     train = training_memory(inv, training, zero_stage or 0, devices) if training is not None else None

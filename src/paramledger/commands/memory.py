@@ -16,7 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_source(parser)
     parser.add_argument("--dtype", default=None, metavar="D",
                         help="weight format: fp32, fp16, bf16, fp8_e4m3, fp8_e5m2, int8, int4, int4_asym, nf4, "
-                             "nf4_dq, fp4, mxfp4, mxfp6_e2m3, mxfp6_e3m2, mxfp8_e4m3 (default: as the config "
+                             "nf4_dq, fp4, mxfp4, mxfp6_e2m3, mxfp6_e3m2, mxfp8_e4m3, or a GGUF mixture as llama-quantize "
+                             "makes it (Q4_K_M, Q5_K_M, Q8_0, IQ4_XS, ...) (default: as the config "
                              "stores them, its quantization_config and torch_dtype; bf16 for a design of our own)")
     parser.add_argument("--kv-dtype", default=None, metavar="D",
                         help="KV cache format (default: --dtype when it is fp32/fp16/bf16/fp8/int8, else bf16)")
