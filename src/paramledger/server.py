@@ -9,6 +9,7 @@ displays them.  Standard library only (http.server); bound to 127.0.0.1 by defau
     GET /api/count?...     exactly render.inventory_json (the JSON of `paramledger count --json`)
     GET /api/view?...      what the page shows: that JSON, seed 001's rows, shares, input values
     GET /api/memory?...    memory and KV cache, when paramledger.memory is installed
+    GET /api/gpus, /api/fit?..., /api/fit/view?...   the fit panel (server_fit.py)
 
 Every malformed request (an unknown key, a bad number, an absurd size, a long or
 non-UTF-8 query) is a 400 with {"error": "<one line>"}; an unknown path is a 404.  A 500
@@ -338,6 +339,12 @@ def api_memory(query: dict[str, str]) -> dict[str, Any]:
 _ROUTES = {"/api/names": api_names, "/api/count": api_count, "/api/view": api_view, "/api/memory": api_memory}
 
 
+def _fit_routes() -> dict[str, Any]:
+    from .server_fit import ROUTES  # imports this module's helpers: loaded on first use, not with it
+
+    return ROUTES
+
+
 # ---------------------------------------------------------------- HTTP
 
 @dataclass
@@ -427,7 +434,7 @@ class _Handler(BaseHTTPRequestHandler):
         if name in _STATIC:
             file, content_type = _STATIC[name]
             return _Reply(200, self.server.static[file], content_type, static=True)
-        handler = _ROUTES.get(name)
+        handler = _ROUTES.get(name) or _fit_routes().get(name)
         if handler is None:
             raise ApiError(404, f"no such path: {_one_line(name[:100])!r}")
         return _json_reply(200, handler(parse_query(query)))

@@ -11,9 +11,18 @@ const COLOURS = {
   router: "#CC79A7", experts: "#009E73", shared_experts: "#66C2A5", norm: "#999999", lm_head: "#D55E00",
 };
 
-const state = { source: "", overrides: new Map(), page: new Map() };
+// The memory and fit panels share the weights, the KV cache format, the context and the batch; the fit
+// panel alone has the GPU and the devices.  Each is kept in the URL beside the design.
+const PAGE_KEYS = ["dtype", "kv_dtype", "context", "batch"];
+const FIT_KEYS = ["gpu", "gpu_memory", "tp", "pp"];
+const PARTS = { weights: "#0072B2", kv_cache: "#E69F00", recurrent_state: "#F0E442", runtime: "#CC79A7", reserve: "#999999" };
+
+const state = { source: "", overrides: new Map(), page: new Map(), fit: new Map() };
 let sequence = 0; // answers that arrive after a newer request are dropped
+let fitSequence = 0;
 let timer = null;
+let fitTimer = null;
+let fitReady = false; // the catalog answered: the panel is shown and planned
 
 const $ = (selector) => document.querySelector(selector);
 const inputs = () => Array.from(document.querySelectorAll("[data-key]"));
@@ -22,17 +31,47 @@ function readUrl() {
   const params = new URLSearchParams(location.search);
   for (const [key, value] of params) {
     if (key === "source") state.source = value;
-    else if (key === "dtype" || key === "context") state.page.set(key, value);
+    else if (PAGE_KEYS.includes(key)) state.page.set(key, value);
+    else if (FIT_KEYS.includes(key)) state.fit.set(key, value);
     else state.overrides.set(key, value);
   }
 }
 
-function query() {
+function designParams() {
   const params = new URLSearchParams();
   if (state.source) params.set("source", state.source);
   for (const [key, value] of state.overrides) params.set(key, value);
+  return params;
+}
+
+function query() {
+  const params = designParams();
   if (!$("#memory").hidden || state.page.size) for (const [key, value] of state.page) params.set(key, value);
   return params.toString();
+}
+
+// The URL: the design, then the panels' choices.
+function urlQuery() {
+  const params = designParams();
+  for (const map of [state.page, state.fit]) for (const [key, value] of map) params.set(key, value);
+  return params.toString();
+}
+
+// What /api/fit/view plans: the design the page shows, the shared choices, the GPU (H100 unless chosen).
+function fitQuery(suggest) {
+  const params = designParams();
+  for (const map of [state.page, state.fit]) for (const [key, value] of map) if (value !== "") params.set(key, value);
+  const gpu = chosenGpu();
+  if (gpu) { params.set("gpu", gpu); params.delete("gpu_memory"); } else params.delete("gpu");
+  if (!suggest) params.set("suggest", "false");
+  return params.toString();
+}
+let fitDefault = "h100";
+
+// The catalog name chosen, or "" for a memory size typed in.
+function chosenGpu() {
+  if (state.fit.has("gpu")) return state.fit.get("gpu");
+  return state.fit.get("gpu_memory") ? "" : fitDefault;
 }
 
 function showOverrides() {
@@ -43,17 +82,32 @@ function showOverrides() {
     if (element.type === "checkbox") element.checked = ["true", "1", "yes"].includes(value.toLowerCase());
     else element.value = value;
   }
-  for (const [key, value] of state.page) {
-    const element = document.querySelector(`[data-page="${key}"]`);
-    if (element) element.value = value;
-  }
+  syncChoices(null);
 }
 
-function schedule() {
-  const text = query();
+// Every control of a shared choice shows its value (the memory panel's context and the fit slider are one).
+function syncChoices(except) {
+  for (const [attribute, map] of [["data-page", state.page], ["data-fit", state.fit]]) {
+    for (const element of document.querySelectorAll(`[${attribute}]`)) {
+      const key = element.getAttribute(attribute);
+      if (element === except || key === "gpu" || !map.has(key)) continue;
+      if (element.type !== "range" || /^\d+$/.test(map.get(key))) element.value = map.get(key);
+    }
+  }
+  const gpu = $("#fit [data-fit=gpu]");
+  if (gpu.options.length) gpu.value = chosenGpu();
+  $("#fit .custom").hidden = chosenGpu() !== "";
+}
+
+// suggest false while the slider moves: the suggestions (a search each) wait until it is let go.
+function schedule(suggest = true) {
+  const text = urlQuery();
   history.replaceState(null, "", text ? `?${text}` : location.pathname);
   clearTimeout(timer);
   timer = setTimeout(refresh, DEBOUNCE_MS);
+  if (!fitReady) return;
+  clearTimeout(fitTimer);
+  fitTimer = setTimeout(() => refreshFit(suggest), DEBOUNCE_MS);
 }
 
 async function refresh() {
@@ -101,12 +155,7 @@ function render(view) {
   fillTable($("#rows tbody"), view.rows.map((row) => [row.key, [row.label, ""], [row.text, "n"], [row.detail, "detail"]]));
   fillTable($("#components tbody"), view.components.map((c) => [c.name, [c.name, ""], [c.text, "n"], [c.share, "n"]]));
   drawChart(view.components);
-  const facts = $("#facts");
-  facts.replaceChildren(...view.facts.map((text) => {
-    const item = document.createElement("li");
-    item.textContent = text;
-    return item;
-  }));
+  listItems($("#facts"), view.facts);
   renderMemory(view.memory);
 }
 
@@ -170,6 +219,8 @@ function renderMemory(memory) {
   dtype.value = memory.dtype;
   const context = panel.querySelector("[data-page=context]");
   if (!state.page.has("context")) context.value = memory.context;
+  const fitDtype = $("#fit [data-page=dtype]");
+  if (fitDtype.options.length && document.activeElement !== fitDtype) fitDtype.value = memory.dtype;
   const problem = panel.querySelector(".problem");
   problem.textContent = memory.error || "";
   problem.hidden = !memory.error;
@@ -192,6 +243,137 @@ async function loadNames() {
   select.value = state.source;
 }
 
+// ---------------------------------------------------------------- the fit panel
+
+async function loadGpus() {
+  let body;
+  try {
+    const answer = await fetch("/api/gpus");
+    if (!answer.ok) return; // no memory estimates in this paramledger: no panel
+    body = await answer.json();
+  } catch (error) {
+    return; // the design's own error line says the server is gone
+  }
+  fitDefault = body.default;
+  const panel = $("#fit");
+  panel.querySelector("[data-fit=gpu]").replaceChildren(
+    ...body.gpus.map((gpu) => {
+      const option = new Option(`${gpu.label}: ${gpu.text}`, gpu.name);
+      option.title = `${gpu.memory_bytes.toLocaleString("en")} bytes: ${gpu.source}`;
+      return option;
+    }),
+    new Option("another size: type the memory per GPU", ""));
+  panel.querySelector("[data-page=dtype]").replaceChildren(...body.dtypes.map((name) => new Option(name, name)));
+  panel.querySelector("[data-page=kv_dtype]").replaceChildren(
+    new Option("as the weights", ""), ...body.kv_dtypes.map((name) => new Option(name, name)));
+  panel.hidden = false;
+  fitReady = true;
+  syncChoices(null);
+  refreshFit(true);
+}
+
+async function refreshFit(suggest) {
+  const mine = ++fitSequence;
+  let answer;
+  let body;
+  try {
+    answer = await fetch(`/api/fit/view?${fitQuery(suggest)}`);
+    body = await answer.json();
+  } catch (error) {
+    if (mine === fitSequence) showFitProblem(`the server did not answer (${error.message})`);
+    return;
+  }
+  if (mine !== fitSequence) return;
+  if (!answer.ok) showFitProblem(body.error || `error ${answer.status}`);
+  else renderFit(body);
+}
+
+function showFitProblem(message) {
+  const panel = $("#fit");
+  const problem = panel.querySelector(".problem");
+  problem.textContent = message;
+  problem.hidden = false;
+  panel.classList.add("stale");
+  for (const element of panel.querySelectorAll("[data-fit], [data-page]")) {
+    const key = element.dataset.fit || element.dataset.page;
+    element.classList.toggle("invalid", new RegExp(`(^|[\\s(])(--)?${key.replace("_", "[-_]")}: `).test(message));
+  }
+}
+
+function listItems(list, texts) {
+  list.replaceChildren(...texts.map((text) => {
+    const item = document.createElement("li");
+    item.textContent = text;
+    return item;
+  }));
+}
+
+function renderFit(view) {
+  const panel = $("#fit");
+  panel.classList.remove("stale");
+  panel.querySelector(".problem").hidden = true;
+  for (const element of panel.querySelectorAll(".invalid")) element.classList.remove("invalid");
+  const verdict = panel.querySelector(".verdict");
+  verdict.textContent = view.verdict;
+  verdict.className = `verdict ${view.fits ? "fits" : "nofit"}`;
+  panel.querySelector(".setup").textContent = view.setup;
+  panel.querySelector(".devices").replaceChildren(...view.devices.map(deviceBlock));
+  listItems(panel.querySelector(".reasons"), view.reasons);
+  panel.querySelector(".suggested").hidden = !view.suggestions.length;
+  listItems(panel.querySelector(".suggestions"), view.suggestions);
+  listItems(panel.querySelector(".notes"), view.notes);
+  panel.querySelector(".batch").textContent = view.max_batch;
+  const assumptions = panel.querySelector(".assumptions");
+  assumptions.replaceChildren(...view.assumptions.map((a) => {
+    const item = document.createElement("li");
+    const source = document.createElement("small");
+    source.textContent = a.source;
+    item.append(a.text, " ", source);
+    return item;
+  }));
+  const slider = $("#fit-context");
+  const context = view.context;
+  for (const key of ["min", "max", "step"]) slider[key] = context[key];
+  if (document.activeElement !== slider) slider.value = context.value;
+  if (!state.page.has("context") || state.page.get("context") === "") {
+    for (const element of panel.querySelectorAll("input[data-page=context]")) {
+      if (document.activeElement !== element && element.type !== "range") element.value = context.value;
+    }
+  }
+  const reach = panel.querySelector(".reach");
+  const edge = context.marker === null ? 1 : context.marker;
+  reach.replaceChildren(svg("rect", { x: 0, y: 0, width: edge * 1000, height: 8, class: "fits" }),
+    svg("rect", { x: edge * 1000, y: 0, width: (1 - edge) * 1000, height: 8, class: "nofit" }));
+  panel.querySelector(".reach-text").textContent = context.max_text || "";
+}
+
+// One device (or several alike): a bar of its parts against the card, the card's edge marked, then the rows.
+function deviceBlock(device) {
+  const block = document.createElement("div");
+  block.className = `device ${device.fits ? "fits" : "nofit"}`;
+  const title = document.createElement("h3");
+  title.textContent = device.title;
+  const bar = svg("svg", { viewBox: "0 0 1000 20", preserveAspectRatio: "none", class: "bar", role: "img",
+    "aria-label": `${device.total.text} of ${device.memory.text}` });
+  let x = 0;
+  for (const row of device.rows) {
+    const rect = svg("rect", { x, y: 0, width: row.fraction * 1000, height: 20, fill: PARTS[row.key] || "#777" });
+    rect.append(svg("title", {}, `${row.label}: ${row.title}`));
+    bar.append(rect);
+    x += row.fraction * 1000;
+  }
+  bar.append(svg("rect", { x: device.edge * 1000 - 3, y: 0, width: 3, height: 20, class: "edge" }));
+  const rows = device.rows.map((row) => [row.key, [row.label, ""], [row.text, "n"]]);
+  rows.push(["total", [`total of ${device.memory.text} (${device.free})`, ""], [device.total.text, "n"]]);
+  const table = document.createElement("table");
+  table.append(document.createElement("tbody"));
+  fillTable(table.tBodies[0], rows);
+  for (const [i, row] of device.rows.entries()) table.tBodies[0].rows[i].title = row.title;
+  table.tBodies[0].rows[device.rows.length].title = device.total.title;
+  block.append(title, bar, table);
+  return block;
+}
+
 function listen() {
   $("#design").addEventListener("submit", (event) => event.preventDefault());
   for (const element of inputs()) {
@@ -204,9 +386,20 @@ function listen() {
     };
     element.addEventListener(element.tagName === "INPUT" && element.type !== "checkbox" ? "input" : "change", changed);
   }
-  for (const element of document.querySelectorAll("[data-page]")) {
-    const changed = () => { state.page.set(element.dataset.page, element.value.trim()); schedule(); };
-    element.addEventListener(element.tagName === "INPUT" ? "input" : "change", changed);
+  for (const [attribute, map] of [["data-page", state.page], ["data-fit", state.fit]]) {
+    for (const element of document.querySelectorAll(`[${attribute}]`)) {
+      const key = element.getAttribute(attribute);
+      const changed = (suggest) => {
+        map.set(key, element.value.trim());
+        if (key === "gpu" && element.value) map.delete("gpu_memory");
+        syncChoices(element);
+        schedule(suggest);
+      };
+      if (element.type === "range") { // dragging plans without suggestions; letting go plans with them
+        element.addEventListener("input", () => changed(false));
+        element.addEventListener("change", () => changed(true));
+      } else element.addEventListener(element.tagName === "INPUT" ? "input" : "change", () => changed(true));
+    }
   }
   $("#source").addEventListener("change", (event) => {
     state.source = event.target.value;
@@ -217,7 +410,8 @@ function listen() {
 }
 
 readUrl();
-showOverrides();
 listen();
 loadNames();
+loadGpus();
+showOverrides();
 refresh();
