@@ -18,8 +18,7 @@ const FIT_KEYS = ["gpu", "gpu_memory", "tp", "pp"];
 const PARTS = { weights: "#0072B2", kv_cache: "#E69F00", recurrent_state: "#F0E442", runtime: "#CC79A7", reserve: "#999999" };
 
 const state = { source: "", overrides: new Map(), page: new Map(), fit: new Map() };
-let sequence = 0; // answers that arrive after a newer request are dropped
-let fitSequence = 0;
+const sequence = { view: 0, fit: 0 }; // answers that arrive after a newer request are dropped
 let timer = null;
 let fitTimer = null;
 let fitReady = false; // the catalog answered: the panel is shown and planned
@@ -110,20 +109,25 @@ function schedule(suggest = true) {
   fitTimer = setTimeout(() => refreshFit(suggest), DEBOUNCE_MS);
 }
 
-async function refresh() {
-  const mine = ++sequence;
-  let answer;
-  let body;
+// One API request; an answer to a request older than the latest of its kind (view, fit) is dropped: null.
+async function ask(url, kind) {
+  const mine = ++sequence[kind];
+  let reply;
   try {
-    answer = await fetch(`/api/view?${query()}`);
-    body = await answer.json();
+    const answer = await fetch(url);
+    reply = { ok: answer.ok, status: answer.status, body: await answer.json() };
   } catch (error) {
-    if (mine === sequence) showError(`the server did not answer (${error.message}); is paramledger serve running?`);
-    return;
+    reply = { ok: false, status: 0, body: {}, failure: error.message };
   }
-  if (mine !== sequence) return;
-  if (!answer.ok) showError(body.error || `error ${answer.status}`);
-  else render(body);
+  return mine === sequence[kind] ? reply : null;
+}
+
+async function refresh() {
+  const reply = await ask(`/api/view?${query()}`, "view");
+  if (!reply) return;
+  if (reply.failure) showError(`the server did not answer (${reply.failure}); is paramledger serve running?`);
+  else if (!reply.ok) showError(reply.body.error || `error ${reply.status}`);
+  else render(reply.body);
 }
 
 function showError(message) {
@@ -273,19 +277,11 @@ async function loadGpus() {
 }
 
 async function refreshFit(suggest) {
-  const mine = ++fitSequence;
-  let answer;
-  let body;
-  try {
-    answer = await fetch(`/api/fit/view?${fitQuery(suggest)}`);
-    body = await answer.json();
-  } catch (error) {
-    if (mine === fitSequence) showFitProblem(`the server did not answer (${error.message})`);
-    return;
-  }
-  if (mine !== fitSequence) return;
-  if (!answer.ok) showFitProblem(body.error || `error ${answer.status}`);
-  else renderFit(body);
+  const reply = await ask(`/api/fit/view?${fitQuery(suggest)}`, "fit");
+  if (!reply) return;
+  if (reply.failure) showFitProblem(`the server did not answer (${reply.failure})`);
+  else if (!reply.ok) showFitProblem(reply.body.error || `error ${reply.status}`);
+  else renderFit(reply.body);
 }
 
 function showFitProblem(message) {
