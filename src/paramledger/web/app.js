@@ -360,7 +360,7 @@ function deviceBlock(device) {
   }
   bar.append(svg("rect", { x: device.edge * 1000 - 3, y: 0, width: 3, height: 20, class: "edge" }));
   const rows = device.rows.map((row) => [row.key, [row.label, ""], [row.text, "n"]]);
-  rows.push(["total", [`total of ${device.memory.text} (${device.free})`, ""], [device.total.text, "n"]]);
+  rows.push(["total", [`total (the card holds ${device.memory.text}: ${device.free})`, ""], [device.total.text, "n"]]);
   const table = document.createElement("table");
   table.append(document.createElement("tbody"));
   fillTable(table.tBodies[0], rows);
