@@ -60,7 +60,7 @@ def test_components_guessed_from_names():
     assert inv["embed_tokens.weight"].component == "embedding"
     assert inv["norm.weight"].component == "norm"
     assert inv["mlp.0.weight"].component == "ffn"
-    assert inv["twin_table.weight"].component == "other"
+    assert inv["twin_table.weight"].component == "embedding"  # an nn.Embedding: a table, whatever its name
 
 
 def test_llama_for_causal_lm_equals_the_config_inventory():
@@ -181,3 +181,28 @@ def test_without_torch(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)
     with pytest.raises(TorchRequiredError, match="counting a live module needs torch"):
         inventory_from_factory("x.y:z")
+
+
+def test_a_plain_module_applies_each_non_embedding_definition_as_stated():
+    """An nn.Embedding is a table whatever its name (``emb``); one named for positions is the position table; an
+    untied Linear onto the token table's rows is the output head.  Hugging Face's own num_parameters
+    (exclude_embeddings=True), run on the same module, is the reference for "hf"."""
+    torch = pytest.importorskip("torch")
+    from transformers.modeling_utils import ModuleUtilsMixin
+
+    class Plain(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = torch.nn.Embedding(1000, 64)
+            self.pos_emb = torch.nn.Embedding(16, 64)
+            self.fc = torch.nn.Linear(64, 64)
+            self.head = torch.nn.Linear(64, 1000, bias=False)
+
+    module = Plain()
+    inv = paramledger.from_module(module)
+    assert inv.total == 133_184
+    assert inv.non_embedding("hf") == ModuleUtilsMixin.num_parameters(module, exclude_embeddings=True) == 68_160
+    assert inv.non_embedding("nanogpt") == 133_184 - 16 * 64  # the position table only
+    assert inv.non_embedding("kaplan") == 64 * 64 + 64  # the token and position tables and the untied head out
+    del module.pos_emb, module.head
+    assert paramledger.from_module(module).non_embedding("hf") == 4_160  # the issue's example: emb and a Linear

@@ -37,6 +37,7 @@ def from_module(module: Any, *, source: str | None = None) -> Inventory:
     if not isinstance(module, torch.nn.Module):
         raise ModuleFactoryError(source or repr(module)[:60], f"not a torch nn.Module ({type(module).__name__})")
     reference = _config_inventory(module)
+    tables = _embedding_tables(module, torch) if reference is None else {}
     owners: dict[int, str] = {}
     aliases: dict[str, str] = {}
     tensors: list[Tensor] = []
@@ -51,7 +52,7 @@ def from_module(module: Any, *, source: str | None = None) -> Inventory:
         if ref is not None:
             component, layer, experts = ref.component, ref.layer, ref.experts
         else:
-            component, layer = guess_component(name), guess_layer(name)
+            component, layer = tables.get(id(param)) or guess_component(name), guess_layer(name)
             experts = shape[0] if component == "experts" and len(shape) == 3 else 0
         tensors.append(Tensor(name, shape, component, layer, not param.requires_grad, experts))
     notes = []
@@ -65,6 +66,27 @@ def from_module(module: Any, *, source: str | None = None) -> Inventory:
     label = source or type(module).__name__
     arch = reference.architecture if reference is not None else None
     return inventory_from_tensors(tensors, aliases, architecture=arch, source=label, notes=notes, buffers=buffers)
+
+
+def _embedding_tables(module: Any, torch: Any) -> dict[int, str]:
+    """The weight of every nn.Embedding, by object: a token table ("embedding"), or a position table when its
+    name says so ("positions": wpe, pos, position), and an untied nn.Linear onto a token table's rows ("lm_head"):
+    what the non-embedding definitions subtract, read from the module's types rather than guessed from names (an
+    Embedding called ``emb`` is a table too)."""
+    found: dict[int, str] = {}
+    children = list(module.named_modules())
+    for name, child in children:
+        if isinstance(child, torch.nn.Embedding) and isinstance(child.weight, torch.nn.Parameter):
+            leaf = name.rpartition(".")[2].lower()
+            found[id(child.weight)] = "positions" if "pos" in leaf or leaf == "wpe" else "embedding"
+    rows = {child.num_embeddings for _, child in children if isinstance(child, torch.nn.Embedding)
+            and found.get(id(child.weight)) == "embedding"}
+    for _, child in children:
+        if isinstance(child, torch.nn.Linear) and child.out_features in rows and id(child.weight) not in found:
+            found[id(child.weight)] = "lm_head"
+            if child.bias is not None:
+                found[id(child.bias)] = "lm_head"
+    return found
 
 
 def module_buffers(module: Any) -> list[Tensor]:
