@@ -4,8 +4,8 @@ beside a bare interpreter start, measured side by side in one run.
     python bench/bench_count.py
 
 Targets (issue 2): under 50 µs per count of seed-baseline in-process; a few milliseconds
-for the largest bundled model; `paramledger count seed-baseline --json` within 4× of
-`python -c pass`.
+for the largest bundled model; `paramledger count seed-baseline --json` within 2.5× of
+`python -c pass` (issue 22; issue 2 asked 4×).
 """
 
 from __future__ import annotations
@@ -16,7 +16,10 @@ import sys
 import time
 
 import paramledger
+
 from paramledger.sources import bundled_models
+
+START_TARGET = 2.5  # the CLI's start within 2.5x a bare interpreter's (issue #22; issue 2 asked 4x)
 
 
 def per_count_us(arch, repeat: int) -> float:
@@ -57,7 +60,7 @@ def main() -> None:
     cli = process_ms([sys.executable, "-m", "paramledger", "count", "seed-baseline", "--json"])
     ratio = cli / bare
     print(f"python -c pass: {bare:.1f} ms; paramledger count seed-baseline --json: {cli:.1f} ms; "
-          f"ratio {ratio:.2f}× (target within 4×): {'met' if ratio <= 4 else 'NOT met'}")
+          f"ratio {ratio:.2f}× (target within {START_TARGET}×, issue #22): {'met' if ratio <= START_TARGET else 'NOT met'}")
 
 
 if __name__ == "__main__":

@@ -11,23 +11,18 @@ from itertools import islice, repeat
 from typing import TYPE_CHECKING, Any
 
 from ..parts.attention import Attention
-from ..parts.conv import ShortConv
-from ..parts.deltanet import GatedDeltaNet
-from ..parts.expert_embeddings import ExpertEmbeddings
 from ..parts.experts import Experts
-from ..parts.extras import Gemma3nExtras
 from ..parts.ffn import DenseFFN
-from ..parts.inner import InnerLayer
-from ..parts.latent import Indexer, LatentAttention
-from ..parts.mamba import Mamba, Mamba2
-from ..parts.mamba_heads import MultiHeadMamba
 from ..parts.norms import BlockNorms
-from ..parts.residual_scales import ResidualScales
-from ..parts.shared_block import SharedBlock
 from .layers import Layer, LayerPlan
 
+# The other kinds are imported where a design first asks for one (the start of a count of a plain design
+# reads none of them): a function's import of a loaded module is one dictionary look-up.
 if TYPE_CHECKING:
     from ..architecture import Architecture
+    from ..parts.mamba import Mamba, Mamba2
+    from ..parts.mamba_heads import MultiHeadMamba
+    from ..parts.shared_block import SharedBlock
 
 _new = tuple.__new__  # a part from every one of its fields, without NamedTuple's Python-level __new__
 
@@ -172,16 +167,22 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
         if arch.mamba_beside_attention:  # both mixers read the same normed input (FalconH1DecoderLayer)
             parts.append(_mamba(arch))
     elif mixer == LINEAR_ATTENTION:
+        from ..parts.deltanet import GatedDeltaNet
+
         parts.append(_new(GatedDeltaNet, (d, arch.linear_num_value_heads, arch.linear_num_key_heads,
                                           arch.linear_key_head_dim, arch.linear_value_head_dim,
                                           arch.linear_conv_kernel_dim)))
     elif mixer == MAMBA:
         parts.append(_mamba(arch))
     elif mixer == CONV:
+        from ..parts.conv import ShortConv
+
         parts.append(_new(ShortConv, (d, arch.conv_L_cache, arch.conv_bias)))
     dense = _new(DenseFFN, (d, ffn_size or arch.ffn_size, arch.mlp_gated, arch.mlp_bias, arch.ffn_sub_norm,
                             arch.learned_activation))
     if ffn == MOE and arch.expert_embeddings:
+        from ..parts.expert_embeddings import ExpertEmbeddings
+
         parts.append(_new(ExpertEmbeddings, (d, ffn_size or arch.ffn_size, arch.num_experts, arch.mlp_gated,
                                              arch.mlp_bias)))
     elif ffn == MOE:
@@ -196,16 +197,24 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
         parts.append(dense)
     parts.append(_new(BlockNorms, (d, arch.norm_placement, mixer is not None, ffn is not None)))
     if arch.altup_num_inputs or arch.laurel_rank or arch.hidden_size_per_layer_input:
+        from ..parts.extras import Gemma3nExtras
+
         parts.append(_new(Gemma3nExtras, (d, arch.altup_num_inputs, arch.laurel_rank,
                                           arch.hidden_size_per_layer_input)))
     if arch.residual_scales:
+        from ..parts.residual_scales import ResidualScales
+
         parts.append(_new(ResidualScales, (d,)))
     if shared is not None:  # ZambaHybridLayer: the shared block, then the layer's own under Naming.inner_layer
+        from ..parts.inner import InnerLayer
+
         parts = [_shared_block(arch, *shared), _new(InnerLayer, (_new(Layer, (tuple(parts),)),))]
     return _new(Layer, (tuple(parts),))
 
 
 def _shared_block(arch: Any, block: int, source: int | None) -> SharedBlock:
+    from ..parts.shared_block import SharedBlock
+
     d = arch.hidden_size
     uses = len(set(arch.shared_block_layers))
     return _new(SharedBlock, (d, arch.attention_hidden_size or 2 * d, arch.num_attention_heads, arch.kv_heads,
@@ -214,6 +223,9 @@ def _shared_block(arch: Any, block: int, source: int | None) -> SharedBlock:
 
 
 def _mamba(arch: Any) -> Mamba | Mamba2 | MultiHeadMamba:
+    from ..parts.mamba import Mamba, Mamba2
+    from ..parts.mamba_heads import MultiHeadMamba
+
     d = arch.hidden_size
     inner = arch.mamba_intermediate_size or arch.mamba_expand * d
     if arch.mamba_version == 1:
@@ -233,6 +245,8 @@ def _attention(arch: Any, sliding: bool, indexer: bool, layer_heads: int | None,
     heads = layer_heads or arch.num_attention_heads
     sinks = arch.attention_sinks or (sliding and arch.sliding_attention_sinks)
     if arch.is_mla:
+        from ..parts.latent import Indexer, LatentAttention
+
         own = _new(Indexer, (arch.index_n_heads, arch.index_head_dim)) if indexer else None
         return _new(LatentAttention, (arch.hidden_size, heads, arch.q_lora_rank, arch.kv_lora_rank,
                                       arch.qk_nope_head_dim, arch.qk_rope_head_dim, arch.v_head_dim,
