@@ -50,7 +50,7 @@ def test_report_is_whole_offline_and_names_every_tensor(cli, tmp_path, source, s
     assert f'<strong id="total">{inv.total:,}</strong>' in text
     for name, count in inv.components.items():
         assert f"<td>{name}</td><td class=\"n\">{count:,}</td>" in text
-    assert text.count('<rect ') >= len(inv.by_layer)  # a box per block at least
+    assert text.count('<g class="group"') >= 2  # a box per run of alike layers, in each treemap
     embedded = re.search(r'<script type="application/json" id="inventory-json">(.*?)</script>', text, re.S)
     assert json.loads(embedded.group(1).replace("<\\/", "</")) == json.loads(
         cli("count", source, *sets, "--json", "--manifest")[1])
@@ -59,11 +59,12 @@ def test_report_is_whole_offline_and_names_every_tensor(cli, tmp_path, source, s
 
 def test_report_treemap_has_q_k_v_o_ffn_and_norms_per_block():
     inv = paramledger.inventory("seed-baseline")
-    groups = dict(treemap_groups(inv))
-    assert [leaf.label for leaf in groups["block 0"]] == ["q", "k", "v", "o", "FFN", "norms"]
-    assert [leaf.label for leaf in groups["outside the blocks"]] == ["embedding (= output head)", "final norm"]
-    assert sum(leaf.count for leaves in groups.values() for leaf in leaves) == inv.total
-    assert {name for leaves in groups.values() for leaf in leaves for name in leaf.tensors} == set(inv.names())
+    groups = treemap_groups(inv)
+    assert [g.label for g in groups] == ["embedding (= output head)", "layers 0–5 (6 alike)", "final norm"]
+    assert [leaf.label for leaf in groups[1].leaves] == ["q", "k", "v", "o", "FFN", "norms"]
+    assert sum(g.count for g in groups) == inv.total
+    first_layer = {t.name for t in inv.tensors if t.layer in (None, 0)}
+    assert {name for g in groups for leaf in g.leaves for name in leaf.tensors} == first_layer
 
 
 def test_report_replaces_an_old_report_whole(tmp_path):

@@ -19,14 +19,10 @@ from typing import Any
 from ._exceptions import OptionError
 from ._files import output_file
 from .inventory import COMPONENTS
+from .palette import color
 
 FORMATS = (".png", ".svg")
 MAX_SERIES = 8
-_COLORS = {  # one color per component, the same in every plot
-    "embedding": "#4c72b0", "positions": "#64b5cd", "attention": "#dd8452", "mixer": "#ccb974", "ffn": "#55a868",
-    "router": "#8172b3", "experts": "#937860", "shared_experts": "#da8bc3", "norm": "#8c8c8c",
-    "lm_head": "#c44e52",
-}
 
 
 def check_plot_path(path: str) -> Path:
@@ -85,7 +81,7 @@ def component_bars(rows: Sequence[Any], path: str) -> None:
     bottoms = [0] * len(inventories)
     for name in present:
         heights = [inv.component(name) for inv in inventories]
-        ax.bar(positions, heights, bottom=bottoms, color=_COLORS.get(name), label=name, width=0.62,
+        ax.bar(positions, heights, bottom=bottoms, color=color(name), label=name, width=0.62,
                edgecolor="white", linewidth=0.5)
         bottoms = [b + h for b, h in zip(bottoms, heights)]
     base_total = inventories[0].total

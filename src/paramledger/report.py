@@ -17,8 +17,10 @@ from pathlib import Path
 
 from ._files import output_file
 from .inventory import COMPONENTS, Inventory, Tensor
+from .palette import color
 from .render import heading, inventory_json, percent
 from .report_memory import REPORT_DTYPES, memory_section, table_cells  # noqa: F401 (REPORT_DTYPES: the report's rows)
+from .treemap import Group, Leaf, squarify, treemap_groups, treemap_svg  # noqa: F401 (the report's treemap)
 
 # ---------------------------------------------------------------- seed 001's table
 
@@ -155,167 +157,6 @@ def summary(inv: Inventory) -> str:
     return heading(inv)
 
 
-# ---------------------------------------------------------------- the treemap
-
-# One colour per component (colour-blind-safe Okabe-Ito hues).
-COLOURS = {
-    "embedding": "#0072B2",
-    "positions": "#56B4E9",
-    "attention": "#E69F00",
-    "mixer": "#F0E442",
-    "ffn": "#009E73",
-    "router": "#CC79A7",
-    "experts": "#009E73",
-    "shared_experts": "#66C2A5",
-    "norm": "#999999",
-    "lm_head": "#D55E00",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Leaf:
-    label: str
-    component: str
-    count: int
-    tensors: tuple[str, ...]
-
-
-def treemap_groups(inv: Inventory) -> list[tuple[str, list[Leaf]]]:
-    """Where the parameters go, two levels deep: a group for the tensors outside the
-    blocks and one per block; inside a block one leaf per attention projection (q, k, v,
-    o, ...), one for the FFN (or experts) and one for its norms."""
-    groups: list[tuple[str, list[Leaf]]] = []
-    outside: list[Leaf] = []
-    for t in inv.select(layer=None):
-        label = {"embedding": "embedding", "positions": "positions", "norm": "final norm",
-                 "lm_head": "output head"}.get(t.component, t.component)
-        if t.component == "embedding" and inv.tied:
-            label = "embedding (= output head)"
-        outside.append(Leaf(label, t.component, t.count, (t.name,)))
-    groups.append(("outside the blocks", outside))
-    tensors = _by_layer(inv)
-    for layer in sorted(k for k in tensors if k is not None):
-        leaves: dict[tuple[str, str], list[Tensor]] = {}
-        for t in tensors[layer]:
-            if t.component == "attention":  # q_proj -> q: the boxes are small
-                key = (t.component, _module(t)[0].rsplit(".", 1)[-1].removesuffix("_proj"))
-            else:
-                key = (t.component, {"ffn": "FFN", "norm": "norms"}.get(t.component, t.component))
-            leaves.setdefault(key, []).append(t)
-        groups.append((f"block {layer}", [
-            Leaf(label, component, sum(t.count for t in members), tuple(t.name for t in members))
-            for (component, label), members in leaves.items()
-        ]))
-    return groups
-
-
-def squarify(values: list[int], x: float, y: float, w: float, h: float) -> list[tuple[float, float, float, float]]:
-    """Rectangles with areas proportional to ``values`` (positive, in the given order),
-    kept as square as the squarified algorithm gets them (Bruls, Huizing and van Wijk,
-    "Squarified Treemaps", 2000).  Floats: this is drawing, not counting."""
-    total = sum(values)
-    out: list[tuple[float, float, float, float]] = [(x, y, 0.0, 0.0)] * len(values)  # zeros: no area
-    if total <= 0 or w <= 0 or h <= 0:
-        return out
-    positive = [i for i, v in enumerate(values) if v > 0]
-    areas = [values[i] * w * h / total for i in positive]
-    placed: list[tuple[float, float, float, float]] = []
-
-    def worst(row: list[float], side: float) -> float:
-        s = sum(row)
-        return max(max(row) * side * side / (s * s), s * s / (side * side * min(row)))
-
-    def place(row: list[float], x: float, y: float, w: float, h: float,
-              last: bool = False) -> tuple[float, float, float, float]:
-        # Lengths along the side are shares of the side, and the last row takes what is left:
-        # dividing a tiny area by a tiny remainder overshoots the box (a 1 beside 3.9e10).
-        s = sum(row)
-        if w >= h:  # a column along the left edge
-            width = w if last else min(s / h, w)
-            cy = y
-            for a in row:
-                placed.append((x, cy, width, a / s * h))
-                cy += a / s * h
-            return x + width, y, w - width, h
-        height = h if last else min(s / w, h)  # a row along the top edge
-        cx = x
-        for a in row:
-            placed.append((cx, y, a / s * w, height))
-            cx += a / s * w
-        return x, y + height, w, h - height
-
-    row: list[float] = []
-    i = 0
-    while i < len(areas):
-        side = min(w, h)
-        if not row or worst(row + [areas[i]], side) <= worst(row, side):
-            row.append(areas[i])
-            i += 1
-        else:
-            x, y, w, h = place(row, x, y, w, h)
-            row = []
-    if row:
-        place(row, x, y, w, h, last=True)
-    for index, rect in zip(positive, placed):
-        out[index] = rect
-    return out
-
-
-def _rect(x: float, y: float, w: float, h: float, fill: str, title: str, label: str | None) -> str:
-    parts = [f'<g><title>{html.escape(title)}</title>',
-             f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" fill="{fill}" '
-             'stroke="#fff" stroke-width="0.5"/>']
-    room = 6.5 * len(label or "") + 6  # 11px sans: about 6.5px a character
-    if label and w > room and h > 16:
-        parts.append(f'<text x="{x + 4:.2f}" y="{y + 13:.2f}">{html.escape(label)}</text>')
-    elif label and h > room and h > w > 16:  # a tall, narrow box: write upwards
-        parts.append(f'<text transform="translate({x + 13:.2f} {y + h - 4:.2f}) rotate(-90)">'
-                     f'{html.escape(label)}</text>')
-    parts.append("</g>")
-    return "".join(parts)
-
-
-def treemap_svg(inv: Inventory, width: int = 960, height: int = 540) -> str:
-    """The treemap as one inline SVG element (no script, no external reference)."""
-    groups = [(name, [leaf for leaf in leaves if leaf.count > 0]) for name, leaves in treemap_groups(inv)]
-    groups = [(name, leaves) for name, leaves in groups if leaves]
-    total = inv.total
-    # The outside tensors are laid out as leaves beside one box holding every block.
-    outside = next((leaves for name, leaves in groups if name == "outside the blocks"), [])
-    blocks = [(name, leaves) for name, leaves in groups if name != "outside the blocks"]
-    top_values = [leaf.count for leaf in outside]
-    block_total = sum(leaf.count for _, leaves in blocks for leaf in leaves)
-    if block_total:
-        top_values.append(block_total)
-    top = squarify(top_values, 0, 0, width, height)
-    body: list[str] = []
-    for leaf, (x, y, w, h) in zip(outside, top):
-        title = f"{leaf.label}: {leaf.count:,} ({percent(leaf.count, total)}) — {', '.join(leaf.tensors)}"
-        body.append(_rect(x, y, w, h, COLOURS.get(leaf.component, "#777"), title,
-                          f"{leaf.label} {percent(leaf.count, total)}"))
-    if block_total:
-        bx, by, bw, bh = top[-1]
-        block_rects = squarify([sum(leaf.count for leaf in leaves) for _, leaves in blocks], bx, by, bw, bh)
-        for (name, leaves), (x, y, w, h) in zip(blocks, block_rects):
-            count = sum(leaf.count for leaf in leaves)
-            body.append(f'<g class="block"><title>{html.escape(name)}: {count:,} '
-                        f'({html.escape(percent(count, total))})</title>')
-            pad = 2.0 if w > 12 and h > 12 else 0.0
-            inner = squarify([leaf.count for leaf in leaves], x + pad, y + pad, w - 2 * pad, h - 2 * pad)
-            largest = max(leaves, key=lambda leaf: leaf.count)
-            for leaf, (lx, ly, lw, lh) in zip(leaves, inner):
-                title = (f"{name}, {leaf.label}: {leaf.count:,} ({percent(leaf.count, total)}) — "
-                         + ", ".join(leaf.tensors))
-                label = f"{name}: {leaf.label}" if leaf is largest else leaf.label
-                body.append(_rect(lx, ly, lw, lh, COLOURS.get(leaf.component, "#777"), title, label))
-            body.append(f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" fill="none" '
-                        'stroke="#333" stroke-width="1"/></g>')
-    # No xmlns: inline SVG in HTML needs none, and the report holds no URL at all.
-    return (f'<svg class="treemap" viewBox="0 0 {width} {height}" '
-            f'width="{width}" height="{height}" role="img" '
-            f'aria-label="treemap of the {total:,} parameters">' + "".join(body) + "</svg>")
-
-
 # ---------------------------------------------------------------- the standalone report
 
 _CSS = """
@@ -327,10 +168,26 @@ table{border-collapse:collapse;margin:.5rem 0}td,th{padding:.2rem .6rem;border-b
 text-align:left;vertical-align:top}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.total td,tr.blocks td{font-weight:600;border-top:1px solid #999}td.detail{color:#666;font-size:.85em}
 .manifest td{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.8em}td.list{font-size:.85em;overflow-wrap:anywhere}th.wrap{white-space:normal}
-svg.treemap{max-width:100%;height:auto;font:11px system-ui,sans-serif}svg.treemap text{fill:#fff;pointer-events:none}
-.legend span{display:inline-block;margin-right:1rem}.legend i{display:inline-block;width:.9em;height:.9em;
+svg.treemap{max-width:100%;height:auto;font:11px system-ui,sans-serif}svg.treemap text{pointer-events:none}
+svg.treemap.narrow{display:none}@media (max-width:600px){svg.treemap.wide{display:none}svg.treemap.narrow{display:block}}
+.caveats{background:#fff8e1;border-left:4px solid #E69F00;padding:.4rem .8rem;margin:1rem 0}.caveats ul{margin:.2rem 0;padding-left:1.2rem}
+.legend span{display:inline-block;margin-right:1rem}.treemap-order{color:#555;font-size:.85em}.legend i{display:inline-block;width:.9em;height:.9em;
 margin-right:.3em;vertical-align:-.1em}footer{margin-top:3rem;color:#777;font-size:.85em}
 """
+
+
+def caveats(inv: Inventory) -> list[str]:
+    """What a reader must know before reading a figure, shown at the top: the inventory's notes (a
+    multimodal config counted through its text decoder, ...), the stored format memory assumed, and
+    what a tensor list without an architecture cannot answer."""
+    notes = list(inv.notes)
+    arch = inv.architecture
+    if arch is not None and arch.stored is not None:
+        notes.append(f"Memory \"as stored\": {arch.stored.description}.")
+    if arch is None:
+        notes.append("These tensors come without an architecture (a checkpoint's header or a live module): "
+                     "no KV cache is sized, and the layers are grouped by their tensors' shapes.")
+    return notes
 
 
 def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | None = None) -> str:
@@ -350,11 +207,20 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
            f"{len(inv.tensors):,} unique tensors; embedding share "
            f"{html.escape(percent(inv.embedding_share, digits=6))}; output head "
            f"{'tied to the token table (counted once)' if inv.tied else 'untied (its own table)'}</p>"]
+    if notes := caveats(inv):
+        out.append('<div class="caveats" id="caveats"><strong>Read this first</strong><ul>'
+                   + "".join(f"<li>{html.escape(note)}</li>" for note in notes) + "</ul></div>")
     out.append("<h2>Where the parameters go</h2>")
+    # A phone gets a tall treemap of its own (the wide one's labels would shrink to 4 px); CSS picks one.
     out.append(treemap_svg(inv))
-    present = [c for c in COLOURS if c in inv.components]
+    out.append(treemap_svg(inv, 350, 620, variant="narrow"))
     out.append('<p class="legend">' + "".join(
-        f'<span><i style="background:{COLOURS[c]}"></i>{html.escape(c)}</span>' for c in present) + "</p>")
+        f'<span data-component="{html.escape(c)}"><i style="background:{color(c)}"></i>{html.escape(c)}</span>'
+        for c in inv.components) + "</p>")
+    # The boxes in order with their shares, for the ones too small to label (DeepSeek-V3's embedding: 0.14 %)
+    out.append('<p class="treemap-order">In order: ' + " · ".join(
+        f"{html.escape(group.label)} {html.escape(percent(group.count, total))}"
+        for group in treemap_groups(inv) if group.count) + "</p>")
     out.append("<h2>The calculator's table (seed 001)</h2>")
     out.append('<table class="rows"><tr><th>part</th><th class="n">parameters</th><th>tensors</th></tr>')
     for row in calculator_rows(inv):
@@ -396,8 +262,6 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
         out.extend(f"<li><code>{html.escape(a)}</code> → <code>{html.escape(t)}</code></li>"
                    for a, t in inv.aliases.items())
         out.append("</ul>")
-    if inv.notes:
-        out.append("<h2>Notes</h2><ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in inv.notes) + "</ul>")
     # The same JSON as `paramledger count --json --manifest`, for a reader that wants data;
     # "</" is escaped so no tensor name can close the element.
     payload = json.dumps(data, indent=1).replace("</", "<\\/")
