@@ -10,6 +10,7 @@ displays them.  Standard library only (http.server); bound to 127.0.0.1 by defau
     GET /api/view?...      what the page shows: that JSON, seed 001's rows, shares, input values
     GET /api/memory?...    memory and KV cache, when paramledger.memory is installed
     GET /api/gpus, /api/fit?..., /api/fit/view?...   the fit panel (server_fit.py)
+    GET /api/models?search=..., POST /api/paste/<path>   the model list, a pasted config.json (server_paste.py)
 
 Every malformed request (an unknown key, a bad number, an absurd size, a long or
 non-UTF-8 query) is a 400 with {"error": "<one line>"}; an unknown path is a 404.  A 500
@@ -138,8 +139,9 @@ def design_from_query(query: dict[str, str]) -> Architecture:
         if source not in names:  # the API reads no files and no hub: bundled names only
             raise ApiError(400, f"source: {source!r} is not a bundled name{did_you_mean(source, names)}")
         base = load(source)
-    else:
-        base = Architecture.from_mapping(BLANK_DESIGN, BLANK_NAME)
+    else:  # the config.json posted with this request (server_paste.py), else seed 001's page
+        from .server_paste import PASTED
+        base = PASTED.get() or Architecture.from_mapping(BLANK_DESIGN, BLANK_NAME)
     for key, value in overrides.items():  # before load, which has its own (higher) bounds
         digits = value.strip().replace("_", "")
         if digits.isascii() and digits.isdigit() and len(digits) <= 400 and int(digits) > MAX_SIZE:
@@ -322,7 +324,8 @@ def _sliding_note(kv: Any) -> str:
     held = kv.tokens_held().get("sliding_attention")
     if not held:
         return ""
-    return f" ({held['layers']} of {len(kv.kinds)} layers slide, each keeping {held['tokens']:,})"
+    sliding = f"{held['layers']} of {len(kv.kinds)} layers slide" if len(kv.kinds) > 1 else "its one layer slides"
+    return f" ({sliding}, each keeping {held['tokens']:,})"
 
 
 def api_memory(query: dict[str, str]) -> dict[str, Any]:
@@ -339,10 +342,11 @@ def api_memory(query: dict[str, str]) -> dict[str, Any]:
 _ROUTES = {"/api/names": api_names, "/api/count": api_count, "/api/view": api_view, "/api/memory": api_memory}
 
 
-def _fit_routes() -> dict[str, Any]:
-    from .server_fit import ROUTES  # imports this module's helpers: loaded on first use, not with it
+def _more_routes() -> dict[str, Any]:
+    from .server_fit import ROUTES  # these import this module's helpers: loaded on first use, not with it
+    from .server_paste import ROUTES as PASTE_ROUTES
 
-    return ROUTES
+    return {**ROUTES, **PASTE_ROUTES}
 
 
 # ---------------------------------------------------------------- HTTP
@@ -408,7 +412,10 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(_json_reply(405, {"error": f"method {_one_line(str(self.command))[:40]} not allowed; the API "
                                               "is read-only (GET)"}), allow=True)
 
-    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _refuse_method
+    def do_POST(self) -> None:  # noqa: N802 (a pasted config.json: server_paste.py; the rest is read-only)
+        self._answer(head=False) if self.path.startswith("/api/paste/") else self._refuse_method()
+
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _refuse_method
 
     def _answer(self, head: bool) -> None:
         try:
@@ -434,7 +441,10 @@ class _Handler(BaseHTTPRequestHandler):
         if name in _STATIC:
             file, content_type = _STATIC[name]
             return _Reply(200, self.server.static[file], content_type, static=True)
-        handler = _ROUTES.get(name) or _fit_routes().get(name)
+        if self.command == "POST":  # the GET route the path names, for the posted config
+            from .server_paste import answer
+            return _json_reply(200, answer(self, name, parse_query(query)))
+        handler = _ROUTES.get(name) or _more_routes().get(name)
         if handler is None:
             raise ApiError(404, f"no such path: {_one_line(name[:100])!r}")
         return _json_reply(200, handler(parse_query(query)))

@@ -5,11 +5,14 @@
 
 const SVG = "http://www.w3.org/2000/svg"; // the SVG namespace name, not a resource
 const DEBOUNCE_MS = 150;
-// One colour per component, the same as the report's treemap (Okabe-Ito hues).
-const COLOURS = {
+// One colour per component: a copy of paramledger/palette.py's COLORS and OTHER, which the report and the
+// plots use (tests/test_palette.py checks that the two are equal).
+const COLORS = {
   embedding: "#0072B2", positions: "#56B4E9", attention: "#E69F00", mixer: "#F0E442", ffn: "#009E73",
-  router: "#CC79A7", experts: "#009E73", shared_experts: "#66C2A5", norm: "#999999", lm_head: "#D55E00",
+  router: "#CC79A7", experts: "#882255", shared_experts: "#44AA99", norm: "#999999", lm_head: "#D55E00",
+  adapter: "#332288",
 };
+const OTHER = "#BBBBBB";
 
 // The memory and fit panels share the weights, the KV cache format, the context and the batch; the fit
 // panel alone has the GPU and the devices.  Each is kept in the URL beside the design.
@@ -17,8 +20,11 @@ const PAGE_KEYS = ["dtype", "kv_dtype", "context", "batch"];
 const FIT_KEYS = ["gpu", "gpu_memory", "tp", "pp"];
 const PARTS = { weights: "#0072B2", kv_cache: "#E69F00", recurrent_state: "#F0E442", runtime: "#CC79A7", reserve: "#999999" };
 
-const state = { source: "", overrides: new Map(), page: new Map(), fit: new Map() };
-const sequence = { view: 0, fit: 0 }; // answers that arrive after a newer request are dropped
+// pasted: the text of a pasted config.json (null: none), posted with every request in place of a source; too
+// long for a link, it is not kept in the URL.
+const state = { source: "", overrides: new Map(), page: new Map(), fit: new Map(), pasted: null };
+const sequence = { view: 0, fit: 0, names: 0, paste: 0 }; // answers that arrive after a newer request are dropped
+const PASTED = "(pasted)"; // the source list's entry for a pasted config (no bundled name has brackets)
 let timer = null;
 let fitTimer = null;
 let fitReady = false; // the catalog answered: the panel is shown and planned
@@ -49,9 +55,9 @@ function query() {
   return params.toString();
 }
 
-// The URL: the design, then the panels' choices.
+// The URL: the design, then the panels' choices (a pasted config's choices only).
 function urlQuery() {
-  const params = designParams();
+  const params = state.pasted === null ? designParams() : new URLSearchParams();
   for (const map of [state.page, state.fit]) for (const [key, value] of map) params.set(key, value);
   return params.toString();
 }
@@ -109,12 +115,14 @@ function schedule(suggest = true) {
   fitTimer = setTimeout(() => refreshFit(suggest), DEBOUNCE_MS);
 }
 
-// One API request; an answer to a request older than the latest of its kind (view, fit) is dropped: null.
-async function ask(url, kind) {
+// One API request, /api/PATH?PARAMS, or POST /api/paste/PATH?PARAMS with the pasted config as its body; an
+// answer to a request older than the latest of its kind (view, fit, names, paste) is dropped: null.
+async function ask(path, params, kind, pasted = state.pasted) {
   const mine = ++sequence[kind];
   let reply;
   try {
-    const answer = await fetch(url);
+    const answer = await (pasted === null ? fetch(`/api/${path}?${params}`)
+      : fetch(`/api/paste/${path}?${params}`, { method: "POST", body: pasted, headers: { "Content-Type": "application/json" } }));
     reply = { ok: answer.ok, status: answer.status, body: await answer.json() };
   } catch (error) {
     reply = { ok: false, status: 0, body: {}, failure: error.message };
@@ -123,7 +131,7 @@ async function ask(url, kind) {
 }
 
 async function refresh() {
-  const reply = await ask(`/api/view?${query()}`, "view");
+  const reply = await ask("view", query(), "view");
   if (!reply) return;
   if (reply.failure) showError(`the server did not answer (${reply.failure}); is paramledger serve running?`);
   else if (!reply.ok) showError(reply.body.error || `error ${reply.status}`);
@@ -156,6 +164,7 @@ function render(view) {
     else element.value = value === null ? "" : String(value);
   }
   $("#summary").textContent = view.summary;
+  showNotes(view.count);
   fillTable($("#rows tbody"), view.rows.map((row) => [row.key, [row.label, ""], [row.text, "n"], [row.detail, "detail"]]));
   fillTable($("#components tbody"), view.components.map((c) => [c.name, [c.name, ""], [c.text, "n"], [c.share, "n"]]));
   drawChart(view.components);
@@ -195,7 +204,7 @@ function drawChart(components) {
   let x = 0;
   for (const c of components) {
     const w = c.fraction * width;
-    const piece = svg("rect", { x, y: 0, width: Math.max(w, 0), height: 24, fill: COLOURS[c.name] || "#777" });
+    const piece = svg("rect", { x, y: 0, width: Math.max(w, 0), height: 24, fill: COLORS[c.name] || OTHER });
     piece.append(svg("title", {}, `${c.name}: ${c.text} (${c.share})`));
     parts.push(piece);
     x += w;
@@ -204,7 +213,7 @@ function drawChart(components) {
     const y = top + i * (bar + gap);
     const w = Math.max(c.fraction * (width - label - 70), c.count > 0 ? 1 : 0);
     parts.push(svg("text", { x: 0, y: y + 14 }, c.name));
-    const rect = svg("rect", { x: label, y, width: w, height: bar, fill: COLOURS[c.name] || "#777" });
+    const rect = svg("rect", { x: label, y, width: w, height: bar, fill: COLORS[c.name] || OTHER });
     rect.append(svg("title", {}, `${c.name}: ${c.text}`));
     parts.push(rect);
     parts.push(svg("text", { x: label + w + 6, y: y + 14 }, c.share));
@@ -231,20 +240,70 @@ function renderMemory(memory) {
   fillTable(panel.querySelector("tbody"), memory.rows.map((row) => [row.key, [row.label, ""], [row.text, "n"]]));
 }
 
+// The source list: the designs, then the bundled models by who released them, as /api/models orders and
+// searches them (every word of the search in the name, the repo or the model_type, as `paramledger models`).
 async function loadNames() {
-  try {
-    const answer = await fetch("/api/names");
-    const body = await answer.json();
-    const select = $("#source");
-    for (const entry of body.names) select.append(new Option(`${entry.name} (${entry.kind})`, entry.name));
-  } catch (error) {
-    showError(`could not list the bundled designs (${error.message})`);
-  }
+  const search = $("#search").value.trim();
+  const reply = await ask("models", new URLSearchParams(search ? { search } : {}).toString(), "names", null);
+  if (!reply) return;
+  if (!reply.ok) { showError(reply.failure ? `could not list the bundled models (${reply.failure})` : reply.body.error); return; }
   const select = $("#source");
-  if (state.source && !Array.from(select.options).some((o) => o.value === state.source)) {
-    select.append(new Option(state.source, state.source)); // the server will say what is wrong with it
+  const first = select.options[0]; // the blank design, always offered
+  const groups = reply.body.groups.map((group) => {
+    const element = document.createElement("optgroup");
+    element.label = group.label;
+    element.append(...group.names.map((entry) => {
+      const option = new Option(entry.label, entry.name);
+      if (entry.repo) option.title = entry.repo;
+      return option;
+    }));
+    return element;
+  });
+  select.replaceChildren(first, ...groups);
+  $("#matches").textContent = reply.body.text;
+  showSource();
+}
+
+// The source list shows what is counted, even when the search hides it.
+function showSource() {
+  const select = $("#source");
+  const shown = state.pasted === null ? state.source : PASTED;
+  if (!Array.from(select.options).some((o) => o.value === shown)) {
+    // a pasted config, or a name the search hides (or the server refuses: its message says why)
+    select.options[0].after(new Option(shown === PASTED ? "pasted config.json" : shown, shown));
   }
-  select.value = state.source;
+  select.value = shown;
+  $("#pasted-note").hidden = state.pasted === null;
+}
+
+// The library's notes on what is counted (a multimodal model's text decoder only, config keys not understood,
+// a quantization_config read or assumed), at the top of the results.
+function showNotes(count) {
+  const notes = [...count.notes];
+  const stored = count.stored_format;
+  if (stored && (stored.quant_method || stored.unread)) notes.push(`stored as: ${stored.description}`);
+  listItems($("#notes"), notes);
+  $("#notes").hidden = !notes.length;
+}
+
+// "count it": the pasted text is checked by the library first; a refusal is shown beside it and the page keeps
+// what it showed.
+async function countPasted() {
+  const text = $("#paste-text").value;
+  const problem = $("#paste .problem");
+  const reply = await ask("count", "", "paste", text);
+  if (!reply) return;
+  if (!reply.ok) {
+    problem.textContent = reply.failure ? `the server did not answer (${reply.failure})` : reply.body.error;
+    problem.hidden = false;
+    return;
+  }
+  problem.hidden = true;
+  state.pasted = text;
+  state.source = "";
+  state.overrides.clear(); // the pasted config's own values fill the inputs
+  showSource();
+  schedule();
 }
 
 // ---------------------------------------------------------------- the fit panel
@@ -277,7 +336,7 @@ async function loadGpus() {
 }
 
 async function refreshFit(suggest) {
-  const reply = await ask(`/api/fit/view?${fitQuery(suggest)}`, "fit");
+  const reply = await ask("fit/view", fitQuery(suggest), "fit");
   if (!reply) return;
   if (reply.failure) showFitProblem(`the server did not answer (${reply.failure})`);
   else if (!reply.ok) showFitProblem(reply.body.error || `error ${reply.status}`);
@@ -398,10 +457,17 @@ function listen() {
     }
   }
   $("#source").addEventListener("change", (event) => {
+    if (event.target.value === PASTED) return;
     state.source = event.target.value;
+    state.pasted = null;
     state.overrides.clear(); // a new starting point: its own values fill the inputs
+    for (const option of Array.from(event.target.options)) if (option.value === PASTED) option.remove();
+    showSource();
     schedule();
   });
+  let searchTimer = null;
+  $("#search").addEventListener("input", () => { clearTimeout(searchTimer); searchTimer = setTimeout(loadNames, 100); });
+  $("#paste-count").addEventListener("click", countPasted);
   $("#reset").addEventListener("click", () => { state.overrides.clear(); schedule(); });
 }
 
