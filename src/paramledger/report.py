@@ -170,6 +170,8 @@ tr.total td,tr.blocks td{font-weight:600;border-top:1px solid #999}td.detail{col
 .manifest td{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.8em}td.list{font-size:.85em;overflow-wrap:anywhere}th.wrap{white-space:normal}
 svg.treemap{max-width:100%;height:auto;font:11px system-ui,sans-serif}svg.treemap text{pointer-events:none}
 svg.treemap.narrow{display:none}@media (max-width:600px){svg.treemap.wide{display:none}svg.treemap.narrow{display:block}}
+@media (max-width:600px){body{margin:1rem auto}td,th{padding:.2rem .35rem}td.detail,.manifest td{overflow-wrap:anywhere}
+table{display:block;max-width:100%;overflow-x:auto}}
 .caveats{background:#fff8e1;border-left:4px solid #E69F00;padding:.4rem .8rem;margin:1rem 0}.caveats ul{margin:.2rem 0;padding-left:1.2rem}
 .legend span{display:inline-block;margin-right:1rem}.treemap-order{color:#555;font-size:.85em}.legend i{display:inline-block;width:.9em;height:.9em;
 margin-right:.3em;vertical-align:-.1em}footer{margin-top:3rem;color:#777;font-size:.85em}
@@ -213,7 +215,7 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
     out.append("<h2>Where the parameters go</h2>")
     # A phone gets a tall treemap of its own (the wide one's labels would shrink to 4 px); CSS picks one.
     out.append(treemap_svg(inv))
-    out.append(treemap_svg(inv, 350, 620, variant="narrow"))
+    out.append(treemap_svg(inv, 350, 520, variant="narrow"))
     out.append('<p class="legend">' + "".join(
         f'<span data-component="{html.escape(c)}"><i style="background:{color(c)}"></i>{html.escape(c)}</span>'
         for c in inv.components) + "</p>")
