@@ -3,7 +3,9 @@
 bitsandbytes: a small Llama quantized on the CPU by transformers 5.24.0 with bitsandbytes 0.50.2 and
 written with save_pretrained; its config.json (with the quantization_config transformers wrote) is read
 back by paramledger, and every tensor of the safetensors header is compared with ours.  HQQ: each
-HQQLinear's encoded state dict (hqq 0.2.8.post1) against the layout of one Linear.
+HQQLinear's encoded state dict (hqq 0.2.8.post1) against the layout of one Linear.  compressed-tensors: a small
+Llama quantized by compressed-tensors 0.20.1 (apply_quantization_config, then ModelCompressor.compress_model) and
+written with save_pretrained and update_config, its header against ours.
 """
 
 from __future__ import annotations
@@ -108,3 +110,48 @@ def test_hqq_reads_as_transformers_writes_it():
     assert isinstance(arch.stored, StoredFormat)
     assert arch.stored.description.startswith("hqq 4-bit, a scale and a zero per 64 values (quantization_config), "
                                               "lm_head kept unquantized (skip_modules)")
+
+
+CT_WEIGHTS = {
+    "w4a16": ("pack-quantized", {"num_bits": 4, "type": "int", "symmetric": True, "strategy": "group",
+                                 "group_size": 32}),
+    "w4a16-asym": ("pack-quantized", {"num_bits": 4, "type": "int", "symmetric": False, "strategy": "group",
+                                      "group_size": 16}),
+    "w3-asym-channel": ("pack-quantized", {"num_bits": 3, "type": "int", "symmetric": False,
+                                           "strategy": "channel"}),
+    "w8a16": ("pack-quantized", {"num_bits": 8, "type": "int", "symmetric": True, "strategy": "channel"}),
+    "int8": ("int-quantized", {"num_bits": 8, "type": "int", "symmetric": True, "strategy": "channel"}),
+    "fp8": ("float-quantized", {"num_bits": 8, "type": "float", "symmetric": True, "strategy": "tensor"}),
+}
+
+
+@pytest.mark.parametrize("scheme", sorted(CT_WEIGHTS))
+def test_compressed_tensors_matches_the_files_it_writes(tmp_path, scheme):
+    pytest.importorskip("compressed_tensors")
+    from compressed_tensors.compressors import ModelCompressor
+    from compressed_tensors.quantization import QuantizationConfig, apply_quantization_config
+
+    fmt, weights = CT_WEIGHTS[scheme]
+    config = transformers.AutoConfig.for_model(
+        "llama", vocab_size=128, hidden_size=96, intermediate_size=160, num_hidden_layers=2, num_attention_heads=4,
+        num_key_value_heads=2, tie_word_embeddings=False)
+    transformers.logging.set_verbosity_error()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = transformers.AutoModelForCausalLM.from_config(config, dtype=torch.bfloat16)
+        apply_quantization_config(model, QuantizationConfig.model_validate(
+            {"config_groups": {"group_0": {"targets": ["Linear"], "weights": weights}}, "ignore": ["lm_head"],
+             "format": fmt}))
+        for module in model.modules():  # any scale will do: only shapes and dtypes are compared
+            if hasattr(module, "weight_scale"):
+                with torch.no_grad():
+                    module.weight_scale.fill_(0.01)
+        compressor = ModelCompressor.from_pretrained_model(model, quantization_format=fmt)
+        compressor.compress_model(model)
+        model.save_pretrained(tmp_path)
+        compressor.update_config(tmp_path)
+    theirs = header(tmp_path / "model.safetensors")
+    arch = architecture_from_config(json.loads((tmp_path / "config.json").read_text()))
+    mine = {p.name: (p.shape, p.dtype) for _, p in stored_tensors(inventory(arch), arch.stored)}
+    assert mine == theirs
+    assert weight_bytes(arch, None).total == sum(stored_bytes(StoredTensor(n, s, d)) for n, (s, d) in theirs.items())

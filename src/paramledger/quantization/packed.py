@@ -124,11 +124,17 @@ class CompressedTensors(Method):
                 tensors.append(StoredTensor(module + ".input_global_scale", (1,), "float32"))
             return tuple(tensors)
         if scheme.format == "pack-quantized":
-            per_int = 32 // scheme.bits
-            tensors = [StoredTensor(module + ".weight_packed", (out, cdiv(width, per_int)), "int32"),
+            # compressors/pack_quantized/base.py compress_weight: pack_to_int32 packs densely, ceil(E x bits / 32)
+            # int32s along the packed dimension (helpers.py); an asymmetric group or channel zero point is packed the
+            # same way along the output rows (PACK_ZP_STRATS), as the files the library writes hold it
+            bits = scheme.bits
+            tensors = [StoredTensor(module + ".weight_packed", (out, cdiv(width * bits, 32)), "int32"),
                        StoredTensor(module + ".weight_scale", scale, dtype),
                        StoredTensor(module + ".weight_shape", (2,), "int64")]
-            if not scheme.symmetric:  # as the quantizer prepares it: one int8 per group, unpacked
+            if not scheme.symmetric and scheme.strategy in ("group", "channel"):
+                tensors.append(StoredTensor(module + ".weight_zero_point", (cdiv(scale[0] * bits, 32), *scale[1:]),
+                                            "int32"))
+            elif not scheme.symmetric:
                 tensors.append(StoredTensor(module + ".weight_zero_point", scale, "int8"))
             return tuple(tensors)
         weight = "int8" if scheme.kind == "int" else "float8_e4m3fn"
