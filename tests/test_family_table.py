@@ -85,13 +85,13 @@ def lines(name):
 
 def test_seed_is_wrong_about_llama_2_7b_attention():
     assert lines("Llama-2-7b-hf") == [
-        "Llama-2-7b-hf: attention: seed 002 says 'GQA (4×)' (Llama 2/3); "
+        "Llama-2-7b-hf: attention: the family table says 'GQA (4×)' (Llama 2/3); "
         "the config: 32 KV heads for 32 query heads: MHA"]
 
 
 def test_seed_phi3_longrope_is_not_in_the_4k_config():
     assert lines("Phi-3-mini-4k-instruct") == [
-        "Phi-3-mini-4k-instruct: position: seed 002 says 'RoPE (LongRope)' (Phi-3); the config: RoPE (no rope_scaling)"]
+        "Phi-3-mini-4k-instruct: position: the family table says 'RoPE (LongRope)' (Phi-3); the config: RoPE (no rope_scaling)"]
 
 
 @pytest.mark.parametrize("name", ["gpt2", "Mistral-7B-v0.1", "gemma-2-2b", "Qwen2.5-3B", "Meta-Llama-3-8B"])
@@ -101,19 +101,19 @@ def test_seed_is_right(name):
 
 def test_only_the_70b_llama_2_groups_its_heads_and_by_8_not_4():
     assert lines("Llama-2-70b-hf") == [
-        "Llama-2-70b-hf: attention: seed 002 says 'GQA (4×)' (Llama 2/3); "
+        "Llama-2-70b-hf: attention: the family table says 'GQA (4×)' (Llama 2/3); "
         "the config: 8 KV heads for 64 query heads: GQA (8×)"]
     assert lines("Llama-2-13b-hf")[0].endswith("40 KV heads for 40 query heads: MHA")
 
 
 def test_small_llama_3_ties_its_embeddings():
     assert lines("Llama-3.2-1B") == [
-        "Llama-3.2-1B: tied: seed 002 says 'No' (Llama 2/3); the config: tie_word_embeddings is true"]
+        "Llama-3.2-1B: tied: the family table says 'No' (Llama 2/3); the config: tie_word_embeddings is true"]
 
 
 def test_qwen_seven_b_is_untied_as_the_seeds_small_qualifier_allows():
     found = lines("Qwen2.5-7B")
-    assert "Qwen2.5-7B: attention: seed 002 says 'GQA (8×)' (Qwen 2.5); the config: 4 KV heads for 28 query heads: " \
+    assert "Qwen2.5-7B: attention: the family table says 'GQA (8×)' (Qwen 2.5); the config: 4 KV heads for 28 query heads: " \
            "GQA (7×)" in found
     assert any("tie_word_embeddings is false (the seed limits its cell: 'Yes (small)')" in line for line in found)
 
@@ -121,7 +121,7 @@ def test_qwen_seven_b_is_untied_as_the_seeds_small_qualifier_allows():
 def test_signatures_the_configs_show_or_not():
     # Mistral's "Sliding-window attention" holds for 7B v0.1 (4096) but not for Mistral-Nemo (null).
     assert lines("Mistral-Nemo-Base-2407")[-1] == (
-        "Mistral-Nemo-Base-2407: signature: seed 002 says 'Sliding-window attention' (Mistral); "
+        "Mistral-Nemo-Base-2407: signature: the family table says 'Sliding-window attention' (Mistral); "
         "the config: sliding_window is null: every layer attends to the full context")
     # phi-4 is a phi3 model that groups its heads: the attention cell and "keeps MHA" both fail.
     assert [line.split(": ")[1] for line in lines("phi-4")] == ["attention", "position", "vocab", "signature"]
@@ -169,7 +169,7 @@ def test_families_command_prints_the_table_and_the_disagreements(cli):
                                            "emb.", "share", "KV", "bytes/token", "(bf16)"]
     for name in SEED_002_MODELS:
         assert name in out
-    assert ("Llama-2-7b-hf: attention: seed 002 says 'GQA (4×)' (Llama 2/3); "
+    assert ("Llama-2-7b-hf: attention: the family table says 'GQA (4×)' (Llama 2/3); "
             "the config: 32 KV heads for 32 query heads: MHA") in out
     assert "gpt2: agrees with seed 002's GPT-2 row on all 6 cells (its signature states no checkable fact)" in out
     assert "Mistral-7B-v0.1: agrees with seed 002's Mistral row on all 6 cells and its signature" in out

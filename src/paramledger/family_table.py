@@ -92,7 +92,7 @@ class Disagreement:
     fact: str  # what the config says, in words
 
     def line(self, row: FamilyRow, seed: SeedRow) -> str:
-        return (f"{row.name}: {self.column}: seed 002 says {self.seed_cell!r} ({seed.family}); "
+        return (f"{row.name}: {self.column}: the family table says {self.seed_cell!r} ({seed.family}); "
                 f"the config: {self.fact}")
 
 

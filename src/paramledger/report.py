@@ -223,7 +223,7 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
     out.append('<p class="treemap-order">In order: ' + " · ".join(
         f"{html.escape(group.label)} {html.escape(percent(group.count, total))}"
         for group in treemap_groups(inv) if group.count) + "</p>")
-    out.append("<h2>The calculator's table (seed 001)</h2>")
+    out.append("<h2>The calculator's table</h2>")
     out.append('<table class="rows"><tr><th>part</th><th class="n">parameters</th><th>tensors</th></tr>')
     for row in calculator_rows(inv):
         out.append(f'<tr class="{row.key}" data-key="{row.key}">'
