@@ -147,3 +147,11 @@ def test_plots_use_the_palette(cli, tmp_path):
     from paramledger import plots
 
     assert not [name for name, value in vars(plots).items() if isinstance(value, dict) and "ffn" in value]
+
+
+def test_counts_come_with_a_human_scale_figure(tmp_path):
+    from paramledger.report import write_report
+
+    text = write_report(paramledger.inventory("Meta-Llama-3-8B"), tmp_path / "r.html").read_text()
+    assert "8,030,261,248</strong> (≈ 8.03 B)" in text  # the headline
+    assert "<td class=\"n\">525,336,576</td><td class=\"n\">525.34 M</td>" in text  # the components table

@@ -18,7 +18,7 @@ from pathlib import Path
 from ._files import output_file
 from .inventory import COMPONENTS, Inventory, Tensor
 from .palette import color
-from .render import heading, inventory_json, percent
+from .render import heading, human, inventory_json, percent
 from .report_memory import REPORT_DTYPES, memory_section, table_cells  # noqa: F401 (REPORT_DTYPES: the report's rows)
 from .treemap import Group, Leaf, squarify, treemap_groups, treemap_svg  # noqa: F401 (the report's treemap)
 
@@ -205,7 +205,7 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
            f"<title>paramledger report: {html.escape(title)}</title><style>{_CSS}</style></head><body>",
            f"<h1>Parameter inventory: {html.escape(title)}</h1>",
            f'<p class="summary">{html.escape(summary(inv))}</p>',
-           f'<p class="big">total <strong id="total">{total:,}</strong> parameters in '
+           f'<p class="big">total <strong id="total">{total:,}</strong> (≈ {human(total)}) parameters in '
            f"{len(inv.tensors):,} unique tensors; embedding share "
            f"{html.escape(percent(inv.embedding_share, digits=6))}; output head "
            f"{'tied to the token table (counted once)' if inv.tied else 'untied (its own table)'}</p>"]
@@ -230,11 +230,13 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
                    + table_cells(("", row.label), ("n", f"{row.count:,}"), ("detail", row.detail)) + "</tr>")
     out.append("</table>")
     out.append("<h2>Components</h2>")
-    out.append('<table class="components"><tr><th>component</th><th class="n">parameters</th>'
+    out.append('<table class="components"><tr><th>component</th><th class="n">parameters</th><th class="n">≈</th>'
                '<th class="n">share</th></tr>')
     for name, count, share in component_rows(inv):
-        out.append(f'<tr data-key="{name}">' + table_cells(("", name), ("n", f"{count:,}"), ("n", share)) + "</tr>")
-    out.append('<tr class="total">' + table_cells(("", "total"), ("n", f"{total:,}"), ("n", "100.00 %")) + "</tr>")
+        out.append(f'<tr data-key="{name}">' + table_cells(("", name), ("n", f"{count:,}"), ("n", human(count)),
+                                                           ("n", share)) + "</tr>")
+    out.append('<tr class="total">' + table_cells(("", "total"), ("n", f"{total:,}"), ("n", human(total)),
+                                                  ("n", "100.00 %")) + "</tr>")
     out.append("</table><table>")
     data = inventory_json(inv, manifest=True)
     for name, definition in data["non_embedding_definitions"].items():
