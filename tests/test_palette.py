@@ -13,7 +13,7 @@ APP_JS = (resources.files("paramledger") / "web" / "app.js").read_text(encoding=
 
 def app_colors() -> dict[str, str]:
     """app.js's COLORS object, entry by entry; anything in it that is not `key: "#RRGGBB"` fails."""
-    found = re.search(r"^const COLORS = \{(.*?)\};", APP_JS, re.S | re.M)
+    found = re.search(r"^const COLORS = \{(.*?)\};", APP_JS, re.DOTALL | re.MULTILINE)
     assert found, "app.js has no `const COLORS = {...};`"
     body = found.group(1)
     entries = re.findall(r'(\w+): "(#[0-9A-Fa-f]{6})"', body)
@@ -29,7 +29,7 @@ def test_the_pages_colors_are_the_palettes():
 
 
 def test_the_pages_colour_for_another_component_is_the_palettes():
-    assert re.search(r'^const OTHER = "(#[0-9A-Fa-f]{6})";', APP_JS, re.M).group(1) == palette.OTHER
+    assert re.search(r'^const OTHER = "(#[0-9A-Fa-f]{6})";', APP_JS, re.MULTILINE).group(1) == palette.OTHER
 
 
 def test_the_page_draws_components_with_that_table_only():
