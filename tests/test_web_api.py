@@ -242,7 +242,7 @@ def test_malformed_requests(server, target, status, message):
 
 def test_methods_other_than_get_are_refused(server):
     assert raw_request(server, b"/api/count", b"POST") == (
-        405, {"error": "method POST not allowed; the API is read-only (GET)"})
+        405, {"error": "method POST not allowed here; the API takes GET (POST only at /api/paste/...)"})
     status, body = raw_request(server, b"/api/count", b"BREW")
     assert status == 405 and "BREW" in body["error"]
 

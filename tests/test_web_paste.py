@@ -165,7 +165,7 @@ def test_paths_and_keys_a_paste_does_not_take(server):
     assert status == 400 and "unknown key 'hiden_size' (did you mean 'hidden_size'?)" in reply["error"]
     # every other path stays read-only
     status, reply = post(server, "/api/count", body)
-    assert status == 405 and reply["error"] == "method POST not allowed; the API is read-only (GET)"
+    assert status == 405 and reply["error"] == "method POST not allowed here; the API takes GET (POST only at /api/paste/...)"
     # and a GET of a paste path is a 404, as any unknown path
     assert get_json(server, "/api/paste/view")[0] == 404
 

@@ -409,8 +409,8 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer(head=True)
 
     def _refuse_method(self) -> None:
-        self._send(_json_reply(405, {"error": f"method {_one_line(str(self.command))[:40]} not allowed; the API "
-                                              "is read-only (GET)"}), allow=True)
+        self._send(_json_reply(405, {"error": f"method {_one_line(str(self.command))[:40]} not allowed here; the API "
+                                              "takes GET (POST only at /api/paste/...)"}), allow=True)
 
     def do_POST(self) -> None:  # noqa: N802 (a pasted config.json: server_paste.py; the rest is read-only)
         self._answer(head=False) if self.path.startswith("/api/paste/") else self._refuse_method()

@@ -112,7 +112,7 @@ def api_fit_view(query: dict[str, str]) -> dict[str, Any]:
 def _device_view(d: Any, ranks: list[int], plan: Any) -> dict[str, Any]:
     """One device (or several alike): its parts as rows and as shares of a bar as wide as the larger of the
     card and the total, with the card's edge marked."""
-    from .fit.render import _ranks
+    from .fit.render import _ranks, layer_span
     from .memory import format_bytes
 
     sizes = {"weights_bytes": d.weights_bytes, "kv_cache_bytes": d.kv_cache_bytes,
@@ -132,7 +132,7 @@ def _device_view(d: Any, ranks: list[int], plan: Any) -> dict[str, Any]:
                      "fraction": float(Fraction(size, scale)) if scale else 0.0})
     left = d.memory_bytes - d.total_bytes
     return {
-        "title": f"stage {d.stage}, {_ranks(ranks)}: layers {d.layers[0]}-{d.layers[1] - 1}",
+        "title": f"stage {d.stage}, {_ranks(ranks)}: {layer_span(d.layers)}",
         "devices": len(ranks),
         "fits": d.fits,
         "rows": rows,
@@ -170,3 +170,4 @@ def _short(size: int) -> str:
 
 
 ROUTES = {"/api/gpus": api_gpus, "/api/fit": api_fit, "/api/fit/view": api_fit_view}
+

@@ -123,7 +123,7 @@ def plan_text(plan: FitPlan) -> str:
                      + f"; KV cache in blocks of {plan.block_size} tokens")
     for d, ranks in _groups(plan.devices):
         lines.append("")
-        lines.append(f"stage {d.stage}, {_ranks(ranks)}: layers {d.layers[0]}-{d.layers[1] - 1}")
+        lines.append(f"stage {d.stage}, {_ranks(ranks)}: {layer_span(d.layers)}")
         rows = [("weights", d.weights_bytes)]
         if plan.training is not None:
             rows += [("gradients", d.gradients_bytes), ("optimizer states", d.optimizer_bytes),
@@ -168,3 +168,9 @@ def plan_text(plan: FitPlan) -> str:
         lines.append(f"  {a['name']} = {value} ({a['option']}): {a['source']}")
     lines.append(f"units: {SIZE_UNITS_TEXT}")
     return "\n".join(lines)
+
+
+def layer_span(layers: tuple[int, int]) -> str:
+    """"layers 0-79", or "layer 0" for a stage of one layer."""
+    first, last = layers[0], layers[1] - 1
+    return f"layer {first}" if first == last else f"layers {first}-{last}"
