@@ -92,3 +92,13 @@ def test_sizes_and_counts_parse_with_their_units():
         parse_size("24XB", "--gpu-memory")
     with pytest.raises(OptionError, match="whole number of bytes"):
         parse_size("0.5B", "--gpu-memory")
+
+
+def test_training_fit_rows_add_up_to_the_total(cli):
+    status, out, _ = cli("fit", "Llama-3.2-1B", "--lora", "r=16,target_modules=q_proj+v_proj", "--training",
+                         "bf16-mixed-adam", "--gpu", "rtx4090")
+    rows = {line.strip().split("  ")[0]: int(line.split("bytes")[0].split()[-1].replace(",", ""))
+            for line in out.splitlines() if line.startswith("  ") and " bytes (" in line}
+    assert status == 0 and rows["CUDA context + non-torch"] > 0
+    parts = ("weights", "gradients", "optimizer states", "CUDA context + non-torch")
+    assert sum(rows[name] for name in parts) == rows["total"]

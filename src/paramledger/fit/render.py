@@ -127,7 +127,7 @@ def plan_text(plan: FitPlan) -> str:
         rows = [("weights", d.weights_bytes)]
         if plan.training is not None:
             rows += [("gradients", d.gradients_bytes), ("optimizer states", d.optimizer_bytes),
-                     ("CUDA context + non-torch", d.activation_bytes)]
+                     ("CUDA context + non-torch", d.non_torch_bytes)]
         else:
             rows.append(("KV cache", d.kv_cache_bytes))
             if d.recurrent_state_bytes:
