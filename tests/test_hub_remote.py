@@ -148,6 +148,11 @@ def test_count_and_memory_of_a_hub_id(hub, tmp_path):
     memory = run("memory", "acme/tiny-llama", "--dtype", "bf16", "--json", env=env)
     assert memory.returncode == 0, memory.stderr
     assert json.loads(memory.stdout)["weights_bytes"] == 2 * paramledger.inventory(TINY).total
+    (tmp_path / "local.json").write_text(json.dumps(TINY))
+    plans = [run("fit", source, "--gpu", "rtx4090", "--dtype", "bf16", "--context", "2k", "--json", env=env)
+             for source in ("acme/tiny-llama", str(tmp_path / "local.json"))]
+    assert plans[0].returncode == 0, plans[0].stderr
+    assert json.loads(plans[0].stdout)["per_device"] == json.loads(plans[1].stdout)["per_device"]  # as its config
 
 
 def test_load_and_report_take_a_revision(hub, tmp_path):
