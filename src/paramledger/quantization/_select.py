@@ -28,6 +28,9 @@ LINEAR_ROUTERS = frozenset({"afmoe", "dbrx", "gemma3n", "gemma3n_text", "gemma4"
 # ... of which the router's class subclasses nn.Linear (Llama4Router, PhimoeTopKRouter): FP8Linear
 # swaps only ``type(module) is nn.Linear`` (integrations/finegrained_fp8.py replace_with_fp8_linear)
 LINEAR_SUBCLASS_ROUTERS = frozenset({"llama4", "llama4_text", "phimoe"})
+# ... and the model_types whose decoder layers build every linear as an nn.Linear subclass (FalconLinear), which
+# FP8Linear leaves as it is (the output head is a plain nn.Linear)
+LINEAR_SUBCLASS_LAYERS = frozenset({"falcon"})
 CONV1D = frozenset({"gpt2", "gpt-sw3", "openai-gpt"})  # transformers.pytorch_utils.Conv1D
 NOT_LINEAR = frozenset({"embedding", "positions", "norm"})
 
@@ -50,6 +53,8 @@ def kind_of(t: Tensor, model_type: str) -> str | None:
         if model_type not in LINEAR_ROUTERS:
             return None
         return "linear_subclass" if model_type in LINEAR_SUBCLASS_ROUTERS else "linear"
+    if model_type in LINEAR_SUBCLASS_LAYERS and t[2] != "lm_head":  # every linear but the head
+        return "linear_subclass"
     return "conv1d" if model_type in CONV1D else "linear"
 
 
