@@ -64,7 +64,7 @@ def test_burst_of_200_requests_is_answered_without_resets(server):
     with ThreadPoolExecutor(200) as pool:
         results = list(pool.map(one, range(200)))
     assert {status for status, _ in results} == {b"200"}
-    assert max(seconds for _, seconds in results) < 10
+    assert max(seconds for _, seconds in results) < 2  # every request under 2 s (issue #23)
 
 
 def test_listen_backlog_is_sized_for_bursts(server):
