@@ -8,8 +8,8 @@ from typing import Any
 from . import families
 from ._exceptions import ArchitectureError, OptionError, SourceError, UnsupportedFamilyError
 from .architecture import _FIELD_TYPES, Architecture
-from .quantization import stored_format
 from .limits import MAX_INTEGER, MAX_REPEAT, big, check_values, number_text, quoted
+from .quantization import stored_format
 
 
 def architecture_from_config(config: Mapping[str, Any], where: str = "config.json", *,
