@@ -341,6 +341,11 @@ def _tied_places(tensors: Sequence[Tensor], aliases: Mapping[str, str]) -> dict[
     that follows the block there (Zamba: the layer's linear), or after the layer's own when none does
     (Zamba2).  An alias outside any container shared with its target (a tied head) is left out: last."""
     index = {t.name: i for i, t in enumerate(tensors)}
+    end: dict[str, int] = {}  # a container's path (with its dot) -> the index after its last tensor
+    for i, t in enumerate(tensors):
+        path = t.name
+        while (path := path.rpartition(".")[0]):
+            end[path + "."] = i + 1
     places: dict[int, list[str]] = {}
     for alias, target in aliases.items():
         mine, theirs = alias.split("."), target.split(".")
@@ -349,12 +354,13 @@ def _tied_places(tensors: Sequence[Tensor], aliases: Mapping[str, str]) -> dict[
             continue  # they differ from the first component on: no container holds both
         container, held = ".".join(mine[:k + 1]) + ".", ".".join(theirs[:k + 1]) + "."
         block = held + theirs[k + 1] + "."
-        after = next((t.name for t in tensors[index[target]:] if not t.name.startswith(block)), "")
+        i = index[target]  # the first tensor after the block in the holding layer
+        while i < len(tensors) and tensors[i].name.startswith(block):
+            i += 1
+        after = tensors[i].name if i < len(tensors) else ""
         place = index.get(container + after[len(held):]) if after.startswith(held) else None
         if place is None:  # the block ends its layer there: here it follows the layer's own tensors
-            start = next((i for i, t in enumerate(tensors) if t.name.startswith(container)), len(tensors))
-            place = next((i for i in range(start, len(tensors)) if not tensors[i].name.startswith(container)),
-                         len(tensors))
+            place = end.get(container, len(tensors))
         module = alias.rpartition(".")[0]
         if module not in places.get(place, ()):
             places.setdefault(place, []).append(module)
