@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from .._exceptions import OptionError
+from ..cli_numbers import count_type
 
 
 def add_source(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
@@ -17,6 +18,30 @@ def add_source(parser: argparse.ArgumentParser, *, optional: bool = False) -> No
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                         help="override an architecture key (HF config names; a model's own key such as GPT-2's n_head "
                              "works too), validated like the file; repeatable")
+
+
+def add_weight_options(parser: argparse.ArgumentParser) -> None:
+    """--dtype and --keep, as memory and fit take them."""
+    parser.add_argument("--dtype", default=None, metavar="D",
+                        help="weight format: fp32, fp16, bf16, fp8_e4m3, fp8_e5m2, int8, int4, int4_asym, nf4, "
+                             "nf4_dq, fp4, mxfp4, mxfp6_e2m3, mxfp6_e3m2, mxfp8_e4m3, or a GGUF mixture as llama-quantize "
+                             "makes it (Q4_K_M, Q5_K_M, Q8_0, IQ4_XS, ...) (default: as the config "
+                             "stores them, its quantization_config and torch_dtype; bf16 for a design of our own)")
+    parser.add_argument("--keep", action="append", default=[], metavar="COMPONENT=DTYPE",
+                        help="keep a component (embedding, norm, lm_head, experts, ..., or vectors: norms, "
+                             "biases and other 1-D tensors) at another dtype; repeatable, a later rule "
+                             "overriding an earlier one")
+
+
+def add_cache_options(parser: argparse.ArgumentParser, kv_default: str, *, batch: bool = True) -> None:
+    """--kv-dtype, --context (and --batch): the names, types and defaults memory, fit and report share; the
+    library checks the values."""
+    parser.add_argument("--kv-dtype", default=None, metavar="D", help=f"KV cache format (default: {kv_default})")
+    parser.add_argument("--context", type=count_type("--context", "tokens"), default=None, metavar="N",
+                        help="tokens per sequence, 128k is 128,000 (default: max_position_embeddings)")
+    if batch:
+        parser.add_argument("--batch", type=count_type("--batch", "sequences"), default=1, metavar="B",
+                            help="sequences (default 1)")
 
 
 def parse_overrides(pairs: list[str]) -> dict[str, str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..cli_numbers import SIZE_UNITS_TEXT, count_type, size_type
-from ._common import add_source, load_source, print_json
+from ._common import add_cache_options, add_source, add_weight_options, load_source, print_json
 
 
 def _partition(text: str) -> tuple[int, ...]:
@@ -38,15 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="expert parallelism: 1 or --tp (vLLM's --enable-expert-parallel)")
     parser.add_argument("--pp-layer-partition", type=_partition, metavar="L,L,...",
                         help="layers per stage, as vLLM's VLLM_PP_LAYER_PARTITION")
-    parser.add_argument("--dtype", default=None, metavar="D", help="weight format (default: as stored)")
-    parser.add_argument("--keep", action="append", default=[], metavar="COMPONENT=DTYPE",
-                        help="keep a component at another dtype (as memory --keep)")
-    parser.add_argument("--kv-dtype", default=None, metavar="D",
-                        help="KV cache format (default: --dtype when it is one, else bf16)")
-    parser.add_argument("--context", type=count_type("--context", "tokens"), default=None, metavar="N",
-                        help="tokens per sequence, 128k is 128,000 (default: max_position_embeddings)")
-    parser.add_argument("--batch", type=count_type("--batch", "sequences"), default=1, metavar="B",
-                        help="concurrent sequences (default 1)")
+    add_weight_options(parser)
+    add_cache_options(parser, "--dtype when it is one, else bf16")
     parser.add_argument("--training", default=None, metavar="RECIPE",
                         help="fit training instead: fp32-adam, bf16-mixed-adam, fp16-mixed-adam (with --zero)")
     parser.add_argument("--zero", type=int, default=None, metavar="STAGE", help="ZeRO stage 1, 2 or 3 over --gpus")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..cli_numbers import count_type
-from ._common import add_source, load_source, print_json
+from ._common import add_cache_options, add_source, add_weight_options, load_source, print_json
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -14,21 +14,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Weight bytes by dtype (with quantization scales), the KV cache by context and batch, "
                     "active parameters, forward FLOPs per token and training memory, from the exact inventory.")
     add_source(parser)
-    parser.add_argument("--dtype", default=None, metavar="D",
-                        help="weight format: fp32, fp16, bf16, fp8_e4m3, fp8_e5m2, int8, int4, int4_asym, nf4, "
-                             "nf4_dq, fp4, mxfp4, mxfp6_e2m3, mxfp6_e3m2, mxfp8_e4m3, or a GGUF mixture as llama-quantize "
-                             "makes it (Q4_K_M, Q5_K_M, Q8_0, IQ4_XS, ...) (default: as the config "
-                             "stores them, its quantization_config and torch_dtype; bf16 for a design of our own)")
-    parser.add_argument("--kv-dtype", default=None, metavar="D",
-                        help="KV cache format (default: --dtype when it is fp32/fp16/bf16/fp8/int8, else bf16)")
-    parser.add_argument("--context", type=count_type("--context", "tokens"), default=None, metavar="N",
-                        help="tokens per sequence, 128k is 128,000 (default: max_position_embeddings)")
-    parser.add_argument("--batch", type=count_type("--batch", "sequences"), default=1, metavar="B",
-                        help="sequences (default 1)")
-    parser.add_argument("--keep", action="append", default=[], metavar="COMPONENT=DTYPE",
-                        help="keep a component (embedding, norm, lm_head, experts, ..., or vectors: norms, "
-                             "biases and other 1-D tensors) at another dtype; repeatable, a later rule "
-                             "overriding an earlier one")
+    add_weight_options(parser)
+    add_cache_options(parser, "--dtype when it is fp32/fp16/bf16/fp8/int8, else bf16")
     parser.add_argument("--group-size", type=int, default=None, metavar="G",
                         help="values per quantization scale for --dtype (int4: 128, nf4: 64, mxfp4: 32)")
     parser.add_argument("--training", default=None, metavar="RECIPE",

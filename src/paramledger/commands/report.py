@@ -5,23 +5,18 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..cli_numbers import count_type
-from ._common import add_source, load_source
+from ._common import add_cache_options, add_source, load_source
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "report", help="write a self-contained HTML report (treemap, tables, manifest)",
         description="Write one HTML file that opens offline: a treemap of where the parameters go, "
-                    "seed 001's table, the components with their shares, the memory the weights and the KV "
+                    "the calculator's table, the components with their shares, the memory the weights and the KV "
                     "cache take, and every tensor.")
     add_source(parser)
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
-    # the names, types and defaults of `paramledger memory`'s options; the library checks the values
-    parser.add_argument("--context", type=count_type("--context", "tokens"), default=None, metavar="N",
-                        help="tokens per sequence for the KV cache (default: max_position_embeddings)")
-    parser.add_argument("--kv-dtype", default=None, metavar="D",
-                        help="KV cache format: fp32, fp16, bf16, fp8_e4m3, fp8_e5m2, int8 (default bf16)")
+    add_cache_options(parser, "bf16", batch=False)
     parser.set_defaults(func=run)
 
 
