@@ -30,11 +30,11 @@ from paramledger.sources import bundled_names
 ARCH_KEYS = Architecture.field_names()
 
 
-def raw_request(server, target: bytes, method: bytes = b"GET") -> tuple[int, dict]:
-    """Send one request line as bytes; return (status, JSON body)."""
+def send(server, request: bytes, timeout: float = 10) -> tuple[int, bytes, bytes]:
+    """Send one raw request; return (status, response head, body).  No answer may be a 500."""
     host, port = server.server_address[:2]
-    with socket.create_connection((host, port), timeout=10) as sock:
-        sock.sendall(method + b" " + target + b" HTTP/1.0\r\nHost: localhost\r\n\r\n")
+    with socket.create_connection((host, port), timeout=timeout) as sock:
+        sock.sendall(request)
         chunks = []
         while chunk := sock.recv(65536):
             chunks.append(chunk)
@@ -42,6 +42,12 @@ def raw_request(server, target: bytes, method: bytes = b"GET") -> tuple[int, dic
     status = int(head.split(b" ", 2)[1])
     assert status != 500, body
     assert server.internal_errors == 0
+    return status, head, body
+
+
+def raw_request(server, target: bytes, method: bytes = b"GET") -> tuple[int, dict]:
+    """Send one request line as bytes; return (status, JSON body)."""
+    status, head, body = send(server, method + b" " + target + b" HTTP/1.0\r\nHost: localhost\r\n\r\n")
     return status, json.loads(body) if b"application/json" in head else {"page": body}
 
 

@@ -18,21 +18,14 @@ from paramledger.limits import JSON_BOUNDS
 from paramledger.registry import bundled, get
 from paramledger.sources import bundled_designs
 
+from test_web_api import send
+
 GEMMA = "gemma-3-4b-it"
 
 
 def exchange(server, head: bytes, body: bytes = b"") -> tuple[int, bytes, dict]:
     """Send one raw request; return (status, response head, JSON body)."""
-    host, port = server.server_address[:2]
-    with socket.create_connection((host, port), timeout=30) as sock:
-        sock.sendall(head + body)
-        chunks = []
-        while chunk := sock.recv(65536):
-            chunks.append(chunk)
-    reply_head, _, reply = b"".join(chunks).partition(b"\r\n\r\n")
-    status = int(reply_head.split(b" ", 2)[1])
-    assert status != 500, reply
-    assert server.internal_errors == 0
+    status, reply_head, reply = send(server, head + body, timeout=30)
     return status, reply_head, json.loads(reply)
 
 
