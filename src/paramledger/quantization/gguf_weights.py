@@ -26,9 +26,8 @@ def gguf_weights(inv: Inventory, mixture: str, keep: Any, group_size: int | None
     rows, sums = [], {}
     for t in inv.tensors:
         types, size = typed[t.name]
-        row = TensorBytes(t.name, t.shape, t.component, "+".join(types), size)
-        rows.append(row)
-        for kind in types:  # bytes by type: a split tensor's share goes to its first type
-            sums[(t.component, kind)] = sums.get((t.component, kind), 0) + (size if kind == types[0] else 0)
+        rows.append(TensorBytes(t.name, t.shape, t.component, "+".join(types), size))
+        key = (t.component, types[0])  # bytes by type: a split tensor's goes to its first type
+        sums[key] = sums.get(key, 0) + size
     main = DType(mixture, 0, source="llama.cpp's llama-quantize mixture")
     return WeightBytes(inv, main, None, {}, {key: size for key, size in sums.items() if size}, None, tuple(rows))
