@@ -11,6 +11,7 @@ with equal values count twice.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -83,6 +84,21 @@ class Tensor(NamedTuple):
         return math.prod(self.shape)
 
 
+class Buffer(NamedTuple):
+    """State a module registers beside its parameters (a rotary inv_freq, a causal mask, a router's
+    score correction): not learned and never counted, but held in memory.  ``dtype`` None is the
+    model's own dtype; ``persistent`` False: computed when the model is built, in no checkpoint."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: str | None = None
+    persistent: bool = True
+
+    @property
+    def count(self) -> int:
+        return math.prod(self.shape)
+
+
 _name = itemgetter(0)  # a Tensor's name and shape, read at C speed where whole lists are summed or checked
 _shape = itemgetter(1)
 
@@ -128,29 +144,61 @@ class StampedTensors(Sequence[Tensor]):
         self.layer_order = layer_order
         self.model_order = model_order
 
+    def _outside(self) -> tuple[Sequence[Tensor], Sequence[Tensor]]:
+        """The tensors before the layers and after them, in the flat list's order."""
+        before, after = self.head, self.tail
+        if self.model_order:  # the tensors outside the layers, sorted around the layers' place
+            position = _position_in(self.model_order)
+            layers_at = position(self.layer_prefix.partition(".{i}")[0])
+            outside = sorted(before + after, key=position)
+            before = [t for t in outside if position(t) < layers_at]
+            after = outside[len(before):]
+        return before, after
+
+    def _ordered(self) -> Callable[[tuple[Tensor, ...]], tuple[Tensor, ...]]:
+        """A block's tensors in the flat list's order (each distinct block sorted once)."""
+        if not self.layer_order:
+            return lambda block: block
+        in_layer, ordered = _position_in(self.layer_order), {}
+        def order(block: tuple[Tensor, ...]) -> tuple[Tensor, ...]:
+            if id(block) not in ordered:
+                ordered[id(block)] = tuple(sorted(block, key=in_layer))
+            return ordered[id(block)]
+        return order
+
     def _expand(self) -> tuple[Tensor, ...]:
         if self._flat is None:
             new = tuple.__new__  # NamedTuple's _make without its length check: the fields are ours
-            before, after = self.head, self.tail
-            if self.model_order:  # the tensors outside the layers, sorted around the layers' place
-                position = _position_in(self.model_order)
-                layers_at = position(self.layer_prefix.partition(".{i}")[0])
-                outside = sorted(before + after, key=position)
-                before = [t for t in outside if position(t) < layers_at]
-                after = outside[len(before):]
+            before, after = self._outside()
             flat = list(before)
-            ordered: dict[int, tuple[Tensor, ...]] = {}  # each distinct block sorted once
-            in_layer = _position_in(self.layer_order) if self.layer_order else None
+            order = self._ordered()
             for i, block in enumerate(self.blocks):
-                if in_layer is not None:
-                    if id(block) not in ordered:
-                        ordered[id(block)] = tuple(sorted(block, key=in_layer))
-                    block = ordered[id(block)]
                 prefix = self.layer_prefix.format(i=i)
-                flat.extend([new(Tensor, (prefix + t[0], t[1], t[2], i, t[4], t[5])) for t in block])
+                flat.extend([new(Tensor, (prefix + t[0], t[1], t[2], i, t[4], t[5])) for t in order(block)])
             flat.extend(after)
             self._flat = tuple(flat)
         return self._flat
+
+    def layer_runs(self) -> tuple[Sequence[Tensor], list[tuple[range, tuple[Tensor, ...]]], Sequence[Tensor]]:
+        """The flat list with no layer repeated: the tensors before the layers, (layers, block) for each run of
+        consecutive layers whose blocks hold equal tensors (a sliding and a full attention layer hold the same
+        weights), the tensors after; in the flat list's order, a block's names relative and its layer None.
+        Work per run of layers, never per layer (issue 23: a 10^6-layer design)."""
+        kinds: list[tuple[Tensor, ...]] = []
+        canonical: dict[int, int] = {}  # id(block) -> index of the first distinct block with equal tensors
+        for block, _ in self.distinct_blocks():
+            same = next((k for k, other in enumerate(kinds) if other == block), None)
+            canonical[id(block)] = len(kinds) if same is None else same
+            if same is None:
+                kinds.append(block)
+        runs: list[tuple[range, tuple[Tensor, ...]]] = []
+        start, order = 0, self._ordered()
+        for key, group in itertools.groupby(map(canonical.__getitem__, map(id, self.blocks))):
+            stop = start + sum(1 for _ in group)
+            runs.append((range(start, stop), order(kinds[key])))
+            start = stop
+        before, after = self._outside()
+        return before, runs, after
 
     def __iter__(self) -> Iterator[Tensor]:
         return iter(self._expand())
@@ -225,9 +273,9 @@ class Inventory:
     architecture: Architecture | None = None
     source: str | None = None
     notes: tuple[str, ...] = ()  # what a reader should know (a text_config was used, ...)
-    # Stored tensors that are not learned (causal masks, rotary inv_freq): listed apart,
-    # never counted.  Only a live module or a checkpoint has them.
-    buffers: tuple[Tensor, ...] = ()
+    # A live module's buffers (causal masks, rotary inv_freq): listed apart, never counted.  A
+    # built inventory's are asked of its parts where memory needs them (buffers.py).
+    buffers: tuple[Buffer, ...] = ()
 
     # ------------------------------------------------------------------ totals
     @_cached
@@ -364,7 +412,7 @@ def inventory_from_tensors(
     architecture: Architecture | None = None,
     source: str | None = None,
     notes: Iterable[str] = (),
-    buffers: Iterable[Tensor] = (),
+    buffers: Iterable[Buffer] = (),
 ) -> Inventory:
     """Build an inventory, refusing duplicate names and aliases to nothing."""
     if isinstance(tensors, StampedTensors):

@@ -10,15 +10,17 @@ figure is read from the two tensor lists.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from ._exceptions import OptionError, UnknownKeyError
 from .architecture import Architecture
-from .inventory import COMPONENTS, Inventory, Tensor
+from .inventory import COMPONENTS, Inventory, StampedTensors, Tensor
 from .limits import number_text
 
 
@@ -68,25 +70,139 @@ def apply_change(arch: Architecture, change: Change) -> Architecture:
     return arch.replace(where=f"--vary {change.label}", **change.as_dict())
 
 
+@dataclass(frozen=True, slots=True)
+class DiffRun:
+    """One difference: ``old`` (None: added) and ``new`` (None: removed).  With ``layers`` (a range) it
+    stands for the same difference in each of those layers, the names relative to ``prefix``
+    ("model.layers.{i}."); without, for one tensor under its full name."""
+
+    old: Tensor | None
+    new: Tensor | None
+    prefix: str = ""
+    layers: range | None = None
+
+    @property
+    def tensors(self) -> int:
+        return 1 if self.layers is None else len(self.layers)
+
+
 @dataclass(frozen=True)
 class TensorDiff:
     """Tensor by tensor: what the other inventory adds, removes, reshapes, and how its
-    aliases differ.  Each entry carries its counts so the diff explains the delta."""
+    aliases differ.  Kept as runs (a difference every layer of a run repeats is one DiffRun,
+    so a 10^6-layer diff is a few entries); ``added``, ``removed`` and ``reshaped`` list it
+    tensor by tensor.  ``depth``: the deeper inventory's layers."""
 
-    added: tuple[Tensor, ...] = ()
-    removed: tuple[Tensor, ...] = ()
-    reshaped: tuple[tuple[Tensor, Tensor], ...] = ()  # (base, other), same name
+    added_runs: tuple[DiffRun, ...] = ()
+    removed_runs: tuple[DiffRun, ...] = ()
+    reshaped_runs: tuple[DiffRun, ...] = ()  # (base, other), same name
     aliases_added: tuple[tuple[str, str], ...] = ()  # (alias, target) only in the other
     aliases_removed: tuple[tuple[str, str], ...] = ()  # (alias, target) only in the base
+    depth: int = 0
+
+    @property
+    def added(self) -> tuple[Tensor, ...]:
+        return _tensors(self.added_runs, lambda run, name: run.new._replace(**name(run.new)))
+
+    @property
+    def removed(self) -> tuple[Tensor, ...]:
+        return _tensors(self.removed_runs, lambda run, name: run.old._replace(**name(run.old)))
+
+    @property
+    def reshaped(self) -> tuple[tuple[Tensor, Tensor], ...]:
+        return _tensors(self.reshaped_runs,
+                        lambda run, name: (run.old._replace(**name(run.old)), run.new._replace(**name(run.new))))
 
     @property
     def delta(self) -> int:
         """Equals Comparison.delta: a check that the diff explains the whole change."""
-        return (sum(t.count for t in self.added) - sum(t.count for t in self.removed)
-                + sum(new.count - old.count for old, new in self.reshaped))
+        return (sum(run.tensors * run.new.count for run in self.added_runs)
+                - sum(run.tensors * run.old.count for run in self.removed_runs)
+                + sum(run.tensors * (run.new.count - run.old.count) for run in self.reshaped_runs))
 
     def __bool__(self) -> bool:
-        return bool(self.added or self.removed or self.reshaped or self.aliases_added or self.aliases_removed)
+        return bool(self.added_runs or self.removed_runs or self.reshaped_runs or self.aliases_added
+                    or self.aliases_removed)
+
+
+def _tensors(runs: tuple[DiffRun, ...], pick: Callable) -> tuple:
+    """The runs tensor by tensor, layer by layer in the inventories' order: ``pick(run, name)`` gives the
+    entry, ``name(tensor)`` its full name and layer (as keyword arguments for Tensor._replace)."""
+    out: list = []
+    for (layers, prefix), group in itertools.groupby(runs, key=lambda run: (run.layers, run.prefix)):
+        if layers is None:
+            out.extend(pick(run, lambda t: {}) for run in group)
+            continue
+        group = list(group)
+        for i in layers:
+            start = prefix.format(i=i)
+            out.extend(pick(run, lambda t: {"name": start + t.name, "layer": i}) for run in group)  # noqa: B023
+    return tuple(out)
+
+
+Pairs = tuple[list[tuple[None, Tensor]], list[tuple[Tensor, None]], list[tuple[Tensor, Tensor]]]
+
+
+def _by_name(old: Sequence[Tensor], new: Sequence[Tensor]) -> Pairs:
+    """(added, removed, reshaped) as (old, new) pairs, name by name, each in its list's order."""
+    before, after = {t.name: t for t in old}, {t.name: t for t in new}
+    return ([(None, t) for name, t in after.items() if name not in before],
+            [(t, None) for name, t in before.items() if name not in after],
+            [(before[name], t) for name, t in after.items() if name in before and before[name].shape != t.shape])
+
+
+_PREFIX = re.compile(r"[^{}]*\.\{i\}\.")  # "model.layers.{i}.": a layer's index parses from a full name
+
+
+def _diff_by_runs(base: StampedTensors, other: StampedTensors) -> tuple[list[DiffRun], ...] | None:
+    """The diff of two builders' inventories per run of alike layers, never per layer; None when a name
+    outside the layers could be a layer's (the caller compares name by name)."""
+    prefixes = base.layer_prefix, other.layer_prefix
+    statics = [prefix.partition("{i}")[0] for prefix in prefixes]
+    if not all(map(_PREFIX.fullmatch, prefixes)) or (
+            prefixes[0] != prefixes[1] and (statics[0].startswith(statics[1]) or statics[1].startswith(statics[0]))):
+        return None
+    (a_before, a_runs, a_after), (b_before, b_runs, b_after) = base.layer_runs(), other.layer_runs()
+    layered = re.compile("|".join(re.escape(static) + r"\d+\." for static in statics))
+    if any(layered.match(t.name) for t in (*a_before, *a_after, *b_before, *b_after)):
+        return None
+    added, removed, reshaped = _by_name((*a_before, *a_after), (*b_before, *b_after))
+    first_b, first_a = {t.name for t in b_before}, {t.name for t in a_before}
+    segments: list[tuple[range, tuple[Tensor, ...], tuple[Tensor, ...]]] = []
+    if prefixes[0] == prefixes[1]:  # layer i against layer i, over the spans where neither side's kind changes
+        a_blocks, b_blocks = _blocks_at(a_runs), _blocks_at(b_runs)
+        cuts = sorted({0, *(r.stop for r, _ in a_runs), *(r.stop for r, _ in b_runs)})
+        segments = [(range(start, stop), a_blocks(start), b_blocks(start)) for start, stop in zip(cuts, cuts[1:])]
+    else:  # different names: every layer of the base removed, every layer of the other added
+        segments = [(layers, block, ()) for layers, block in a_runs] + [(layers, (), block) for layers, block in b_runs]
+    cache: dict[tuple[int, int], Pairs] = {}
+    inside: tuple[list[DiffRun], ...] = ([], [], [])
+    for layers, old, new in segments:
+        pairs = cache.get((id(old), id(new))) or cache.setdefault((id(old), id(new)), _by_name(old, new))
+        for out, part, prefix in zip(inside, pairs, (prefixes[1], prefixes[0], prefixes[0])):
+            out.extend(DiffRun(o, n, prefix, layers) for o, n in part)
+
+    def around(pairs: list, first: set[str], runs: list[DiffRun], side: int) -> list[DiffRun]:
+        return ([DiffRun(*p) for p in pairs if p[side].name in first] + runs
+                + [DiffRun(*p) for p in pairs if p[side].name not in first])
+
+    return (around(added, first_b, inside[0], 1), around(removed, first_a, inside[1], 0),
+            around(reshaped, first_b, inside[2], 1))
+
+
+def _blocks_at(runs: list[tuple[range, tuple[Tensor, ...]]]) -> Callable[[int], tuple[Tensor, ...]]:
+    """Layer -> the block of the run holding it (() past the last layer)."""
+    starts = [layers.start for layers, _ in runs]
+
+    def block(i: int) -> tuple[Tensor, ...]:
+        k = bisect.bisect_right(starts, i) - 1
+        return runs[k][1] if k >= 0 and i in runs[k][0] else ()
+    return block
+
+
+def _depth(inv: Inventory) -> int:
+    tensors = inv.tensors
+    return len(tensors.blocks) if isinstance(tensors, StampedTensors) else len({t.layer for t in tensors} - {None})
 
 
 @dataclass(frozen=True)
@@ -126,17 +242,16 @@ class Comparison:
         return dict(sorted(moved.items(), key=lambda kv: (-abs(kv[1]), order.get(kv[0], len(order)))))
 
     def tensor_diff(self) -> TensorDiff:
-        old = {t.name: t for t in self.base.tensors}
-        new = {t.name: t for t in self.other.tensors}
+        old, new = self.base.tensors, self.other.tensors
+        runs = (_diff_by_runs(old, new) if isinstance(old, StampedTensors) and isinstance(new, StampedTensors)
+                else None)
+        if runs is None:
+            runs = tuple([DiffRun(o, n) for o, n in part] for part in _by_name(old, new))
         old_aliases = set(self.base.aliases.items())
         new_aliases = set(self.other.aliases.items())
-        return TensorDiff(
-            added=tuple(t for name, t in new.items() if name not in old),
-            removed=tuple(t for name, t in old.items() if name not in new),
-            reshaped=tuple((old[name], t) for name, t in new.items() if name in old and old[name].shape != t.shape),
-            aliases_added=tuple(sorted(new_aliases - old_aliases)),
-            aliases_removed=tuple(sorted(old_aliases - new_aliases)),
-        )
+        return TensorDiff(*map(tuple, runs), aliases_added=tuple(sorted(new_aliases - old_aliases)),
+                          aliases_removed=tuple(sorted(old_aliases - new_aliases)),
+                          depth=max(_depth(self.base), _depth(self.other)))
 
 
 def what_if(source: Architecture | str | Mapping[str, Any], changes: Iterable[Change | str]) -> list[Comparison]:
@@ -203,49 +318,87 @@ def comparison_table(rows: list[Comparison], heading: str | None = None) -> str:
 _LAYER_INDEX = re.compile(r"^(.*?\.)(\d+)(\..*)$")
 
 
-def _layer_runs(entries: list[tuple[str, Any, Any]]) -> list[tuple[str, Any, str]]:
-    """(name, entry, what must be alike) -> one line per run of consecutive layers whose entry is alike:
-    "model.layers.{0-71}.mlp.up_proj.weight" with ", each (72 layers)"; other names as they are."""
-    runs: dict[tuple, list] = {}  # (before, after, alike) -> [entry, first, last, layers], in order
+LISTED_LINES = 2_000
+"""Beyond this many lines a section of compare --tensors says how many more it holds instead of printing them."""
+
+
+def _spans(run: DiffRun) -> list[tuple[str, int, int]]:
+    """(name in the first layer, first, last) for the layers a run stands for (one name per layer where the
+    index is not the name's first number; first and last None outside the layers)."""
+    tensor = run.new or run.old
+    if run.layers is None:
+        return [(tensor.name, None, None)]
+    first, last = run.layers[0], run.layers[-1]
+    match = _LAYER_INDEX.match(run.prefix.format(i=first) + tensor.name)
+    if match and int(match.group(2)) == first:
+        return [(match.group(0), first, last)]
+    return [(run.prefix.format(i=i) + tensor.name, i, i) for i in run.layers]
+
+
+def _lines(runs: tuple[DiffRun, ...], alike: Callable[[DiffRun], object]) -> list[tuple[str, DiffRun, int, int]]:
+    """One line per run of consecutive layers whose difference is alike (``alike(run)``): (the name shown,
+    "model.layers.{0-71}.mlp.up_proj.weight" for many layers, a run giving the shapes, the first layer and
+    the number of layers; first None and 1 for a name with no layer index)."""
+    groups: dict[tuple, list] = {}  # (before, after, alike) -> [run, first, last, layers, before, after], in order
     out: list[Any] = []
-    for name, entry, alike in entries:
-        match = _LAYER_INDEX.match(name)
-        if match is None:
-            out.append((name, entry, ""))
-            continue
-        before, index, after = match.group(1), int(match.group(2)), match.group(3)
-        run = runs.get((before, after, alike))
-        if run is not None and run[2] == index - 1:
-            run[2], run[3] = index, run[3] + 1
-            continue
-        run = runs[(before, after, alike)] = [entry, index, index, 1, before, after]
-        out.append(run)
+    for run in runs:
+        for name, first, last in _spans(run):
+            match = _LAYER_INDEX.match(name)
+            if match is None:
+                out.append((name, run, None, 1))
+                continue
+            before, index, after = match.group(1), int(match.group(2)), match.group(3)
+            first, last = (index, index) if first is None else (first, last)
+            group = groups.get((before, after, alike(run)))
+            if group is not None and group[2] == first - 1:
+                group[2], group[3] = last, group[3] + last - first + 1
+                continue
+            group = groups[(before, after, alike(run))] = [run, first, last, last - first + 1, before, after]
+            out.append(group)
     return [line if isinstance(line, tuple) else
-            (f"{line[4]}{line[1]}{line[5]}", line[0], "") if line[3] == 1 else
-            (f"{line[4]}{{{line[1]}-{line[2]}}}{line[5]}", line[0], f" each ({line[3]:,} layers)") for line in out]
+            (f"{line[4]}{line[1]}{line[5]}" if line[3] == 1 else f"{line[4]}{{{line[1]}-{line[2]}}}{line[5]}",
+             line[0], line[1], line[3]) for line in out]
+
+
+def _capped(lines: list[str], total: int) -> list[str]:
+    if total <= LISTED_LINES:
+        return lines
+    return lines[:LISTED_LINES] + [f"  … {total - LISTED_LINES:,} more lines not shown (the first {LISTED_LINES:,})"]
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return " × ".join(map(str, shape))
 
 
 def tensor_diff_text(diff: TensorDiff) -> str:
     if not diff:
         return "tensors: identical names, shapes and aliases"
     out = []
-    for title, tensors in (("added", diff.added), ("removed", diff.removed)):
-        if tensors:
-            out.append(f"{title} ({len(tensors)} tensors, {sum(t.count for t in tensors):,} parameters):")
-            out.extend(f"  {name}  {' × '.join(map(str, t.shape))}  {t.count:,}{each}"
-                       for name, t, each in _layer_runs([(t.name, t, t.shape) for t in tensors]))
-    if diff.reshaped:
-        moved = sum(new.count - old.count for old, new in diff.reshaped)
-        out.append(f"reshaped ({len(diff.reshaped)} tensors, {signed(moved)}):")
-        out.extend(f"  {name}  {' × '.join(map(str, o.shape))} -> {' × '.join(map(str, n.shape))}  "
-                   f"{signed(n.count - o.count)}{each}"
-                   for name, (o, n), each in _layer_runs([(o.name, (o, n), (o.shape, n.shape))
-                                                          for o, n in diff.reshaped]))
+    for title, runs, pick in (("added", diff.added_runs, lambda run: run.new),
+                              ("removed", diff.removed_runs, lambda run: run.old)):
+        if runs:
+            count = sum(run.tensors * pick(run).count for run in runs)
+            out.append(f"{title} ({sum(run.tensors for run in runs)} tensors, {count:,} parameters):")
+            lines = _lines(runs, lambda run: pick(run).shape)  # noqa: B023
+            out.extend(_capped([f"  {name}  {_shape_text(pick(run).shape)}  {pick(run).count:,}{_each(layers)}"
+                                for name, run, _, layers in lines[:LISTED_LINES]], len(lines)))
+    if diff.reshaped_runs:
+        runs = diff.reshaped_runs
+        moved = sum(run.tensors * (run.new.count - run.old.count) for run in runs)
+        out.append(f"reshaped ({sum(run.tensors for run in runs)} tensors, {signed(moved)}):")
+        lines = _lines(runs, lambda run: (run.old.shape, run.new.shape))
+        out.extend(_capped([f"  {name}  {_shape_text(run.old.shape)} -> {_shape_text(run.new.shape)}  "
+                            f"{signed(run.new.count - run.old.count)}{_each(layers)}"
+                            for name, run, _, layers in lines[:LISTED_LINES]], len(lines)))
     for title, pairs in (("aliases added", diff.aliases_added), ("aliases removed", diff.aliases_removed)):
         if pairs:
             out.append(f"{title}:")
             out.extend(f"  {alias} -> {target}" for alias, target in pairs)
     return "\n".join(out)
+
+
+def _each(layers: int) -> str:
+    return f" each ({layers:,} layers)" if layers > 1 else ""
 
 
 def comparison_json(row: Comparison, *, tensors: bool = False) -> dict[str, Any]:
@@ -263,13 +416,42 @@ def comparison_json(row: Comparison, *, tensors: bool = False) -> dict[str, Any]
         "components_delta": row.components_delta,
     }
     if tensors:
-        diff = row.tensor_diff()
-        out["tensors"] = {
-            "added": [{"name": t.name, "shape": list(t.shape), "count": t.count} for t in diff.added],
-            "removed": [{"name": t.name, "shape": list(t.shape), "count": t.count} for t in diff.removed],
-            "reshaped": [{"name": o.name, "from": list(o.shape), "to": list(n.shape), "delta": n.count - o.count}
-                         for o, n in diff.reshaped],
-            "aliases_added": dict(diff.aliases_added),
-            "aliases_removed": dict(diff.aliases_removed),
-        }
+        out["tensors"] = _diff_json(row.tensor_diff())
+    return out
+
+
+def _diff_json(diff: TensorDiff) -> dict[str, Any]:
+    """Tensor by tensor; past LISTED_LAYERS layers (as count --json's by_layer), one entry per line of
+    compare --tensors: the name of a run of layers as "model.layers.{6-999999}.mlp.up_proj.weight", its
+    "layers" ("6-999999"), its count per layer; past LISTED_LAYERS entries, "omitted" says how many more."""
+    from .render import LISTED_LAYERS
+
+    def added(t: Tensor) -> dict[str, Any]:
+        return {"name": t.name, "shape": list(t.shape), "count": t.count}
+
+    def reshaped(o: Tensor, n: Tensor) -> dict[str, Any]:
+        return {"name": o.name, "from": list(o.shape), "to": list(n.shape), "delta": n.count - o.count}
+
+    out: dict[str, Any] = {}
+    if diff.depth <= LISTED_LAYERS:
+        out["added"] = [added(t) for t in diff.added]
+        out["removed"] = [added(t) for t in diff.removed]
+        out["reshaped"] = [reshaped(o, n) for o, n in diff.reshaped]
+    else:
+        omitted: dict[str, int] = {}
+        for key, runs, entry, alike in (
+                ("added", diff.added_runs, lambda run: added(run.new), lambda run: run.new.shape),
+                ("removed", diff.removed_runs, lambda run: added(run.old), lambda run: run.old.shape),
+                ("reshaped", diff.reshaped_runs, lambda run: reshaped(run.old, run.new),
+                 lambda run: (run.old.shape, run.new.shape))):
+            lines = _lines(runs, alike)
+            out[key] = [{**entry(run), "name": name} if first is None else
+                        {**entry(run), "name": name, "layers": f"{first}-{first + layers - 1}" if layers > 1 else str(first)}
+                        for name, run, first, layers in lines[:LISTED_LAYERS]]
+            if len(lines) > LISTED_LAYERS:
+                omitted[key] = len(lines) - LISTED_LAYERS
+        if omitted:
+            out["omitted"] = omitted
+    out["aliases_added"] = dict(diff.aliases_added)
+    out["aliases_removed"] = dict(diff.aliases_removed)
     return out
