@@ -2,13 +2,18 @@
 
 Whatever the bytes, a reader either returns or raises one of paramledger's own errors
 (never a bare exception), and its peak allocation stays small (tracemalloc): the header
-length and every count are bounded before anything is allocated for them.
-CI runs 300 examples per test; the 10,000-example runs are marked slow.
+length and every count are bounded before anything is allocated for them. Each verdict is
+the library's own (safetensors' safe_open, gguf's GGUFReader): the same tensors when both
+read the file, and a refusal where the library refuses, but for the few rules listed below
+where the two differ on purpose. CI runs 300 examples per test; the 100,000-example runs
+are marked slow, and each test's counts are printed in the terminal summary.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import signal
 import struct
 import tempfile
 import tracemalloc
@@ -16,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _fuzz_counts import fuzz_counts_reported, tally  # noqa: F401 (the fixture prints the counts)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -103,20 +109,88 @@ def rewritten_safetensors_header(draw) -> bytes:
     return struct.pack("<Q", len(raw)) + raw + b"\0" * draw(st.integers(0, 32))
 
 
-def _read_bounded(reader, data: bytes) -> None:
+def _safetensors_library(path: str) -> dict[str, tuple]:
+    from safetensors import safe_open
+
+    with safe_open(path, "np") as opened:
+        return {name: (opened.get_slice(name).get_dtype(), tuple(opened.get_slice(name).get_shape()))
+                for name in opened.keys()}  # noqa: SIM118 (safe_open is not iterable)
+
+
+def _gguf_library(path: str) -> dict[str, tuple]:
+    import gguf
+
+    return {tensor.name: (tensor.tensor_type.name, tuple(int(size) for size in reversed(tensor.shape)))
+            for tensor in gguf.GGUFReader(path).tensors}
+
+
+# Where paramledger's verdict differs from the Python library's on purpose, by the reader's
+# file suffix: refusals it adds (the library reads on) and the library's refusals it does not share.
+_STRICTER = {
+    # llama.cpp's gguf_init_from_file_impl (ggml/src/gguf.cpp) refuses "tensor ... has offset %zu,
+    # expected %zu": each tensor starts where the one before it ends, aligned; GGUFReader never checks.
+    ".gguf": re.compile(r"offset [\d,]+ where the previous tensors end at [\d,]+"),
+}
+_LIBRARY_STRICTER = {
+    # GGUFReader decodes every key and name as strict UTF-8; llama.cpp's gguf.cpp reads them as bytes
+    # and so does paramledger (U+FFFD for a bad byte).
+    ".gguf": (UnicodeDecodeError,),
+}
+REFERENCE_SECONDS = 10  # a library left reading longer gives no verdict for that example
+
+
+class _ReferenceTimeout(BaseException):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _ReferenceTimeout
+
+
+def _library_verdict(library, path: str) -> tuple[str, object]:
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(REFERENCE_SECONDS)
+    try:
+        return "read", library(path)
+    except _ReferenceTimeout:
+        return "timeout", None
+    except Exception as error:  # noqa: BLE001 (any exception is the library's refusal)
+        return "refused", error
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _read_bounded(reader, data: bytes, test: str, library, suffix: str = ".safetensors") -> None:
+    """``reader`` on ``data``: one of paramledger's errors in one line naming the file, or tensors; a small
+    peak allocation; and ``library``'s verdict (tallied under ``test``)."""
     with tempfile.NamedTemporaryFile(suffix=".bin") as handle:
         handle.write(data)
         handle.flush()
+        refusal = None
         tracemalloc.start()
         try:
-            reader(handle.name)
+            tensors = {tensor.name: (tensor.dtype, tuple(tensor.shape)) for tensor in reader(handle.name).tensors}
         except ParamledgerError as error:
-            message = str(error)
-            assert "\n" not in message and handle.name in message
+            refusal = str(error)
+            assert "\n" not in refusal and handle.name in refusal
         finally:
             _, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
         assert peak < PEAK_BOUND, f"peak allocation {peak:,} bytes"
+        verdict, answer = _library_verdict(library, handle.name)
+    ours = "refused" if refusal is not None else "read"
+    outcome = f"{ours}, library {verdict}"
+    if verdict == "read" and ours == "read":
+        assert tensors == answer, (data, tensors, answer)
+    elif verdict == "read":
+        stricter = _STRICTER.get(suffix)
+        assert stricter is not None and stricter.search(refusal), (data, refusal, "the library reads it")
+        outcome += " (a rule the library lacks)"
+    elif verdict == "refused" and ours == "read":
+        assert isinstance(answer, _LIBRARY_STRICTER.get(suffix, ())), (data, repr(answer), "we read it")
+        outcome += f" ({type(answer).__name__})"
+    tally(test, outcome)
 
 
 # A few hundred examples each in CI (a read takes about a millisecond), above the "ci"
@@ -128,19 +202,19 @@ _FUZZ = settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow, 
 @_FUZZ
 @given(mutated(SAFETENSORS_SEEDS))
 def test_mutated_safetensors(data):
-    _read_bounded(read_safetensors, data)
+    _read_bounded(read_safetensors, data, "mutated safetensors (CI)", _safetensors_library)
 
 
 @_FUZZ
 @given(rewritten_safetensors_header())
 def test_rewritten_safetensors_headers(data):
-    _read_bounded(read_safetensors, data)
+    _read_bounded(read_safetensors, data, "rewritten safetensors headers (CI)", _safetensors_library)
 
 
 @_FUZZ
 @given(mutated([GGUF_SEED]))
 def test_mutated_gguf(data):
-    _read_bounded(read_gguf, data)
+    _read_bounded(read_gguf, data, "mutated GGUF (CI)", _gguf_library, ".gguf")
 
 
 def test_seeds_are_valid():
@@ -155,26 +229,26 @@ def test_seeds_are_valid():
             assert read_safetensors(handle.name).tensors
 
 
-_LONG = settings(max_examples=10_000, suppress_health_check=list(HealthCheck), deadline=None)
+# 100,000 examples each (issue 23), each compared with the library's verdict.
+_LONG = settings(max_examples=100_000, suppress_health_check=list(HealthCheck), deadline=None)
 
 
 @pytest.mark.slow
 @_LONG
 @given(mutated(SAFETENSORS_SEEDS))
-def test_mutated_safetensors_10000(data):
-    _read_bounded(read_safetensors, data)
+def test_mutated_safetensors_100000(data):
+    _read_bounded(read_safetensors, data, "mutated safetensors", _safetensors_library)
 
 
 @pytest.mark.slow
 @_LONG
 @given(rewritten_safetensors_header())
-def test_rewritten_safetensors_headers_10000(data):
-    _read_bounded(read_safetensors, data)
+def test_rewritten_safetensors_headers_100000(data):
+    _read_bounded(read_safetensors, data, "rewritten safetensors headers", _safetensors_library)
 
 
 @pytest.mark.slow
 @_LONG
 @given(mutated([GGUF_SEED]))
-def test_mutated_gguf_10000(data):
-    _read_bounded(read_gguf, data)
-
+def test_mutated_gguf_100000(data):
+    _read_bounded(read_gguf, data, "mutated GGUF", _gguf_library, ".gguf")
