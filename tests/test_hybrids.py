@@ -80,6 +80,24 @@ def test_memory_json_reports_the_recurrent_state_apart(cli):
     assert report["total_bytes"] == report["weights_bytes"] + report["recurrent_state_bytes"]
 
 
+# Bundled real releases of these families, each with the total transformers 5.24.0 builds from the
+# bundled config on the meta device (sum of numel over model.parameters(), tied tables once).
+RELEASES = [
+    ("AI21-Jamba-1.5-Mini", 51_570_323_328),
+    ("Mamba-Codestral-7B-v0.1", 7_285_403_648),
+    ("mamba-2.8b-hf", 2_768_345_600),
+    ("falcon-mamba-7b", 7_272_665_088),
+    # nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 (nemotron_h): 23 Mamba-2, 23 MoE (128 routed experts
+    # and a shared one), 6 attention layers; 378 tensors.
+    ("NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", 31_577_937_344),
+]
+
+
+@pytest.mark.parametrize(("name", "total"), RELEASES)
+def test_a_bundled_hybrid_release_counts_what_transformers_builds(name, total):
+    assert paramledger.inventory(name).total == total
+
+
 def test_a_hybrid_moes_active_parameters_read_only_the_routed_experts_a_token_uses():
     config = {"model_type": "nemotron_h", **SMALL["nemotron_h"]}
     inv = paramledger.inventory(paramledger.load(config))
