@@ -126,7 +126,7 @@ class StampedTensors(Sequence[Tensor]):
     once times the layers that share it, which keeps a count of a 100-layer model in
     microseconds: totals still come from the tensor list, only its repetition is factored."""
 
-    __slots__ = ("head", "layer_prefix", "blocks", "tail", "_flat", "_kinds", "layer_order", "model_order")
+    __slots__ = ("head", "layer_prefix", "blocks", "tail", "_flat", "_kinds", "_runs", "layer_order", "model_order")
 
     def __init__(self, head: Sequence[Tensor], layer_prefix: str, blocks: Sequence[tuple[Tensor, ...]],
                  tail: Sequence[Tensor], kinds: Sequence[tuple[tuple[Tensor, ...], int]] | None = None,
@@ -139,6 +139,7 @@ class StampedTensors(Sequence[Tensor]):
         # (block, layers sharing it) for each distinct block, when the caller knows them
         # (the builder does); else counted from ``blocks`` on first use.
         self._kinds = tuple(kinds) if kinds is not None else None
+        self._runs: tuple | None = None  # layer_runs, made on first use
         # The order the flat list follows (Naming.layer_order, model_order: transformers' registration
         # order); sums never look at it, only _expand does.
         self.layer_order = layer_order
@@ -184,21 +185,26 @@ class StampedTensors(Sequence[Tensor]):
         consecutive layers whose blocks hold equal tensors (a sliding and a full attention layer hold the same
         weights), the tensors after; in the flat list's order, a block's names relative and its layer None.
         Work per run of layers, never per layer (issue 23: a 10^6-layer design)."""
-        kinds: list[tuple[Tensor, ...]] = []
-        canonical: dict[int, int] = {}  # id(block) -> index of the first distinct block with equal tensors
-        for block, _ in self.distinct_blocks():
-            same = next((k for k, other in enumerate(kinds) if other == block), None)
-            canonical[id(block)] = len(kinds) if same is None else same
-            if same is None:
-                kinds.append(block)
-        runs: list[tuple[range, tuple[Tensor, ...]]] = []
-        start, order = 0, self._ordered()
-        for key, group in itertools.groupby(map(canonical.__getitem__, map(id, self.blocks))):
-            stop = start + sum(1 for _ in group)
-            runs.append((range(start, stop), order(kinds[key])))
-            start = stop
-        before, after = self._outside()
-        return before, runs, after
+        if self._runs is None:
+            kinds: list[tuple[Tensor, ...]] = []
+            canonical: dict[int, int] = {}  # id(block) -> index of the first distinct block with equal tensors
+            for block, _ in self.distinct_blocks():
+                same = next((k for k, other in enumerate(kinds) if other == block), None)
+                canonical[id(block)] = len(kinds) if same is None else same
+                if same is None:
+                    kinds.append(block)
+            order = self._ordered()
+            if len(kinds) == 1:  # every layer alike: no need to look at each
+                runs = [(range(len(self.blocks)), order(kinds[0]))]
+            else:
+                runs, start = [], 0
+                for key, group in itertools.groupby(map(canonical.__getitem__, map(id, self.blocks))):
+                    stop = start + len(list(group))
+                    runs.append((range(start, stop), order(kinds[key])))
+                    start = stop
+            self._runs = (*self._outside(), tuple(runs))
+        before, after, runs = self._runs
+        return before, list(runs), after
 
     def __iter__(self) -> Iterator[Tensor]:
         return iter(self._expand())

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from .analysis import break_even_vocab_size, rule_of_thumb
-from .inventory import ACTIVE_DEFINITION, NON_EMBEDDING_DEFINITIONS, Inventory
+from .inventory import ACTIVE_DEFINITION, NON_EMBEDDING_DEFINITIONS, Inventory, StampedTensors
 
 
 def percent(part: int | Fraction, whole: int | None = None, digits: int = 2) -> str:
@@ -42,6 +42,18 @@ LISTED_LAYERS = 10_000
 def by_layer_json(inv: Inventory) -> dict[str, int]:
     """Layer index -> its parameters ("outside": the tensors outside the layers); past LISTED_LAYERS layers,
     each run of consecutive layers of one total under "first-last"."""
+    tensors = inv.tensors
+    if isinstance(tensors, StampedTensors) and len(tensors.blocks) > LISTED_LAYERS:  # per run of alike layers
+        outside = tensors.head + tensors.tail
+        out = {"outside": sum(t.count for t in outside)} if outside else {}
+        runs: list[tuple[range, int]] = []
+        for layers, block in tensors.layer_runs()[1]:
+            total = sum(t.count for t in block)
+            if runs and runs[-1][1] == total:
+                layers = range(runs.pop()[0][0], layers[-1] + 1)
+            runs.append((layers, total))
+        out.update((f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]), total) for r, total in runs)
+        return out
     totals = inv.by_layer
     out = {"outside": totals[None]} if None in totals else {}
     layers = [(k, v) for k, v in totals.items() if k is not None]

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._files import output_file
-from .inventory import COMPONENTS, Inventory, Tensor
+from .inventory import COMPONENTS, Inventory, StampedTensors, Tensor
 from .palette import color
-from .render import heading, human, inventory_json, percent
+from .render import LISTED_LAYERS, heading, human, inventory_json, percent
 from .report_memory import REPORT_DTYPES, memory_section, table_cells  # noqa: F401 (REPORT_DTYPES: the report's rows)
-from .treemap import Group, Leaf, squarify, treemap_groups, treemap_svg  # noqa: F401 (the report's treemap)
+from .treemap import Group, Leaf, layer_view, squarify, treemap_groups, treemap_svg  # noqa: F401 (the report's treemap)
 
 # ---------------------------------------------------------------- seed 001's table
 
@@ -72,14 +72,6 @@ def _describe(tensors: list[Tensor]) -> str:
     return ", ".join(parts)
 
 
-def _by_layer(inv: Inventory) -> dict[int | None, list[Tensor]]:
-    """Layer -> its tensors, in one pass (select() per layer would be quadratic)."""
-    out: dict[int | None, list[Tensor]] = {}
-    for t in inv.tensors:
-        out.setdefault(t.layer, []).append(t)
-    return out
-
-
 def _signature(tensors: list[Tensor]) -> tuple[tuple[str, int], ...]:
     """A block's count per component: equal signatures, equal blocks in the table."""
     sums: dict[str, int] = {}
@@ -88,16 +80,10 @@ def _signature(tensors: list[Tensor]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(sums.items()))
 
 
-def _block_kinds(inv: Inventory, layers: list[int], signatures: dict[int, tuple]) -> str:
+def _block_kinds(runs: list[tuple[range, int]]) -> str:
     """"layers 0–2: 3 × 583,483,392; layers 3–60: 58 × 11,507,073,024": runs of equal blocks."""
-    runs: list[list[int]] = []
-    for i in layers:
-        if runs and signatures[runs[-1][-1]] == signatures[i] and runs[-1][-1] == i - 1:
-            runs[-1].append(i)
-        else:
-            runs.append([i])
     parts = [f"layer{'s' if len(r) > 1 else ''} {r[0]}{f'–{r[-1]}' if len(r) > 1 else ''}: "
-             f"{len(r)} × {inv.by_layer[r[0]]:,}" for r in runs]
+             f"{len(r)} × {count:,}" for r, count in runs]
     return "; ".join(parts) if len(parts) <= 6 else f"{len(parts)} runs of different blocks; the sum over every layer"
 
 
@@ -106,27 +92,32 @@ def calculator_rows(inv: Inventory) -> list[Row]:
     tensors outside the blocks, the output head and the total.
 
     The rows partition the inventory: ``blocks`` plus every row after it (but the total)
-    adds up to ``total``."""
-    tensors = _by_layer(inv)
-    layers = sorted(k for k in tensors if k is not None)
+    adds up to ``total``.  Read per run of identical layers (treemap.layer_view), never per layer."""
+    view = layer_view(inv)
+    layered = sorted((item for item in view if not isinstance(item, Tensor)), key=lambda item: item[0][0])
     rows: list[Row] = []
-    if layers:
-        first = layers[0]
-        in_first = tensors[first]
-        signatures = {i: _signature(tensors[i]) for i in layers}
-        uniform = len(set(signatures.values())) == 1
+    if layered:
+        first, in_first = layered[0][0][0], layered[0][1]
+        runs: list[tuple[range, tuple, int]] = []  # (layers, signature, one block's count): consecutive equal blocks
+        for layers, tensors in layered:
+            signature = _signature(tensors)
+            if runs and runs[-1][1] == signature and runs[-1][0][-1] == layers[0] - 1:
+                runs[-1] = (range(runs[-1][0][0], layers[-1] + 1), signature, runs[-1][2])
+            else:
+                runs.append((layers, signature, sum(t.count for t in tensors)))
+        uniform = len({signature for _, signature, _ in runs}) == 1
         routed = any(t.component == "experts" for t in in_first)
         for component, label in _BLOCK_LABELS.items():
             members = [t for t in in_first if t.component == component]
             if members or component in _ALWAYS_SHOWN or (component == "ffn" and not routed):
                 rows.append(Row(component, label, _describe(members), sum(t.count for t in members)))
         rows.append(Row("block", "one block" if uniform else f"block {first} (blocks differ)",
-                        f"layer {first}", inv.by_layer[first]))
-        n = len(layers)
+                        f"layer {first}", runs[0][2]))
+        n = sum(len(layers) for layers, _, _ in runs)
         rows.append(Row("blocks", f"{n} block" + ("s" if n != 1 else ""),
-                        f"{n} × one block" if uniform else _block_kinds(inv, layers, signatures),
-                        sum(inv.by_layer[i] for i in layers)))
-    outside = tensors.get(None, [])
+                        f"{n} × one block" if uniform else _block_kinds([(r, count) for r, _, count in runs]),
+                        sum(len(layers) * count for layers, _, count in runs)))
+    outside = [item for item in view if isinstance(item, Tensor)]
     embedding = [t for t in outside if t.component == "embedding"]
     shared = "shared with the output layer" if inv.tied else "input side only"
     rows.append(Row("embedding", f"embedding table ({shared})", _describe(embedding),
@@ -238,7 +229,13 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
     out.append('<tr class="total">' + table_cells(("", "total"), ("n", f"{total:,}"), ("n", human(total)),
                                                   ("n", "100.00 %")) + "</tr>")
     out.append("</table><table>")
-    data = inventory_json(inv, manifest=True)
+    grouped = _grouped(inv)
+    data = inventory_json(inv, manifest=not grouped)
+    if grouped:  # `count --json --manifest` would list every layer's tensors: one entry per run instead
+        data["tensors"] = [{"name": name, "shape": list(t.shape), "count": t.count, "component": t.component,
+                            **({"layer": None} if layers is None else {"layers": f"{layers[0]}-{layers[-1]}"}),
+                            "frozen": t.frozen, "aliases": inv.aliases_of(t.name)}
+                           for name, t, layers in _manifest(inv)]
     for name, definition in data["non_embedding_definitions"].items():
         out.append("<tr>" + table_cells(("", f"non-embedding ({name})"), ("n", f"{data['non_embedding'][name]:,}"),
                                    ("detail", definition)) + "</tr>")
@@ -250,16 +247,20 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
         out.append("<h2>Architecture (declared keys)</h2><table class=\"architecture\">")
         for key, value in inv.architecture.to_mapping().items():
             # a per-layer list wraps in its cell (a number's cell never wraps: the table would leave the page)
-            cell = ("list", ", ".join(map(str, value))) if isinstance(value, list) else ("n", str(value))
+            cell = ("list", _listed(value)) if isinstance(value, list) else ("n", str(value))
             out.append("<tr>" + table_cells(("", key), cell) + "</tr>")
         out.append("</table>")
     out.append(f"<h2>Manifest: every tensor ({len(inv.tensors):,})</h2>")
+    rows = _manifest(inv)
+    if grouped:
+        out.append(f"<p>Past {LISTED_LAYERS:,} layers each run of identical layers is one row per tensor, named "
+                   "with the layers it stands for (model.layers.{0-999999}.…); the parameters are one layer's.</p>")
     out.append('<table class="manifest"><tr><th>tensor</th><th class="n">shape</th><th class="n">parameters</th>'
                "<th>component</th><th>layer</th></tr>")
-    for t in inv.tensors:
+    for name, t, layers in rows:
         mark = " (frozen)" if t.frozen else ""
-        out.append("<tr>" + table_cells(("", t.name + mark), ("n", _shape(t.shape)), ("n", f"{t.count:,}"),
-                                   ("", t.component), ("", "" if t.layer is None else str(t.layer))) + "</tr>")
+        out.append("<tr>" + table_cells(("", name + mark), ("n", _shape(t.shape)), ("n", f"{t.count:,}"),
+                                   ("", t.component), ("", _layers_text(layers, grouped))) + "</tr>")
     out.append("</table>")
     if inv.aliases:
         out.append("<p>Aliases (counted once, with the tensor they share):</p><ul>")
@@ -273,6 +274,48 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
     out.append(f"<footer>paramledger {html.escape(__version__)}: every unique learned tensor counted once. "
                "This file is self-contained and needs no network.</footer></body></html>")
     return "\n".join(out) + "\n"
+
+
+def _manifest(inv: Inventory) -> list[tuple[str, Tensor, range | None]]:
+    """(name, tensor, its layers) for each row of the manifest: every tensor (its layer, or None outside the
+    layers); past LISTED_LAYERS layers each tensor of a run of identical layers once, named
+    "model.layers.{0-999999}.mlp.up_proj.weight", with the run's layers."""
+    tensors = inv.tensors
+    if not _grouped(inv):
+        return [(t.name, t, None if t.layer is None else range(t.layer, t.layer + 1)) for t in tensors]
+    static = tensors.layer_prefix.partition("{i}")[0]
+    rows: list[tuple[str, Tensor, range | None]] = []
+    for item in layer_view(inv):
+        if isinstance(item, Tensor):
+            rows.append((item.name, item, None))
+            continue
+        layers, first = item
+        span = f"{{{layers[0]}-{layers[-1]}}}" if len(layers) > 1 else str(layers[0])
+        start = len(tensors.layer_prefix.format(i=layers[0]))
+        rows.extend((f"{static}{span}.{t.name[start:]}", t, layers) for t in first)
+    return rows
+
+
+def _grouped(inv: Inventory) -> bool:
+    """The manifest lists runs of identical layers, not layers (as count --json's by_layer, past LISTED_LAYERS)."""
+    return isinstance(inv.tensors, StampedTensors) and len(inv.tensors.blocks) > LISTED_LAYERS
+
+
+def _layers_text(layers: range | None, grouped: bool) -> str:
+    if layers is None:
+        return ""
+    if not grouped:
+        return str(layers[0])
+    return f"{layers[0]:,}–{layers[-1]:,}" if len(layers) > 1 else f"{layers[0]:,}"
+
+
+LISTED_VALUES = 1_000  # a per-layer list in the architecture table: past this many values, the first ones and a count
+
+
+def _listed(values: list) -> str:
+    if len(values) <= LISTED_LAYERS:
+        return ", ".join(map(str, values))
+    return ", ".join(map(str, values[:LISTED_VALUES])) + f", … ({len(values):,} values, the first {LISTED_VALUES:,} shown)"
 
 
 def write_report(inv: Inventory, path: str | os.PathLike[str], *, context: int | None = None,

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import html
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ._exceptions import OptionError
 from .dtypes import get_dtype
 from .inventory import Inventory
 from .kvcache import MLA_LAYOUTS, KVCache
 from .memory import (TOTAL_DEFINITION, MemoryReport, WeightBytes, format_bytes, memory_report, report_json,
-                     state_label, total_label, weight_bytes)
+                     state_label, total_label, weight_bytes, weight_dtype)
 
 
 def table_cells(*cells: tuple[str, str]) -> str:
@@ -46,18 +46,20 @@ def memory_rows(inv: Inventory, context: int | None = None, kv_dtype: str | None
     size does not divide a tensor's rows is a row with the refusal, the others stand."""
     rows: list[WeightsAt] = []
     stored = inv.architecture is not None and inv.architecture.stored is not None
+    # One KV cache and one FLOPs count for every row (they do not depend on the weights' dtype): memory_report
+    # at bf16, which has no groups to refuse, its weights swapped per row (a 10^6-layer design sizes its cache once)
+    kv_dtype = kv_dtype or REPORT_KV_DTYPE
+    base = None if inv.architecture is None else memory_report(inv, dtype="bf16", kv_dtype=kv_dtype, context=context)
     for dtype in (("stored",) if stored else ()) + REPORT_DTYPES:
-        chosen = None if dtype == "stored" else dtype  # the first row: as the config says it is stored (issue #18)
+        chosen = None if dtype == "stored" else weight_dtype(dtype)  # the first row: as the config says (issue #18)
         try:
-            if inv.architecture is None:  # a checkpoint's or a module's tensors: no layers to cache
-                rows.append(WeightsAt(dtype, weight_bytes(inv, dtype)))
-            else:
-                report = memory_report(inv, dtype=chosen, kv_dtype=kv_dtype or REPORT_KV_DTYPE, context=context)
-                rows.append(WeightsAt(dtype, report.weights, report))
+            weights = weight_bytes(inv, dtype if base is None else chosen)
         except OptionError as error:
             if error.option != "group-size":
                 raise
             rows.append(WeightsAt(dtype, refusal=str(error)))
+            continue
+        rows.append(WeightsAt(dtype, weights, None if base is None else replace(base, weights=weights)))
     return rows
 
 

@@ -15,7 +15,7 @@ fits its box, shortened first, else left out.  No script: the report runs none.
 from __future__ import annotations
 
 import html
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .inventory import Inventory, StampedTensors, Tensor
@@ -40,7 +40,7 @@ class Group:
     one tensor outside them."""
 
     label: str
-    layers: tuple[int, ...]
+    layers: Sequence[int]  # a range (a tuple, empty, for a tensor outside the layers)
     leaves: tuple[Leaf, ...]
 
     @property
@@ -59,26 +59,42 @@ def _module(name: str) -> str:
     return (path if kind in ("weight", "bias") and path else name).rsplit(".", 1)[-1]
 
 
-def _layer_kinds(inv: Inventory, layers: Sequence[int],
-                 per_layer: dict[int, list[Tensor]]) -> dict[int, Hashable]:
-    """Layer -> a key equal for identical layers: the builder's shared block (distinct blocks with equal
-    tensors are one kind: a sliding and a full attention layer hold the same weights), else the layer's
-    components and shapes."""
+def layer_view(inv: Inventory) -> list[Tensor | tuple[range, list[Tensor]]]:
+    """The inventory in its order with each run of identical consecutive layers once: a tensor outside
+    the layers, or (the run's layers, its first layer's tensors).  A builder's inventory is read per run
+    (StampedTensors.layer_runs: a 10^6-layer design is a few items, never expanded); a flat list per
+    tensor, its layers identical when their tensors have the same components and shapes."""
     tensors = inv.tensors
-    if isinstance(tensors, StampedTensors) and len(tensors.blocks) == len(layers):
-        canonical: dict[int, int] = {}
-        seen: list[tuple[Tensor, ...]] = []
-        for block, _ in tensors.distinct_blocks():
-            same = next((i for i, other in enumerate(seen) if other == block), None)
-            if same is None:
-                seen.append(block)
-                same = len(seen) - 1
-            canonical[id(block)] = same
-        return {i: canonical[id(block)] for i, block in zip(layers, tensors.blocks)}
-    return {i: tuple((t.component, t.shape, t.experts, t.frozen) for t in per_layer[i]) for i in layers}
+    if isinstance(tensors, StampedTensors):
+        before, runs, after = tensors.layer_runs()
+        prefix = tensors.layer_prefix
+        return [*before, *((layers, [t._replace(name=prefix.format(i=layers[0]) + t.name, layer=layers[0])
+                                     for t in block]) for layers, block in runs if block), *after]
+    order: list[int | Tensor] = []  # a tensor outside the layers, or a layer's index at its first tensor
+    per_layer: dict[int, list[Tensor]] = {}
+    for t in tensors:
+        if t.layer is None:
+            order.append(t)
+        else:
+            if t.layer not in per_layer:
+                per_layer[t.layer] = []
+                order.append(t.layer)
+            per_layer[t.layer].append(t)
+    kinds = {i: tuple((t.component, t.shape, t.experts, t.frozen) for t in members) for i, members in per_layer.items()}
+    out: list[Tensor | tuple[range, list[Tensor]]] = []
+    for item in order:
+        if not isinstance(item, int):
+            out.append(item)
+            continue
+        last = out[-1] if out else None
+        if last is not None and not isinstance(last, Tensor) and last[0][-1] == item - 1 and kinds[last[0][0]] == kinds[item]:
+            out[-1] = (range(last[0][0], item + 1), last[1])
+        else:
+            out.append((range(item, item + 1), per_layer[item]))
+    return out
 
 
-def _span(layers: tuple[int, ...]) -> str:
+def _span(layers: Sequence[int]) -> str:
     return f"layer {layers[0]}" if len(layers) == 1 else f"layers {layers[0]}–{layers[-1]} ({len(layers)} alike)"
 
 
@@ -96,40 +112,19 @@ def _parts(tensors: list[Tensor], times: int) -> tuple[Leaf, ...]:
 def treemap_groups(inv: Inventory) -> list[Group]:
     """The treemap's boxes in the inventory's order: each tensor outside the layers, and each run of
     identical consecutive layers."""
-    order: list[int | Tensor] = []  # a tensor outside the layers, or a layer's index at its first tensor
-    per_layer: dict[int, list[Tensor]] = {}
-    for t in inv.tensors:
-        if t.layer is None:
-            order.append(t)
-        else:
-            if t.layer not in per_layer:
-                per_layer[t.layer] = []
-                order.append(t.layer)
-            per_layer[t.layer].append(t)
-    kinds = _layer_kinds(inv, list(per_layer), per_layer)
     groups: list[Group] = []
-    run: list[int] = []
-
-    def close_run() -> None:
-        if run:
-            groups.append(Group(_span(tuple(run)), tuple(run), _parts(per_layer[run[0]], len(run))))
-            run.clear()
-
     seen_layers = False
-    for item in order:
-        if isinstance(item, int):
-            if run and (kinds[run[-1]] != kinds[item] or run[-1] != item - 1):
-                close_run()
-            run.append(item)
+    for item in layer_view(inv):
+        if not isinstance(item, Tensor):
+            layers, first = item
+            groups.append(Group(_span(layers), layers, _parts(first, len(layers))))
             seen_layers = True
             continue
-        close_run()
         label = _OUTSIDE_LABELS.get(item.component) or (
             ("final norm" if seen_layers else _module(item.name)) if item.component == "norm" else _module(item.name))
         if item.component == "embedding" and inv.tied and item.name in inv.aliases.values():
             label = "embedding (= output head)"
         groups.append(Group(label, (), (Leaf(label, item.component, item.count, (item.name,)),)))
-    close_run()
     return groups
 
 
