@@ -315,7 +315,8 @@ LISTED_VALUES = 1_000  # a per-layer list in the architecture table: past this m
 def _listed(values: list) -> str:
     if len(values) <= LISTED_LAYERS:
         return ", ".join(map(str, values))
-    return ", ".join(map(str, values[:LISTED_VALUES])) + f", … ({len(values):,} values, the first {LISTED_VALUES:,} shown)"
+    shown = ", ".join(map(str, values[:LISTED_VALUES]))
+    return f"{shown}, … ({len(values):,} values, the first {LISTED_VALUES:,} shown)"
 
 
 def write_report(inv: Inventory, path: str | os.PathLike[str], *, context: int | None = None,

@@ -87,7 +87,8 @@ def layer_view(inv: Inventory) -> list[Tensor | tuple[range, list[Tensor]]]:
             out.append(item)
             continue
         last = out[-1] if out else None
-        if last is not None and not isinstance(last, Tensor) and last[0][-1] == item - 1 and kinds[last[0][0]] == kinds[item]:
+        if (last is not None and not isinstance(last, Tensor) and last[0][-1] == item - 1
+                and kinds[last[0][0]] == kinds[item]):
             out[-1] = (range(last[0][0], item + 1), last[1])
         else:
             out.append((range(item, item + 1), per_layer[item]))

@@ -172,7 +172,8 @@ def _diff_by_runs(base: StampedTensors, other: StampedTensors) -> tuple[list[Dif
     if prefixes[0] == prefixes[1]:  # layer i against layer i, over the spans where neither side's kind changes
         a_blocks, b_blocks = _blocks_at(a_runs), _blocks_at(b_runs)
         cuts = sorted({0, *(r.stop for r, _ in a_runs), *(r.stop for r, _ in b_runs)})
-        segments = [(range(start, stop), a_blocks(start), b_blocks(start)) for start, stop in zip(cuts, cuts[1:])]
+        segments = [(range(start, stop), a_blocks(start), b_blocks(start))
+                    for start, stop in itertools.pairwise(cuts)]
     else:  # different names: every layer of the base removed, every layer of the other added
         segments = [(layers, block, ()) for layers, block in a_runs] + [(layers, (), block) for layers, block in b_runs]
     cache: dict[tuple[int, int], Pairs] = {}
@@ -446,7 +447,8 @@ def _diff_json(diff: TensorDiff) -> dict[str, Any]:
                  lambda run: (run.old.shape, run.new.shape))):
             lines = _lines(runs, alike)
             out[key] = [{**entry(run), "name": name} if first is None else
-                        {**entry(run), "name": name, "layers": f"{first}-{first + layers - 1}" if layers > 1 else str(first)}
+                        {**entry(run), "name": name,
+                         "layers": f"{first}-{first + layers - 1}" if layers > 1 else str(first)}
                         for name, run, first, layers in lines[:LISTED_LAYERS]]
             if len(lines) > LISTED_LAYERS:
                 omitted[key] = len(lines) - LISTED_LAYERS

@@ -1,0 +1,171 @@
+"""Issue 23: a design of 10^6 layers is answered in bounded time and memory by every command and the API,
+each run in a child of its own (its peak RSS from os.wait4, so no other run's peak is counted).  Per-layer
+work happens only where names are printed, grouped ("model.layers.{0-999999}...") past a printable size.
+
+The bounds are loose for CI (10 s, 300 MB); on the machine this was written on each run takes 0.2-1.3 s."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from test_reliability_inputs import llama_config, write_config
+
+LAYERS = "num_hidden_layers=1000000"
+SECONDS, MEGABYTES = 10, 300
+
+
+def bounded(tmp_path: Path, *argv: str, module: tuple[str, ...] = ("-m", "paramledger")) -> str:
+    """Run ``python -m paramledger argv`` (or ``python module...``) in a fresh child: exit status 0 within
+    SECONDS and MEGABYTES of peak RSS; its stdout."""
+    out, err = tmp_path / "stdout", tmp_path / "stderr"
+    with out.open("wb") as stdout, err.open("wb") as stderr:
+        child = subprocess.Popen([sys.executable, *module, *argv], stdout=stdout, stderr=stderr, cwd=tmp_path)
+    start = time.monotonic()
+    while True:
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() - start > SECONDS:
+            os.kill(child.pid, signal.SIGKILL)
+            os.wait4(child.pid, 0)
+            child.returncode = -9
+            pytest.fail(f"{' '.join(argv)}: still running after {SECONDS} s")
+        time.sleep(0.005)
+    child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it again
+    elapsed = time.monotonic() - start
+    assert child.returncode == 0, err.read_text()[-2000:]
+    assert elapsed < SECONDS, f"{elapsed:.1f} s"
+    assert usage.ru_maxrss < MEGABYTES * 1024, f"peak RSS {usage.ru_maxrss // 1024} MB"  # KiB on Linux
+    return out.read_text()
+
+
+@pytest.fixture(scope="module")
+def deep(tmp_path_factory) -> str:
+    """seed-baseline at 10^6 layers as a spec file, so that compare's A is deep too."""
+    spec = Path(__file__).parents[1] / "src" / "paramledger" / "designs" / "seed-baseline.toml"
+    path = tmp_path_factory.mktemp("deep") / "deep.toml"
+    path.write_text(spec.read_text().replace("num_hidden_layers = 6", "num_hidden_layers = 1000000"))
+    return str(path)
+
+
+def test_count(tmp_path):
+    out = bounded(tmp_path, "count", "seed-baseline", "--set", LAYERS)
+    assert "1000000 layers" in out and "786,952,388,864" in out
+
+
+def test_count_json(tmp_path):
+    data = json.loads(bounded(tmp_path, "count", "seed-baseline", "--set", LAYERS, "--json"))
+    assert data["total"] == 786_952_388_864 and data["by_layer"] == {"outside": 8_388_864, "0-999999": 786_944}
+
+
+@pytest.mark.parametrize("json_flag", [(), ("--json",)])
+def test_memory(tmp_path, json_flag):
+    bounded(tmp_path, "memory", "seed-baseline", "--set", LAYERS, *json_flag)
+
+
+def test_whatif(tmp_path):
+    assert "+786,939,278,336" in bounded(tmp_path, "whatif", "seed-baseline", "--vary", LAYERS)
+
+
+def test_formula(tmp_path):
+    pytest.importorskip("sympy")
+    bounded(tmp_path, "formula", "seed-baseline", "--set", LAYERS)
+
+
+def test_compare_tensors_groups_the_layers_added(tmp_path):
+    out = bounded(tmp_path, "compare", "seed-baseline", "seed-baseline", "--set", LAYERS, "--tensors")
+    assert "added (7999952 tensors, 786,939,278,336 parameters):" in out
+    assert "  model.layers.{6-999999}.mlp.up_proj.weight  1024 × 256  262,144 each (999,994 layers)" in out
+    assert len(out.splitlines()) < 20
+
+
+def test_compare_tensors_of_different_depths_and_widths(tmp_path, deep):
+    out = bounded(tmp_path, "compare", deep, "seed-narrow", "--set", "num_hidden_layers=1000002", "--tensors")
+    assert ("  model.layers.{0-999999}.mlp.up_proj.weight  1024 × 256 -> 512 × 128  −196,608 each "
+            "(1,000,000 layers)") in out
+    assert "  model.layers.{1000000-1000001}.mlp.up_proj.weight  512 × 128  65,536 each (2 layers)" in out
+    assert "tensors: identical" in bounded(tmp_path, "compare", deep, deep, "--tensors")
+
+
+def test_compare_tensors_json_groups_past_10000_layers(tmp_path, deep):
+    data = json.loads(bounded(tmp_path, "compare", deep, "seed-narrow", "--set", "num_hidden_layers=1000002",
+                              "--tensors", "--json"))
+    tensors = data["tensors"]
+    assert {"name": "model.layers.{1000000-1000001}.mlp.up_proj.weight", "shape": [512, 128], "count": 65_536,
+            "layers": "1000000-1000001"} in tensors["added"]
+    assert {"name": "model.layers.{0-999999}.mlp.up_proj.weight", "from": [1024, 256], "to": [512, 128],
+            "delta": -196_608, "layers": "0-999999"} in tensors["reshaped"]
+    deltas = sum(e["delta"] * _layers(e) for e in tensors["reshaped"])
+    added = sum(e["count"] * _layers(e) for e in tensors["added"])
+    assert deltas + added == data["delta"]
+
+
+def _layers(entry: dict) -> int:
+    first, _, last = entry.get("layers", "0").partition("-")
+    return int(last or first) - int(first) + 1
+
+
+def test_report_is_a_useful_page(tmp_path):
+    bounded(tmp_path, "report", "seed-baseline", "--set", LAYERS, "-o", "r.html")
+    text = (tmp_path / "r.html").read_text()
+    assert len(text) < 200_000
+    assert 'id="total">786,952,388,864<' in text and "Manifest: every tensor (8,000,002)" in text
+    assert "model.layers.{0-999999}.mlp.up_proj.weight" in text and "layers 0–999999 (1000000 alike)" in text
+    data = json.loads(re.search(r'id="inventory-json">(.*?)</script>', text, re.DOTALL).group(1))
+    assert {"name": "model.layers.{0-999999}.mlp.up_proj.weight", "shape": [1024, 256], "count": 262_144,
+            "component": "ffn", "layers": "0-999999", "frozen": False, "aliases": []} in data["tensors"]
+    assert sum(t["count"] * _layers(t) if "layers" in t else t["count"] for t in data["tensors"]) == data["total"]
+
+
+# The API: a server in the child, one request.  The page bounds depth at 1,024 layers (server.MAX_REPEATS):
+# 10^6 is refused at once, the bound itself is answered.
+_REQUEST = textwrap.dedent("""
+    import sys, threading, urllib.error, urllib.request
+    from paramledger.server import make_server
+    server = make_server(quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    body = open(sys.argv[2], "rb").read() if len(sys.argv) > 2 else None
+    try:
+        reply = urllib.request.urlopen(urllib.request.Request(server.url + sys.argv[1], data=body), timeout=20)
+        print(reply.status, reply.read().decode())
+    except urllib.error.HTTPError as error:
+        print(error.code, error.read().decode())
+""")
+ROUTES = ["count", "count?manifest=true", "view", "memory", "fit?gpu=h100", "fit/view?gpu=h100"]
+
+
+def ask(tmp_path: Path, path: str, config: dict | None = None) -> tuple[int, dict]:
+    argv = [path]
+    if config is not None:
+        write_config(tmp_path / "pasted", json.dumps(config))
+        argv.append(str(tmp_path / "pasted" / "config.json"))
+    status, _, body = bounded(tmp_path, *argv, module=("-c", _REQUEST)).partition(" ")
+    return int(status), json.loads(body)
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("layers, answered", [(1_000_000, False), (1024, True)])
+def test_api(tmp_path, route, layers, answered):
+    name, _, query = route.partition("?")
+    status, body = ask(tmp_path, f"api/{name}?source=seed-baseline&num_hidden_layers={layers}"
+                                 + (f"&{query}" if query else ""))
+    assert status == (200 if answered else 400), body
+    assert answered or "above the page's bound of 1,024" in body["error"]
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("layers, answered", [(1_000_000, False), (1024, True)])
+def test_api_pasted(tmp_path, route, layers, answered):
+    name, _, query = route.partition("?")
+    config = {**llama_config(), "num_hidden_layers": layers}
+    status, body = ask(tmp_path, f"api/paste/{name}" + (f"?{query}" if query else ""), config)
+    assert status == (200 if answered else 400), body
