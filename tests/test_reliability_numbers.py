@@ -69,3 +69,16 @@ def test_sweep_where_with_30000_terms_is_refused(cli):
 def test_sweep_where_nested_deeply_is_refused(cli, where):
     refused(cli, "sweep", "seed-baseline", "--grid", "vocab_size=1:10", "--where", where,
             match=r"--where: (nested too deeply|cannot parse)")
+
+
+@pytest.mark.parametrize(("command", "option"), [("memory", "--context"), ("memory", "--batch"),
+                                                 ("fit", "--context"), ("memory", "--tokens")])
+def test_count_option_beyond_two_to_the_53_is_refused(cli, command, option):
+    """Found by tests/test_fuzz_inputs.py: memory --context 1e400 raised OverflowError formatting its bytes."""
+    extra = ["--gpu", "h100"] if command == "fit" else ["--training", "fp32-adam"] if option == "--tokens" else []
+    status, out, err = cli(command, "seed-1.1b", *extra, option, "1e400")
+    assert (status, out) == (2, "")
+    assert err == (f"paramledger {command}: error: argument {option}: a 401-digit number is beyond the bound of "
+                   "9,007,199,254,740,992\n")
+    status, out, err = cli(command, "seed-1.1b", *extra, option, str(2**53), "--json")
+    assert status in (0, 1) and json.loads(out), err

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ._exceptions import OptionError
-from .limits import number_text
+from .limits import MAX_INTEGER, big, number_text
 
 
 def parse_count(text: str, option: str, what: str = "parameters") -> int:
@@ -34,9 +34,12 @@ def count_type(option: str, what: str):  # noqa: ANN201 (an argparse type)
 
     def parse(text: str) -> int:
         try:
-            return parse_count(text, option, what)
+            value = parse_count(text, option, what)
         except OptionError as error:
             raise argparse.ArgumentTypeError(str(error).removeprefix(f"{option}: ")) from None
+        if value > MAX_INTEGER:  # --context 1e400 priced its KV cache as a float beyond 1.8e308 (a traceback)
+            raise argparse.ArgumentTypeError(f"{big(value)} is beyond the bound of {MAX_INTEGER:,}")
+        return value
 
     return parse
 
