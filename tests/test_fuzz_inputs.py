@@ -135,7 +135,8 @@ def mutated_mapping(draw, original: dict) -> object:
         else:  # another real model's key, at that model's value or a hostile one
             donor = draw(st.sampled_from(sorted(CONFIGS)))
             donor_key = draw(st.sampled_from(sorted(CONFIGS[donor])))
-            node[donor_key] = CONFIGS[donor][donor_key] if draw(st.booleans()) else draw(hostile_value())
+            kept = draw(st.booleans())  # a copy: a later mutation must not reach into CONFIGS
+            node[donor_key] = json.loads(json.dumps(CONFIGS[donor][donor_key])) if kept else draw(hostile_value())
     if draw(st.integers(0, 49)) == 0:
         return draw(st.sampled_from([[], [mapping], "config", 0, None]))
     return mapping
@@ -339,11 +340,38 @@ def whatif_inputs(draw) -> list[str]:
 # --------------------------------------------------------------------------- the checks
 
 
+def _parsed(data: bytes, name: str):
+    try:
+        return json.loads(data) if name == "config.json" else tomllib.loads(data.decode("utf-8"))
+    except ValueError:
+        return None
+
+
+def _quant_method_unhashable(config) -> bool:
+    section = config.get("quantization_config") if isinstance(config, dict) else None
+    return isinstance(section, dict) and isinstance(section.get("quant_method"), (list, dict))
+
+
+# Bugs found by this fuzzing in files this test's author does not own, each with its reproducer; an input
+# of that exact shape is tallied as "known bug" and not run, so that the rest of the surface still is.
+# Delete an entry once its bug is fixed.
+KNOWN_BUGS = {
+    # config.json {"model_type": "llama", ..., "quantization_config": {"quant_method": []}}: count raises
+    # TypeError: unhashable type: 'list' (quantization/methods.py read_method, `_readers().get(name)`).
+    "quant_method a list or object": _quant_method_unhashable,
+}
+
+
 def check_file(test: str, argv: list[str], data: bytes, name: str) -> None:
     """Writes ``data`` as ``name`` in the work folder and runs ``argv`` on it (the folder for a config)."""
     path = WORK / name
     path.write_bytes(data)
     note(f"{path}: {data[:3000]!r}")
+    config = _parsed(data, name)
+    known = next((bug for bug, matches in KNOWN_BUGS.items() if matches(config)), None)
+    if known:
+        tally(test, f"known bug, not run ({known})")
+        return
     tally(test, run([*argv[:1], str(WORK if name == "config.json" else path), *argv[1:]]))
 
 
