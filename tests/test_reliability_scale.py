@@ -169,3 +169,34 @@ def test_api_pasted(tmp_path, route, layers, answered):
     config = {**llama_config(), "num_hidden_layers": layers}
     status, body = ask(tmp_path, f"api/paste/{name}" + (f"?{query}" if query else ""), config)
     assert status == (200 if answered else 400), body
+
+
+def test_compare_tensors_of_a_hybrid_groups_each_kind_of_layer(tmp_path):
+    """Qwen3-Next alternates three linear-attention layers and one full: past 2,000 runs each kind is one line."""
+    model = "Qwen3-Next-80B-A3B-Instruct"
+    out = bounded(tmp_path, "compare", model, model, "--set", LAYERS, "--tensors")
+    assert ("  model.layers.{51-999999, 249,988 runs}.self_attn.q_proj.weight  8192 × 2048  16,777,216 each "
+            "(249,988 layers)") in out
+    assert len(out.splitlines()) < 60
+
+
+def test_kinds_of_layers_account_for_every_tensor(monkeypatch):
+    """The grouping by kind that a deep hybrid gets, forced on a small one: the same tensors, the same sums."""
+    import paramledger
+    from paramledger import report, treemap, whatif
+
+    base = paramledger.inventory(paramledger.load("Qwen3-Next-80B-A3B-Instruct", num_hidden_layers=2))
+    other = paramledger.inventory(paramledger.load("Qwen3-Next-80B-A3B-Instruct", num_hidden_layers=13))
+    row = whatif.compare(base, other)
+    flat = {t.name for t in row.tensor_diff().added}
+    monkeypatch.setattr(whatif, "LISTED_RUNS", 2)
+    diff = row.tensor_diff()
+    assert {t.name for t in diff.added} == flat and diff.delta == row.delta
+    assert "model.layers.{3-11, 3 runs}.self_attn.q_proj.weight" in whatif.tensor_diff_text(diff)
+    monkeypatch.setattr(treemap, "LISTED_RUNS", 2)
+    groups = treemap.treemap_groups(other)
+    assert [g.label for g in groups if g.layers] == ["layers 0–12, 4 runs (10 alike)",
+                                                     "layers 3–11, 3 runs (3 alike)"]
+    assert sum(g.count for g in groups) == other.total
+    blocks = {r.key: r.count for r in report.calculator_rows(other)}["blocks"]
+    assert blocks == sum(other.by_layer[i] for i in range(13))

@@ -11,6 +11,7 @@ with equal values count twice.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -116,6 +117,38 @@ def _position_in(order: tuple[str, ...]) -> Callable[[Tensor | str], int]:
     return position
 
 
+class Layers(Sequence[int]):
+    """Layer indices held as runs of consecutive layers (``ranges``, ascending): the layers of one kind in
+    a design whose kinds alternate, without a list of every layer."""
+
+    __slots__ = ("_ends", "ranges")
+
+    def __init__(self, ranges: Sequence[range]) -> None:
+        self.ranges = tuple(ranges)
+        self._ends = list(itertools.accumulate(map(len, self.ranges)))
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def __getitem__(self, index: int) -> int:  # type: ignore[override] (no slices)
+        index = index + len(self) if index < 0 else index
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        k = bisect.bisect_right(self._ends, index)
+        return self.ranges[k][index - (self._ends[k - 1] if k else 0)]
+
+    def __iter__(self) -> Iterator[int]:
+        return itertools.chain.from_iterable(self.ranges)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Layers) and self.ranges == other.ranges
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Layers({len(self)} layers in {len(self.ranges)} runs)"
+
+
 class StampedTensors(Sequence[Tensor]):
     """A tensor list whose layers repeat: the tensors before the blocks, one block per layer
     (a layer's tensors named relative to its prefix, one block object shared by every layer
@@ -205,6 +238,14 @@ class StampedTensors(Sequence[Tensor]):
             self._runs = (*self._outside(), tuple(runs))
         before, after, runs = self._runs
         return before, list(runs), after
+
+    def layer_kinds(self) -> list[tuple[Layers, tuple[Tensor, ...]]]:
+        """(its layers, its block) for each kind of layer (layer_runs' blocks), in the order the kinds first
+        appear: a design whose kinds alternate is a few kinds, not a run per switch."""
+        kinds: dict[int, tuple[list[range], tuple[Tensor, ...]]] = {}
+        for layers, block in self.layer_runs()[1]:
+            kinds.setdefault(id(block), ([], block))[0].append(layers)
+        return [(Layers(ranges), block) for ranges, block in kinds.values()]
 
     def __iter__(self) -> Iterator[Tensor]:
         return iter(self._expand())

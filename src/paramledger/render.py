@@ -47,8 +47,9 @@ def by_layer_json(inv: Inventory) -> dict[str, int]:
         outside = tensors.head + tensors.tail
         out = {"outside": sum(t.count for t in outside)} if outside else {}
         runs: list[tuple[range, int]] = []
+        totals: dict[int, int] = {}  # each kind of block summed once
         for layers, block in tensors.layer_runs()[1]:
-            total = sum(t.count for t in block)
+            total = totals.get(id(block)) or totals.setdefault(id(block), sum(t.count for t in block))
             if runs and runs[-1][1] == total:
                 layers = range(runs.pop()[0][0], layers[-1] + 1)
             runs.append((layers, total))

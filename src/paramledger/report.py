@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._files import output_file
-from .inventory import COMPONENTS, Inventory, StampedTensors, Tensor
+from .inventory import COMPONENTS, Inventory, Layers, StampedTensors, Tensor
 from .palette import color
 from .render import LISTED_LAYERS, heading, human, inventory_json, percent
 from .report_memory import REPORT_DTYPES, memory_section, table_cells  # noqa: F401 (REPORT_DTYPES: the report's rows)
@@ -93,18 +93,26 @@ def calculator_rows(inv: Inventory) -> list[Row]:
 
     The rows partition the inventory: ``blocks`` plus every row after it (but the total)
     adds up to ``total``.  Read per run of identical layers (treemap.layer_view), never per layer."""
-    view = layer_view(inv)
-    layered = sorted((item for item in view if not isinstance(item, Tensor)), key=lambda item: item[0][0])
+    if isinstance(inv.tensors, StampedTensors):  # every run, however many: a signature per kind of block
+        before, layered, after = inv.tensors.layer_runs()
+        layered, outside = [(layers, block) for layers, block in layered if block], [*before, *after]
+    else:
+        view = layer_view(inv)
+        layered = sorted((item for item in view if not isinstance(item, Tensor)), key=lambda item: item[0][0])
+        outside = [item for item in view if isinstance(item, Tensor)]
     rows: list[Row] = []
     if layered:
         first, in_first = layered[0][0][0], layered[0][1]
         runs: list[tuple[range, tuple, int]] = []  # (layers, signature, one block's count): consecutive equal blocks
+        kinds: dict[int, tuple[tuple, int]] = {}  # each kind of block once: its signature and count
         for layers, tensors in layered:
-            signature = _signature(tensors)
+            if id(tensors) not in kinds:
+                kinds[id(tensors)] = (_signature(tensors), sum(t.count for t in tensors))
+            signature, count = kinds[id(tensors)]
             if runs and runs[-1][1] == signature and runs[-1][0][-1] == layers[0] - 1:
                 runs[-1] = (range(runs[-1][0][0], layers[-1] + 1), signature, runs[-1][2])
             else:
-                runs.append((layers, signature, sum(t.count for t in tensors)))
+                runs.append((layers, signature, count))
         uniform = len({signature for _, signature, _ in runs}) == 1
         routed = any(t.component == "experts" for t in in_first)
         for component, label in _BLOCK_LABELS.items():
@@ -117,7 +125,6 @@ def calculator_rows(inv: Inventory) -> list[Row]:
         rows.append(Row("blocks", f"{n} block" + ("s" if n != 1 else ""),
                         f"{n} × one block" if uniform else _block_kinds([(r, count) for r, _, count in runs]),
                         sum(len(layers) * count for layers, _, count in runs)))
-    outside = [item for item in view if isinstance(item, Tensor)]
     embedding = [t for t in outside if t.component == "embedding"]
     shared = "shared with the output layer" if inv.tied else "input side only"
     rows.append(Row("embedding", f"embedding table ({shared})", _describe(embedding),
@@ -205,15 +212,17 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
                    + "".join(f"<li>{html.escape(note)}</li>" for note in notes) + "</ul></div>")
     out.append("<h2>Where the parameters go</h2>")
     # A phone gets a tall treemap of its own (the wide one's labels would shrink to 4 px); CSS picks one.
-    out.append(treemap_svg(inv))
-    out.append(treemap_svg(inv, 350, 520, variant="narrow"))
+    view = layer_view(inv)  # read once for the treemaps, their legend and the manifest
+    groups = treemap_groups(inv, view)
+    out.append(treemap_svg(inv, groups=groups))
+    out.append(treemap_svg(inv, 350, 520, variant="narrow", groups=groups))
     out.append('<p class="legend">' + "".join(
         f'<span data-component="{html.escape(c)}"><i style="background:{color(c)}"></i>{html.escape(c)}</span>'
         for c in inv.components) + "</p>")
     # The boxes in order with their shares, for the ones too small to label (DeepSeek-V3's embedding: 0.14 %)
     out.append('<p class="treemap-order">In order: ' + " · ".join(
         f"{html.escape(group.label)} {html.escape(percent(group.count, total))}"
-        for group in treemap_groups(inv) if group.count) + "</p>")
+        for group in groups if group.count) + "</p>")
     out.append("<h2>The calculator's table</h2>")
     out.append('<table class="rows"><tr><th>part</th><th class="n">parameters</th><th>tensors</th></tr>')
     for row in calculator_rows(inv):
@@ -234,8 +243,10 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
     if grouped:  # `count --json --manifest` would list every layer's tensors: one entry per run instead
         data["tensors"] = [{"name": name, "shape": list(t.shape), "count": t.count, "component": t.component,
                             **({"layer": None} if layers is None else {"layers": f"{layers[0]}-{layers[-1]}"}),
+                            **({"layer_count": len(layers), "runs": len(layers.ranges)}
+                               if isinstance(layers, Layers) else {}),
                             "frozen": t.frozen, "aliases": inv.aliases_of(t.name)}
-                           for name, t, layers in _manifest(inv)]
+                           for name, t, layers in _manifest(inv, view)]
     for name, definition in data["non_embedding_definitions"].items():
         out.append("<tr>" + table_cells(("", f"non-embedding ({name})"), ("n", f"{data['non_embedding'][name]:,}"),
                                    ("detail", definition)) + "</tr>")
@@ -251,7 +262,7 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
             out.append("<tr>" + table_cells(("", key), cell) + "</tr>")
         out.append("</table>")
     out.append(f"<h2>Manifest: every tensor ({len(inv.tensors):,})</h2>")
-    rows = _manifest(inv)
+    rows = _manifest(inv, view)
     if grouped:
         out.append(f"<p>Past {LISTED_LAYERS:,} layers each run of identical layers is one row per tensor, named "
                    "with the layers it stands for (model.layers.{0-999999}.…); the parameters are one layer's.</p>")
@@ -276,21 +287,22 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
     return "\n".join(out) + "\n"
 
 
-def _manifest(inv: Inventory) -> list[tuple[str, Tensor, range | None]]:
+def _manifest(inv: Inventory, view: list) -> list[tuple[str, Tensor, range | Layers | None]]:
     """(name, tensor, its layers) for each row of the manifest: every tensor (its layer, or None outside the
     layers); past LISTED_LAYERS layers each tensor of a run of identical layers once, named
-    "model.layers.{0-999999}.mlp.up_proj.weight", with the run's layers."""
+    "model.layers.{0-999999}.mlp.up_proj.weight", with the run's layers (``view``: treemap.layer_view)."""
     tensors = inv.tensors
     if not _grouped(inv):
         return [(t.name, t, None if t.layer is None else range(t.layer, t.layer + 1)) for t in tensors]
     static = tensors.layer_prefix.partition("{i}")[0]
-    rows: list[tuple[str, Tensor, range | None]] = []
-    for item in layer_view(inv):
+    rows: list[tuple[str, Tensor, range | Layers | None]] = []
+    for item in view:
         if isinstance(item, Tensor):
             rows.append((item.name, item, None))
             continue
         layers, first = item
-        span = f"{{{layers[0]}-{layers[-1]}}}" if len(layers) > 1 else str(layers[0])
+        span = (f"{{{layers[0]}-{layers[-1]}, {len(layers.ranges):,} runs}}" if isinstance(layers, Layers)
+                else f"{{{layers[0]}-{layers[-1]}}}" if len(layers) > 1 else str(layers[0]))
         start = len(tensors.layer_prefix.format(i=layers[0]))
         rows.extend((f"{static}{span}.{t.name[start:]}", t, layers) for t in first)
     return rows
@@ -301,11 +313,13 @@ def _grouped(inv: Inventory) -> bool:
     return isinstance(inv.tensors, StampedTensors) and len(inv.tensors.blocks) > LISTED_LAYERS
 
 
-def _layers_text(layers: range | None, grouped: bool) -> str:
+def _layers_text(layers: range | Layers | None, grouped: bool) -> str:
     if layers is None:
         return ""
     if not grouped:
         return str(layers[0])
+    if isinstance(layers, Layers):
+        return f"{len(layers):,} layers in {layers[0]:,}–{layers[-1]:,} ({len(layers.ranges):,} runs)"
     return f"{layers[0]:,}–{layers[-1]:,}" if len(layers) > 1 else f"{layers[0]:,}"
 
 

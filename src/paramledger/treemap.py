@@ -18,7 +18,7 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .inventory import Inventory, StampedTensors, Tensor
+from .inventory import Inventory, Layers, StampedTensors, Tensor
 from .palette import color
 from .render import percent
 
@@ -59,14 +59,21 @@ def _module(name: str) -> str:
     return (path if kind in ("weight", "bias") and path else name).rsplit(".", 1)[-1]
 
 
-def layer_view(inv: Inventory) -> list[Tensor | tuple[range, list[Tensor]]]:
+LISTED_RUNS = 1_000
+"""Past this many runs of identical layers (kinds that alternate), the report groups the layers by kind."""
+
+
+def layer_view(inv: Inventory) -> list[Tensor | tuple[range | Layers, list[Tensor]]]:
     """The inventory in its order with each run of identical consecutive layers once: a tensor outside
-    the layers, or (the run's layers, its first layer's tensors).  A builder's inventory is read per run
+    the layers, or (the run's layers, its first layer's tensors); past LISTED_RUNS runs, each kind of layer
+    once, its layers a Layers.  A builder's inventory is read per run
     (StampedTensors.layer_runs: a 10^6-layer design is a few items, never expanded); a flat list per
     tensor, its layers identical when their tensors have the same components and shapes."""
     tensors = inv.tensors
     if isinstance(tensors, StampedTensors):
         before, runs, after = tensors.layer_runs()
+        if len(runs) > LISTED_RUNS:  # kinds alternate: one item per kind of layer, its layers in runs
+            runs = tensors.layer_kinds()
         prefix = tensors.layer_prefix
         return [*before, *((layers, [t._replace(name=prefix.format(i=layers[0]) + t.name, layer=layers[0])
                                      for t in block]) for layers, block in runs if block), *after]
@@ -96,6 +103,8 @@ def layer_view(inv: Inventory) -> list[Tensor | tuple[range, list[Tensor]]]:
 
 
 def _span(layers: Sequence[int]) -> str:
+    if isinstance(layers, Layers):
+        return f"layers {layers[0]}–{layers[-1]}, {len(layers.ranges):,} runs ({len(layers):,} alike)"
     return f"layer {layers[0]}" if len(layers) == 1 else f"layers {layers[0]}–{layers[-1]} ({len(layers)} alike)"
 
 
@@ -110,12 +119,12 @@ def _parts(tensors: list[Tensor], times: int) -> tuple[Leaf, ...]:
                  for (component, label), members in leaves.items())
 
 
-def treemap_groups(inv: Inventory) -> list[Group]:
+def treemap_groups(inv: Inventory, view: list | None = None) -> list[Group]:
     """The treemap's boxes in the inventory's order: each tensor outside the layers, and each run of
-    identical consecutive layers."""
+    identical consecutive layers (``view``: layer_view(inv), when the caller has it)."""
     groups: list[Group] = []
     seen_layers = False
-    for item in layer_view(inv):
+    for item in layer_view(inv) if view is None else view:
         if not isinstance(item, Tensor):
             layers, first = item
             groups.append(Group(_span(layers), layers, _parts(first, len(layers))))
@@ -242,10 +251,12 @@ def _cell(x: float, y: float, w: float, h: float, fill: str, title: str, labels:
 _HEADER = 17.0  # a group's title strip
 
 
-def treemap_svg(inv: Inventory, width: int = 960, height: int = 540, variant: str = "wide") -> str:
+def treemap_svg(inv: Inventory, width: int = 960, height: int = 540, variant: str = "wide",
+                groups: list[Group] | None = None) -> str:
     """The treemap as one inline SVG element (no script, no external reference): the tensors before the
-    layers, one box holding every layer, the tensors after, each box in the inventory's order."""
-    groups = [g for g in treemap_groups(inv) if g.count > 0]
+    layers, one box holding every layer, the tensors after, each box in the inventory's order (``groups``:
+    treemap_groups(inv), when the caller has them)."""
+    groups = [g for g in (treemap_groups(inv) if groups is None else groups) if g.count > 0]
     total = inv.total
     layered = [i for i, g in enumerate(groups) if g.layers]
     # The layers' box takes the place of the first layer group among the tensors outside them.
@@ -292,8 +303,9 @@ def _layers(group: Group, index: int, box: tuple[float, float, float, float], to
                          ' data-header=""'))
         top = y + _HEADER + pad
     inner = squarify([leaf.count for leaf in group.leaves], x + pad, top, w - 2 * pad, y + h - pad - top)
-    rest = group.layers[1:]
-    others = "" if not rest else f"layer {rest[0]}" if len(rest) == 1 else f"layers {rest[0]}–{rest[-1]}"
+    rest = group.layers[1:] if isinstance(group.layers, range) else None
+    others = (f"the {n - 1:,} other layers of its kind" if rest is None else "" if not rest
+              else f"layer {rest[0]}" if len(rest) == 1 else f"layers {rest[0]}–{rest[-1]}")
     for leaf, rect in zip(group.leaves, inner):
         per_layer = f"{n} × {leaf.count // n:,} = " if n > 1 else ""
         title = (f"{group.label}, {leaf.label}: {per_layer}{leaf.count:,} ({percent(leaf.count, total)}) — "

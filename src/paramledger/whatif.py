@@ -20,7 +20,7 @@ from typing import Any
 
 from ._exceptions import OptionError, UnknownKeyError
 from .architecture import Architecture
-from .inventory import COMPONENTS, Inventory, StampedTensors, Tensor
+from .inventory import COMPONENTS, Inventory, Layers, StampedTensors, Tensor
 from .limits import number_text
 
 
@@ -72,14 +72,15 @@ def apply_change(arch: Architecture, change: Change) -> Architecture:
 
 @dataclass(frozen=True, slots=True)
 class DiffRun:
-    """One difference: ``old`` (None: added) and ``new`` (None: removed).  With ``layers`` (a range) it
-    stands for the same difference in each of those layers, the names relative to ``prefix``
-    ("model.layers.{i}."); without, for one tensor under its full name."""
+    """One difference: ``old`` (None: added) and ``new`` (None: removed).  With ``layers`` (a range, or
+    Layers: the layers of one kind where kinds alternate past LISTED_RUNS runs) it stands for the same
+    difference in each of those layers, the names relative to ``prefix`` ("model.layers.{i}."); without,
+    for one tensor under its full name."""
 
     old: Tensor | None
     new: Tensor | None
     prefix: str = ""
-    layers: range | None = None
+    layers: range | Layers | None = None
 
     @property
     def tensors(self) -> int:
@@ -140,6 +141,9 @@ def _tensors(runs: tuple[DiffRun, ...], pick: Callable) -> tuple:
     return tuple(out)
 
 
+LISTED_RUNS = 2_000
+"""Past this many runs of alike layers (kinds that alternate), the diff holds one entry per kind of layer."""
+
 Pairs = tuple[list[tuple[None, Tensor]], list[tuple[Tensor, None]], list[tuple[Tensor, Tensor]]]
 
 
@@ -176,6 +180,14 @@ def _diff_by_runs(base: StampedTensors, other: StampedTensors) -> tuple[list[Dif
                     for start, stop in itertools.pairwise(cuts)]
     else:  # different names: every layer of the base removed, every layer of the other added
         segments = [(layers, block, ()) for layers, block in a_runs] + [(layers, (), block) for layers, block in b_runs]
+    if len(segments) > LISTED_RUNS:  # kinds alternate: one entry per pair of kinds, its layers in runs
+        kinds: dict[tuple[int, int], tuple[list[range], tuple[Tensor, ...], tuple[Tensor, ...]]] = {}
+        for layers, old, new in segments:
+            ranges = kinds.setdefault((id(old), id(new)), ([], old, new))[0]
+            if ranges and ranges[-1].stop == layers.start:
+                layers = range(ranges.pop().start, layers.stop)
+            ranges.append(layers)
+        segments = [(Layers(ranges), old, new) for ranges, old, new in kinds.values()]
     cache: dict[tuple[int, int], Pairs] = {}
     inside: tuple[list[DiffRun], ...] = ([], [], [])
     for layers, old, new in segments:
@@ -343,6 +355,12 @@ def _lines(runs: tuple[DiffRun, ...], alike: Callable[[DiffRun], object]) -> lis
     groups: dict[tuple, list] = {}  # (before, after, alike) -> [run, first, last, layers, before, after], in order
     out: list[Any] = []
     for run in runs:
+        if isinstance(run.layers, Layers):  # the layers of one kind: one line, never merged
+            tensor, layers = run.new or run.old, run.layers
+            start = run.prefix.format(i=layers[0])
+            name = f"{start.removesuffix(f'{layers[0]}.')}{{{layers[0]}-{layers[-1]}, {len(layers.ranges):,} runs}}."
+            out.append((name + tensor.name, run, layers[0], len(layers)))
+            continue
         for name, first, last in _spans(run):
             match = _LAYER_INDEX.match(name)
             if match is None:
@@ -421,6 +439,13 @@ def comparison_json(row: Comparison, *, tensors: bool = False) -> dict[str, Any]
     return out
 
 
+def _layers_json(run: DiffRun, first: int, layers: int) -> dict[str, Any]:
+    """"layers": "6-999999" (or "6"); for the layers of one kind, their last, their number and their runs."""
+    if isinstance(run.layers, Layers):
+        return {"layers": f"{first}-{run.layers[-1]}", "layer_count": layers, "runs": len(run.layers.ranges)}
+    return {"layers": f"{first}-{first + layers - 1}" if layers > 1 else str(first)}
+
+
 def _diff_json(diff: TensorDiff) -> dict[str, Any]:
     """Tensor by tensor; past LISTED_LAYERS layers (as count --json's by_layer), one entry per line of
     compare --tensors: the name of a run of layers as "model.layers.{6-999999}.mlp.up_proj.weight", its
@@ -447,8 +472,7 @@ def _diff_json(diff: TensorDiff) -> dict[str, Any]:
                  lambda run: (run.old.shape, run.new.shape))):
             lines = _lines(runs, alike)
             out[key] = [{**entry(run), "name": name} if first is None else
-                        {**entry(run), "name": name,
-                         "layers": f"{first}-{first + layers - 1}" if layers > 1 else str(first)}
+                        {**entry(run), "name": name, **_layers_json(run, first, layers)}
                         for name, run, first, layers in lines[:LISTED_LAYERS]]
             if len(lines) > LISTED_LAYERS:
                 omitted[key] = len(lines) - LISTED_LAYERS
