@@ -80,11 +80,12 @@ def _signature(tensors: list[Tensor]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(sums.items()))
 
 
-def _block_kinds(runs: list[tuple[range, int]]) -> str:
+def _block_kinds(runs: list[tuple[range, tuple, int]]) -> str:
     """"layers 0–2: 3 × 583,483,392; layers 3–60: 58 × 11,507,073,024": runs of equal blocks."""
-    parts = [f"layer{'s' if len(r) > 1 else ''} {r[0]}{f'–{r[-1]}' if len(r) > 1 else ''}: "
-             f"{len(r)} × {count:,}" for r, count in runs]
-    return "; ".join(parts) if len(parts) <= 6 else f"{len(parts)} runs of different blocks; the sum over every layer"
+    if len(runs) > 6:
+        return f"{len(runs)} runs of different blocks; the sum over every layer"
+    return "; ".join(f"layer{'s' if len(r) > 1 else ''} {r[0]}{f'–{r[-1]}' if len(r) > 1 else ''}: "
+                     f"{len(r)} × {count:,}" for r, _, count in runs)
 
 
 def calculator_rows(inv: Inventory) -> list[Row]:
@@ -123,7 +124,7 @@ def calculator_rows(inv: Inventory) -> list[Row]:
                         f"layer {first}", runs[0][2]))
         n = sum(len(layers) for layers, _, _ in runs)
         rows.append(Row("blocks", f"{n} block" + ("s" if n != 1 else ""),
-                        f"{n} × one block" if uniform else _block_kinds([(r, count) for r, _, count in runs]),
+                        f"{n} × one block" if uniform else _block_kinds(runs),
                         sum(len(layers) * count for layers, _, count in runs)))
     embedding = [t for t in outside if t.component == "embedding"]
     shared = "shared with the output layer" if inv.tied else "input side only"
