@@ -67,6 +67,18 @@ def test_count_json(tmp_path):
     assert data["total"] == 786_952_388_864 and data["by_layer"] == {"outside": 8_388_864, "0-999999": 786_944}
 
 
+def test_count_manifest_groups_the_layers(tmp_path):
+    out = bounded(tmp_path, "count", "seed-baseline", "--set", LAYERS, "--manifest")
+    assert "past 10,000 layers each run of identical layers is one row per tensor" in out
+    row = r"\nmodel\.layers\.\{0-999999\}\.mlp\.up_proj\.weight +1024 × 256 +262,144 +ffn +0–999,999\n"
+    assert re.search(row, out)
+    assert len(out.splitlines()) < 40
+    data = json.loads(bounded(tmp_path, "count", "seed-baseline", "--set", LAYERS, "--manifest", "--json"))
+    assert {"name": "model.layers.{0-999999}.mlp.up_proj.weight", "shape": [1024, 256], "count": 262_144,
+            "component": "ffn", "layers": "0-999999", "frozen": False, "aliases": []} in data["tensors"]
+    assert sum(t["count"] * _layers(t) if "layers" in t else t["count"] for t in data["tensors"]) == data["total"]
+
+
 @pytest.mark.parametrize("json_flag", [(), ("--json",)])
 def test_memory(tmp_path, json_flag):
     bounded(tmp_path, "memory", "seed-baseline", "--set", LAYERS, *json_flag)

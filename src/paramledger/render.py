@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from .analysis import break_even_vocab_size, rule_of_thumb
-from .inventory import ACTIVE_DEFINITION, NON_EMBEDDING_DEFINITIONS, Inventory, StampedTensors
+from .inventory import ACTIVE_DEFINITION, NON_EMBEDDING_DEFINITIONS, Inventory, Layers, StampedTensors, Tensor
 
 
 def percent(part: int | Fraction, whole: int | None = None, digits: int = 2) -> str:
@@ -120,14 +120,57 @@ def heading(inv: Inventory) -> str:
             f"hidden {arch.hidden_size}, vocabulary {arch.vocab_size:,}, {arch.attention_kind}")
 
 
+GROUPED_MANIFEST = ("past {:,} layers each run of identical layers is one row per tensor, named with the layers "
+                    "it stands for (model.layers.{{0-999999}}.…); the parameters are one layer's")
+
+
+def manifest_grouped(inv: Inventory) -> bool:
+    """The manifest lists runs of identical layers, not layers (as by_layer does past LISTED_LAYERS)."""
+    return isinstance(inv.tensors, StampedTensors) and len(inv.tensors.blocks) > LISTED_LAYERS
+
+
+def manifest_rows(inv: Inventory, view: list | None = None) -> list[tuple[str, Tensor, range | Layers | None]]:
+    """(name, tensor, its layers) for each row of the manifest: every tensor (its layer, or None outside the
+    layers); past LISTED_LAYERS layers each tensor of a run of identical layers once, named
+    "model.layers.{0-999999}.mlp.up_proj.weight", with the run's layers (``view``: treemap.layer_view)."""
+    tensors = inv.tensors
+    if not manifest_grouped(inv):
+        return [(t.name, t, None if t.layer is None else range(t.layer, t.layer + 1)) for t in tensors]
+    from .treemap import layer_view
+
+    static = tensors.layer_prefix.partition("{i}")[0]
+    rows: list[tuple[str, Tensor, range | Layers | None]] = []
+    for item in layer_view(inv) if view is None else view:
+        if isinstance(item, Tensor):
+            rows.append((item.name, item, None))
+            continue
+        layers, first = item
+        span = (f"{{{layers[0]}-{layers[-1]}, {len(layers.ranges):,} runs}}" if isinstance(layers, Layers)
+                else f"{{{layers[0]}-{layers[-1]}}}" if len(layers) > 1 else str(layers[0]))
+        start = len(tensors.layer_prefix.format(i=layers[0]))
+        rows.extend((f"{static}{span}.{t.name[start:]}", t, layers) for t in first)
+    return rows
+
+
+def layers_text(layers: range | Layers | None, grouped: bool) -> str:
+    """A manifest row's layer column."""
+    if layers is None:
+        return ""
+    if not grouped:
+        return str(layers[0])
+    if isinstance(layers, Layers):
+        return f"{len(layers):,} layers in {layers[0]:,}–{layers[-1]:,} ({len(layers.ranges):,} runs)"
+    return f"{layers[0]:,}–{layers[-1]:,}" if len(layers) > 1 else f"{layers[0]:,}"
+
+
 def manifest_table(inv: Inventory) -> str:
     rows = [("tensor", "shape", "parameters", "component", "layer")]
-    for t in inv.tensors:
+    grouped = manifest_grouped(inv)
+    for name, t, layers in manifest_rows(inv):
         shape = " × ".join(str(s) for s in t.shape)
-        layer = "" if t.layer is None else str(t.layer)
         mark = " (frozen)" if t.frozen else ""
-        rows.append((t.name + mark, shape, f"{t.count:,}", t.component, layer))
-    text = table(rows, "lrrll")
+        rows.append((name + mark, shape, f"{t.count:,}", t.component, layers_text(layers, grouped)))
+    text = (GROUPED_MANIFEST.format(LISTED_LAYERS) + ":\n" if grouped else "") + table(rows, "lrrll")
     if inv.aliases:
         text += "\n\naliases (counted once, with the tensor they share):\n"
         text += "\n".join(f"  {alias} -> {target}" for alias, target in inv.aliases.items())
@@ -174,7 +217,14 @@ def inventory_json(inv: Inventory, *, manifest: bool = False) -> dict[str, Any]:
         out["break_even_vocab_size"] = break_even_vocab_size(arch)
     if manifest and inv.buffers:
         out["buffers"] = [{"name": b.name, "shape": list(b.shape), "count": b.count} for b in inv.buffers]
-    if manifest:
+    if manifest and manifest_grouped(inv):  # every layer's tensors would be millions: one entry per run
+        out["tensors"] = [{"name": name, "shape": list(t.shape), "count": t.count, "component": t.component,
+                           **({"layer": None} if layers is None else {"layers": f"{layers[0]}-{layers[-1]}"}),
+                           **({"layer_count": len(layers), "runs": len(layers.ranges)}
+                              if isinstance(layers, Layers) else {}),
+                           "frozen": t.frozen, "aliases": inv.aliases_of(t.name)}
+                          for name, t, layers in manifest_rows(inv)]
+    elif manifest:
         out["tensors"] = [
             {"name": t.name, "shape": list(t.shape), "count": t.count, "component": t.component,
              "layer": t.layer, "frozen": t.frozen, "aliases": inv.aliases_of(t.name)}

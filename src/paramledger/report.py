@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._files import output_file
-from .inventory import COMPONENTS, Inventory, Layers, StampedTensors, Tensor
+from .inventory import COMPONENTS, Inventory, StampedTensors, Tensor
 from .palette import color
-from .render import LISTED_LAYERS, heading, human, inventory_json, percent
+from .render import (GROUPED_MANIFEST, LISTED_LAYERS, heading, human, inventory_json, layers_text, manifest_grouped,
+                     manifest_rows, percent)
 from .report_memory import REPORT_DTYPES, memory_section, table_cells  # noqa: F401 (REPORT_DTYPES: the report's rows)
 from .treemap import Group, Leaf, layer_view, squarify, treemap_groups, treemap_svg  # noqa: F401 (the report's treemap)
 
@@ -239,15 +240,7 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
     out.append('<tr class="total">' + table_cells(("", "total"), ("n", f"{total:,}"), ("n", human(total)),
                                                   ("n", "100.00 %")) + "</tr>")
     out.append("</table><table>")
-    grouped = _grouped(inv)
-    data = inventory_json(inv, manifest=not grouped)
-    if grouped:  # `count --json --manifest` would list every layer's tensors: one entry per run instead
-        data["tensors"] = [{"name": name, "shape": list(t.shape), "count": t.count, "component": t.component,
-                            **({"layer": None} if layers is None else {"layers": f"{layers[0]}-{layers[-1]}"}),
-                            **({"layer_count": len(layers), "runs": len(layers.ranges)}
-                               if isinstance(layers, Layers) else {}),
-                            "frozen": t.frozen, "aliases": inv.aliases_of(t.name)}
-                           for name, t, layers in _manifest(inv, view)]
+    data = inventory_json(inv, manifest=True)
     for name, definition in data["non_embedding_definitions"].items():
         out.append("<tr>" + table_cells(("", f"non-embedding ({name})"), ("n", f"{data['non_embedding'][name]:,}"),
                                    ("detail", definition)) + "</tr>")
@@ -263,16 +256,16 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
             out.append("<tr>" + table_cells(("", key), cell) + "</tr>")
         out.append("</table>")
     out.append(f"<h2>Manifest: every tensor ({len(inv.tensors):,})</h2>")
-    rows = _manifest(inv, view)
+    grouped = manifest_grouped(inv)
     if grouped:
-        out.append(f"<p>Past {LISTED_LAYERS:,} layers each run of identical layers is one row per tensor, named "
-                   "with the layers it stands for (model.layers.{0-999999}.…); the parameters are one layer's.</p>")
+        note = GROUPED_MANIFEST.format(LISTED_LAYERS)
+        out.append(f"<p>{html.escape(note[0].upper() + note[1:])}.</p>")
     out.append('<table class="manifest"><tr><th>tensor</th><th class="n">shape</th><th class="n">parameters</th>'
                "<th>component</th><th>layer</th></tr>")
-    for name, t, layers in rows:
+    for name, t, layers in manifest_rows(inv, view):
         mark = " (frozen)" if t.frozen else ""
         out.append("<tr>" + table_cells(("", name + mark), ("n", _shape(t.shape)), ("n", f"{t.count:,}"),
-                                   ("", t.component), ("", _layers_text(layers, grouped))) + "</tr>")
+                                   ("", t.component), ("", layers_text(layers, grouped))) + "</tr>")
     out.append("</table>")
     if inv.aliases:
         out.append("<p>Aliases (counted once, with the tensor they share):</p><ul>")
@@ -286,42 +279,6 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
     out.append(f"<footer>paramledger {html.escape(__version__)}: every unique learned tensor counted once. "
                "This file is self-contained and needs no network.</footer></body></html>")
     return "\n".join(out) + "\n"
-
-
-def _manifest(inv: Inventory, view: list) -> list[tuple[str, Tensor, range | Layers | None]]:
-    """(name, tensor, its layers) for each row of the manifest: every tensor (its layer, or None outside the
-    layers); past LISTED_LAYERS layers each tensor of a run of identical layers once, named
-    "model.layers.{0-999999}.mlp.up_proj.weight", with the run's layers (``view``: treemap.layer_view)."""
-    tensors = inv.tensors
-    if not _grouped(inv):
-        return [(t.name, t, None if t.layer is None else range(t.layer, t.layer + 1)) for t in tensors]
-    static = tensors.layer_prefix.partition("{i}")[0]
-    rows: list[tuple[str, Tensor, range | Layers | None]] = []
-    for item in view:
-        if isinstance(item, Tensor):
-            rows.append((item.name, item, None))
-            continue
-        layers, first = item
-        span = (f"{{{layers[0]}-{layers[-1]}, {len(layers.ranges):,} runs}}" if isinstance(layers, Layers)
-                else f"{{{layers[0]}-{layers[-1]}}}" if len(layers) > 1 else str(layers[0]))
-        start = len(tensors.layer_prefix.format(i=layers[0]))
-        rows.extend((f"{static}{span}.{t.name[start:]}", t, layers) for t in first)
-    return rows
-
-
-def _grouped(inv: Inventory) -> bool:
-    """The manifest lists runs of identical layers, not layers (as count --json's by_layer, past LISTED_LAYERS)."""
-    return isinstance(inv.tensors, StampedTensors) and len(inv.tensors.blocks) > LISTED_LAYERS
-
-
-def _layers_text(layers: range | Layers | None, grouped: bool) -> str:
-    if layers is None:
-        return ""
-    if not grouped:
-        return str(layers[0])
-    if isinstance(layers, Layers):
-        return f"{len(layers):,} layers in {layers[0]:,}–{layers[-1]:,} ({len(layers.ranges):,} runs)"
-    return f"{layers[0]:,}–{layers[-1]:,}" if len(layers) > 1 else f"{layers[0]:,}"
 
 
 LISTED_VALUES = 1_000  # a per-layer list in the architecture table: past this many values, the first ones and a count
