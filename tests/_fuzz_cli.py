@@ -95,6 +95,8 @@ def run(argv: list[str]) -> str:
             status = main(argv)
         except SystemExit as exit_:  # argparse's own exits: usage errors
             status = exit_.code if isinstance(exit_.code, int) else 1
+        except Hang as hang:  # raised between two bytecodes, in a frame pytest cannot always print
+            raise AssertionError(f"paramledger {' '.join(argv)!r}: {hang}") from None
     out, err = out.getvalue(), err.getvalue()
     assert "Traceback" not in err, err
     if status == 2:
