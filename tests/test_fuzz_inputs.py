@@ -360,6 +360,12 @@ KNOWN_BUGS = {
     # config.json {"model_type": "llama", ..., "quantization_config": {"quant_method": []}}: count raises
     # TypeError: unhashable type: 'list' (quantization/methods.py read_method, `_readers().get(name)`).
     "quant_method a list or object": _quant_method_unhashable,
+    # spec.toml "vocab_size = 32768 / hidden_size = 256 / num_hidden_layers = 1e308 / num_attention_heads = 4 /
+    # intermediate_size = 1024": count raises OverflowError in design/flat.py; = 2.0e7 is counted, past the bound
+    # of 10,000,000 that the integer 20000000 meets (a whole float in a spec skips limits.check_values).
+    "a spec's whole float of 10,000,000 or more":
+        lambda config: isinstance(config, dict) and any(isinstance(value, float) and 1e7 <= abs(value) < float("inf")
+                                                        for value in config.values()),
 }
 
 
@@ -368,7 +374,7 @@ def check_file(test: str, argv: list[str], data: bytes, name: str) -> None:
     path = WORK / name
     path.write_bytes(data)
     note(f"{path}: {data[:3000]!r}")
-    config = _parsed(data, name)
+    config = _parsed(data, name) if name == "spec.toml" or b"quant" in data else None
     known = next((bug for bug, matches in KNOWN_BUGS.items() if matches(config)), None)
     if known:
         tally(test, f"known bug, not run ({known})")
