@@ -131,7 +131,9 @@ def _gguf_library(path: str) -> dict[str, tuple]:
 _STRICTER = {
     # llama.cpp's gguf_init_from_file_impl (ggml/src/gguf.cpp) refuses "tensor ... has offset %zu,
     # expected %zu": each tensor starts where the one before it ends, aligned; GGUFReader never checks.
-    ".gguf": re.compile(r"offset [\d,]+ where the previous tensors end at [\d,]+"),
+    # And a value type past GGUF_TYPE_COUNT, which gguf.cpp refuses as "invalid type" (a v2 file's array of
+    # type 262 was read by GGUFReader in the 100,000-example run).
+    ".gguf": re.compile(r"offset [\d,]+ where the previous tensors end at [\d,]+|of unknown value type \d+"),
 }
 _LIBRARY_STRICTER = {
     # GGUFReader decodes every key and name as strict UTF-8; llama.cpp's gguf.cpp reads them as bytes
@@ -249,7 +251,7 @@ def test_seeds_are_valid():
             assert read_safetensors(handle.name).tensors
 
 
-# 100,000 examples each (issue 23), each compared with the library's verdict.
+# 100,000 examples each (issue 23), each compared with the library's verdict: about 15 minutes for the three.
 _LONG = settings(max_examples=100_000, suppress_health_check=list(HealthCheck), deadline=None)
 
 
