@@ -1,9 +1,8 @@
 """The declared architecture: one frozen, validated description of a decoder-only transformer.
 
-Field names are Hugging Face config keys wherever one exists (vocab_size, hidden_size,
-num_hidden_layers, ...), so a config.json and a spec file read the same.  Where Hugging
-Face has no single key for an axis (norm placement, a gated FFN), the field is named
-for what it holds.
+Field names are Hugging Face config keys wherever one exists (vocab_size, hidden_size, num_hidden_layers,
+...), so a config.json and a spec file read the same.  Where Hugging Face has no single key for an axis
+(norm placement, a gated FFN), the field is named for what it holds.
 """
 
 from __future__ import annotations
@@ -68,6 +67,9 @@ class Architecture:
     final_norm: bool = True
     position_embedding_type: str = "rope"
     max_position_embeddings: int = 2048  # rows of a learned position table; 0 parameters otherwise
+    # The share of head_dim RoPE rotates (on sliding layers, where it differs: Laguna): sizes its buffers.
+    partial_rotary_factor: float = 1.0
+    sliding_partial_rotary_factor: float | None = None
     tie_word_embeddings: bool = True
     output_vocab_size: int | None = None  # LM-head rows when the head is pruned below vocab_size (Apertus 1.5)
     # Mixture of experts (num_experts = 0: dense).
@@ -87,6 +89,7 @@ class Architecture:
     # A learned per-expert offset on the routing scores (ERNIE 4.5's and Laguna's e_score_correction_bias,
     # AFMoE's expert_bias: Parameters; DeepSeek-V3's is a buffer and holds no parameters).
     router_correction_bias: bool = False
+    use_expert_bias: bool = True  # the router's score correction buffer, where the family has one (LFM2-MoE)
     moe_latent_size: int | None = None  # the routed experts' width in and out (Nemotron-H); None: hidden_size
     moe_output_norm: bool = False  # a norm on each MoE block's output, MoE layers only (A.X-K1's post_mlp_layernorm)
     mlp_only_layers: tuple[int, ...] = ()  # dense layers in an MoE model (DeepSeek's first_k_dense_replace)
@@ -123,8 +126,7 @@ class Architecture:
     # layers, and their own KV heads with attention_k_eq_v); (): head_dim, num_key_value_heads on every layer.
     head_dim_per_layer: tuple[int, ...] = ()
     num_key_value_heads_per_layer: tuple[int, ...] = ()
-    # Full-attention layers project no values: the values are the key projection's output, normed
-    # apart (Gemma 4's attention_k_eq_v); the cache still holds keys and values.
+    # Full-attention layers' values are their keys' projection, normed apart (Gemma 4's attention_k_eq_v).
     attention_k_eq_v: bool = False
     # Each MoE layer runs its dense FFN too, beside the routed experts, and sums the two branches,
     # each with its own post-norm and the experts with their own pre-norm (Gemma 4's enable_moe_block).
@@ -177,9 +179,8 @@ class Architecture:
     frozen: tuple[str, ...] = ()
     model_type: str = DESIGN_MODEL_TYPE  # the family whose tensor names the inventory uses
     tokenizer: str | None = None  # the vocabulary the table's rows belong to (count-neutral)
-    # Where the design came from and what the loader noticed (a text_config was used, a
-    # config key it did not understand).  Not part of the design: equal designs from two
-    # sources compare equal.
+    # Where the design came from and what the loader noticed (a text_config was used, a config key
+    # it did not understand).  Not part of the design: equal designs from two sources compare equal.
     source: str | None = field(default=None, compare=False)
     notes: tuple[str, ...] = field(default=(), compare=False)
     # How the checkpoint stores its weights, read from a config's dtype and quantization_config
@@ -444,8 +445,7 @@ class Architecture:
             )
 
     def _validate_sizes(self, where: str | None) -> None:
-        """Every size a whole number in range: the first that is not is named.  An int in range
-        (nearly every value) passes without a call."""
+        """Every size a whole number in range, the first that is not named; an int in range passes at once."""
         fields = vars(self)  # every field: from_mapping fills the defaults in, as __init__ does
         for key in _POSITIVE_SIZES:
             value = fields[key]

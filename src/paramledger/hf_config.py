@@ -89,6 +89,8 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
             raise ArchitectureError("config", f"a value does not fit the {model_type} rule \"{rule}\" "
                                     f"({error.__class__.__name__}: {error})", where) from None
     values.update(family.switches)
+    for field_name, factor in _rotary_factors(merged).items():
+        values.setdefault(field_name, factor)
     values["model_type"] = family.model_type
     if not_understood:
         notes.append("config keys not understood (they might change the count): " + ", ".join(sorted(not_understood)))
@@ -102,6 +104,32 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         if "head_dim" not in family.keys:  # the design's hint names a key this config class does not have
             message = message.removesuffix("; set head_dim")
         raise ArchitectureError(key, f"{message} ({key} is read as {error.key})", where) from None
+
+
+def _rotary_factors(merged: Mapping[str, Any]) -> dict[str, Any]:
+    """partial_rotary_factor wherever a config spells it, as transformers 5.24.0's rope standardization
+    reads it: in rope_parameters (or the older rope_scaling), one per layer type where the section is
+    split so (Laguna), else at the top level (GPT-NeoX: rotary_pct).  A "proportional" RoPE (Gemma 4)
+    rotates a share of each head but keeps head_dim / 2 frequencies: its factor sizes nothing."""
+    for section in ("rope_parameters", "rope_scaling"):
+        inner = merged.get(section)
+        if not isinstance(inner, Mapping):
+            continue
+        if "partial_rotary_factor" in inner:
+            return {"partial_rotary_factor": inner["partial_rotary_factor"]}
+        out = {}
+        for kind, field_name in (("full_attention", "partial_rotary_factor"),
+                                 ("sliding_attention", "sliding_partial_rotary_factor")):
+            rope = inner.get(kind)
+            if (isinstance(rope, Mapping) and "partial_rotary_factor" in rope
+                    and rope.get("rope_type") != "proportional"):
+                out[field_name] = rope["partial_rotary_factor"]
+        if out:
+            return out
+    for key in ("partial_rotary_factor", "rotary_pct"):
+        if merged.get(key) is not None:
+            return {"partial_rotary_factor": merged[key]}
+    return {}
 
 
 def _check_repeats(config: Mapping[str, Any], where: str) -> None:

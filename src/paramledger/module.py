@@ -20,7 +20,7 @@ from typing import Any
 
 from ._exceptions import ModuleFactoryError, OptionError, ParamledgerError, TorchRequiredError
 from .checkpoints.names import guess_component, guess_layer
-from .inventory import Inventory, Tensor, inventory_from_tensors
+from .inventory import Buffer, Inventory, Tensor, inventory_from_tensors
 
 
 def _torch(where: str) -> Any:
@@ -89,15 +89,17 @@ def _embedding_tables(module: Any, torch: Any) -> dict[int, str]:
     return found
 
 
-def module_buffers(module: Any) -> list[Tensor]:
-    """The module's buffers (each object once), as tensors that are not counted."""
+def module_buffers(module: Any) -> list[Buffer]:
+    """The module's buffers (each object once), with their dtype and whether a checkpoint holds them."""
     seen: set[int] = set()
     out = []
+    persistent = set(module.state_dict(keep_vars=True))
     for name, buffer in module.named_buffers(remove_duplicate=False):
         if buffer is None or id(buffer) in seen:
             continue
         seen.add(id(buffer))
-        out.append(Tensor(name, tuple(int(s) for s in buffer.shape), "buffer", guess_layer(name), True))
+        out.append(Buffer(name, tuple(int(s) for s in buffer.shape), str(buffer.dtype).removeprefix("torch."),
+                          name in persistent))
     return out
 
 

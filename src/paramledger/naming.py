@@ -164,6 +164,17 @@ class Naming:
     # The same for the tensors outside the layers, full paths, the layers' own path (``layer``
     # without ".{i}") standing for where the layers go (OPT registers its final norm before them).
     model_order: tuple[str, ...] = ()
+    # Buffers (buffers.py; not learned, never counted, held in memory): the rotary module (None: none),
+    # with one inv_freq pair per attention layer type (Gemma 3's full_attention_inv_freq); the model's
+    # other buffers as (name, shape, dtype, persistent), "{layer}" standing for every layer's prefix;
+    # the router's score correction in its MoE layers, and the Mamba buffers a family registers.
+    rotary: str | None = "model.rotary_emb"
+    rotary_per_layer_type: bool = False
+    model_buffers: tuple[tuple, ...] = ()  # (name, shape, dtype, persistent[, the field that must be set])
+    router_score_bias: str | None = None  # e.g. "mlp.gate.e_score_correction_bias", (num_experts,)
+    router_score_bias_dtype: str | None = "float32"  # None: the model's dtype (MiniMax-M2)
+    mamba_norm_buffers: bool = False  # FalconMamba's dt, B and C RMSNorm weights, buffers (non-persistent)
+    mamba_mup_vector: bool = False  # Falcon-H1's (1, 1, in_proj width) muP multipliers (non-persistent)
 
 
 LLAMA = Naming()

@@ -192,7 +192,7 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
         parts.append(_new(Experts, (d, arch.num_experts, arch.expert_size, arch.mlp_gated, arch.router_bias,
                                     arch.router_scales, arch.router_correction_bias, arch.shared_expert_size,
                                     arch.mlp_bias, arch.shared_expert_gate, arch.experts_output_bias,
-                                    arch.moe_output_norm, beside, arch.moe_latent_size)))
+                                    arch.moe_output_norm, beside, arch.moe_latent_size, arch.use_expert_bias)))
     elif ffn == DENSE:
         parts.append(dense)
     parts.append(_new(BlockNorms, (d, arch.norm_placement, mixer is not None, ffn is not None)))

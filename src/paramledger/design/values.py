@@ -82,6 +82,14 @@ def coerce(key: str, value: Any, where: str | None, ready: type | None, kind: st
             return Fraction(str(value))
         except (ValueError, ZeroDivisionError):
             raise ArchitectureError(key, f"must be a number or a fraction like 8/3, got {value!r}", where) from None
+    if kind.startswith("float"):  # a share transformers multiplies in floating point (partial_rotary_factor)
+        try:
+            number = float(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else None
+        except ValueError:
+            number = None
+        if number is None or not 0 < number <= 1:
+            raise ArchitectureError(key, f"must be a number above 0 and at most 1, got {value!r}", where)
+        return number
     if kind.startswith("tuple[int"):
         if type(value) in (tuple, list) and {*map(type, value)} <= {int} and min(value, default=0) >= 0:
             return tuple(value)  # whole numbers already (a rule's per-layer list): no call per entry

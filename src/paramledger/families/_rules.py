@@ -25,7 +25,11 @@ def positive(key: str, value: Any) -> int:
     return value
 
 
-def layer_pattern(window: Any, sliding: Sequence[bool]) -> dict[str, Any]:
+def layer_pattern(window: Any, sliding: Sequence[bool], keep: bool = False) -> dict[str, Any]:
+    """sliding_window and layer_types; ``keep``: the pattern stays without a window (no layer slides then, but
+    the model still builds a rotary per layer type the pattern names: Gemma 3's sliding_attention_inv_freq)."""
+    if keep and not window and any(sliding):
+        return {"sliding_window": None, "layer_types": tuple(SLIDING if s else FULL for s in sliding)}
     if not window or not any(sliding):
         return {"sliding_window": None, "layer_types": ()}
     return {"sliding_window": window, "layer_types": tuple(SLIDING if s else FULL for s in sliding)}
@@ -50,18 +54,19 @@ def sliding_all(config: Mapping[str, Any]) -> dict[str, Any]:
     return layer_pattern(config.get("sliding_window"), given if given is not None else [True] * layers)
 
 
-def sliding_every(period_key: str | None = None, period: int = 2) -> Rule:
-    """Layer i slides unless (i + 1) is a multiple of the period (Gemma 2: 2, Gemma 3: 6)."""
+def sliding_every(period_key: str | None = None, period: int = 2, keep: bool = False) -> Rule:
+    """Layer i slides unless (i + 1) is a multiple of the period (Gemma 2: 2, Gemma 3: 6); ``keep``: as
+    layer_pattern's."""
 
     def rule(config: Mapping[str, Any]) -> dict[str, Any]:
         given = _given_types(config)
         if given is None:  # the period is read only here: EXAONE 4.0's real configs say "LLLG" beside layer_types
-            if not config.get("sliding_window"):
+            if not config.get("sliding_window") and not keep:
                 return layer_pattern(None, ())
             step = config.get(period_key) if period_key else None
             step = period if step is None else positive(period_key, step)
             given = [bool((i + 1) % step) for i in range(config["num_hidden_layers"])]
-        return layer_pattern(config.get("sliding_window"), given)
+        return layer_pattern(config.get("sliding_window"), given, keep)
 
     return rule
 
@@ -138,14 +143,15 @@ def output_bias_follows(key: str) -> Rule:
     return rule
 
 
-def sliding_except(full: Callable[[int, Mapping[str, Any]], bool]) -> Rule:
-    """Every layer slides except where ``full(i, config)`` (when the config gives no layer_types)."""
+def sliding_except(full: Callable[[int, Mapping[str, Any]], bool], keep: bool = False) -> Rule:
+    """Every layer slides except where ``full(i, config)`` (when the config gives no layer_types); ``keep``: as
+    layer_pattern's."""
 
     def rule(config: Mapping[str, Any]) -> dict[str, Any]:
         given = _given_types(config)
         if given is None:
             given = [not full(i, config) for i in range(config["num_hidden_layers"])]
-        return layer_pattern(config.get("sliding_window"), given)
+        return layer_pattern(config.get("sliding_window"), given, keep)
 
     return rule
 

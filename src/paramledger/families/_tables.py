@@ -11,6 +11,8 @@ DECODER_KEYS = same("vocab_size", "hidden_size", "intermediate_size", "num_hidde
 # Llama's block: RMSNorm before attention and before a gated (SwiGLU) FFN, RoPE.
 LLAMA_SWITCHES = {"mlp_gated": True, "norm_type": "rmsnorm", "norm_placement": "pre",
                   "position_embedding_type": "rope"}
+# Llama's switches for a family whose config says whether it rotates (a rule reads it): no position fixed
+POSITION_BY_RULE = {key: value for key, value in LLAMA_SWITCHES.items() if key != "position_embedding_type"}
 
 # transformers 5's MoE blocks that register their fused experts before the router (DeepseekV3MoE,
 # Qwen3MoeSparseMoeBlock, ...): Naming.layer_order for a layer with the attention under self_attn.

@@ -25,7 +25,7 @@ FAMILIES = [
     Family(
         model_type="axk1",
         causal_lm_class="AXK1ForCausalLM",
-        naming=Naming(layer_order=EXPERTS_FIRST),
+        naming=Naming(router_score_bias="mlp.gate.e_score_correction_bias", layer_order=EXPERTS_FIRST),
         source="transformers 5.24.0 models/axk1/configuration_axk1.py",
         keys=MLA_MOE_KEYS,
         defaults={"vocab_size": 163840, "hidden_size": 7168, "intermediate_size": 18432,

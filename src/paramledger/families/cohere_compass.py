@@ -1,6 +1,7 @@
 """Cohere Compass (North): Cohere 2's text decoder under its own model_type (one LayerNorm
 without bias feeding parallel attention and FFN, tied embeddings)."""
 
+from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES
@@ -9,6 +10,7 @@ FAMILIES = [
     Family(
         model_type="cohere_compass_text",
         causal_lm_class="CohereCompassForCausalLM",
+        naming=Naming(rotary_per_layer_type=True),
         source="transformers 5.24.0 models/cohere_compass/configuration_cohere_compass.py (CohereCompassTextConfig)",
         # CohereCompassTextConfig sets head_dim = hidden_size // heads itself, whatever the file says.
         keys={**DECODER_KEYS, **same("attention_bias")},
@@ -20,6 +22,6 @@ FAMILIES = [
         count_neutral=frozenset({"logit_scale", "head_dim", "pooling"}),
         # Its __post_init__ fills layer_types with full attention only (the sliding_window_pattern
         # branch after it never runs): a layer slides only where the config's layer_types says so.
-        derive=(rules.output_bias_follows("attention_bias"), rules.sliding_except(lambda i, config: True)),
+        derive=(rules.output_bias_follows("attention_bias"), rules.sliding_except(lambda i, config: True, True)),
     ),
 ]

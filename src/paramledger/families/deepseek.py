@@ -18,7 +18,7 @@ FAMILIES = [
     Family(
         model_type="deepseek_v3",
         causal_lm_class="DeepseekV3ForCausalLM",
-        naming=Naming(layer_order=EXPERTS_FIRST),
+        naming=Naming(router_score_bias="mlp.gate.e_score_correction_bias", layer_order=EXPERTS_FIRST),
         source="transformers 5.24.0 models/deepseek_v3/configuration_deepseek_v3.py",
         keys=MLA_MOE_KEYS,
         defaults={"vocab_size": 129280, "hidden_size": 7168, "intermediate_size": 18432,
@@ -79,7 +79,7 @@ FAMILIES += [
     Family(
         model_type="glm4_moe_lite",  # latent attention, routed + shared experts, dense layers by mlp_layer_types
         causal_lm_class="Glm4MoeLiteForCausalLM",
-        naming=Naming(layer_order=EXPERTS_FIRST),
+        naming=Naming(router_score_bias="mlp.gate.e_score_correction_bias", layer_order=EXPERTS_FIRST),
         source="transformers 5.24.0 models/glm4_moe_lite/configuration_glm4_moe_lite.py",
         keys=MLA_MOE_KEYS,
         defaults={"vocab_size": 154880, "hidden_size": 2048, "intermediate_size": 10240,
@@ -100,7 +100,7 @@ FAMILIES += [
     Family(
         model_type="sarvam_mla",  # DeepSeek-V3's tensors (DeepseekV3ForCausalLM), full-rank q by default
         causal_lm_class="DeepseekV3ForCausalLM",
-        naming=Naming(layer_order=EXPERTS_FIRST),
+        naming=Naming(router_score_bias="mlp.gate.e_score_correction_bias", layer_order=EXPERTS_FIRST),
         source="transformers 5.24.0 models/sarvam_mla/configuration_sarvam_mla.py",
         keys={**FAMILIES[0].keys, "num_experts": "num_experts", "num_shared_experts": "n_shared_experts"},
         defaults={"vocab_size": 262144, "hidden_size": 4096, "intermediate_size": 16384,
@@ -116,6 +116,7 @@ FAMILIES += [
     Family(
         model_type="minicpm3",  # latent attention with a dense FFN; v_head_dim None: hidden_size / heads
         causal_lm_class="MiniCPM3ForCausalLM",
+        naming=Naming(model_buffers=(("model.embed_tokens.embed_scale", (), "int64", False),)),
         source="transformers 5.24.0 models/minicpm3/configuration_minicpm3.py",
         keys={**DECODER_KEYS, **same("kv_lora_rank", "q_lora_rank", "qk_rope_head_dim", "v_head_dim",
                                      "qk_nope_head_dim", "attention_bias", "mlp_bias")},

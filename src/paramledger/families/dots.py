@@ -11,7 +11,7 @@ FAMILIES = [
     Family(
         model_type="dots1",
         causal_lm_class="Dots1ForCausalLM",
-        naming=Naming(layer_order=EXPERTS_FIRST),
+        naming=Naming(router_score_bias="mlp.gate.e_score_correction_bias", layer_order=EXPERTS_FIRST),
         source="transformers 5.24.0 models/dots1/configuration_dots1.py",
         # head_dim is no field of Dots1Config, but Dots1Attention reads it when a config.json
         # carries it (getattr(config, "head_dim", hidden_size // heads)).

@@ -49,7 +49,7 @@ FAMILIES = [
     Family(
         model_type="deepseek_v32",
         causal_lm_class="DeepseekV32ForCausalLM",
-        naming=Naming(layer_order=EXPERTS_FIRST),
+        naming=Naming(router_score_bias="mlp.gate.e_score_correction_bias", layer_order=EXPERTS_FIRST),
         source=TF.format("deepseek_v32"),
         keys=DSA_KEYS,
         defaults=DEEPSEEK_V32,
@@ -60,7 +60,7 @@ FAMILIES = [
     Family(
         model_type="glm_moe_dsa",  # GLM-5: DeepSeek-V3.2's layout, an indexer only on "full" layers
         causal_lm_class="GlmMoeDsaForCausalLM",
-        naming=Naming(layer_order=EXPERTS_FIRST),
+        naming=Naming(router_score_bias="mlp.gate.e_score_correction_bias", layer_order=EXPERTS_FIRST),
         source=TF.format("glm_moe_dsa"),
         keys=DSA_KEYS,
         defaults={**DEEPSEEK_V32, "vocab_size": 154880, "hidden_size": 6144, "intermediate_size": 12288,

@@ -20,7 +20,9 @@ FAMILIES = [
         model_type="xglm",
         causal_lm_class="XGLMForCausalLM",
         source=TF.format("xglm"),
-        naming=Naming(final_norm="model.layer_norm", **FAIRSEQ_LAYER),
+        # XGLMSinusoidalPositionalEmbedding: its (positions + 2, d_model) table, a buffer at the model dtype
+        naming=Naming(model_buffers=(("model.embed_positions.weights", ("max_position_embeddings+2", "hidden_size"),
+                                      None, False),), final_norm="model.layer_norm", **FAIRSEQ_LAYER),
         # XGLMConfig.attribute_map: d_model, num_layers, attention_heads are its own names.
         keys={**same("vocab_size", "max_position_embeddings", "tie_word_embeddings",
                      activation_function="hidden_act", ffn_dim="intermediate_size"),
@@ -56,7 +58,10 @@ FAMILIES = [
         model_type="ctrl",
         causal_lm_class="CTRLLMHeadModel",
         source=TF.format("ctrl"),
-        naming=Naming(embed="transformer.w", layer="transformer.h.{i}", q="multi_head_attention.Wq",
+        # CTRLModel: its sinusoidal (n_positions, n_embd) pos_encoding, a float32 buffer
+        naming=Naming(model_buffers=(("transformer.pos_encoding", ("max_position_embeddings", "hidden_size"), "float32",
+                                      False),),
+                      embed="transformer.w", layer="transformer.h.{i}", q="multi_head_attention.Wq",
                       k="multi_head_attention.Wk", v="multi_head_attention.Wv", o="multi_head_attention.dense",
                       up="ffn.0", down="ffn.2", attn_pre_norm="layernorm1", ffn_pre_norm="layernorm2",
                       final_norm="transformer.layernorm"),

@@ -62,12 +62,16 @@ def falcon_layout(config):
             "attention_bias": bias, "attention_output_bias": bias, "mlp_bias": bias}
 
 
+# FalconModel builds its rotary whatever alibi says (FalconRotaryEmbedding, unused under ALiBi)
+ROTARY = tuple((f"transformer.rotary_emb.{which}", ("rotary_half",), "float32", False)
+               for which in ("inv_freq", "original_inv_freq"))
+
 FAMILIES = [
     Family(
         model_type="falcon",
         causal_lm_class="FalconForCausalLM",
         source="transformers 5.24.0 models/falcon/configuration_falcon.py",
-        naming=Naming(embed="transformer.word_embeddings", layer="transformer.h.{i}",
+        naming=Naming(rotary=None, model_buffers=ROTARY, embed="transformer.word_embeddings", layer="transformer.h.{i}",
                       qkv="self_attention.query_key_value", o="self_attention.dense", up="mlp.dense_h_to_4h",
                       down="mlp.dense_4h_to_h", final_norm="transformer.ln_f",
                       layer_order=("self_attention", "mlp", "ln_attn", "ln_mlp", "post_attention_layernorm",

@@ -8,7 +8,10 @@ from ._family import Family, multimodal, same
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES
 
 TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
-SANDWICH = Naming(ffn_pre_norm="pre_feedforward_layernorm")
+# Gemma's scaled embedding (GemmaTextScaledWordEmbedding): sqrt(hidden_size) as a 0-D buffer, model dtype
+EMBED_SCALE = (("model.embed_tokens.embed_scale", (), None, False),)
+SANDWICH = Naming(ffn_pre_norm="pre_feedforward_layernorm", model_buffers=EMBED_SCALE)
+GEMMA3_NAMING = Naming(ffn_pre_norm="pre_feedforward_layernorm", model_buffers=EMBED_SCALE, rotary_per_layer_type=True)
 GEMMA_KEYS = {**DECODER_KEYS, **same("head_dim", "attention_bias")}
 # Gemma 2/3 call the activation hidden_activation.
 GEMMA2_KEYS = {**{k: v for k, v in GEMMA_KEYS.items() if k != "hidden_act"}, "hidden_activation": "hidden_act"}
@@ -19,12 +22,13 @@ GEMMA3_TEXT_DEFAULTS = {
     "sliding_window": 4096,
 }
 GEMMA3_SWITCHES = {**LLAMA_SWITCHES, "norm_placement": "sandwich", "qk_norm": "head"}
-GEMMA3_RULES = (rules.output_bias_follows("attention_bias"), rules.sliding_every("sliding_window_pattern", 6))
+GEMMA3_RULES = (rules.output_bias_follows("attention_bias"), rules.sliding_every("sliding_window_pattern", 6, True))
 
 FAMILIES = [
     Family(
         model_type="gemma",
         causal_lm_class="GemmaForCausalLM",
+        naming=Naming(model_buffers=EMBED_SCALE),
         source=TF.format("gemma"),
         keys=GEMMA_KEYS,
         defaults={"vocab_size": 256000, "hidden_size": 3072, "intermediate_size": 24576, "num_hidden_layers": 28,
@@ -52,7 +56,7 @@ FAMILIES = [
         model_type="gemma3_text",
         causal_lm_class="Gemma3ForCausalLM",
         source="transformers 5.24.0 models/gemma3/configuration_gemma3.py (Gemma3TextConfig)",
-        naming=SANDWICH,
+        naming=GEMMA3_NAMING,
         keys=GEMMA2_KEYS,
         defaults=GEMMA3_TEXT_DEFAULTS,
         switches=GEMMA3_SWITCHES,

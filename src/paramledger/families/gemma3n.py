@@ -12,7 +12,7 @@ from .._exceptions import ArchitectureError
 from . import _rules as rules
 from ._family import Family, multimodal, same
 from ._tables import DECODER_KEYS
-from .gemma import GEMMA3_SWITCHES, SANDWICH
+from .gemma import EMBED_SCALE, GEMMA3_SWITCHES, SANDWICH
 
 KEYS = {**{k: v for k, v in DECODER_KEYS.items() if k not in ("hidden_act", "intermediate_size")},
         "hidden_activation": "hidden_act",
@@ -44,14 +44,19 @@ def ffn_widths(config: Mapping[str, Any]) -> dict[str, Any]:
     return {"intermediate_size": widths, "intermediate_size_per_layer": ()}
 
 
-RULES = (rules.output_bias_follows("attention_bias"), rules.sliding_every(None, 5), ffn_widths)
+RULES = (rules.output_bias_follows("attention_bias"), rules.sliding_every(None, 5, True), ffn_widths)
 SOURCE = "transformers 5.24.0 models/gemma3n/configuration_gemma3n.py"
 
 # Gemma3nTextAttention registers q_norm after q_proj and k_norm after v_proj; Gemma3nTextModel registers the
 # per-layer inputs' and AltUp's model-level modules after the layers and the final norm.
+# Gemma3n's 0-D buffers (the tables' embed_scale, the per-layer inputs' scales, AltUp's router_input_scale)
+BUFFERS = (*EMBED_SCALE, ("model.embed_tokens_per_layer.embed_scale", (), None, False, "hidden_size_per_layer_input"),
+           ("model.per_layer_projection_scale", (), None, False, "hidden_size_per_layer_input"),
+           ("model.per_layer_input_scale", (), None, False, "hidden_size_per_layer_input"),
+           ("{layer}altup.router_input_scale", (), None, False, "altup_num_inputs"))
 NAMING = dataclasses.replace(
-    SANDWICH, layer_order=("self_attn.q_proj", "self_attn.q_norm", "self_attn.k_proj", "self_attn.v_proj",
-                           "self_attn.k_norm"),
+    SANDWICH, model_buffers=BUFFERS, rotary_per_layer_type=True,
+    layer_order=("self_attn.q_proj", "self_attn.q_norm", "self_attn.k_proj", "self_attn.v_proj", "self_attn.k_norm"),
     model_order=("model.embed_tokens", "model.layers", "model.norm", "model.embed_tokens_per_layer",
                  "model.per_layer_model_projection", "model.per_layer_projection_norm", "model.altup_projections",
                  "model.altup_unembed_projections"))

@@ -117,7 +117,12 @@ def gemma4_layers(config: Mapping[str, Any]) -> dict[str, Any]:
 # Gemma4TextAttention registers q_norm and k_norm between q_proj and k_proj; the decoder layer its norms,
 # the per-layer input's modules, then the router and the experts with their own norms; Gemma4TextModel its
 # per-layer input table and projection after the layers and the final norm.
-NAMING = Naming(layer_order=("self_attn.q_proj", "self_attn.q_norm", "self_attn.k_norm", "self_attn.k_proj",
+# Gemma4TextScaledWordEmbedding's embed_scale (and the per-layer table's), each layer's layer_scalar (in the
+# checkpoint), a rotary per attention layer type
+BUFFERS = (("model.embed_tokens.embed_scale", (), None, False), ("{layer}layer_scalar", (1,), None, True),
+           ("model.embed_tokens_per_layer.embed_scale", (), None, False, "hidden_size_per_layer_input"))
+NAMING = Naming(model_buffers=BUFFERS, rotary_per_layer_type=True,
+                layer_order=("self_attn.q_proj", "self_attn.q_norm", "self_attn.k_norm", "self_attn.k_proj",
                              "self_attn.v_proj", "self_attn.o_proj", "mlp", "input_layernorm",
                              "post_attention_layernorm",
                              "pre_feedforward_layernorm", "post_feedforward_layernorm", "per_layer_input_gate",

@@ -22,7 +22,8 @@ FAMILIES = [
         source=TF.format("glm"),
         naming=Naming(gate_up="mlp.gate_up_proj"),
         keys={**DECODER_KEYS, **same("head_dim", "attention_bias")},
-        defaults={"vocab_size": 151552, "hidden_size": 4096, "intermediate_size": 13696, "num_hidden_layers": 40,
+        defaults={"partial_rotary_factor": 0.5,
+                  "vocab_size": 151552, "hidden_size": 4096, "intermediate_size": 13696, "num_hidden_layers": 40,
                   "num_attention_heads": 32, "num_key_value_heads": 2, "head_dim": 128, "hidden_act": "silu",
                   "max_position_embeddings": 131072, "tie_word_embeddings": False, "attention_bias": True},
         switches={**LLAMA_SWITCHES, "attention_output_bias": False},
@@ -36,7 +37,8 @@ FAMILIES = [
                       ffn_pre_norm="post_attention_layernorm", ffn_post_norm="post_mlp_layernorm",
                       layer_order=("self_attn", "mlp", "input_layernorm", "post_attention_layernorm")),
         keys={**DECODER_KEYS, **same("head_dim", "attention_bias")},
-        defaults={"vocab_size": 151552, "hidden_size": 4096, "intermediate_size": 13696, "num_hidden_layers": 40,
+        defaults={"partial_rotary_factor": 0.5,
+                  "vocab_size": 151552, "hidden_size": 4096, "intermediate_size": 13696, "num_hidden_layers": 40,
                   "num_attention_heads": 32, "num_key_value_heads": 2, "head_dim": 128, "hidden_act": "silu",
                   "max_position_embeddings": 131072, "tie_word_embeddings": False, "attention_bias": True},
         switches={**LLAMA_SWITCHES, "norm_placement": "sandwich", "attention_output_bias": False},
@@ -45,11 +47,12 @@ FAMILIES = [
     Family(
         model_type="glm4_moe",  # first_k_dense_replace dense layers, routed + shared experts, optional q/k norms
         causal_lm_class="Glm4MoeForCausalLM",
-        naming=Naming(layer_order=EXPERTS_FIRST),
+        naming=Naming(router_score_bias="mlp.gate.e_score_correction_bias", layer_order=EXPERTS_FIRST),
         source=TF.format("glm4_moe"),
         keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "n_shared_experts"),
               "n_routed_experts": "num_experts", "num_local_experts": "num_experts"},
-        defaults={"vocab_size": 151552, "hidden_size": 4096, "intermediate_size": 10944, "num_hidden_layers": 46,
+        defaults={"partial_rotary_factor": 0.5,
+                  "vocab_size": 151552, "hidden_size": 4096, "intermediate_size": 10944, "num_hidden_layers": 46,
                   "num_attention_heads": 96, "num_key_value_heads": 8, "hidden_act": "silu",
                   "max_position_embeddings": 131072, "tie_word_embeddings": False, "attention_bias": False,
                   "moe_intermediate_size": 1408, "num_experts_per_tok": 8, "n_shared_experts": 1,
@@ -64,7 +67,7 @@ FAMILIES = [
     Family(
         model_type="sarvam_moe",  # GLM-4-MoE's tensors (Glm4MoeForCausalLM) with q/k norms on by default
         causal_lm_class="Glm4MoeForCausalLM",
-        naming=Naming(layer_order=EXPERTS_FIRST),
+        naming=Naming(router_score_bias="mlp.gate.e_score_correction_bias", layer_order=EXPERTS_FIRST),
         source=TF.format("sarvam_moe"),
         keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "n_shared_experts"),
               "n_routed_experts": "num_experts", "num_local_experts": "num_experts", "num_experts": "num_experts",

@@ -12,7 +12,7 @@ FAMILIES = [
         model_type="gpt_neox",
         causal_lm_class="GPTNeoXForCausalLM",
         source="transformers 5.24.0 models/gpt_neox/configuration_gpt_neox.py",
-        naming=Naming(
+        naming=Naming(rotary="gpt_neox.rotary_emb",
             embed="gpt_neox.embed_in", layer="gpt_neox.layers.{i}", qkv="attention.query_key_value",
             o="attention.dense", up="mlp.dense_h_to_4h", down="mlp.dense_4h_to_h",
             final_norm="gpt_neox.final_layer_norm",
@@ -21,7 +21,8 @@ FAMILIES = [
         # No num_key_value_heads or head_dim: query_key_value is always 3 × hidden_size.
         keys={key: field for key, field in DECODER_KEYS.items() if key != "num_key_value_heads"}
         | {"attention_bias": "attention_bias"},
-        defaults={"vocab_size": 50432, "hidden_size": 6144, "num_hidden_layers": 44, "num_attention_heads": 64,
+        defaults={"rotary_pct": 0.25,
+                  "vocab_size": 50432, "hidden_size": 6144, "num_hidden_layers": 44, "num_attention_heads": 64,
                   "intermediate_size": 24576, "hidden_act": "gelu", "max_position_embeddings": 2048,
                   "tie_word_embeddings": False, "attention_bias": True},
         switches={"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "pre",
@@ -47,7 +48,7 @@ FAMILIES.append(
         model_type="gpt_neox_japanese",  # no biases but the last layer's attention.dense_bias; FFN by a multiple
         causal_lm_class="GPTNeoXJapaneseForCausalLM",
         source="transformers 5.24.0 models/gpt_neox_japanese/configuration_gpt_neox_japanese.py",
-        naming=Naming(
+        naming=Naming(rotary="gpt_neox_japanese.rotary_emb",
             embed="gpt_neox_japanese.embed_in", layer="gpt_neox_japanese.layers.{i}", qkv="attention.query_key_value",
             o="attention.dense", o_bias="attention.dense_bias", up="mlp.dense_h_to_4h", down="mlp.dense_4h_to_h",
             final_norm="gpt_neox_japanese.final_layer_norm", lm_head="embed_out",

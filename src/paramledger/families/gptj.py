@@ -2,6 +2,9 @@
 FFN, unbiased attention, a biased LM head), GPT-BigCode (multi-query), GPT-Neo (local and
 global layers), the original GPT (post-norm, no final norm)."""
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
@@ -18,14 +21,30 @@ GPT2_STYLE_KEYS = {
 PARALLEL_GPTJ = {"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "parallel",
                  "position_embedding_type": "rope", "mlp_bias": True, "lm_head_bias": True}
 GPTJ_DEFAULTS = {"vocab_size": 50400, "n_positions": 2048, "n_embd": 4096, "n_layer": 28, "n_head": 16,
-                 "n_inner": None, "activation_function": "gelu_new", "tie_word_embeddings": False}
+                 "n_inner": None, "activation_function": "gelu_new", "tie_word_embeddings": False, "rotary_dim": 64}
+
+# GPTJRotaryEmbedding / CodeGen's: one (positions, rotary_dim) float32 sin-cos table, not inv_freq
+EMBED_POSITIONS = (("transformer.rotary_emb.embed_positions", ("max_position_embeddings", "rotary_width"), "float32",
+                    False),)
+
+
+def rotary_share(config: Mapping[str, Any]) -> dict[str, Any]:
+    """GPT-J's rotary_dim, as the share of a head it rotates (the width of its embed_positions table)."""
+    dim, head = config.get("rotary_dim"), config["hidden_size"] // config["num_attention_heads"]
+    return {"partial_rotary_factor": dim / head} if isinstance(dim, int) and 0 < dim <= head else {}
+
+
+# GPT-1's position ids and each attention's causal mask (1, 1, n_positions, n_positions) at the model dtype
+GPT1_BUFFERS = (("transformer.position_ids", ("max_position_embeddings",), "int64", False),
+                ("{layer}attn.bias", (1, 1, "max_position_embeddings", "max_position_embeddings"), None, False))
 
 FAMILIES = [
     Family(
         model_type="gptj",
         causal_lm_class="GPTJForCausalLM",
         source=TF.format("gptj", "gptj"),
-        naming=Naming(embed="transformer.wte", layer="transformer.h.{i}", q="attn.q_proj", k="attn.k_proj",
+        naming=Naming(rotary=None, model_buffers=EMBED_POSITIONS,
+                      embed="transformer.wte", layer="transformer.h.{i}", q="attn.q_proj", k="attn.k_proj",
                       v="attn.v_proj", o="attn.out_proj", up="mlp.fc_in", down="mlp.fc_out", attn_pre_norm="ln_1",
                       final_norm="transformer.ln_f",
                       layer_order=("ln_1", "attn.k_proj", "attn.v_proj", "attn.q_proj", "attn.out_proj", "mlp")),
@@ -33,26 +52,30 @@ FAMILIES = [
         defaults=GPTJ_DEFAULTS,
         switches=PARALLEL_GPTJ,
         count_neutral=frozenset({"rotary_dim"}),
-        derive=(rules.no_sliding,),
+        derive=(rules.no_sliding, rotary_share),
     ),
     Family(
         model_type="codegen",  # GPT-J's block with one fused, unbiased qkv_proj
         causal_lm_class="CodeGenForCausalLM",
         source=TF.format("codegen", "codegen"),
-        naming=Naming(embed="transformer.wte", layer="transformer.h.{i}", qkv="attn.qkv_proj", o="attn.out_proj",
+        naming=Naming(rotary=None, model_buffers=EMBED_POSITIONS,
+                      embed="transformer.wte", layer="transformer.h.{i}", qkv="attn.qkv_proj", o="attn.out_proj",
                       up="mlp.fc_in", down="mlp.fc_out", attn_pre_norm="ln_1", final_norm="transformer.ln_f",
                       layer_order=("ln_1", "attn.out_proj", "attn.qkv_proj", "mlp")),
         keys={**GPT2_STYLE_KEYS, "n_inner": "intermediate_size", "activation_function": "hidden_act"},
         defaults=GPTJ_DEFAULTS,
         switches=PARALLEL_GPTJ,
         count_neutral=frozenset({"rotary_dim", "n_ctx"}),
-        derive=(rules.no_sliding,),
+        derive=(rules.no_sliding, rotary_share),
     ),
     Family(
         model_type="gpt_bigcode",  # GPT-2 in nn.Linear layout; multi_query: one K/V head
         causal_lm_class="GPTBigCodeForCausalLM",
         source=TF.format("gpt_bigcode", "gpt_bigcode"),
-        naming=Naming(embed="transformer.wte", positions="transformer.wpe", layer="transformer.h.{i}",
+        # GPTBigCodeModel: one (n_positions, n_positions) bool causal mask for every layer
+        naming=Naming(model_buffers=(("transformer.bias", ("max_position_embeddings", "max_position_embeddings"),
+                                      "bool", False),),
+                      embed="transformer.wte", positions="transformer.wpe", layer="transformer.h.{i}",
                       qkv="attn.c_attn", o="attn.c_proj", up="mlp.c_fc", down="mlp.c_proj", attn_pre_norm="ln_1",
                       ffn_pre_norm="ln_2", final_norm="transformer.ln_f",
                       layer_order=("ln_1", "attn", "ln_2", "mlp")),
@@ -73,7 +96,10 @@ FAMILIES = [
         model_type="gpt_neo",
         causal_lm_class="GPTNeoForCausalLM",
         source=TF.format("gpt_neo", "gpt_neo"),
-        naming=Naming(embed="transformer.wte", positions="transformer.wpe", layer="transformer.h.{i}",
+        # GPTNeoSelfAttention: a (1, 1, positions, positions) bool causal mask in every layer, local or global
+        naming=Naming(model_buffers=(("{layer}attn.attention.bias", (1, 1, "max_position_embeddings",
+                                                                    "max_position_embeddings"), "bool", False),),
+                      embed="transformer.wte", positions="transformer.wpe", layer="transformer.h.{i}",
                       q="attn.attention.q_proj", k="attn.attention.k_proj", v="attn.attention.v_proj",
                       o="attn.attention.out_proj", up="mlp.c_fc", down="mlp.c_proj", attn_pre_norm="ln_1",
                       ffn_pre_norm="ln_2", final_norm="transformer.ln_f",
@@ -99,7 +125,8 @@ FAMILIES = [
         model_type="openai-gpt",  # GPT-1: LayerNorm after each sublayer, no final norm, FFN 4 × n_embd
         causal_lm_class="OpenAIGPTLMHeadModel",
         source=TF.format("openai", "openai"),
-        naming=Naming(embed="transformer.tokens_embed", positions="transformer.positions_embed",
+        naming=Naming(model_buffers=GPT1_BUFFERS,
+                      embed="transformer.tokens_embed", positions="transformer.positions_embed",
                       layer="transformer.h.{i}", qkv="attn.c_attn", o="attn.c_proj", up="mlp.c_fc",
                       down="mlp.c_proj", attn_post_norm="ln_1", ffn_post_norm="ln_2", conv1d=True,
                       layer_order=("attn", "ln_1", "mlp", "ln_2")),

@@ -2,6 +2,8 @@
 their experts under block_sparse_moe and an optional fused shared MLP (shared_mlp); the
 SWA variants add one attention sink per head and three sliding layers to one global."""
 
+import dataclasses
+
 from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
@@ -20,6 +22,10 @@ GRANITE_MOE_KEYS = {**MOE_KEYS, **same("head_dim", "attention_bias"), "num_local
 GRANITE_NEUTRAL = ROUTING_KEYS | {"embedding_multiplier", "logits_scaling", "residual_multiplier",
                                   "attention_multiplier"}
 # GraniteMoe*DecoderLayer: attention (GraniteMoeHybrid's sinks first), both norms, then the experts.
+# GraniteSWAModel: one more rotary (rotary_embs) per distinct non-zero layer_rope_theta, by default the one
+# global theta of every layer (so one), beside the parent's unused rotary_emb
+SWA_ROTARY = tuple((f"model.rotary_embs.0.{which}", ("rotary_half",), "float32", False)
+                   for which in ("inv_freq", "original_inv_freq"))
 GRANITE_MOE = Naming(layer_order=("self_attn.sinks", "self_attn", "input_layernorm", "post_attention_layernorm"),
                      router="block_sparse_moe.router", experts_gate_up="block_sparse_moe.experts.gate_up_proj",
                      experts_down="block_sparse_moe.experts.down_proj",
@@ -50,7 +56,7 @@ FAMILIES = [
     Family(
         model_type="granite_swa",  # Granite with an attention sink per head; layer 0 of every 4 global
         causal_lm_class="GraniteSWAForCausalLM",
-        naming=Naming(layer_order=("self_attn.sinks",)),
+        naming=Naming(layer_order=("self_attn.sinks",), model_buffers=SWA_ROTARY),
         source=TF.format("granite_swa"),
         keys=LLAMA_KEYS,
         defaults={"vocab_size": 100352, "hidden_size": 2560, "intermediate_size": 8192, "num_hidden_layers": 24,
@@ -89,7 +95,7 @@ FAMILIES = [
         model_type="granitemoe_swa",  # GraniteMoeShared plus attention sinks and 3 sliding : 1 global
         causal_lm_class="GraniteMoeSWAForCausalLM",
         source=TF.format("granitemoe_swa"),
-        naming=GRANITE_MOE,
+        naming=dataclasses.replace(GRANITE_MOE, model_buffers=SWA_ROTARY),
         keys=GRANITE_MOE_KEYS,
         defaults={**GRANITE_MOE_DEFAULTS, "shared_intermediate_size": 0, "sliding_window": 128},
         switches={**LLAMA_SWITCHES, "attention_sinks": True},

@@ -13,7 +13,7 @@ from .._exceptions import ArchitectureError
 from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
-from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
+from ._tables import DECODER_KEYS, LLAMA_SWITCHES, POSITION_BY_RULE, ROUTING_KEYS
 from .granite import GRANITE_NEUTRAL
 
 TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
@@ -155,7 +155,7 @@ GRANITE_HYBRID_NAMING = Naming(
     experts_down="block_sparse_moe.experts.down_proj", shared_expert_gate_up="shared_mlp.input_linear",
     shared_expert_down="shared_mlp.output_linear", gate_up="shared_mlp.input_linear", down="shared_mlp.output_linear")
 # Nemotron-H: everything a layer holds is its "mixer"; the one norm first; the experts before their router.
-NEMOTRON_NAMING = Naming(
+NEMOTRON_NAMING = Naming(rotary=None, router_score_bias="mixer.gate.e_score_correction_bias",
     embed="model.embeddings", final_norm="model.norm_f", attn_pre_norm="norm", mamba="mixer",
     q="mixer.q_proj", k="mixer.k_proj", v="mixer.v_proj", o="mixer.o_proj", up="mixer.up_proj",
     down="mixer.down_proj", router="mixer.gate", experts_gate_up="mixer.experts.up_proj",
@@ -168,7 +168,8 @@ JAMBA_NAMING = Naming(gate="feed_forward.gate_proj", up="feed_forward.up_proj", 
                       experts_down="feed_forward.experts.down_proj", ffn_pre_norm="pre_ff_layernorm",
                       final_norm="model.final_layernorm")
 # Falcon-H1: the FFN, the Mamba-2, the attention, then both norms.
-FALCON_H1_NAMING = Naming(gate="feed_forward.gate_proj", up="feed_forward.up_proj", down="feed_forward.down_proj",
+FALCON_H1_NAMING = Naming(mamba_mup_vector=True,
+                          gate="feed_forward.gate_proj", up="feed_forward.up_proj", down="feed_forward.down_proj",
                           ffn_pre_norm="pre_ff_layernorm", final_norm="model.final_layernorm",
                           layer_order=("feed_forward", "mamba", "self_attn", "input_layernorm", "pre_ff_layernorm"))
 FALCON_H1_NEUTRAL = frozenset({
@@ -177,6 +178,11 @@ FALCON_H1_NEUTRAL = frozenset({
     "attention_out_multiplier", "ssm_out_multiplier", "ssm_in_multiplier", "mlp_multipliers", "ssm_multipliers",
     "time_step_min", "time_step_max", "time_step_floor", "time_step_limit", "num_logits_to_keep",
     "layers_block_type", "mamba_rms_norm"})
+
+def rope_only_if_said(config: Mapping[str, Any]) -> dict[str, Any]:
+    """GraniteMoeHybridModel holds a rotary only where position_embedding_type is "rope" (else no position)."""
+    return {"position_embedding_type": "rope" if config.get("position_embedding_type") == "rope" else "none"}
+
 
 FAMILIES = [
     Family(
@@ -225,7 +231,7 @@ FAMILIES = [
         naming=BAMBA_NAMING,
         # head_dim: BambaAttention reads getattr(config, "head_dim", hidden_size // num_attention_heads)
         keys={**DECODER_KEYS, **same("head_dim", "attention_bias", "mlp_bias"), **MAMBA_KEYS},
-        defaults={"vocab_size": 128000, "tie_word_embeddings": False, "hidden_size": 4096,
+        defaults={"partial_rotary_factor": 0.5, "vocab_size": 128000, "tie_word_embeddings": False, "hidden_size": 4096,
                   "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32,
                   "num_key_value_heads": 8, "hidden_act": "silu", "max_position_embeddings": 262144,
                   "attention_bias": False, "mlp_bias": False, "attn_layer_indices": None, **MAMBA_DEFAULTS},
@@ -245,11 +251,11 @@ FAMILIES = [
                   "max_position_embeddings": 2048, "tie_word_embeddings": False, "attention_bias": False,
                   "num_local_experts": 8, "num_experts_per_tok": 2, "shared_intermediate_size": 1024,
                   "layer_types": None, **MAMBA_DEFAULTS},
-        switches=LLAMA_SWITCHES,
+        switches=POSITION_BY_RULE,
         count_neutral=(GRANITE_NEUTRAL | MAMBA_NEUTRAL
                        | {"shared_intermediate_size", "position_embedding_type", "normalization_function",
                           "layers_block_type"}),
-        derive=(rules.output_bias_follows("attention_bias"), granite_hybrid_layers),
+        derive=(rules.output_bias_follows("attention_bias"), granite_hybrid_layers, rope_only_if_said),
     ),
     Family(
         model_type="nemotron_h",

@@ -3,6 +3,7 @@ norms, each with an FFN (transformers 5.24.0 modeling_lfm2.py, modeling_lfm2_moe
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -102,13 +103,16 @@ FAMILIES = [
     # LFM2-MoE = LFM2 except: routed experts after num_dense_layers dense layers, no FFN width rule, and
     # layer_types required.
     derived_from(LFM2, model_type="lfm2_moe", causal_lm_class="Lfm2MoeForCausalLM", source=TF.format("lfm2_moe"),
-                 keys={**LFM2.keys, **same("num_experts", "num_experts_per_tok", "moe_intermediate_size")},
+                 naming=dataclasses.replace(NAMING, rotary="model.pos_emb",
+                                            router_score_bias="feed_forward.expert_bias"),
+                 keys={**LFM2.keys, **same("num_experts", "num_experts_per_tok", "moe_intermediate_size",
+                                           "use_expert_bias")},
                  defaults={"vocab_size": 65536, "hidden_size": 2048, "intermediate_size": 7168,
                            "moe_intermediate_size": 1792, "num_hidden_layers": 32, "num_attention_heads": 32,
                            "num_key_value_heads": 8, "tie_word_embeddings": True, "max_position_embeddings": 128000,
                            "conv_bias": False, "conv_L_cache": 3, "num_dense_layers": 2, "num_experts": 32,
                            "num_experts_per_tok": 4, "layer_types": None, "hidden_act": "silu"},
-                 count_neutral=(ROUTING_KEYS | {"num_dense_layers", "use_expert_bias", "routed_scaling_factor",
+                 count_neutral=(ROUTING_KEYS | {"num_dense_layers", "routed_scaling_factor",
                                                 "norm_eps", "tie_embedding"}),
                  derive=(lfm2_moe_layers,)),
 ]

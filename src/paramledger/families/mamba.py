@@ -4,6 +4,7 @@ modeling_mamba2.py Mamba2Block)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -67,7 +68,7 @@ FAMILIES = [
     # FalconMamba = Mamba except: RMS-normalizes B, C and dt inside the mixer with no learned weights
     # (rms_forward, mixer_rms_eps), so the same tensors.
     derived_from(MAMBA, model_type="falcon_mamba", causal_lm_class="FalconMambaForCausalLM",
-                 source=TF.format("falcon_mamba")),
+                 source=TF.format("falcon_mamba"), naming=dataclasses.replace(NAMING, mamba_norm_buffers=True)),
     # Mamba-2 = Mamba except: heads with one time step each (dt_bias, A_log, D per head), B and C by
     # n_groups through the conv, a gated RMSNorm, no x_proj or dt_proj; untied by default.
     derived_from(MAMBA, model_type="mamba2", causal_lm_class="Mamba2ForCausalLM", source=TF.format("mamba2"),

@@ -106,6 +106,7 @@ FAMILIES += [
     Family(
         model_type="minimax_m2",  # every layer MoE (experts intermediate_size wide), q/k norms over all channels
         causal_lm_class="MiniMaxM2ForCausalLM",
+        naming=Naming(router_score_bias="mlp.e_score_correction_bias", router_score_bias_dtype=None),
         source=TF.format("minimax_m2"),
         keys={**MOE_KEYS, **same("head_dim"), "num_local_experts": "num_experts", "num_experts": "num_experts",
               "intermediate_size": "moe_intermediate_size"},
@@ -126,7 +127,7 @@ FAMILIES += [
     Family(
         model_type="exaone_moe",  # EXAONE 4's q/k norms and window pattern, pre-norm, routed + shared experts
         causal_lm_class="ExaoneMoeForCausalLM",
-        naming=Naming(layer_order=EXPERTS_FIRST),
+        naming=Naming(router_score_bias="mlp.gate.e_score_correction_bias", layer_order=EXPERTS_FIRST),
         source=TF.format("exaone_moe"),
         keys={**MOE_KEYS, **same("head_dim", "num_experts", "moe_intermediate_size"),
               "num_shared_experts": "n_shared_experts"},
@@ -148,7 +149,7 @@ FAMILIES += [
     Family(
         model_type="solar_open",  # every layer MoE with shared experts; attention_bias biases q, k, v only
         causal_lm_class="SolarOpenForCausalLM",
-        naming=Naming(layer_order=EXPERTS_FIRST),
+        naming=Naming(router_score_bias="mlp.gate.e_score_correction_bias", layer_order=EXPERTS_FIRST),
         source=TF.format("solar_open"),
         keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "n_shared_experts"),
               "n_routed_experts": "num_experts", "num_local_experts": "num_experts"},
@@ -164,7 +165,7 @@ FAMILIES += [
     Family(
         model_type="mellum",  # per-head q/k norms, dense or sparse layers by mlp_layer_types (default all sparse)
         causal_lm_class="MellumForCausalLM",
-        naming=Naming(layer_order=EXPERTS_FIRST),
+        naming=Naming(rotary_per_layer_type=True, layer_order=EXPERTS_FIRST),
         source=TF.format("mellum"),
         keys={**MOE_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "num_experts"),
               "num_local_experts": "num_experts"},
@@ -177,13 +178,14 @@ FAMILIES += [
         count_neutral=ROUTING_KEYS | {"mlp_layer_types", "num_nextn_predict_layers", "num_mtp_layers",
                                       "mtp_layer_types", "mtp_mlp_layer_types"},
         derive=(rules.output_bias_follows("attention_bias"), rules.mlp_layer_types(lambda i, config: False),
-                rules.sliding_except(lambda i, config: True)),
+                rules.sliding_except(lambda i, config: True, True)),
     ),
     Family(
         model_type="kolibri1",  # GLM-4's sandwich norm names, per-head q/k norms, routed + shared experts
         causal_lm_class="Kolibri1ForCausalLM",
         source=TF.format("kolibri1"),
-        naming=Naming(attn_post_norm="post_self_attn_layernorm", ffn_pre_norm="post_attention_layernorm",
+        naming=Naming(router_score_bias="mlp.gate.e_score_correction_bias",
+                      attn_post_norm="post_self_attn_layernorm", ffn_pre_norm="post_attention_layernorm",
                       ffn_post_norm="post_mlp_layernorm",
                       layer_order=("self_attn", "mlp.experts", "mlp.gate", "mlp.shared_experts", "input_layernorm",
                                    "post_attention_layernorm")),
@@ -226,6 +228,7 @@ FAMILIES += [
     Family(
         model_type="hy_v3",  # per-head q/k norms; mlp_bias on the dense and shared MLPs, never the experts
         causal_lm_class="HYV3ForCausalLM",
+        naming=Naming(router_score_bias="mlp.e_score_correction_bias"),
         source=TF.format("hy_v3"),
         keys={**MOE_KEYS, **same("head_dim", "attention_bias", "mlp_bias", "moe_intermediate_size", "num_experts"),
               "num_local_experts": "num_experts", "num_shared_experts": "n_shared_experts"},

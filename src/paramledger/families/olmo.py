@@ -1,6 +1,7 @@
 """OLMo: a LayerNorm with no learned entries; OLMo 2: RMSNorm after each sublayer (post-norm)
 and q/k norms over all query and key channels."""
 
+from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
@@ -37,11 +38,12 @@ FAMILIES += [
     Family(
         model_type="olmo3",  # OLMo 2's block; three sliding layers to one global
         causal_lm_class="Olmo3ForCausalLM",
+        naming=Naming(rotary_per_layer_type=True),
         source=TF.format("olmo3"),
         keys=OLMO_KEYS,
         defaults={**OLMO_DEFAULTS, "sliding_window": 4096},
         switches={**LLAMA_SWITCHES, "norm_placement": "post", "qk_norm": "full"},
-        derive=(rules.output_bias_follows("attention_bias"), rules.sliding_except(lambda i, config: (i + 1) % 4 == 0)),
+        derive=(rules.output_bias_follows("attention_bias"), rules.sliding_except(lambda i, config: (i + 1) % 4 == 0, True)),
     ),
     Family(
         model_type="olmoe",  # OLMo's MoE: pre-norm, q/k norms over all channels, 64 experts

@@ -14,7 +14,7 @@ from typing import Any
 from .._exceptions import ArchitectureError
 from ..naming import Naming
 from ._family import Family, derived_from, same
-from ._tables import DECODER_KEYS, LLAMA_SWITCHES
+from ._tables import DECODER_KEYS, LLAMA_SWITCHES, POSITION_BY_RULE
 
 TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
 HYBRID = "hybrid"
@@ -118,6 +118,11 @@ ZAMBA = Family(
     derive=(zamba_layers,),
 )
 
+def mem_rope(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Zamba2's shared attention rotates q and k (a rotary of its own) only with use_mem_rope."""
+    return {"position_embedding_type": "rope" if config.get("use_mem_rope") else "none"}
+
+
 FAMILIES = [
     ZAMBA,
     # Zamba2 = Zamba except: Mamba-2 mixers (conv1d always biased, a gated norm), num_mem_blocks shared blocks
@@ -136,11 +141,10 @@ FAMILIES = [
                            "num_attention_heads": 32, "num_key_value_heads": None, "num_mem_blocks": 1,
                            "use_shared_attention_adapter": False, "adapter_rank": 128, "use_mem_rope": False,
                            "tie_word_embeddings": True},
-                 switches={**LLAMA_SWITCHES, "mamba_version": 2, "mamba_conv_bias": True, "mamba_gated_norm": True,
-                           "position_embedding_type": "none"},
-                 # use_mem_rope: rotary buffers only; the rest are derived values the class writes over
+                 switches={**POSITION_BY_RULE, "mamba_version": 2, "mamba_conv_bias": True, "mamba_gated_norm": True},
+                 # use_mem_rope: a rotary (buffers only); the rest are derived values the class writes over
                  count_neutral=NEUTRAL | {"use_conv_bias", "use_mem_rope", "chunk_size", "use_long_context",
                                           "use_mem_eff_path", "hybrid_layer_ids", "kv_channels", "num_query_groups",
                                           "mamba_headdim"},
-                 derive=(zamba2_layers,)),
+                 derive=(zamba2_layers, mem_rope)),
 ]

@@ -35,6 +35,10 @@ class Part(Protocol):
     def state_label(self) -> str | None:
         """What holds the fixed state, in the cache's words ("linear-attention (Gated DeltaNet)"); None: none."""
 
+    def buffers(self, c: Collector) -> None:
+        """Register the part's buffers (c.buffer): state it holds beside its tensors, not learned (a
+        router's score correction, xIELU's beta); none for most parts."""
+
     def aliases(self, c: Collector) -> dict[str, str]:
         """Names (relative to the layer) of tensors the part holds through another layer -> their full
         names there (a tied later use of a shared block); {} for a part that holds its own."""
@@ -68,6 +72,9 @@ class Stateless:
 
     def aliases(self, c: Collector) -> dict[str, str]:
         return {}
+
+    def buffers(self, c: Collector) -> None:
+        return None
 
 
 def part(cls: type) -> type:

@@ -29,6 +29,7 @@ class Experts(NamedTuple):
     # the dense FFN's post-norm, the experts' pre- and post-norm
     beside_dense: bool = False
     latent_size: int | None = None  # moe_latent_size: the experts' input and output width (None: hidden_size)
+    score_bias: bool = True  # use_expert_bias: the router's score correction buffer, where the naming has one
 
     def tensors(self, c: Collector) -> None:
         n, hidden, e, m = c.naming, self.hidden_size, self.num_experts, self.expert_size
@@ -78,3 +79,8 @@ class Experts(NamedTuple):
         if self.beside_dense:
             for path in (n.ffn_post_norm_1, n.ffn_pre_norm_2, n.ffn_post_norm_2):
                 c.norm(path, d)
+
+    def buffers(self, c: Collector) -> None:
+        # DeepseekV3TopkRouter and kin: the score correction is a buffer, not learned
+        if c.naming.router_score_bias is not None and self.score_bias:
+            c.buffer(c.naming.router_score_bias, (self.num_experts,), c.naming.router_score_bias_dtype)

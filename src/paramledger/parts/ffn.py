@@ -27,6 +27,11 @@ class DenseFFN(NamedTuple):
             c.add(n.act + ".alpha_p", (1,), "ffn")
             c.add(n.act + ".alpha_n", (1,), "ffn")
 
+    def buffers(self, c: Collector) -> None:
+        if self.learned_activation:  # XIELUActivation: beta and eps, 0-D buffers at the model's dtype
+            c.buffer(c.naming.act + ".beta", ())
+            c.buffer(c.naming.act + ".eps", ())
+
 
 def dense(c: Collector, hidden: int, size: int, gated: bool, bias: bool, gate: str, up: str, down: str,
           component: str, fused_gate_up: str | None = None) -> None:

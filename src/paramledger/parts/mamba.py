@@ -48,6 +48,12 @@ class Mamba(NamedTuple):
         """conv state (inner, kernel) and SSM state (inner, state)."""
         return self.intermediate_size * (self.conv_kernel + self.state_size)
 
+    def buffers(self, c: Collector) -> None:
+        if c.naming.mamba_norm_buffers:  # FalconMambaMixer: the three RMSNorm weights, buffers of ones
+            mixer = c.naming.mamba + "."
+            for name, size in (("dt", self.intermediate_size), ("b", self.state_size), ("c", self.state_size)):
+                c.buffer(f"{mixer}{name}_layernorm.weight", (size,), None, False)
+
     def mixer_label(self) -> tuple[str, str | None]:
         return "Mamba", "state-space"
 
@@ -93,6 +99,11 @@ class Mamba2(NamedTuple):
     def state_values(self) -> int:
         """conv state (conv_dim, kernel) and SSM state (heads, head width, state)."""
         return self.conv_dim * self.conv_kernel + self.intermediate_size * self.state_size
+
+    def buffers(self, c: Collector) -> None:
+        if c.naming.mamba_mup_vector:  # FalconH1Mixer: a multiplier per in_proj output (mup_vector)
+            width = self.intermediate_size + self.conv_dim + self.num_heads
+            c.buffer(c.naming.mamba + ".mup_vector", (1, 1, width), None, False)
 
     def mixer_label(self) -> tuple[str, str | None]:
         return "Mamba-2", "state-space"
