@@ -58,7 +58,8 @@ def test_qlora_memory_base_at_nf4_adapter_at_bf16_optimizer_for_the_adapter_only
     base = run_json(capsys, "memory", "Llama-3.2-1B", "--dtype", "nf4")
     adapter = 1_703_936
     assert out["weights_bytes"] == base["weights_bytes"] + 2 * adapter  # the base at nf4, the adapter at bf16
-    assert out["weights_bytes_by_dtype"] == {"nf4": base["weights_bytes"], "bf16": 2 * adapter}
+    rotary = 2 * 4 * 32  # RoPE's float32 tables
+    assert out["weights_bytes_by_dtype"] == {"nf4": base["weights_bytes"] - rotary, "bf16": 2 * adapter, "fp32": rotary}
     training = out["training"]
     assert training["weights_bytes"] == out["weights_bytes"]
     assert training["gradients_bytes"] == 2 * adapter
@@ -72,7 +73,7 @@ def test_lora_memory_with_zero_shards_the_trainable_states(capsys):
     adapter = 1_703_936
     assert out["training"]["gradients_bytes"] == 4 * adapter // 4
     assert out["training"]["optimizer_bytes"] == 8 * adapter // 4
-    assert out["weights_bytes_by_dtype"]["fp32"] == 4 * adapter
+    assert out["weights_bytes_by_dtype"]["fp32"] == 4 * adapter + 2 * 4 * 32  # and RoPE's float32 tables
 
 
 def _refused(capsys, *argv: str) -> str:

@@ -66,10 +66,11 @@ def test_pipeline_stages_as_get_pp_indices():
 def test_first_stage_holds_the_table_last_the_head_and_final_norm(llama70b):
     plan = fit_plan(llama70b, gpu_memory=H100, pp=2, context=4096, suggest=False)
     whole = weight_bytes(llama70b, "bf16")
-    layer = (whole.total - whole.by_component["embedding"] - whole.by_component["lm_head"] - 8192 * 2) // 80
+    layer = (whole.parameters - whole.by_component["embedding"] - whole.by_component["lm_head"] - 8192 * 2) // 80
     first, last = plan.devices
-    assert first.weights_bytes == whole.by_component["embedding"] + 40 * layer
-    assert last.weights_bytes == whole.by_component["lm_head"] + 8192 * 2 + 40 * layer
+    rotary = whole.by_component["buffers"]  # RoPE's two float32 tables, built on each device
+    assert first.weights_bytes == whole.by_component["embedding"] + 40 * layer + rotary
+    assert last.weights_bytes == whole.by_component["lm_head"] + 8192 * 2 + 40 * layer + rotary
 
 
 def test_tied_table_copied_to_the_last_stage():
@@ -109,7 +110,8 @@ def test_kv_cache_in_paged_blocks_and_replicated_kv_heads(llama70b):
 def test_per_device_weights_are_the_whole_plus_the_replicated_tensors(llama70b):
     tp = 4
     plan = fit_plan(llama70b, gpu_memory=10**12, tp=tp, context=4096, suggest=False)
-    replicated = sum(t.count for t in llama70b.tensors if t.component == "norm") * 2  # bf16
+    # the norms (bf16) and RoPE's two float32 tables, which every device builds
+    replicated = sum(t.count for t in llama70b.tensors if t.component == "norm") * 2 + 2 * 4 * 64
     assert plan.weights_extra["replicated tensors"] == replicated * (tp - 1)
     assert sum(d.weights_bytes for d in plan.devices) == plan.weights_bytes + replicated * (tp - 1)
     assert plan.weights_bytes == weight_bytes(llama70b, "bf16").total
@@ -134,7 +136,7 @@ def test_seed_example_does_not_fit_one_h100_once_overhead_counts(llama70b):
     # memory says weights + KV cache = 79.33 GB: under 80, but not under an H100 once the runtime is counted
     plan = fit_plan(llama70b, gpu="h100", dtype="int4", context=32768, batch=4)
     device = plan.devices[0]
-    assert device.weights_bytes + device.kv_cache_bytes == 79_328_927_872
+    assert device.weights_bytes + device.kv_cache_bytes == 79_328_927_872 + 2 * 4 * 64  # and RoPE's buffers
     assert get_gpu("H100").memory_bytes == H100
     assert not plan.fits and device.total_bytes > H100
     assert any(s.startswith("--tp 2") for s in plan.suggestions)

@@ -65,9 +65,12 @@ def test_weight_bytes_equal_real_nbytes(name, dtype):
     arch = paramledger.load(config)
     model_type = config.pop("model_type")
     torch.manual_seed(0)
-    model = AutoModelForCausalLM.from_config(AutoConfig.for_model(model_type, **config))
-    model = model.to({"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}[dtype])
-    real = sum(p.nbytes for p in model.parameters())  # parameters() yields a shared (tied) tensor once
+    torch_dtype = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}[dtype]
+    built = AutoModelForCausalLM.from_config(AutoConfig.for_model(model_type, **config), dtype=torch_dtype)
+    # parameters() yields a shared (tied) tensor once, each cast to dtype (a checkpoint stores the router at it,
+    # though transformers upcasts it when it loads); the buffers as built at that dtype (inv_freq in fp32)
+    model = AutoModelForCausalLM.from_config(AutoConfig.for_model(model_type, **config)).to(torch_dtype)
+    real = sum(p.nbytes for p in model.parameters()) + sum(b.nbytes for b in built.buffers())
     assert weight_bytes(paramledger.inventory(arch), dtype).total == real
 
 
@@ -118,8 +121,10 @@ def test_keep_components_at_another_precision():
     assert kept.by_component["norm"] == 4 * norms
     assert kept.by_component["embedding"] == 2 * inv.embedding
     assert kept.by_component["ffn"] == plain.by_component["ffn"]
+    rotary = kept.by_component["buffers"]  # RoPE's inv_freq and original_inv_freq: float32 whatever --dtype says
+    assert rotary == 2 * 4 * 64
     assert kept.by_dtype == {"bf16": 2 * inv.embedding, "int4": plain.by_component["attention"]
-                             + plain.by_component["ffn"], "fp32": 4 * norms}
+                             + plain.by_component["ffn"], "fp32": 4 * norms + rotary}
     # rules apply in order, a later one overriding an earlier one
     assert weight_bytes(inv, "int4", keep=["vectors=bf16", "norm=fp32"]).by_component["norm"] == 4 * norms
     assert weight_bytes(inv, "int4", keep=["norm=fp32", "vectors=bf16"]).by_component["norm"] == 2 * norms
@@ -163,9 +168,11 @@ def test_gpt_oss_checkpoint_layout():
     expert_biases = [t for t in inv.tensors if t.component == "experts" and len(t.shape) == 2]
     assert len(expert_matrices) == len(expert_biases) == 48
     mxfp4 = sum(t.count // 32 * 17 for t in expert_matrices)  # 16 bytes of values + 1 scale byte per 32
-    assert kept.by_dtype == {"bf16": 2 * (inv.total - sum(t.count for t in expert_matrices)), "mxfp4": mxfp4}
+    rotary = 2 * 4 * 32  # inv_freq and original_inv_freq (head_dim 64), float32, in no checkpoint
+    assert kept.by_dtype == {"bf16": 2 * (inv.total - sum(t.count for t in expert_matrices)), "mxfp4": mxfp4,
+                             "fp32": rotary}
     # the hub's model.safetensors.index.json for openai/gpt-oss-20b: {"metadata": {"total_size": 13761264768}}
-    assert kept.total == 13_761_264_768
+    assert kept.checkpoint == 13_761_264_768 == kept.total - rotary
 
 
 def test_gpt_oss_checkpoint_size_through_the_cli(cli):
@@ -174,7 +181,8 @@ def test_gpt_oss_checkpoint_size_through_the_cli(cli):
     status, out, err = cli("memory", "gpt-oss-20b", "--dtype", "bf16", "--keep", "experts=mxfp4",
                            "--keep", "vectors=bf16", "--json")
     assert status == 0, err
-    assert json.loads(out)["weights_bytes"] == 13_761_264_768
+    out = json.loads(out)
+    assert out["checkpoint_bytes"] == 13_761_264_768 == out["weights_bytes"] - out["buffers_bytes"]
 
 
 def test_vectors_are_every_one_dimensional_tensor(gpt2_config_file):
@@ -188,10 +196,11 @@ def test_vectors_are_every_one_dimensional_tensor(gpt2_config_file):
 @given(arch=architectures())
 def test_float_bytes_are_bits_times_the_total(arch):
     inv = paramledger.inventory(arch)
-    assert weight_bytes(inv, "fp32").total == 4 * inv.total
-    assert weight_bytes(inv, "bf16").total == 2 * inv.total
-    assert weight_bytes(inv, "fp8_e5m2").total == inv.total
-    assert sum(weight_bytes(inv, "fp16").by_component.values()) == 2 * inv.total
+    assert weight_bytes(inv, "fp32").parameters == 4 * inv.total
+    assert weight_bytes(inv, "bf16").parameters == 2 * inv.total
+    assert weight_bytes(inv, "fp8_e5m2").parameters == inv.total
+    fp16 = weight_bytes(inv, "fp16").by_component
+    assert sum(fp16.values()) - fp16.get("buffers", 0) == 2 * inv.total
 
 
 # ----------------------------------------------------------------- units
@@ -221,7 +230,7 @@ def test_the_api_takes_an_architecture_an_inventory_or_a_name():
 
     arch = paramledger.load("seed-1.1b")
     inv = paramledger.inventory(arch)
-    assert weight_bytes(arch).total == weight_bytes(inv).total == 2 * 1_128_892_416
+    assert weight_bytes(arch).total == weight_bytes(inv).total == 2 * 1_128_892_416 + 2 * 4 * 64  # and RoPE's
     assert kv_cache(arch, 8).bytes == kv_cache(inv, 8).bytes
     assert forward_flops_per_token(arch, 8) == forward_flops_per_token(inv, 8)
     assert training_memory(arch) == training_memory(inv)
@@ -330,7 +339,7 @@ def test_weight_bytes_of_ten_million_layers_never_list_them():
 def test_weight_bytes_rows_equal_the_sums():
     inv = paramledger.inventory("gpt-oss-20b")
     weights = weight_bytes(inv, "bf16", keep=["experts=mxfp4", "vectors=bf16"])
-    assert len(weights.tensors) == len(inv.tensors)
+    assert len(weights.tensors) == len(inv.tensors) + 2  # and the two rotary buffers
     assert sum(t.bytes for t in weights.tensors) == weights.total
     by_dtype: dict[str, int] = {}
     for row in weights.tensors:

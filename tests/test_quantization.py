@@ -1,9 +1,9 @@
 """The stored format against transformers 5.24.0's own quantizers (issue #18).
 
 The reference: the model built on the meta device at the config's dtype, the method's quantizer's
-``preprocess_model`` run on it, and its state dict (every parameter and persistent buffer) read tensor by
-tensor: name, shape, dtype.  The rotary ``inv_freq`` buffers are non-persistent (computed at load, in no
-checkpoint) and are left out, as the checkpoint leaves them out.
+``preprocess_model`` run on it, and every parameter and buffer read tensor by tensor: name, shape, dtype.
+The rotary ``inv_freq`` buffers are non-persistent (computed when the model is built, in no checkpoint):
+memory holds them (weights_bytes), the checkpoint does not (checkpoint_bytes).
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from paramledger._exceptions import ArchitectureError
 from paramledger.hf_config import architecture_from_config
 from paramledger.memory import memory_report, report_json, weight_bytes
 from paramledger.quantization import ASSUMED, stored_format
+from paramledger.buffers import every_buffer
+from paramledger.quantization._base import OUR_NAMES
 from paramledger.quantization.pricing import stored_tensors
 
 torch = pytest.importorskip("torch")
@@ -56,18 +58,21 @@ def reference(config: dict) -> dict[str, tuple[tuple[int, ...], str]]:
         quantizer.quantization_config.dequantize = False
     with torch.device("meta"):
         model = transformers.AutoModelForCausalLM.from_config(cfg, dtype=dtype)
-    # the model's own persistent buffers (DeepSeek-V3's e_score_correction_bias): not learned, not in an inventory
-    own = {name for name, _ in model.named_buffers()}
     quantizer.preprocess_model(model, dtype=dtype)
     unique = {name for name, _ in model.named_parameters()}  # a tied head is its table, stored once
     every = {name for name, _ in model.named_parameters(remove_duplicate=False)}
-    return {name: (tuple(t.shape), str(t.dtype).removeprefix("torch.")) for name, t in model.state_dict().items()
-            if (name in unique or name not in every) and name not in own}
+    out = {name: (tuple(t.shape), str(t.dtype).removeprefix("torch.")) for name, t in model.state_dict().items()
+           if name in unique or name not in every}
+    # every buffer, persistent or not (DeepSeek-V3's e_score_correction_bias, RoPE's inv_freq)
+    return out | {name: (tuple(b.shape), str(b.dtype).removeprefix("torch.")) for name, b in model.named_buffers()}
 
 
 def ours(config: dict) -> dict[str, tuple[tuple[int, ...], str]]:
     inv = inventory(architecture_from_config(config))
-    return {piece.name: (piece.shape, piece.dtype) for _, piece in stored_tensors(inv, inv.architecture.stored)}
+    stored = inv.architecture.stored
+    plain = next(name for name, ours in OUR_NAMES.items() if ours == stored.dtype)  # the buffers' model dtype
+    return ({piece.name: (piece.shape, piece.dtype) for _, piece in stored_tensors(inv, stored)}
+            | {b.name: (b.shape, b.dtype or plain) for b in every_buffer(inv)})
 
 
 def reference_bytes(tensors: dict[str, tuple[tuple[int, ...], str]]) -> int:
@@ -93,8 +98,9 @@ def check(config: dict) -> None:
 def test_qwen3_32b_fp8_is_the_quantizers_figure():
     config = {**bundled("Qwen3-32B"), "quantization_config": FP8_BLOCK}
     report = report_json(memory_report(inventory(architecture_from_config(config))))
-    # 34,326,243,840 bytes with the two rotary inv_freq buffers (2 × 64 fp32), which no checkpoint stores
-    assert report["weights_bytes"] == 34_326_243_328 == 34_326_243_840 - 512
+    # the quantizer's 34,326,243,840 bytes hold the two rotary buffers (2 × 64 fp32), which no checkpoint stores
+    assert report["weights_bytes"] == 34_326_243_840
+    assert report["checkpoint_bytes"] == 34_326_243_840 - 512 and report["buffers_bytes"] == 512
     assert report["weights_as"] == "stored"
     assert "fp8 e4m3, 128×128 block scales (quantization_config)" in report["weights_assumed"]
     assert "bf16 (torch_dtype)" in report["weights_assumed"]
@@ -102,7 +108,9 @@ def test_qwen3_32b_fp8_is_the_quantizers_figure():
 
 def test_gpt_oss_20b_is_the_hub_index_total_size():
     # transformers dequantizes mxfp4 on CPU: the hub's model.safetensors.index.json total_size is the reference
-    assert weight_bytes(load("gpt-oss-20b"), None).total == 13_761_264_768
+    weights = weight_bytes(load("gpt-oss-20b"), None)
+    assert weights.checkpoint == 13_761_264_768
+    assert weights.total == 13_761_264_768 + 2 * 4 * 32  # and RoPE's two tables (head_dim 64), built at load
 
 
 @pytest.mark.parametrize("section", [
@@ -180,7 +188,7 @@ def test_no_dtype_is_bf16_said_so():
 def test_fp16_config_is_sized_at_fp16():
     config = {**bundled("Qwen3-0.6B"), "torch_dtype": "float16"}
     arch = architecture_from_config(config)
-    assert weight_bytes(arch, None).by_dtype == {"fp16": 2 * inventory(arch).total}
+    assert weight_bytes(arch, None).by_dtype == {"fp16": 2 * inventory(arch).total, "fp32": 2 * 4 * 64}  # RoPE's
 
 
 def test_an_unknown_method_is_one_line_with_the_assumption():
@@ -217,7 +225,7 @@ def test_bad_values_exit_2(tmp_path, capsys):
 
 def test_dtype_still_overrides():
     arch = load("DeepSeek-V3")
-    assert weight_bytes(arch, "bf16").total == 2 * inventory(arch).total
+    assert weight_bytes(arch, "bf16").parameters == 2 * inventory(arch).total
     assert memory_report(arch, dtype="bf16").weights.stored is None
 
 

@@ -25,7 +25,8 @@ PLAIN = 2 * (1000 * 256 + 2 * 2 * 256 + 256 + 1000 * 256)  # tables, norms and h
 
 
 def stored(section: dict, base: dict = LLAMA) -> int:
-    return weight_bytes(architecture_from_config({**base, "quantization_config": section}), None).total
+    # what the files hold (the checkpoint: no RoPE buffers)
+    return weight_bytes(architecture_from_config({**base, "quantization_config": section}), None).checkpoint
 
 
 def test_awq_gemm():
@@ -54,7 +55,7 @@ def test_mlx_quantizes_embeddings_and_head():
     per_layer = sum(quantized(o, i) for o, i in LINEARS)
     expected = 2 * quantized(1000, 256) + 2 * 2 * 256 * 2 + 256 * 2 + 2 * per_layer  # tables, norms, layers
     arch = architecture_from_config({**LLAMA, "quantization": {"group_size": 64, "bits": 4}})
-    assert weight_bytes(arch, None).total == expected
+    assert weight_bytes(arch, None).checkpoint == expected
     assert arch.stored.description.startswith("mlx affine 4-bit, a scale and a bias per 64 values")
 
 
@@ -64,4 +65,4 @@ def test_gpt_oss_120b_mxfp4():
     experts = sum(t.count for t in inv.tensors if t.component == "experts" and not t.name.endswith("bias"))
     others = inv.total - experts
     assert experts % 32 == 0 and config["quantization_config"]["quant_method"] == "mxfp4"
-    assert weight_bytes(inv, None).total == 2 * others + experts // 2 + experts // 32
+    assert weight_bytes(inv, None).checkpoint == 2 * others + experts // 2 + experts // 32

@@ -31,7 +31,7 @@ from .compute import (MATMUL_DEFINITION, TRAINING_DEFINITION, ForwardFlops, as_i
 from .dtypes import ALIASES as DTYPE_ALIASES
 from .dtypes import DTYPES, KV_DTYPES, DType, get_dtype, group_size_for, tensor_bytes
 from .inventory import ACTIVE_DEFINITION, COMPONENTS, Inventory, StampedTensors, Tensor
-from .kvcache import MLA_LAYOUTS, KVCache, kv_cache
+from .kvcache import KVCache, kv_cache
 from .sources import load
 from .training import TrainingMemory, training_memory
 
@@ -84,6 +84,18 @@ class WeightBytes:
     stored: Any = None
     # a GGUF mixture (--dtype Q4_K_M): every tensor's row, its llama.cpp type(s) and bytes (quantization/gguf.py)
     gguf_rows: tuple[TensorBytes, ...] | None = None
+    # bytes of the buffers computed when the model is built (RoPE's inv_freq), in memory but in no checkpoint
+    unstored: int = 0
+
+    @property
+    def parameters(self) -> int:
+        """The bytes of the learned tensors (and what a method stores for them), without the buffers."""
+        return self.total - self.by_component.get("buffers", 0)
+
+    @property
+    def checkpoint(self) -> int:
+        """What the checkpoint's files hold: the total without the buffers no checkpoint stores."""
+        return self.total - self.unstored
 
     @property
     def assumed(self) -> str:
@@ -141,10 +153,17 @@ class WeightBytes:
                     continue
                 out.append(TensorBytes(piece.name, piece.shape, t.component, our_dtype(piece.dtype),
                                        stored_bytes(piece)))
-            return tuple(out)
+            return tuple(out) + self._buffer_rows()
         return tuple(TensorBytes(t.name, t.shape, t.component, *_priced(t, t.name, self.main, self.group_size,
                                                                          self.keep))
-                     for t in self.inventory.tensors)
+                     for t in self.inventory.tensors) + self._buffer_rows()
+
+    def _buffer_rows(self) -> tuple[TensorBytes, ...]:
+        from .buffers import every_buffer, priced
+
+        model = _buffer_dtype(self.main)
+        return tuple(TensorBytes(b.name, b.shape, "buffers", *priced(b, model.name, model.bits // 8))
+                     for b in every_buffer(self.inventory))
 
 
 def parse_keep(pairs: list[str] | Mapping[str, str] | None) -> dict[str, str]:
@@ -257,7 +276,16 @@ def weight_bytes(source: Inventory | Architecture, dtype: str | DType | None = "
     else:
         for t in tensors:
             add(t, t.name, 1, t.layer is not None)
-    return WeightBytes(inv, main, size if main.grouped else None, kept, sums, stored)
+    from .buffers import add_buffer_bytes
+
+    model = _buffer_dtype(main)
+    unstored = add_buffer_bytes(inv, model.name, model.bits // 8, sums)
+    return WeightBytes(inv, main, size if main.grouped else None, kept, sums, stored, unstored=unstored)
+
+
+def _buffer_dtype(main: DType) -> DType:
+    """The dtype a buffer of the model's own dtype is held at: the weights' float dtype, else bf16."""
+    return main if main.name in ("fp32", "fp16", "bf16") else weight_dtype("bf16")
 
 
 def gguf_mixture(dtype: object) -> str | None:
@@ -339,6 +367,9 @@ def report_json(report: MemoryReport) -> dict[str, Any]:
         "group_size": report.weights.group_size,
         "keep": dict(report.weights.keep),
         "weights_bytes": report.weights.total,
+        # the buffers among them (RoPE's inv_freq, a router's score correction); the checkpoint's share
+        "buffers_bytes": report.weights.by_component.get("buffers", 0),
+        "checkpoint_bytes": report.weights.checkpoint,
         "weights_bytes_by_component": report.weights.by_component,
         "weights_bytes_by_dtype": report.weights.by_dtype,
         # what the weights were sized as, and where that came from (the config, or --dtype)
@@ -412,68 +443,3 @@ def state_label(kv: KVCache) -> str:
 def total_label(kv: KVCache) -> str:
     """What MemoryReport.total_bytes adds up for this cache."""
     return "weights + KV cache" + (" + state" if kv.state_values else "")
-
-
-LINE_WIDTH = 100  # the text report's lines: a definition in parentheses wraps below its figure
-
-
-def _wrapped(text: str, indent: str) -> list[str]:
-    """A definition in parentheses, wrapped to LINE_WIDTH under ``indent``."""
-    import textwrap
-
-    return textwrap.wrap(f"({text})", LINE_WIDTH, initial_indent=indent, subsequent_indent=indent + " ",
-                         break_on_hyphens=False)
-
-
-def report_text(report: MemoryReport, *, flops: bool = False) -> str:
-    """What `paramledger memory` prints: weights, the cache, the total, active parameters and, with
-    ``flops``, the forward FLOPs per token (the JSON always holds them)."""
-    inv, w, kv, forward = report.inventory, report.weights, report.kv, report.flops
-    arch = inv.architecture
-    group = f", groups of {w.group_size}" if w.group_size else ""
-    heading = "weights as stored" if w.stored is not None else f"weights at {w.dtype}{group}"
-    lines = [f"{inv.source or 'design'}: {arch.model_type}, {inv.total:,} parameters, {arch.attention_kind}", "",
-             f"{heading}: {format_bytes(w.total)}", *_wrapped(w.assumed, "  ")]
-    if w.keep:
-        lines.append("  kept: " + ", ".join(f"{c}={d}" for c, d in w.keep.items()))
-        if inv.tied and "lm_head" in w.keep:
-            lines.append("  note: the head is tied to the token table, stored once at the embedding's dtype")
-    for component, size in w.by_component.items():
-        lines.append(f"  {component:<15}{size:>20,} bytes")
-    lines += ["",
-              f"KV cache at {kv.dtype.name}: {kv.values_per_token:,} values per token = "
-              f"{kv.bytes_per_token:,} bytes per token",
-              f"  {kv.batch} × {kv.context:,} tokens: {format_bytes(kv.bytes)}",
-              *_wrapped(kv.definition, "  ")]
-    if report.kv_decompressed is not None:
-        d = report.kv_decompressed
-        lines += [f"  MLA decompressed: {d.values_per_token:,} values per token, {format_bytes(d.bytes)}",
-                  *_wrapped(MLA_LAYOUTS["decompressed"], "  ")]
-    if kv.state_values:
-        lines += [f"  {state_label(kv)}:", f"    {kv.state_values:,} values = {format_bytes(kv.state_bytes)}"]
-    lines += ["", f"total ({total_label(kv)}): {format_bytes(report.total_bytes)}",
-              *_wrapped(TOTAL_DEFINITION, "  "), "",
-              f"active parameters per token: {inv.active:,}"
-              + (" (dense: every parameter)" if not arch.is_moe else ""),
-              *(_wrapped(ACTIVE_DEFINITION, "  ") if arch.is_moe else [])]
-    if flops:
-        lines += ["", f"forward FLOPs per token at context {forward.context:,}: {forward.total:,}",
-                  f"  weights: 2 × {forward.matmul_parameters:,} active matmul weights = {forward.weight_flops:,}",
-                  *_wrapped(MATMUL_DEFINITION, "    "),
-                  f"  attention (QKᵀ and AV, grows with context): {forward.attention_flops:,}"]
-        if forward.altup_flops:
-            lines.append(f"  AltUp (Gemma 3n): its router's second pass and the mixing of "
-                         f"{arch.altup_num_inputs} streams: {forward.altup_flops:,}")
-        if forward.mla_expansion_flops:
-            lines.append(f"  not in the total: MLA decoding from a latent cache re-expands it: "
-                         f"+{forward.mla_expansion_flops:,}")
-            lines += _wrapped("through kv_b_proj each step, as transformers 5.24.0 does", "    ")
-    if report.training_tokens is not None:
-        lines += [f"training compute for {report.training_tokens:,} tokens: "
-                  f"{training_flops(inv, report.training_tokens):,} FLOPs", *_wrapped(TRAINING_DEFINITION, "  ")]
-    if report.training is not None:
-        t = report.training
-        lines += ["", f"training memory ({t.recipe.name}): {format_bytes(t.total)}",
-                  f"  weights {t.weights:,} + gradients {t.gradients:,} + optimizer states {t.optimizer:,} bytes",
-                  *_wrapped(t.definition, "  ")]
-    return "\n".join(lines)

@@ -35,10 +35,11 @@ def lora_memory_report(inv: Inventory, *, dtype: str = "bf16", keep: Mapping[str
     trainable = weight_bytes(_part(inv, False), adapter_dtype)
     sums = dict(frozen.sums)
     for key, size in trainable.sums.items():
-        sums[key] = sums.get(key, 0) + size
+        if key[0] != "buffers":  # the model's buffers, priced once with the frozen part
+            sums[key] = sums.get(key, 0) + size
     # the adapter's own component, priced at the adapter's format (memory._dtype_for reads keep by component)
     kept = {**frozen.keep, COMPONENT: trainable.dtype}
-    weights = WeightBytes(inv, frozen.main, frozen.group_size, kept, sums)
+    weights = WeightBytes(inv, frozen.main, frozen.group_size, kept, sums, unstored=frozen.unstored)
     train = report.training
     if training is not None:
         train = training_memory(inv, training, zero_stage or 0, devices, frozen_weights=(frozen.total, frozen.dtype))

@@ -145,7 +145,7 @@ def _per_tensor(inv: Inventory, priced: Any) -> list[Any]:
     """One priced row per learned tensor.  A stored quantized format (memory.weight_bytes with dtype None) lists
     a tensor's stored pieces (packed values, scales, zero points) as rows after one another, in inventory order:
     each tensor's rows are summed into one row at its own name and shape, priced in proportion when split."""
-    rows = list(priced.tensors)
+    rows = [row for row in priced.tensors if row.component != "buffers"]  # the buffers: on every device
     tensors = list(inv.tensors)
     if getattr(priced, "stored", None) is None or len(rows) == len(tensors) and all(
             row.name == t.name for row, t in zip(rows, tensors)):
@@ -216,6 +216,11 @@ def _device_weights(setup: _Setup, priced: Any, parallel: Parallel) -> tuple[lis
             extra["replicated KV heads"] += beyond
         elif rule[0] == "vocab":
             extra["vocabulary padding"] += beyond
+    buffers = priced.by_component.get("buffers", 0)  # RoPE's inv_freq and kin: every device builds its own
+    for row in held:
+        for rank in range(tp):
+            row[rank] += buffers
+    extra["replicated tensors"] += buffers * (len(stages) * tp - 1)
     return held, extra
 
 
