@@ -253,3 +253,28 @@ def test_json_bounds_refuse_in_the_api_with_the_file_named():
 
 def test_environment_has_the_default_int_limit():
     assert sys.get_int_max_str_digits() in (0, 4300) or os.environ.get("PYTHONINTMAXSTRDIGITS")
+
+
+# ---------------------------------------------------------------- found by the input fuzzer (test_fuzz_inputs.py)
+def test_quant_method_as_a_list_is_read_as_unknown_not_a_traceback(cli, tmp_path):
+    config = llama_config() | {"quantization_config": {"quant_method": []}}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    status, out, err = cli("memory", str(tmp_path / "config.json"))
+    assert status == 0 and err == ""
+    words = " ".join(out.split())  # the assumption wraps under its figure
+    assert "quant_method [] is not one paramledger reads" in words and "sized at bf16 (torch_dtype)" in words
+
+
+@pytest.mark.parametrize("value", ["2147483647", "9223372036854775808"])
+def test_whatif_vary_holds_the_bound_set_holds(cli, value):
+    refused(cli, "whatif", "seed-baseline", "--vary", f"num_hidden_layers={value}",
+            match=r"--vary num_hidden_layers=\d+: num_hidden_layers: [\d,]+ is beyond the bound of 10,000,000")
+
+
+@pytest.mark.parametrize(("value", "match"), [("2.0e7", "20,000,000 is beyond the bound"),
+                                              ("1e308", "a 309-digit number is beyond the bound"),
+                                              ("nan", "must be a whole number, got nan")])
+def test_a_specs_whole_float_is_bounded_as_its_integer(cli, tmp_path, value, match):
+    spec = tmp_path / "spec.toml"
+    spec.write_text(f"vocab_size = 32768\nhidden_size = 256\nnum_hidden_layers = {value}\nnum_attention_heads = 4\n")
+    refused(cli, "count", str(spec), match=f"num_hidden_layers: {match}")

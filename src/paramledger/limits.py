@@ -155,6 +155,11 @@ def check_values(values: Mapping[str, Any], where: str, key_of: Callable[[str], 
             continue
         if kind == "bool" and strict_bools and type(value) is not bool and value is not None:
             raise ArchitectureError(key_of(name), f"must be true or false, got {quoted(value)}", where)
+        if type(value) is float and kind.startswith("int"):
+            if value != value or value in (float("inf"), float("-inf")):  # nan or an infinity: no size at all
+                raise ArchitectureError(key_of(name), f"must be a whole number, got {value!r}", where)
+            if value.is_integer():
+                value = int(value)  # a spec's whole float (2.0e7) is bounded as the integer it stands for
         if isinstance(value, str) and kind.startswith("int") and _DIGITS.fullmatch(value.strip()):
             value = int(number_text(value, name).strip().replace("_", ""))  # as the design reads it
         if type(value) is int and kind.startswith("int"):

@@ -67,7 +67,11 @@ def parse_change(text: str, option: str = "--vary") -> Change:
 def apply_change(arch: Architecture, change: Change) -> Architecture:
     """The architecture with ``change`` applied, validated like a spec file (a per-layer
     pattern follows a new depth: Architecture.replace)."""
-    return arch.replace(where=f"--vary {change.label}", **change.as_dict())
+    from .limits import check_values
+
+    where = f"--vary {change.label}"
+    check_values(change.as_dict(), where, strict_bools=False)  # the bounds --set holds to, before any work
+    return arch.replace(where=where, **change.as_dict())
 
 
 @dataclass(frozen=True, slots=True)

@@ -193,7 +193,7 @@ def read_method(config: Mapping[str, Any], plain: StoredFormat, where: str) -> S
     name = section.get("quant_method")
     if name is None and ("load_in_4bit" in section or "load_in_8bit" in section):
         name = "bitsandbytes"  # transformers' AutoQuantizationConfig.from_dict does the same
-    reader = _readers().get(name.lower() if isinstance(name, str) else name)
+    reader = _readers().get(name.lower()) if isinstance(name, str) else None  # a list or object names none
     if reader is None:
         return StoredFormat(plain.dtype, plain.dtype_from,
                             unread=f"quantization_config: quant_method {quoted(name, 40)} is not one paramledger "
