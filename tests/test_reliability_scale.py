@@ -77,6 +77,13 @@ def test_whatif(tmp_path):
     assert "+786,939,278,336" in bounded(tmp_path, "whatif", "seed-baseline", "--vary", LAYERS)
 
 
+def test_fit(tmp_path):
+    # each kind of layer placed once (fit/_rows.py): 10^6 layers took over 200 s and 4.5 GB tensor by tensor
+    data = json.loads(bounded(tmp_path, "fit", "seed-baseline", "--set", LAYERS, "--gpu-memory", "4TB", "--pp", "2",
+                              "--json"))
+    assert data["fits"] and len(data["per_device"]) == 2
+
+
 def test_formula(tmp_path):
     pytest.importorskip("sympy")
     bounded(tmp_path, "formula", "seed-baseline", "--set", LAYERS)

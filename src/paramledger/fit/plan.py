@@ -16,7 +16,8 @@ from .cache import DEFAULT_BLOCK_SIZE, StageCache, stage_caches
 from .catalog import GPU, GPUS, get_gpu
 from .overhead import (CUDA_CONTEXT, CUDA_GRAPHS, GPU_MEMORY_UTILIZATION, NON_TORCH, Overhead, activation_bytes,
                        default_max_batched_tokens, default_max_num_seqs)
-from .sharding import Parallel, Rules, check_parallel, pipeline_stages, shard_shape, stage_of
+from ._rows import placed_tensors
+from .sharding import Parallel, Rules, check_parallel, pipeline_stages, shard_shape
 
 
 @dataclass(frozen=True)
@@ -184,8 +185,10 @@ def _count(shape: tuple[int, ...]) -> int:
     return out
 
 
-def _device_weights(setup: _Setup, priced: Any, parallel: Parallel) -> tuple[list[list[int]], dict[str, int]]:
-    """Bytes on each device ([stage][rank]) and what they hold beyond the whole model, by cause."""
+def _device_weights(setup: _Setup, priced: Any, parallel: Parallel,
+                    grouped: bool | None = None) -> tuple[list[list[int]], dict[str, int]]:
+    """Bytes on each device ([stage][rank]) and what they hold beyond the whole model, by cause (``grouped``:
+    each kind of layer placed once, as past GROUPED_PAST layers; None: by the depth)."""
     arch, rules = setup.arch, setup.rules
     rules.unclassified.clear()
     stages = pipeline_stages(arch.num_hidden_layers, parallel.pp, parallel.layer_partition)
@@ -194,22 +197,22 @@ def _device_weights(setup: _Setup, priced: Any, parallel: Parallel) -> tuple[lis
     extra = {"replicated tensors": 0, "replicated KV heads": 0, "vocabulary padding": 0,
              "tied table's copy on the last stage": 0}
     tied_copy = bool(setup.inv.aliases) and parallel.pp > 1
-    for t, tb in zip(setup.inv.tensors, _per_tensor(setup.inv, priced)):
+    for t, tb, where in placed_tensors(setup.inv, setup.naming, priced, stages, _per_tensor, grouped):
         rule = rules.rule(t)
-        where = stage_of(t, setup.naming, stages)
         copy = tied_copy and rule[0] == "vocab" and t.component == "embedding"
         if copy:
-            where = (0, len(stages) - 1)
+            where = [(0, 1), (len(stages) - 1, 1)]
         per_rank = [shard_shape(t, rule, arch, parallel, 0)] * tp
         if rule[0] == "experts" and parallel.expert_parallel:
             per_rank = [shard_shape(t, rule, arch, parallel, rank) for rank in range(tp)]
         sizes = [_shard_bytes(tb, shape, priced, parallel) for shape in per_rank]
-        for stage in where:
+        for stage, times in where:
             for rank in range(tp):
-                held[stage][rank] += sizes[rank]
+                held[stage][rank] += times * sizes[rank]
         if copy:
             extra["tied table's copy on the last stage"] += sum(sizes)
-        beyond = sum(sizes) - tb.bytes  # one stage's copy beyond the tensor itself
+        # one stage's copy beyond the tensor itself, in every layer that holds it
+        beyond = (sum(sizes) - tb.bytes) * (1 if copy else sum(times for _, times in where))
         if rule[0] == "replicated":
             extra["replicated tensors"] += beyond
         elif rule[0] in ("kv", "qkv"):
