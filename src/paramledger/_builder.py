@@ -35,7 +35,7 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if len(plan.kinds) == 1:  # one kind of layer: no look-up per layer
         layer, layers = plan.kinds[0]
         block = layer.tensors(naming, norm_type)
-        blocks, kinds = [block] * layers, [(block, layers)]
+        blocks, kinds = (block,) * layers, [(block, layers)]  # a tuple: StampedTensors keeps it, no copy
         aliases: dict[str, str] = {}  # a layer aliases another's tensors only where another kind holds them
     else:
         block_of = {id(layer): layer.tensors(naming, norm_type) for layer, _ in plan.kinds}

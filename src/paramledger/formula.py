@@ -16,7 +16,9 @@ multiple (seed 000: m = 4d).  sympy is imported lazily (inside functions).
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -270,13 +272,14 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
             total += (depth - (traced_depth - count) if holds_last else count) * value
         return sympy.expand(total)
 
+    held = _components_of(arch)  # once: each call builds the whole inventory (10^7 layers: 160 MB)
     form = ClosedForm(
         architecture=arch,
         total=grouped(lambda inv: inv.total),
         embedding=grouped(lambda inv: inv.embedding),
         active=grouped(lambda inv: inv.active),
         components={name: grouped(lambda inv, name=name: inv.component(name))
-                    for name in COMPONENTS if name in _components_of(arch)},
+                    for name in COMPONENTS if name in held},
         couplings=dict(stand_in.couplings),
         declared=frozenset(stand_in.declared),
     )
@@ -295,7 +298,7 @@ def _verify(form: ClosedForm, arch: Architecture) -> None:
     (every size moved at once): a builder step read as a constant would show here."""
     from . import inventory
 
-    for arch_at in (arch, *_perturbed(arch)):
+    for arch_at in itertools.chain((arch,), _perturbed(arch)):  # one design at a time: each holds its layers
         expected = inventory(arch_at)
         for name, expr, value in (("total", form.total, expected.total),
                                   ("embedding", form.embedding, expected.embedding),
@@ -306,10 +309,9 @@ def _verify(form: ClosedForm, arch: Architecture) -> None:
                                                  f"{value:,} for {arch_at.source}; this design has no closed form")
 
 
-def _perturbed(arch: Architecture) -> list[Architecture]:
+def _perturbed(arch: Architecture) -> Iterator[Architecture]:
     """Valid designs with every size moved (heads and width scaled together so that heads
     still divide the width); count-neutral per-layer patterns are dropped."""
-    out = []
     for bump in (1, 3):
         changes: dict[str, Any] = {
             "vocab_size": arch.vocab_size + 2 * bump + 1,
@@ -331,10 +333,9 @@ def _perturbed(arch: Architecture) -> list[Architecture]:
             if getattr(arch, key):  # kept as declared (no symbol per layer; the new layers are full-attention ones)
                 changes[key] = getattr(arch, key)
         try:
-            out.append(arch.replace(where=f"{arch.source} (perturbed)", **changes))
+            yield arch.replace(where=f"{arch.source} (perturbed)", **changes)
         except ValueError:  # an unusual design the perturbation breaks: the design itself still checks
             continue
-    return out
 
 
 # ---------------------------------------------------------------------- solving
