@@ -132,8 +132,11 @@ _STRICTER = {
     # llama.cpp's gguf_init_from_file_impl (ggml/src/gguf.cpp) refuses "tensor ... has offset %zu,
     # expected %zu": each tensor starts where the one before it ends, aligned; GGUFReader never checks.
     # And a value type past GGUF_TYPE_COUNT, which gguf.cpp refuses as "invalid type" (a v2 file's array of
-    # type 262 was read by GGUFReader in the 100,000-example run).
-    ".gguf": re.compile(r"offset [\d,]+ where the previous tensors end at [\d,]+|of unknown value type \d+"),
+    # type 262 was read by GGUFReader in the 100,000-example run).  And an array longer than the bytes left:
+    # gguf.cpp's reads fail at the end of the file, while GGUFReader's memmap slices come back short (a
+    # 70-entry float array with 4 bytes left read as 70 "values" of one part each, at 52,413 examples).
+    ".gguf": re.compile(r"offset [\d,]+ where the previous tensors end at [\d,]+|of unknown value type \d+"
+                        r"|array length of '[^']*' [\d,]+ is more than the [\d,]+ bytes left"),
 }
 _LIBRARY_STRICTER = {
     # GGUFReader decodes every key and name as strict UTF-8; llama.cpp's gguf.cpp reads them as bytes
