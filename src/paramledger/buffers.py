@@ -25,10 +25,9 @@ if TYPE_CHECKING:
 
 # bytes per element of a buffer's dtype (None: the model's dtype, priced by memory)
 ITEM_BYTES = {"float32": 4, "float64": 8, "bfloat16": 2, "float16": 2, "bool": 1, "int64": 8, "int32": 4,
-              "int16": 2, "int8": 1, "uint8": 1, "float8_e4m3fn": 1, "float8_e5m2": 1}
+              "int16": 2, "int8": 1, "uint8": 1, "uint16": 2, "uint32": 4, "uint64": 8, "float8_e4m3fn": 1,
+              "float8_e5m2": 1, "float8_e8m0fnu": 1, "complex64": 8, "complex128": 16}
 LAYER = "{layer}"
-ROTARY_DEFINITION = ("RoPE's inv_freq and original_inv_freq: int(head_dim × partial_rotary_factor) / 2 "
-                     "float32 values each, computed when the model is built (no checkpoint holds them)")
 
 
 def buffers_of(inv: Inventory) -> tuple[tuple[Buffer, int], ...]:
@@ -141,6 +140,10 @@ def priced(buffer: Buffer, model_dtype: str, model_bytes: int) -> tuple[str, int
 
     if buffer.dtype is None:
         return model_dtype, buffer.count * model_bytes
+    if buffer.dtype not in ITEM_BYTES:  # a live module's buffer of a dtype no model here registers
+        from ._exceptions import ParamledgerError
+
+        raise ParamledgerError(f"buffer {buffer.name}: dtype {buffer.dtype} is not one memory can size")
     return OUR_NAMES.get(buffer.dtype, buffer.dtype), buffer.count * ITEM_BYTES[buffer.dtype]
 
 
