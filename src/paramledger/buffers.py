@@ -48,14 +48,14 @@ def every_buffer(inv: Inventory) -> tuple[Buffer, ...]:
 def _buffers(arch: Architecture, *, expand: bool) -> list[tuple[Buffer, int]]:
     from . import families
     from .design.flat import layer_plan
-    from .parts._collector import Collector
+    from .parts._collector import BufferCollector
 
     family = families.get(arch.model_type)
     naming = family.naming if family is not None else _design_naming()
     plan = layer_plan(arch)
     relative: dict[int, list[Buffer]] = {}
     for layer, _ in plan.kinds:
-        c = Collector(naming, arch.norm_type)
+        c = BufferCollector(naming, arch.norm_type)
         for part in layer.parts:
             part.buffers(c)
         relative[id(layer)] = c.buffers

@@ -37,9 +37,12 @@ def placed_tensors(inv: Any, naming: Any, priced: Any, stages: list[tuple[int, i
     for t in (*tensors.head, *tensors.tail):
         yield t, row(t), [(stage, 1) for stage in stage_of(t, naming, stages)]
     per_stage = [Counter(map(id, tensors.blocks[start:end])) for start, end in stages]
-    first: dict[int, int] = {}
+    first: dict[int, int] = {}  # each kind's first layer, found as memory.weight_bytes finds it
+    kinds = len(tensors.distinct_blocks())
     for i, block in enumerate(tensors.blocks):
         first.setdefault(id(block), i)
+        if len(first) == kinds:
+            break
     for kind, i in first.items():
         block = tensors.blocks[i]
         prefix = tensors.layer_prefix.format(i=i)

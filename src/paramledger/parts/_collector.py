@@ -16,7 +16,7 @@ class Collector:
     ``norm_type`` is the design's (every learned norm of a block is of one kind); a part that
     holds a norm of its own kind whatever the block's (the DeltaNet's gated RMSNorm) uses add()."""
 
-    __slots__ = ("naming", "tensors", "_append", "_conv1d", "_norm_kind", "buffers")
+    __slots__ = ("naming", "tensors", "_append", "_conv1d", "_norm_kind")
 
     def __init__(self, naming: Naming, norm_type: str) -> None:
         self.naming = naming
@@ -24,7 +24,6 @@ class Collector:
         self._append = self.tensors.append
         self._conv1d = naming.conv1d
         self._norm_kind = norm_type
-        self.buffers: list[Buffer] = []  # what a part's buffers() registers (buffers.py asks, memory sizes)
 
     def add(self, name: str, shape: tuple[int, ...], component: str, layer: int | None = None,
             experts: int = 0) -> None:
@@ -47,6 +46,17 @@ class Collector:
         self._append(_new(Tensor, (path + ".weight", shape, "norm", layer, False, 0)))
         if kind == "layernorm" and offset:
             self._append(_new(Tensor, (path + ".bias", shape, "norm", layer, False, 0)))
+
+
+class BufferCollector(Collector):
+    """The collector a part's buffers() writes into (buffers.py asks, memory sizes): apart from Collector, so
+    that a count, which never asks for buffers, makes no list for them."""
+
+    __slots__ = ("buffers",)
+
+    def __init__(self, naming: Naming, norm_type: str) -> None:
+        super().__init__(naming, norm_type)
+        self.buffers: list[Buffer] = []
 
     def buffer(self, name: str, shape: tuple[int, ...], dtype: str | None = None, persistent: bool = True) -> None:
         """A buffer the part registers (not learned, never counted); ``dtype`` None: the model's."""

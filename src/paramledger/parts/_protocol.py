@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ._collector import Collector
+from ._collector import BufferCollector, Collector
 
 
 class Part(Protocol):
@@ -35,7 +35,7 @@ class Part(Protocol):
     def state_label(self) -> str | None:
         """What holds the fixed state, in the cache's words ("linear-attention (Gated DeltaNet)"); None: none."""
 
-    def buffers(self, c: Collector) -> None:
+    def buffers(self, c: BufferCollector) -> None:
         """Register the part's buffers (c.buffer): state it holds beside its tensors, not learned (a
         router's score correction, xIELU's beta); none for most parts."""
 
