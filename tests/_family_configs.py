@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from _hybrid_configs_a import CONFIGS_A
 from _hybrid_configs_b import CONFIGS_B
+from _family_configs_c import CONFIGS_C
+from _family_configs_d import CONFIGS_D
 from hypothesis import assume
 from hypothesis import strategies as st
 
@@ -797,6 +799,8 @@ CONFIGS = {model_type: _typed(model_type, strategy) for model_type, strategy in 
 # The state-space and hybrid families' strategies live beside this file (typed there already).
 CONFIGS.update(CONFIGS_A)
 CONFIGS.update(CONFIGS_B)
+CONFIGS.update(CONFIGS_C)
+CONFIGS.update(CONFIGS_D)
 
 
 def _lfm2_width(config: dict) -> int:
