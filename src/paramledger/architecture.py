@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
 from ._exceptions import ArchitectureError, UnknownKeyError, did_you_mean
+from ._record import record
 from .design.values import (  # noqa: F401 (the enumerations are re-exported)
     ATTENTION_OUTPUT_GATES, NORM_PLACEMENTS, NORM_TYPES, POSITION_TYPES, QK_NORMS,
 )
@@ -23,15 +24,14 @@ from .design.checks import LINEAR_ATTENTION_SIZES, check_structure  # noqa: F401
 DESIGN_MODEL_TYPE = "paramledger"
 """The model_type of a design of our own (a spec file, a mapping of fields): no Hugging Face family."""
 
-@dataclass(frozen=True)
+@record
 class Architecture:
     """A decoder-only transformer, as declared.  Build one with :meth:`from_mapping`
     (validating) or with :func:`paramledger.load`.
 
-    No __slots__: :meth:`from_mapping` fills the instance dict in one step, the defaults
-    first and the given values over them (20x faster than the generated __init__ setting
-    ~50 frozen fields one by one: most of loading a config was spent there).  Every instance
-    dict then holds every field in one order, which keeps attribute reads on their fast path."""
+    :meth:`from_mapping` fills the instance dict in one step, the defaults first and the given values
+    over them, as ``_record.record``'s __init__ does (every instance holds every field in one order,
+    which keeps attribute reads on their fast path)."""
 
     vocab_size: int
     hidden_size: int

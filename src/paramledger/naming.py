@@ -8,10 +8,10 @@ inside a Linear (fused 3-D experts, attention sinks) are named as they are.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ._record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Naming:
     embed: str = "model.embed_tokens"
     positions: str = "model.embed_positions"
