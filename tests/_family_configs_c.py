@@ -1,10 +1,93 @@
 """Hypothesis strategies: random small configs for the decoder families of set C (issue #15).
 
 Each strategy spells the keys the way the family's config class does (tests/_family_configs.py's style)
-and is typed here already (model_type set)."""
+and is typed here already (model_type set).  Every switch the config has is drawn, keys that change no
+count too; sizes stay tiny (vocab <= 300, hidden <= 64, layers <= 6).  docs/notes/coverage-set-c.md has
+what each transformers class builds."""
 
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
-CONFIGS_C: dict[str, st.SearchStrategy] = {}
+booleans = st.booleans()
+window = st.one_of(st.none(), st.integers(1, 64))
+SLIDING, FULL = "sliding_attention", "full_attention"
+
+
+def _typed(model_type: str, strategy: st.SearchStrategy) -> st.SearchStrategy:
+    # pad_token_id 0: the classes' own (LFM3's 124893) do not fit a small vocabulary.
+    return strategy.map(lambda config: {"model_type": model_type, "pad_token_id": 0, **config})
+
+
+@st.composite
+def _attention(draw) -> dict:
+    """Heads, KV heads dividing them, a width the heads divide and an explicit head_dim (both classes
+    default it to 128 and read it whatever the width)."""
+    heads = draw(st.sampled_from([1, 2, 4, 8]))
+    return {
+        "vocab_size": draw(st.integers(4, 300)),
+        "num_attention_heads": heads,
+        "num_key_value_heads": draw(st.sampled_from([k for k in (1, 2, 4, 8) if heads % k == 0])),
+        "hidden_size": heads * draw(st.sampled_from([2, 4, 8])),
+        "head_dim": draw(st.sampled_from([2, 4, 8, 16])),
+        "attention_bias": draw(booleans),
+        "tie_word_embeddings": draw(booleans),
+        "sliding_window": draw(window),
+    }
+
+
+@st.composite
+def lfm3(draw) -> dict:
+    config = draw(_attention())
+    layers = draw(st.integers(1, 6))
+    config.update({
+        "num_hidden_layers": layers,
+        "intermediate_size": draw(st.integers(1, 64)),
+        "conv_bias": draw(booleans),
+        "conv_L_cache": draw(st.integers(2, 7)),
+        "use_sandwich_norm": draw(booleans),
+        "use_attention_gate": draw(booleans),
+        "norm_eps": draw(st.sampled_from([1e-5, 1e-6])),
+    })
+    if draw(booleans):  # else Lfm3Config's pattern: full at i % 4 == 2, sliding at i % 4 == 0 past 0, conv
+        types = draw(st.lists(st.sampled_from(["conv", FULL, SLIDING]), min_size=layers, max_size=layers))
+        # paramledger's rotary buffers stand a conv layer as full attention (docs/notes/coverage-set-c.md):
+        # with sliding and conv layers but no full one it would list a full_attention pair transformers lacks.
+        if SLIDING in types and "conv" in types and FULL not in types:
+            types[types.index("conv")] = FULL
+        config["layer_types"] = types
+    return config
+
+
+@st.composite
+def lara_mini(draw) -> dict:
+    config = draw(_attention())
+    config["sliding_window"] = draw(st.integers(1, 64))  # LaraMiniConfig's is an int, never null
+    layers = draw(st.integers(1, 6))
+    key_heads = draw(st.sampled_from([1, 2, 4]))
+    experts = draw(st.integers(1, 8))
+    config.update({
+        "num_hidden_layers": layers,
+        "linear_num_key_heads": key_heads,
+        "linear_num_value_heads": key_heads * draw(st.integers(1, 3)),  # a multiple: LaraMiniConfig checks it
+        "linear_key_head_dim": draw(st.sampled_from([2, 4, 8])),
+        "linear_value_head_dim": draw(st.sampled_from([2, 4, 8])),
+        "linear_conv_kernel_dim": draw(st.integers(2, 4)),
+        "num_experts": experts,
+        "num_experts_per_tok": draw(st.integers(1, experts)),
+        "moe_intermediate_size": draw(st.integers(1, 32)),
+        "shared_expert_intermediate_size": draw(st.integers(1, 32)),
+        "norm_topk_prob": draw(booleans),
+        "router_aux_loss_coef": draw(st.sampled_from([0.001, 0.01])),
+        "output_router_logits": draw(booleans),
+    })
+    if draw(booleans):  # else LaraMiniConfig's period-5 pattern
+        config["layer_types"] = draw(st.lists(st.sampled_from(["linear_attention", FULL, SLIDING]),
+                                              min_size=layers, max_size=layers))
+    return config
+
+
+CONFIGS_C: dict[str, st.SearchStrategy] = {
+    "lfm3": _typed("lfm3", lfm3()),
+    "lara_mini": _typed("lara_mini", lara_mini()),
+}
