@@ -32,7 +32,9 @@ def conv_fallback_flops(arch) -> int:
     (2 × conv_dim × kernel FLOPs a token, ours) is counted twice; the causal_conv1d kernel computes one."""
     if not arch.linear_attention_layers:
         return 0
-    return len(arch.linear_attention_layers) * 2 * arch.linear_conv_dim * arch.linear_conv_kernel_dim
+    from paramledger.parts.deltanet import MIXER
+
+    return len(arch.linear_attention_layers) * 2 * MIXER.build(arch).conv_dim * arch.linear_conv_kernel_dim
 
 
 @pytest.mark.parametrize("name", sorted(TINY_CONFIGS))

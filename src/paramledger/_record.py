@@ -16,8 +16,18 @@ from typing import Any
 _MISSING = dataclasses.MISSING
 
 
-def record(cls: type) -> type:
-    """``cls`` as a frozen dataclass whose methods are generic (``cls`` must not define ``__slots__``)."""
+def record(cls: type | None = None, *, extra: tuple[type, ...] = ()) -> Any:
+    """``cls`` as a frozen dataclass whose methods are generic (``cls`` must not define ``__slots__``);
+    ``extra``: classes whose annotated attributes become fields too, after ``cls``'s own (the keys and
+    names a part module declares for the kind it adds: parts/_protocol.MixerKind)."""
+    if cls is None:
+        return lambda cls: record(cls, extra=extra)
+    for more in extra:
+        for key, annotation in vars(more).get("__annotations__", {}).items():
+            if key in cls.__annotations__:
+                raise RuntimeError(f"{cls.__qualname__}.{key} is declared twice ({more.__module__})")
+            cls.__annotations__[key] = annotation
+            setattr(cls, key, getattr(more, key))
     cls = dataclasses.dataclass(frozen=True, init=False, repr=False, eq=False)(cls)
     fields = dataclasses.fields(cls)
     defaults = {f.name: f.default for f in fields if f.default is not _MISSING}

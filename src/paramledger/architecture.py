@@ -15,16 +15,17 @@ from typing import Any
 
 from ._exceptions import ArchitectureError, UnknownKeyError, did_you_mean
 from ._record import record
+from .parts import MIXERS
 from .design.values import (  # noqa: F401 (the enumerations are re-exported)
     ATTENTION_OUTPUT_GATES, NORM_PLACEMENTS, NORM_TYPES, POSITION_TYPES, QK_NORMS,
 )
 from .design.values import coerce, positive as _positive, repeat_patterns, whole as _whole
-from .design.checks import LINEAR_ATTENTION_SIZES, check_structure  # noqa: F401 (re-exported)
+from .design.checks import check_structure
 
 DESIGN_MODEL_TYPE = "paramledger"
 """The model_type of a design of our own (a spec file, a mapping of fields): no Hugging Face family."""
 
-@record
+@record(extra=tuple(kind.keys for kind in MIXERS))
 class Architecture:
     """A decoder-only transformer, as declared.  Build one with :meth:`from_mapping`
     (validating) or with :func:`paramledger.load`.
@@ -132,36 +133,8 @@ class Architecture:
     # each with its own post-norm and the experts with their own pre-norm (Gemma 4's enable_moe_block).
     moe_beside_dense_mlp: bool = False
     router_scales: bool = False  # (hidden,) on the router's input, (num_experts,) on its weights (Gemma 4)
-    # Token mixers other than self-attention, each in the layers listed (parts/deltanet.py, mamba.py, conv.py).
-    # Gated DeltaNet (Qwen3-Next, Qwen3.5): keys linear_num_key_heads × linear_key_head_dim, values
-    # linear_num_value_heads × linear_value_head_dim, a conv of linear_conv_kernel_dim taps.
-    linear_attention_layers: tuple[int, ...] = ()
-    linear_num_value_heads: int | None = None
-    linear_num_key_heads: int | None = None
-    linear_key_head_dim: int | None = None
-    linear_value_head_dim: int | None = None
-    linear_conv_kernel_dim: int | None = None
-    # Mamba (mamba_version 1: x_proj, dt_proj; 2: heads, groups, a gated norm), mamba_intermediate_size wide
-    # (None: mamba_expand × hidden_size); dt rank None: ceil(hidden_size / 16).
-    mamba_layers: tuple[int, ...] = ()
-    mamba_version: int = 2
-    mamba_expand: int = 2
-    mamba_intermediate_size: int | None = None
-    mamba_d_state: int | None = None
-    mamba_d_conv: int | None = None
-    mamba_n_heads: int | None = None
-    mamba_n_groups: int = 1
-    mamba_dt_rank: int | None = None
-    mamba_conv_bias: bool = True
-    mamba_proj_bias: bool = False
-    mamba_gated_norm: bool = True
-    mamba_dt_norms: bool = False  # RMSNorms on the time step, B and C (Jamba)
-    mamba_out_proj_bias: bool | None = None  # None: mamba_proj_bias (Falcon-H1's projectors_bias)
-    mamba_beside_attention: bool = False  # each attention layer runs a Mamba beside it (Falcon-H1)
-    # LFM2's short convolution: conv_L_cache taps, biased by conv_bias.
-    conv_layers: tuple[int, ...] = ()
-    conv_L_cache: int | None = None  # noqa: N815 (LFM2's config key)
-    conv_bias: bool = False
+    # Token mixers other than self-attention (a Gated DeltaNet, a Mamba, a short conv) add their own keys, each
+    # declared by its part module (parts.MIXERS): their fields follow these.
     shared_block_layers: tuple[int, ...] = ()  # layers_block_type "hybrid" (Zamba): a shared block, then the layer
     num_mem_blocks: int = 1  # num_mem_blocks: distinct blocks, use k of them running block k % num_mem_blocks
     attention_hidden_size: int | None = None  # attention_hidden_size: the block's input width; None: 2 × hidden_size
@@ -287,12 +260,6 @@ class Architecture:
         return self.index_n_heads is not None and (not self.indexer_types or self.indexer_types[layer] == "full")
 
     @property
-    def linear_conv_dim(self) -> int:
-        """Channels the Gated DeltaNet's depthwise conv runs over: q, k and v side by side."""
-        return (2 * self.linear_num_key_heads * self.linear_key_head_dim
-                + self.linear_num_value_heads * self.linear_value_head_dim)
-
-    @property
     def lm_head_rows(self) -> int:
         return self.output_vocab_size or self.vocab_size
 
@@ -306,7 +273,7 @@ class Architecture:
         """'MHA', 'GQA' or 'MQA' (or 'MLA'); a design without attention layers names its mixer ('Mamba-2')."""
         if self.is_mla:
             return "MLA"
-        if self.mamba_layers or self.conv_layers or self.layers_without_mixer:  # maybe no attention at all
+        if self.layers_without_mixer or any([getattr(self, kind.layers_key) for kind in MIXERS]):  # maybe none
             from .design.flat import layer_plan
             labels = [layer.mixer_label() for layer, _ in layer_plan(self).kinds]
             if all(label is None or label[1] is not None for label in labels):
@@ -481,14 +448,12 @@ _TUPLE_FIELDS = frozenset(name for name in _FIELD_NAMES if _FIELD_TYPES[name].st
 
 # The sizes validate() checks: positive; positive or null; zero or more (or null).
 _POSITIVE_SIZES = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_multiple_of",
-                   "max_position_embeddings", "mamba_expand", "mamba_n_groups", "num_mem_blocks")
+                   "max_position_embeddings", "num_mem_blocks", *(key for kind in MIXERS for key in kind.positive))
 _POSITIVE_SIZES_OR_NULL = ("num_key_value_heads", "sliding_num_key_value_heads", "head_dim", "intermediate_size",
                            "moe_intermediate_size", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "v_head_dim",
                            "sliding_window", "index_n_heads", "output_vocab_size", "vocab_size_per_layer_input",
-                           "linear_num_value_heads", "linear_num_key_heads", "linear_key_head_dim",
-                           "linear_value_head_dim", "linear_conv_kernel_dim", "mamba_intermediate_size",
-                           "mamba_d_state", "mamba_d_conv", "mamba_n_heads", "mamba_dt_rank", "conv_L_cache",
-                           "moe_latent_size", "attention_hidden_size", "adapter_rank")
+                           "moe_latent_size", "attention_hidden_size", "adapter_rank",
+                           *(key for kind in MIXERS for key in kind.positive_or_null))
 _ZERO_OR_MORE_SIZES = ("num_experts", "n_shared_experts", "shared_expert_intermediate_size", "qk_rope_head_dim",
                        "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank")
 _EXPERT_OPTIONS = ("router_correction_bias", "moe_output_norm", "experts_output_bias", "attention_experts",

@@ -9,9 +9,10 @@ inside a Linear (fused 3-D experts, attention sinks) are named as they are.
 from __future__ import annotations
 
 from ._record import record
+from .parts import MIXERS
 
 
-@record
+@record(extra=tuple(kind.names for kind in MIXERS))
 class Naming:
     embed: str = "model.embed_tokens"
     positions: str = "model.embed_positions"
@@ -53,24 +54,8 @@ class Naming:
     indexer_k: str = "self_attn.indexer.wk"
     indexer_k_norm: str = "self_attn.indexer.k_norm"
     indexer_weights: str = "self_attn.indexer.weights_proj"
-    # Gated DeltaNet layers (linear_attention_layers): split input projections for q, k, v, the gate z and
-    # the per-value-head b and a (Qwen3.5), or two fused ones when linear_qkvz and linear_ba are set
-    # (Qwen3-Next's in_proj_qkvz and in_proj_ba); the depthwise conv, dt_bias, A_log, gated norm, out_proj
-    linear_qkv: str = "linear_attn.in_proj_qkv"
-    linear_z: str = "linear_attn.in_proj_z"
-    linear_b: str = "linear_attn.in_proj_b"
-    linear_a: str = "linear_attn.in_proj_a"
-    linear_qkvz: str | None = None
-    linear_ba: str | None = None
-    linear_conv: str = "linear_attn.conv1d"
-    linear_dt_bias: str = "linear_attn.dt_bias"
-    linear_a_log: str = "linear_attn.A_log"
-    linear_norm: str = "linear_attn.norm"
-    linear_out: str = "linear_attn.out_proj"
-    # state-space and convolution mixers (parts/mamba.py, parts/conv.py): the mixer's module path;
-    # the names inside it (in_proj, conv1d, x_proj, dt_proj, dt_bias, A_log, D, norm, out_proj) are Mamba's
-    mamba: str = "mamba"
-    short_conv: str = "conv"
+    # The token mixers other than self-attention (parts.MIXERS: a Gated DeltaNet, a Mamba, a short conv) add their
+    # own paths, declared by their part modules: those fields follow these.
     # A transformer block shared between layers (parts/shared_block.py, Zamba's shared_transf): its path in a
     # layer (the names inside it are the attention's, the FFN's and the norms' above), each use's own output
     # projection, its per-use LoRA adapter lists ("{p}": q, k or v) and the layer's own parts beside it
@@ -167,14 +152,12 @@ class Naming:
     # Buffers (buffers.py; not learned, never counted, held in memory): the rotary module (None: none),
     # with one inv_freq pair per attention layer type (Gemma 3's full_attention_inv_freq); the model's
     # other buffers as (name, shape, dtype, persistent), "{layer}" standing for every layer's prefix;
-    # the router's score correction in its MoE layers, and the Mamba buffers a family registers.
+    # the router's score correction in its MoE layers (a mixer's own buffers are switched by its names).
     rotary: str | None = "model.rotary_emb"
     rotary_per_layer_type: bool = False
     model_buffers: tuple[tuple, ...] = ()  # (name, shape, dtype, persistent[, the field that must be set])
     router_score_bias: str | None = None  # e.g. "mlp.gate.e_score_correction_bias", (num_experts,)
     router_score_bias_dtype: str | None = "float32"  # None: the model's dtype (MiniMax-M2)
-    mamba_norm_buffers: bool = False  # FalconMamba's dt, B and C RMSNorm weights, buffers (non-persistent)
-    mamba_mup_vector: bool = False  # Falcon-H1's (1, 1, in_proj width) muP multipliers (non-persistent)
 
 
 LLAMA = Naming()

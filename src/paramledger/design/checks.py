@@ -8,29 +8,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .._exceptions import ArchitectureError
+from ..parts import MIXERS
 
 if TYPE_CHECKING:
     from ..architecture import Architecture
 
 
-LINEAR_ATTENTION_SIZES = ("linear_num_value_heads", "linear_num_key_heads", "linear_key_head_dim",
-                          "linear_value_head_dim", "linear_conv_kernel_dim")
-"""The Gated DeltaNet's sizes (HF config keys): all given with linear_attention_layers, none without."""
-
-
 def check_structure(arch: Architecture, where: str | None) -> None:
     """Per-layer heads, the indexer, a pruned head, sub-norms and a learned activation."""
     check_per_layer_ffn_and_inputs(arch, where)
-    if (arch.mamba_layers or arch.conv_layers or arch.layers_without_mixer or arch.layers_without_ffn
-            or arch.mamba_beside_attention):
+    engaged = [kind for kind in MIXERS if kind.engaged(arch)]
+    if engaged or arch.layers_without_mixer or arch.layers_without_ffn:
         check_layer_lists(arch, where)
+        for kind in engaged:
+            kind.check(arch, where)
     if (arch.shared_block_layers or arch.num_mem_blocks != 1 or arch.adapter_rank is not None
             or arch.use_shared_attention_adapter or arch.attention_hidden_size is not None):
         check_shared_blocks(arch, where)
-    if (arch.linear_attention_layers or arch.linear_num_value_heads is not None  # no call on the common path
-            or arch.linear_num_key_heads is not None or arch.linear_key_head_dim is not None
-            or arch.linear_value_head_dim is not None or arch.linear_conv_kernel_dim is not None):
-        check_linear_attention(arch, where)
     if arch.attention_shapes_differ or arch.moe_beside_dense_mlp or arch.router_scales:
         check_per_layer_attention(arch, where)
     if arch.num_attention_heads_per_layer:
@@ -151,40 +145,6 @@ def check_per_layer_attention(arch: Architecture, where: str | None) -> None:
                                 "the dense FFN and the experts)", where)
 
 
-def check_linear_attention(arch: Architecture, where: str | None) -> None:
-    """Gated DeltaNet layers: in range, every size given, value heads a multiple of key heads, and
-    self-attention's own per-layer variants (which a DeltaNet layer would not read) off."""
-    layers = arch.linear_attention_layers
-    if not layers:
-        key = next(key for key in LINEAR_ATTENTION_SIZES if getattr(arch, key) is not None)
-        raise ArchitectureError(key, "set without linear_attention_layers (the Gated DeltaNet layers)", where)
-    for layer in layers:
-        if not 0 <= layer < arch.num_hidden_layers:
-            raise ArchitectureError("linear_attention_layers", f"layer {layer} is outside "
-                                    f"0..{arch.num_hidden_layers - 1}", where)
-    for key in LINEAR_ATTENTION_SIZES:
-        if getattr(arch, key) is None:
-            raise ArchitectureError(key, "required with linear_attention_layers (the Gated DeltaNet layers)",
-                                    where)
-    if arch.linear_num_value_heads % arch.linear_num_key_heads:
-        raise ArchitectureError("linear_num_value_heads", f"{arch.linear_num_value_heads} is not a multiple of "
-                                f"linear_num_key_heads={arch.linear_num_key_heads} (each key head serves a "
-                                "group of value heads)", where)
-    for key, on in (("kv_lora_rank", arch.is_mla), ("attention_experts", arch.attention_experts),
-                    ("index_n_heads", arch.index_n_heads is not None),
-                    ("num_kv_shared_layers", arch.num_kv_shared_layers),
-                    ("num_attention_heads_per_layer", arch.num_attention_heads_per_layer),
-                    ("attention_output_bias_layers", arch.attention_output_bias_layers),
-                    ("head_dim_per_layer", arch.head_dim_per_layer),
-                    ("num_key_value_heads_per_layer", arch.num_key_value_heads_per_layer),
-                    ("attention_k_eq_v", arch.attention_k_eq_v),
-                    ("sliding_num_key_value_heads", arch.sliding_num_key_value_heads is not None),
-                    ("sliding_attention_sinks", arch.sliding_attention_sinks)):
-        if on:
-            raise ArchitectureError(key, "is not built with linear_attention_layers (Gated DeltaNet layers "
-                                    "beside plain self-attention only)", where)
-
-
 def check_per_layer_ffn_and_inputs(arch: Architecture, where: str | None) -> None:
     """Per-layer FFN widths, shared keys and values, per-layer inputs, AltUp and LAuReL."""
     if arch.intermediate_size_per_layer:
@@ -215,21 +175,17 @@ def check_per_layer_ffn_and_inputs(arch: Architecture, where: str | None) -> Non
                                     "(the per-layer inputs)", where)
 
 
-MAMBA_SIZES = ("mamba_d_state", "mamba_d_conv")
-"""Every Mamba's sizes: given with mamba_layers (Mamba-2 needs mamba_n_heads too)."""
-
-
 def check_layer_lists(arch: Architecture, where: str | None) -> None:
-    """The per-layer lists that say which mixer or FFN a layer holds: in range, no layer named by two
-    mixers' lists, and each kind's sizes given (none of a kind is built without its layers)."""
+    """The per-layer lists that say which mixer or FFN a layer holds: in range, and no layer named by two
+    mixers' lists (each kind's own refusals are its module's: parts.MIXERS)."""
     last = arch.num_hidden_layers - 1
-    mixers = ("mamba_layers", "conv_layers", "layers_without_mixer")
+    mixers = (*(kind.layers_key for kind in MIXERS), "layers_without_mixer")
     lists = [(key, getattr(arch, key)) for key in (*mixers, "layers_without_ffn")]
     # At C speed first (a Mamba lists every layer twice, on every count); the loop below names the layer.
     in_range = all(not listed or (min(listed) >= 0 and max(listed) <= last) for _, listed in lists)
-    held = arch.linear_attention_layers + sum((listed for key, listed in lists if key in mixers), ())
+    held = sum((listed for key, listed in lists if key in mixers), ())
     if not in_range or len(set(held)) != len(held):
-        seen: dict[int, str] = {i: "linear_attention_layers" for i in arch.linear_attention_layers}
+        seen: dict[int, str] = {}
         for key, listed in lists:
             for layer in listed:
                 if not 0 <= layer <= last:
@@ -239,29 +195,6 @@ def check_layer_lists(arch: Architecture, where: str | None) -> None:
                     if other != key:
                         raise ArchitectureError(key, f"layer {layer} is in {other} too (a layer holds one token "
                                                 "mixer)", where)
-    if arch.mamba_layers or arch.mamba_beside_attention:
-        needed = MAMBA_SIZES + (("mamba_n_heads",) if arch.mamba_version == 2 else ())
-        for key in needed:
-            if getattr(arch, key) is None:
-                raise ArchitectureError(key, "required with mamba_layers or mamba_beside_attention (the Mamba "
-                                        "mixers)", where)
-        if arch.mamba_version not in (1, 2):
-            raise ArchitectureError("mamba_version", f"must be 1 or 2, got {arch.mamba_version}", where)
-        inner = arch.mamba_intermediate_size or arch.mamba_expand * arch.hidden_size
-        if arch.mamba_version == 1 and arch.mamba_n_heads is not None:  # Zamba's heads, each its own projections
-            if inner % arch.mamba_n_heads:
-                raise ArchitectureError("mamba_n_heads", f"{arch.mamba_n_heads} does not divide the Mamba width "
-                                        f"{inner} (mamba_expand × hidden_size)", where)
-            if arch.mamba_dt_norms:
-                raise ArchitectureError("mamba_dt_norms", "is built for single-head Mamba-1 (Jamba), not with "
-                                        "mamba_n_heads", where)
-        if arch.mamba_version == 2:
-            for key, parts in (("mamba_n_heads", arch.mamba_n_heads), ("mamba_n_groups", arch.mamba_n_groups)):
-                if inner % parts:
-                    raise ArchitectureError(key, f"{parts} does not divide the Mamba width {inner} "
-                                            "(mamba_intermediate_size)", where)
-    if arch.conv_layers and arch.conv_L_cache is None:
-        raise ArchitectureError("conv_L_cache", "required with conv_layers (the short-convolution layers)", where)
 
 
 SHARED_BLOCK_KEYS = {"num_mem_blocks": 1, "adapter_rank": None, "use_shared_attention_adapter": False,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..parts.attention import Attention
 from ..parts.experts import Experts
 from ..parts.ffn import DenseFFN
+from ..parts import MIXERS
 from ..parts.norms import BlockNorms
 from .layers import Layer, LayerPlan
 
@@ -20,14 +21,14 @@ from .layers import Layer, LayerPlan
 # reads none of them): a function's import of a loaded module is one dictionary look-up.
 if TYPE_CHECKING:
     from ..architecture import Architecture
-    from ..parts.mamba import Mamba, Mamba2
-    from ..parts.mamba_heads import MultiHeadMamba
     from ..parts.shared_block import SharedBlock
 
 _new = tuple.__new__  # a part from every one of its fields, without NamedTuple's Python-level __new__
 
-ATTENTION, LINEAR_ATTENTION, MAMBA, CONV = "attention", "linear_attention", "mamba", "conv"
+ATTENTION = "attention"  # a layer's mixer: this, a MixerKind (parts.MIXERS) or None
 DENSE, MOE = "dense", "moe"
+_MIXER_LISTS = tuple(kind.layers_key for kind in MIXERS)
+_BESIDE = tuple((kind.beside_attention, kind) for kind in MIXERS if kind.beside_attention)
 
 
 def layer_plan(arch: Architecture) -> LayerPlan:
@@ -63,9 +64,8 @@ def _columns(arch: Any) -> tuple[Any, Any]:
     if not (arch.mlp_only_layers or arch.layers_without_ffn or arch.sliding_layers_differ or arch.indexer_types
             or arch.num_attention_heads_per_layer or arch.attention_output_bias_layers
             or arch.intermediate_size_per_layer or arch.num_kv_shared_layers or arch.attention_k_eq_v
-            or arch.attention_shapes_differ or arch.linear_attention_layers or arch.mamba_layers
-            or arch.conv_layers or arch.layers_without_mixer
-            or arch.shared_block_layers):  # every layer alike: no column to build
+            or arch.attention_shapes_differ or arch.layers_without_mixer or arch.shared_block_layers
+            or any([getattr(arch, key) for key in _MIXER_LISTS])):  # every layer alike: no column to build
         plain = [MOE if arch.is_moe else DENSE, False, arch.index_n_heads is not None, None,
                  arch.attention_output_bias, None, False, None, None, False, ATTENTION]
         return None, lambda key: plain
@@ -130,11 +130,10 @@ def _ffn_column(arch: Any, layers: range) -> Any:
 
 def _mixer_column(arch: Any, layers: range) -> Any:
     """Each layer's token mixer: self-attention unless a list names another kind, or none."""
-    kinds = ((LINEAR_ATTENTION, arch.linear_attention_layers), (MAMBA, arch.mamba_layers),
-             (CONV, arch.conv_layers), (None, arch.layers_without_mixer))
+    kinds = (*((kind, getattr(arch, kind.layers_key)) for kind in MIXERS), (None, arch.layers_without_mixer))
     if not any(listed for _, listed in kinds):
         return repeat(ATTENTION)
-    column: list[str | None] = [ATTENTION] * len(layers)
+    column: list[Any] = [ATTENTION] * len(layers)
     for kind, listed in kinds:
         for i in listed:
             column[i] = kind
@@ -156,7 +155,7 @@ def _shared_block_column(arch: Any) -> list[tuple[int, int | None] | None]:
 def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool = False, heads: int | None = None,
               output_bias: bool = False, ffn_size: int | None = None, kv_shared: bool = False,
               head_dim: int | None = None, kv_heads: int | None = None, values_from_keys: bool = False,
-              mixer: str | None = ATTENTION, shared: tuple[int, int | None] | None = None) -> Layer:
+              mixer: Any = ATTENTION, shared: tuple[int, int | None] | None = None) -> Layer:
     """One layer's parts (``heads``, ``ffn_size``, ``head_dim``, ``kv_heads`` None: the design's); ``shared``:
     the layer runs a shared block (its block, the layer holding it), its own parts then one module down."""
     d = arch.hidden_size
@@ -164,20 +163,11 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
     if mixer == ATTENTION:
         parts.append(_attention(arch, sliding, indexer, heads, output_bias, kv_shared, head_dim, kv_heads,
                                 values_from_keys))
-        if arch.mamba_beside_attention:  # both mixers read the same normed input (FalconH1DecoderLayer)
-            parts.append(_mamba(arch))
-    elif mixer == LINEAR_ATTENTION:
-        from ..parts.deltanet import GatedDeltaNet
-
-        parts.append(_new(GatedDeltaNet, (d, arch.linear_num_value_heads, arch.linear_num_key_heads,
-                                          arch.linear_key_head_dim, arch.linear_value_head_dim,
-                                          arch.linear_conv_kernel_dim)))
-    elif mixer == MAMBA:
-        parts.append(_mamba(arch))
-    elif mixer == CONV:
-        from ..parts.conv import ShortConv
-
-        parts.append(_new(ShortConv, (d, arch.conv_L_cache, arch.conv_bias)))
+        for key, kind in _BESIDE:  # both mixers read the same normed input (FalconH1DecoderLayer)
+            if getattr(arch, key):
+                parts.append(kind.build(arch))
+    elif mixer is not None:
+        parts.append(mixer.build(arch))
     dense = _new(DenseFFN, (d, ffn_size or arch.ffn_size, arch.mlp_gated, arch.mlp_bias, arch.ffn_sub_norm,
                             arch.learned_activation))
     if ffn == MOE and arch.expert_embeddings:
@@ -220,23 +210,6 @@ def _shared_block(arch: Any, block: int, source: int | None) -> SharedBlock:
     return _new(SharedBlock, (d, arch.attention_hidden_size or 2 * d, arch.num_attention_heads, arch.kv_heads,
                               arch.attention_head_dim, arch.ffn_size, arch.mlp_bias, arch.adapter_rank,
                               arch.use_shared_attention_adapter, uses, block, arch.num_mem_blocks, source))
-
-
-def _mamba(arch: Any) -> Mamba | Mamba2 | MultiHeadMamba:
-    from ..parts.mamba import Mamba, Mamba2
-    from ..parts.mamba_heads import MultiHeadMamba
-
-    d = arch.hidden_size
-    inner = arch.mamba_intermediate_size or arch.mamba_expand * d
-    if arch.mamba_version == 1:
-        rank = arch.mamba_dt_rank or -(-d // 16)  # time_step_rank "auto": ceil(hidden_size / 16)
-        if arch.mamba_n_heads:  # Mamba-1 split into heads, each its own projections (ZambaMambaMixer)
-            return _new(MultiHeadMamba, (d, inner, arch.mamba_d_state, arch.mamba_d_conv, rank, arch.mamba_n_heads,
-                                         arch.mamba_conv_bias, arch.mamba_proj_bias))
-        return _new(Mamba, (d, inner, arch.mamba_d_state, arch.mamba_d_conv, rank, arch.mamba_conv_bias,
-                            arch.mamba_proj_bias, arch.mamba_dt_norms))
-    return _new(Mamba2, (d, inner, arch.mamba_d_state, arch.mamba_d_conv, arch.mamba_n_heads, arch.mamba_n_groups,
-                         arch.mamba_conv_bias, arch.mamba_proj_bias, arch.mamba_gated_norm, arch.mamba_out_proj_bias))
 
 
 def _attention(arch: Any, sliding: bool, indexer: bool, layer_heads: int | None, output_bias: bool,

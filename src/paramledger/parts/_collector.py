@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..inventory import Buffer, Tensor
-from ..naming import Naming
+
+if TYPE_CHECKING:
+    from ..naming import Naming
 
 _new = tuple.__new__
 

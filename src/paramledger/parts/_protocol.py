@@ -10,7 +10,8 @@ sizes, so the same ``tensors`` gives its symbolic count.
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from typing import Any, NamedTuple, Protocol
 
 from ._collector import BufferCollector, Collector
 
@@ -85,3 +86,20 @@ def part(cls: type) -> type:
         if callable(answer) and not name.startswith("__") and name not in vars(cls):
             setattr(cls, name, answer)
     return cls
+
+
+class MixerKind(NamedTuple):
+    """A token mixer other than self-attention, declared whole by its own module as ``MIXER``: the flat
+    keys it adds to the Architecture, the tensor paths it adds to the Naming, the per-layer list that
+    places it, the part a layer holds and the refusals.  parts/__init__.py lists the modules that declare
+    one; architecture.py, naming.py, design/flat.py and design/checks.py read them and name none."""
+    layers_key: str  # the flat key listing the layers it mixes ("conv_layers"), one of ``keys``
+    keys: type  # a class whose annotated attributes are its flat keys (HF config names) with their defaults
+    names: type  # a class whose annotated attributes are its Naming paths with Llama-style defaults
+    build: Callable[[Any], Any]  # the part one layer holds, from the design (or its symbolic stand-in)
+    engaged: Callable[[Any], bool]  # the design uses or configures the kind: its checks run then
+    check: Callable[[Any, str | None], None]  # its refusals, each one line naming the key
+    positive: tuple[str, ...] = ()  # its sizes that must be positive
+    positive_or_null: tuple[str, ...] = ()  # its sizes that are positive or null (unset)
+    beside_attention: str | None = None  # a bool key that puts it in every attention layer too (Falcon-H1)
+

@@ -4,10 +4,11 @@ conv_bias.  It caches the conv's last conv_L_cache inputs per sequence, no keys 
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from .._exceptions import ArchitectureError
 from ._collector import Collector
-from ._protocol import part
+from ._protocol import MixerKind, part
 
 
 @part
@@ -33,3 +34,28 @@ class ShortConv(NamedTuple):
 
     def state_label(self) -> str:
         return "convolution (LFM2 short conv)"
+
+
+class Keys:
+    """The flat keys: the layers it mixes, conv_L_cache taps, biased by conv_bias."""
+    conv_layers: tuple[int, ...] = ()
+    conv_L_cache: int | None = None  # noqa: N815 (LFM2's config key)
+    conv_bias: bool = False
+
+
+class Names:
+    short_conv: str = "conv"  # the mixer's module path
+
+
+def _check(arch: Any, where: str | None) -> None:
+    if arch.conv_L_cache is None:
+        raise ArchitectureError("conv_L_cache", "required with conv_layers (the short-convolution layers)", where)
+
+
+def _build(arch: Any) -> ShortConv:
+    return tuple.__new__(ShortConv, (arch.hidden_size, arch.conv_L_cache, arch.conv_bias))
+
+
+MIXER = MixerKind("conv_layers", Keys, Names, _build, lambda arch: bool(arch.conv_layers), _check,
+                  positive_or_null=("conv_L_cache",))
+

@@ -7,10 +7,13 @@ named_parameters(), so A_log and D (and Mamba-2's dt_bias) lead the mixer's list
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from .._exceptions import ArchitectureError
 from ._collector import Collector
-from ._protocol import part
+from ._protocol import MixerKind, part
+
+_new = tuple.__new__
 
 
 @part
@@ -110,3 +113,86 @@ class Mamba2(NamedTuple):
 
     def state_label(self) -> str:
         return "recurrent (Mamba-2)"
+
+
+class Keys:
+    """The flat keys: the layers it mixes; mamba_version 1 (x_proj, dt_proj) or 2 (heads, groups, a gated
+    norm), mamba_intermediate_size wide (None: mamba_expand × hidden_size); dt rank None: ceil(hidden_size /
+    16)."""
+    mamba_layers: tuple[int, ...] = ()
+    mamba_version: int = 2
+    mamba_expand: int = 2
+    mamba_intermediate_size: int | None = None
+    mamba_d_state: int | None = None
+    mamba_d_conv: int | None = None
+    mamba_n_heads: int | None = None
+    mamba_n_groups: int = 1
+    mamba_dt_rank: int | None = None
+    mamba_conv_bias: bool = True
+    mamba_proj_bias: bool = False
+    mamba_gated_norm: bool = True
+    mamba_dt_norms: bool = False  # RMSNorms on the time step, B and C (Jamba)
+    mamba_out_proj_bias: bool | None = None  # None: mamba_proj_bias (Falcon-H1's projectors_bias)
+    mamba_beside_attention: bool = False  # each attention layer runs a Mamba beside it (Falcon-H1)
+
+
+class Names:
+    """The mixer's module path (the names inside it, in_proj, conv1d, x_proj, dt_proj, dt_bias, A_log, D,
+    norm, out_proj, are Mamba's), and the buffers a family registers in it."""
+    mamba: str = "mamba"
+    mamba_norm_buffers: bool = False  # FalconMamba's dt, B and C RMSNorm weights, buffers (non-persistent)
+    mamba_mup_vector: bool = False  # Falcon-H1's (1, 1, in_proj width) muP multipliers (non-persistent)
+
+
+SIZES = ("mamba_d_state", "mamba_d_conv")
+"""Every Mamba's sizes: given with mamba_layers (Mamba-2 needs mamba_n_heads too)."""
+
+
+def _engaged(arch: Any) -> bool:
+    return bool(arch.mamba_layers) or arch.mamba_beside_attention
+
+
+def _check(arch: Any, where: str | None) -> None:
+    """Each size given, the version known, heads and groups dividing the width."""
+    for key in SIZES + (("mamba_n_heads",) if arch.mamba_version == 2 else ()):
+        if getattr(arch, key) is None:
+            raise ArchitectureError(key, "required with mamba_layers or mamba_beside_attention (the Mamba "
+                                    "mixers)", where)
+    if arch.mamba_version not in (1, 2):
+        raise ArchitectureError("mamba_version", f"must be 1 or 2, got {arch.mamba_version}", where)
+    inner = arch.mamba_intermediate_size or arch.mamba_expand * arch.hidden_size
+    if arch.mamba_version == 1 and arch.mamba_n_heads is not None:  # Zamba's heads, each its own projections
+        if inner % arch.mamba_n_heads:
+            raise ArchitectureError("mamba_n_heads", f"{arch.mamba_n_heads} does not divide the Mamba width "
+                                    f"{inner} (mamba_expand × hidden_size)", where)
+        if arch.mamba_dt_norms:
+            raise ArchitectureError("mamba_dt_norms", "is built for single-head Mamba-1 (Jamba), not with "
+                                    "mamba_n_heads", where)
+    if arch.mamba_version == 2:
+        for key, parts in (("mamba_n_heads", arch.mamba_n_heads), ("mamba_n_groups", arch.mamba_n_groups)):
+            if inner % parts:
+                raise ArchitectureError(key, f"{parts} does not divide the Mamba width {inner} "
+                                        "(mamba_intermediate_size)", where)
+
+
+def _build(arch: Any) -> Any:
+    """Mamba-1 (split into heads, each its own projections: ZambaMambaMixer) or Mamba-2."""
+    d = arch.hidden_size
+    inner = arch.mamba_intermediate_size or arch.mamba_expand * d
+    if arch.mamba_version == 1:
+        rank = arch.mamba_dt_rank or -(-d // 16)  # time_step_rank "auto": ceil(hidden_size / 16)
+        if arch.mamba_n_heads:
+            from .mamba_heads import MultiHeadMamba
+
+            return _new(MultiHeadMamba, (d, inner, arch.mamba_d_state, arch.mamba_d_conv, rank, arch.mamba_n_heads,
+                                         arch.mamba_conv_bias, arch.mamba_proj_bias))
+        return _new(Mamba, (d, inner, arch.mamba_d_state, arch.mamba_d_conv, rank, arch.mamba_conv_bias,
+                            arch.mamba_proj_bias, arch.mamba_dt_norms))
+    return _new(Mamba2, (d, inner, arch.mamba_d_state, arch.mamba_d_conv, arch.mamba_n_heads, arch.mamba_n_groups,
+                         arch.mamba_conv_bias, arch.mamba_proj_bias, arch.mamba_gated_norm, arch.mamba_out_proj_bias))
+
+
+MIXER = MixerKind("mamba_layers", Keys, Names, _build, _engaged, _check, positive=("mamba_expand", "mamba_n_groups"),
+                  positive_or_null=("mamba_intermediate_size", "mamba_d_state", "mamba_d_conv", "mamba_n_heads",
+                                    "mamba_dt_rank"), beside_attention="mamba_beside_attention")
+

@@ -1,0 +1,15 @@
+"""The parts a layer is made of, one module per kind (parts/_protocol.py is the protocol they answer).
+
+``MIXERS``: the token mixers other than self-attention, each declared by its module's ``MIXER`` (its flat
+keys, names, placement, part and refusals), in the order their keys follow the Architecture's own.  A new
+mixer kind is its module and its name here."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from ._protocol import MixerKind
+
+MIXER_MODULES = ("deltanet", "mamba", "conv")
+
+MIXERS: tuple[MixerKind, ...] = tuple(import_module(f"{__name__}.{name}").MIXER for name in MIXER_MODULES)
