@@ -8,8 +8,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paramledger.naming import LLAMA
-from paramledger.parts._collector import Collector
+from _part_reference import module_tensors, part_tensors
 from paramledger.parts.cca import CompressedConvolutionalAttention
 
 
@@ -45,21 +44,14 @@ def _part(config) -> CompressedConvolutionalAttention:
 @given(drawn=sizes())
 def test_tensors_are_the_modules_in_its_order(drawn):
     config, module = _module(drawn)
-    c = Collector(LLAMA, "rmsnorm")
-    _part(config).tensors(c)
-    assert [(t.name, t.shape) for t in c.tensors] == [("self_attn." + n, tuple(p.shape))
-                                                      for n, p in module.named_parameters()]
+    assert part_tensors(_part(config)) == module_tensors("self_attn.", module)
 
 
 def test_class_defaults_match_the_module():
-    import math
-
     config, module = _module({})
     part = _part(config)
-    c = Collector(LLAMA, "rmsnorm")
-    part.tensors(c)
     assert (part.conv_channels, part.conv_state_width) == (1280, 2)  # (8 + 2) heads × 128; (2 − 1) + (2 − 1)
-    assert sum(math.prod(t.shape) for t in c.tensors) == sum(p.numel() for p in module.parameters())
+    assert part_tensors(part) == module_tensors("self_attn.", module)
 
 
 @given(drawn=sizes(), prompt=st.integers(1, 8))

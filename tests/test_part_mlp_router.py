@@ -7,8 +7,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from _part_reference import built, module_buffers, module_tensors, part_buffers, part_tensors
+from paramledger.parts._collector import Collector
 from paramledger.naming import LLAMA
-from paramledger.parts._collector import BufferCollector, Collector
 from paramledger.parts.mlp_router import MlpRoutedExperts
 
 sizes = st.fixed_dictionaries({
@@ -21,19 +22,13 @@ sizes = st.fixed_dictionaries({
 
 
 def _block(drawn: dict, dtype=None):
-    import torch
     from transformers import ZayaConfig
     from transformers.models.zaya.modeling_zaya import ZayaSparseMoeBlock
 
     keys = {k: v for k, v in drawn.items() if k != "layer"}
     config = ZayaConfig(vocab_size=16, num_hidden_layers=3, num_attention_heads=2, num_key_value_heads=1, head_dim=4,
                         **keys)
-    previous = torch.get_default_dtype()
-    torch.set_default_dtype(dtype or previous)
-    try:
-        return config, ZayaSparseMoeBlock(config, drawn["layer"])
-    finally:
-        torch.set_default_dtype(previous)
+    return config, built(lambda: ZayaSparseMoeBlock(config, drawn["layer"]), dtype)
 
 
 def _part(config, layer: int) -> MlpRoutedExperts:
@@ -44,21 +39,19 @@ def _part(config, layer: int) -> MlpRoutedExperts:
 @given(drawn=sizes)
 def test_tensors_are_the_blocks_in_its_order(drawn):
     config, block = _block(drawn)
+    part = _part(config, drawn["layer"])
+    assert part_tensors(part) == module_tensors("mlp.", block)
     c = Collector(LLAMA, "rmsnorm")
-    _part(config, drawn["layer"]).tensors(c)
-    assert [(t.name, t.shape) for t in c.tensors] == [("mlp." + n, tuple(p.shape)) for n, p in block.named_parameters()]
+    part.tensors(c)
     assert {t.name: t.experts for t in c.tensors if t.experts} == {"mlp.experts.gate_up_proj": config.num_experts,
                                                                   "mlp.experts.down_proj": config.num_experts}
 
 
 def test_class_defaults_score_a_skip_expert_beside_sixteen():
-    import math
-
     config, block = _block({"layer": 1})
-    c = Collector(LLAMA, "rmsnorm")
-    _part(config, 1).tensors(c)
-    assert dict((t.name, t.shape) for t in c.tensors)["mlp.gate.router_mlp.out_proj.weight"] == (17, 256)
-    assert sum(math.prod(t.shape) for t in c.tensors) == sum(p.numel() for p in block.parameters())
+    ours = part_tensors(_part(config, 1))
+    assert dict(ours)["mlp.gate.router_mlp.out_proj.weight"] == (17, 256)
+    assert ours == module_tensors("mlp.", block)
 
 
 @given(drawn=sizes)
@@ -66,9 +59,4 @@ def test_buffer_is_the_blocks_float32_whatever_the_models_dtype(drawn):
     import torch
 
     config, block = _block(drawn, dtype=torch.bfloat16)
-    c = BufferCollector(LLAMA, "rmsnorm")
-    _part(config, drawn["layer"]).buffers(c)
-    persistent = set(block.state_dict())
-    assert [(b.name, b.shape, b.dtype, b.persistent) for b in c.buffers] == [
-        ("mlp." + n, tuple(b.shape), str(b.dtype).removeprefix("torch."), n in persistent)
-        for n, b in block.named_buffers()]
+    assert part_buffers(_part(config, drawn["layer"])) == module_buffers("mlp.", block, torch.bfloat16)

@@ -7,8 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paramledger.naming import LLAMA
-from paramledger.parts._collector import BufferCollector, Collector
+from _part_reference import built, module_buffers, module_tensors, part_buffers, part_tensors
 from paramledger.parts.zero_experts import ZeroComputeExperts
 
 sizes = st.fixed_dictionaries({
@@ -21,18 +20,11 @@ sizes = st.fixed_dictionaries({
 
 
 def _block(drawn: dict, dtype=None, device: str = "cpu"):
-    import torch
     from transformers import LongcatFlashConfig
     from transformers.models.longcat_flash.modeling_longcat_flash import LongcatFlashMoE
 
     config = LongcatFlashConfig(vocab_size=16, num_layers=1, num_attention_heads=2, moe_topk=1, **drawn)
-    previous = torch.get_default_dtype()
-    torch.set_default_dtype(dtype or previous)
-    try:
-        with torch.device(device):
-            return config, LongcatFlashMoE(config)
-    finally:
-        torch.set_default_dtype(previous)
+    return config, built(lambda: LongcatFlashMoE(config), dtype, device)
 
 
 def _part(config) -> ZeroComputeExperts:
@@ -43,17 +35,13 @@ def _part(config) -> ZeroComputeExperts:
 @given(drawn=sizes)
 def test_tensors_are_the_blocks_in_its_order(drawn):
     config, block = _block(drawn)
-    c = Collector(LLAMA, "rmsnorm")
-    _part(config).tensors(c)
-    assert [(t.name, t.shape) for t in c.tensors] == [("mlp." + n, tuple(p.shape)) for n, p in block.named_parameters()]
+    assert part_tensors(_part(config)) == module_tensors("mlp.", block)
 
 
 def test_class_defaults_keep_gate_up_slices_for_the_zero_experts():
     config, block = _block({}, device="meta")  # 29 billion parameters: shapes only
     assert tuple(block.experts.gate_up_proj.shape) == (768, 4096, 6144)  # 512 computing + 256 zero experts
-    c = Collector(LLAMA, "rmsnorm")
-    _part(config).tensors(c)
-    assert [t.shape for t in c.tensors] == [tuple(p.shape) for p in block.parameters()]
+    assert part_tensors(_part(config)) == module_tensors("mlp.", block)
 
 
 @given(drawn=sizes)
@@ -61,8 +49,4 @@ def test_buffer_is_the_blocks_at_the_models_dtype(drawn):
     import torch
 
     config, block = _block(drawn, dtype=torch.bfloat16)
-    c = BufferCollector(LLAMA, "rmsnorm")
-    _part(config).buffers(c)
-    persistent = set(block.state_dict())
-    assert [(b.name, b.shape, b.dtype is None, b.persistent) for b in c.buffers] == [
-        ("mlp." + n, tuple(b.shape), b.dtype == torch.bfloat16, n in persistent) for n, b in block.named_buffers()]
+    assert part_buffers(_part(config)) == module_buffers("mlp.", block, torch.bfloat16)
