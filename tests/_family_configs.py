@@ -102,6 +102,20 @@ QWEN_WINDOW = {"use_sliding_window": booleans, "sliding_window": st.integers(1, 
 GEMMA3 = with_keys(core(), attention_bias=booleans, sliding_window=window,
                    sliding_window_pattern=st.integers(1, 4))
 
+@st.composite
+def siglip(draw) -> dict:
+    """A small SiglipVisionConfig (a multimodal model's vision tower): heads dividing the width, an image a
+    whole number of patches, the pooling head or not."""
+    heads, patch = draw(st.integers(1, 4)), draw(st.integers(1, 6))
+    return {"model_type": "siglip_vision_model", "hidden_size": heads * draw(st.integers(1, 8)),
+            "num_attention_heads": heads, "intermediate_size": draw(st.integers(1, 48)),
+            "num_hidden_layers": draw(st.integers(1, 3)), "num_channels": draw(st.integers(1, 3)),
+            "patch_size": patch, "image_size": patch * draw(st.integers(3, 5)), "vision_use_head": draw(booleans)}
+
+
+SIGLIP = siglip()
+
+
 CONFIGS: dict[str, st.SearchStrategy] = {
     "llama": with_keys(core(), attention_bias=booleans, mlp_bias=booleans),
     "diffllama": with_keys(core(), attention_bias=booleans).filter(  # DiffLlama refuses odd KV heads
@@ -115,7 +129,9 @@ CONFIGS: dict[str, st.SearchStrategy] = {
     "gemma": with_keys(core(), attention_bias=booleans),
     "gemma2": with_keys(core(), attention_bias=booleans, sliding_window=window),
     "gemma3_text": GEMMA3,
-    "gemma3": GEMMA3.map(lambda text: {"text_config": {"model_type": "gemma3_text", **text}}),
+    "gemma3": st.tuples(GEMMA3, SIGLIP, booleans, st.integers(1, 3)).map(lambda drawn: {
+        "text_config": {"model_type": "gemma3_text", **drawn[0]}, "vision_config": drawn[1],
+        "tie_word_embeddings": drawn[2], "mm_tokens_per_image": drawn[3] ** 2}),
     "phi3": with_keys(core(), sliding_window=window),
     "olmo": with_keys(core(), attention_bias=booleans),
     "olmo2": with_keys(core(), attention_bias=booleans),

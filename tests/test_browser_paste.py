@@ -20,7 +20,7 @@ from paramledger.registry import get
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium (/usr/bin/chromium) is not installed")
 
-GEMMA_NOTE = "gemma3 is multimodal: counting its text decoder (text_config) only"
+GEMMA_NOTE = "gemma3 is multimodal: counting the whole model (vision tower, projector and text decoder); --text-only counts the decoder alone"
 
 
 def paste(page, text: str) -> None:

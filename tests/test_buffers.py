@@ -27,7 +27,7 @@ def reference(config: dict) -> dict[str, tuple[tuple[int, ...], str, bool]]:
     transformers.logging.set_verbosity_error()
     cfg = hf_config(config)
     family = families.get(config["model_type"])
-    if family is not None and family.text_config:
+    if family is not None and family.text_decoder_only:
         cfg = causal_lm_config(cfg)
     with warnings.catch_warnings(), torch.device("meta"):
         warnings.simplefilter("ignore")

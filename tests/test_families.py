@@ -23,7 +23,7 @@ def assert_matches_reference(config: dict) -> None:
     family = families.get(config["model_type"])
     arch = paramledger.load(config)
     inventory = paramledger.inventory(arch)
-    reference = build_reference(config, text_config=family.text_config)
+    reference = build_reference(config, text_config=family.text_decoder_only)
     result = diff(inventory, reference)
     assert result.matches, result.to_json()
     assert inventory.total == reference.total
@@ -89,7 +89,7 @@ def test_family_cites_its_configuration_file(model_type):
     family = families.get(model_type)
     assert family.source.startswith("transformers 5.24.0 models/")
     assert "configuration_" in family.source
-    assert family.causal_lm_class.endswith(("ForCausalLM", "LMHeadModel"))
+    assert family.causal_lm_class.endswith(("ForCausalLM", "LMHeadModel", "ForConditionalGeneration"))
 
 
 ACTIVATION_KEYS = ("hidden_act", "hidden_activation", "activation_function", "afn")

@@ -31,10 +31,11 @@ def test_moe_models_show_their_active_count(cli):
 
 def test_a_multimodal_release_says_it_counts_its_text_decoder(cli):
     _, out, _ = cli("models")
-    assert "gemma-3-4b-it: multimodal: counts its text decoder (text_config) only" in out
+    assert "gemma-4-31B-it: multimodal: counts its text decoder (text_config) only" in out
     _, out, _ = cli("models", "--json")
     by_name = {e["name"]: e for e in json.loads(out)}
-    assert by_name["gemma-3-4b-it"]["text_decoder_only"] and not by_name["gpt2"]["text_decoder_only"]
+    assert by_name["gemma-4-31B-it"]["text_decoder_only"] and not by_name["gpt2"]["text_decoder_only"]
+    assert not by_name["gemma-3-4b-it"]["text_decoder_only"]  # counted whole: its towers beside the decoder
 
 
 def test_json_is_one_list_counted_from_the_inventories(cli):

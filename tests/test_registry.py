@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 import paramledger
+from paramledger.towers import decoder_naming
 from paramledger import families, registry
 from paramledger._exceptions import FileFormatError, UnknownModelError
 from paramledger.hf_config import architecture_from_config
@@ -56,7 +57,7 @@ def test_bundled_model_matches_transformers_at_full_size(name):
     if family is None:  # kept so it runs the day the family lands
         pytest.xfail(f"model_type {config['model_type']!r} has no family yet")
     inv = paramledger.inventory(architecture_from_config(config, model.repo))
-    ref = reference.build_reference(config, text_config=family.text_config)
+    ref = reference.build_reference(config, text_config=family.text_decoder_only)
     result = reference.diff(inv, ref)
     assert result.matches, json.dumps(result.to_json(), indent=1)[:2000]
     assert inv.total == ref.total
@@ -70,9 +71,11 @@ def test_tensors_outside_the_layers_keep_their_places():
     naming's model_order places the final norm before the layers (OPTDecoder registers it first)."""
     for name in NAMES:
         inv = paramledger.inventory(name)
-        naming = families.get(inv.architecture.model_type).naming
+        arch = inv.architecture
+        naming = decoder_naming(families.get(arch.model_type), arch)
         layers = [i for i, t in enumerate(inv.tensors) if t.layer is not None]
-        assert inv.tensors[0].name == naming.embed + ".weight", name
+        towers = sum(len(tower.tensors()) for tower in arch.towers)  # a whole model's towers come first
+        assert inv.tensors[towers].name == naming.embed + ".weight", name
         assert all(t.layer is not None for t in inv.tensors[layers[0]:layers[-1] + 1]), name
         after = {t.name for t in inv.tensors[layers[-1] + 1:]}
         order = naming.model_order

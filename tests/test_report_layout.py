@@ -105,7 +105,7 @@ def test_a_label_is_shortened_or_left_out_where_it_does_not_fit():
 
 def test_caveats_come_first():
     text = report_html(paramledger.inventory("gemma-3-4b-it"))
-    note = "gemma3 is multimodal: counting its text decoder (text_config) only"
+    note = "gemma3 is multimodal: counting the whole model (vision tower, projector and text decoder); --text-only counts the decoder alone"
     caveats = text.index('<div class="caveats"')
     assert caveats < text.index(note) < text.index("Where the parameters go") < text.index("Manifest: every tensor")
     assert text.partition("<script")[0].count(note) == 1  # said once (and in the embedded JSON)

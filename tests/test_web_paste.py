@@ -93,7 +93,7 @@ def test_a_pasted_config_has_a_fit_plan(server):
 
 def test_the_notes_come_with_the_count(server):
     _, view = post(server, "/api/paste/view", config_text(GEMMA))
-    assert view["count"]["notes"] == ["gemma3 is multimodal: counting its text decoder (text_config) only"]
+    assert view["count"]["notes"] == ["gemma3 is multimodal: counting the whole model (vision tower, projector and text decoder); --text-only counts the decoder alone"]
     config = {**get("Llama-3.2-1B").config, "not_a_llama_key": 1}
     _, view = post(server, "/api/paste/view", json.dumps(config).encode())
     assert view["count"]["notes"] == ["config keys not understood (they might change the count): not_a_llama_key"]

@@ -159,6 +159,9 @@ class Architecture:
     # How the checkpoint stores its weights, read from a config's dtype and quantization_config
     # (quantization/); None for a design of our own (memory then takes bf16 unless told).
     stored: Any = field(default=None, compare=False)
+    # A multimodal model's towers and projector (towers/: each gives its tensors), read from its config's
+    # vision_config; () for a decoder alone.  Not a flat key: it comes with the config, and a copy keeps it.
+    towers: tuple = field(default=(), metadata={"flat": False})
 
     # ----------------------------------------------------------------- derived values
     @property
@@ -290,7 +293,8 @@ class Architecture:
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any], where: str | None = None,
-                     notes: tuple[str, ...] = (), source: str | None = None, stored: Any = None) -> Architecture:
+                     notes: tuple[str, ...] = (), source: str | None = None, stored: Any = None,
+                     towers: tuple = ()) -> Architecture:
         """Validate ``values`` (field name -> value) and build the architecture.
 
         Every key must be a field; ``where`` (a file, a model name, "--set") prefixes
@@ -312,6 +316,7 @@ class Architecture:
             if fields.get(required) is None:
                 raise ArchitectureError(required, "missing (required)", where)
         fields["source"], fields["notes"], fields["stored"] = source or where, tuple(notes), stored
+        fields["towers"] = towers
         arch = object.__new__(cls)  # the fields are coerced above and validated below
         object.__setattr__(arch, "__dict__", fields)  # frozen: the instance dict is set whole
         arch.validate(where)
@@ -331,13 +336,13 @@ class Architecture:
             values.update(repeat_patterns(self, layers, changes))
         values.update(changes)
         return Architecture.from_mapping(values, where or self.source, self.notes, source=self.source,
-                                         stored=self.stored)
+                                         stored=self.stored, towers=self.towers)
 
     def to_mapping(self, *, include_defaults: bool = False) -> dict[str, Any]:
         """Field name → value; without ``include_defaults`` only what differs from the defaults."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
-            if not f.compare:
+            if not f.compare or not f.metadata.get("flat", True):
                 continue
             value = getattr(self, f.name)
             if include_defaults or f.default is dataclasses.MISSING or value != f.default:
@@ -432,7 +437,7 @@ class Architecture:
                     _positive(fields[key], key, where)
 
 
-_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Architecture) if f.compare)
+_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Architecture) if f.compare and f.metadata.get("flat", True))
 _FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Architecture)}
 
 # The Python type a field's value already has when no conversion is needed (most values

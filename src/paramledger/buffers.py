@@ -52,6 +52,12 @@ def _buffers(arch: Architecture, *, expand: bool) -> list[tuple[Buffer, int]]:
 
     family = families.get(arch.model_type)
     naming = family.naming if family is not None else _design_naming()
+    out: list[tuple[Buffer, int]] = []
+    if arch.towers:  # a whole multimodal model: the towers' buffers first, the decoder's where it sits
+        from .towers import decoder_naming
+
+        naming = decoder_naming(family, arch)
+        out += [(b, 1) for tower in arch.towers for b in tower.buffers()]
     plan = layer_plan(arch)
     relative: dict[int, list[Buffer]] = {}
     for layer, _ in plan.kinds:
@@ -62,7 +68,6 @@ def _buffers(arch: Architecture, *, expand: bool) -> list[tuple[Buffer, int]]:
     held = [rule for rule in naming.model_buffers if len(rule) < 5 or getattr(arch, rule[4])]
     layer_wide = [(name.removeprefix(LAYER), tuple(_size(arch, term) for term in shape), dtype, persistent)
                   for name, shape, dtype, persistent, *_ in held if name.startswith(LAYER)]
-    out: list[tuple[Buffer, int]] = []
     if expand:
         at = [(i, layer, 1) for i, layer in enumerate(plan.layers)]
     else:  # each kind once, at its first layer, held by every layer of the kind

@@ -13,10 +13,11 @@ from .quantization import stored_format
 
 
 def architecture_from_config(config: Mapping[str, Any], where: str = "config.json", *,
-                             bundled: bool = False) -> Architecture:
+                             bundled: bool = False, text_only: bool = False) -> Architecture:
     """Read ``config`` the way its family's transformers config class does: absent keys
     take the class defaults, renamed keys map onto architecture fields, and keys the
-    family does not understand are listed in the notes (they might change the count)."""
+    family does not understand are listed in the notes (they might change the count).
+    A multimodal config gives its whole model (towers/), or with ``text_only`` its text decoder."""
     if type(config) is not dict and not isinstance(config, Mapping):  # a dict skips the ABC check
         raise SourceError(where, "a config must be a JSON object")
     model_type = config.get("model_type")
@@ -33,7 +34,10 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
             text = {}  # the config class builds its default text decoder
         if not isinstance(text, Mapping):
             raise ArchitectureError("text_config", "must be a JSON object", where)
-        notes.append(f"{model_type} is multimodal: counting its text decoder (text_config) only")
+        whole = family.whole is not None and not text_only
+        notes.append(f"{model_type} is multimodal: counting the whole model (vision tower, projector and text "
+                     "decoder); --text-only counts the decoder alone" if whole else
+                     f"{model_type} is multimodal: counting its text decoder (text_config) only")
         config = text
     merged = {**family.defaults, **config}
     reads = family.keys
@@ -95,7 +99,7 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     if not_understood:
         notes.append("config keys not understood (they might change the count): " + ", ".join(sorted(not_understood)))
     try:
-        return Architecture.from_mapping(values, where, tuple(notes), stored=stored_format(top, config, where))
+        arch = Architecture.from_mapping(values, where, tuple(notes), stored=stored_format(top, config, where))
     except ArchitectureError as error:  # said under the config's own key (GPT-2's n_head), not the field's
         key = _key_of(family, error.key, merged)
         if key == error.key or error.where != where:
@@ -104,6 +108,14 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         if "head_dim" not in family.keys:  # the design's hint names a key this config class does not have
             message = message.removesuffix("; set head_dim")
         raise ArchitectureError(key, f"{message} ({key} is read as {error.key})", where) from None
+    if family.text_config and family.whole is not None and not text_only:
+        import dataclasses
+
+        from . import towers
+
+        return dataclasses.replace(arch, towers=towers.read(family.whole, top, arch.hidden_size, where),
+                                   tie_word_embeddings=towers.tied(family.whole, top, arch.tie_word_embeddings))
+    return arch
 
 
 def _rotary_factors(merged: Mapping[str, Any]) -> dict[str, Any]:

@@ -34,6 +34,8 @@ COMPONENTS = (
     "shared_experts",
     "norm",  # every normalization vector, the final norm included
     "lm_head",  # an untied output head (and any output bias)
+    "vision",  # a multimodal model's vision tower (towers/)
+    "projector",  # the projector from a tower's features to the decoder's width
 )
 
 NON_EMBEDDING_DEFINITIONS = {

@@ -219,7 +219,7 @@ def verify(source: Any, **overrides: Any) -> Verification:
 
     inv = paramledger.inventory(ours)
     family = get(str(config["model_type"]))
-    reference = build_reference(config, text_config=bool(family and family.text_config))
+    reference = build_reference(config, text_config=bool(family and family.text_decoder_only))
     return Verification(inv, reference, diff(inv, reference), config, note)
 
 

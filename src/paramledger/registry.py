@@ -117,7 +117,7 @@ def summarize(model: BundledModel) -> ModelSummary:
         return ModelSummary(model, reason=_reason(error))
     family = families.get(model.model_type)
     return ModelSummary(model, inv.total, inv.active, inv.embedding_share, arch.is_moe,
-                        text_decoder_only=bool(family and family.text_config))
+                        text_decoder_only=bool(family and family.text_decoder_only))
 
 
 def _reason(error: ParamledgerError) -> str:

@@ -72,9 +72,17 @@ class Family:
     # (defaults filled in) and returns field -> value; kept few and shared (families/_rules.py).
     derive: tuple[Callable[[Mapping[str, Any]], Mapping[str, Any]], ...] = ()
     text_config: bool = False  # a multimodal family whose decoder is config["text_config"]
+    # The whole multimodal model beside that decoder (towers.Whole: its vision tower and projector); None:
+    # the family counts its text decoder alone.
+    whole: Any = None
     # Config keys holding a nested object (DBRX's attn_config, ffn_config) -> the keys inside it that
     # the family reads or knows to change no count; any other is reported as "section.key".
     sections: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    @property
+    def text_decoder_only(self) -> bool:
+        """A multimodal family counted through its text decoder alone (no ``whole`` model yet)."""
+        return self.text_config and self.whole is None
 
     @cached_property
     def understood(self) -> frozenset[str]:
@@ -90,10 +98,12 @@ class Family:
         return len(set(self.keys.values())) < len(self.keys)
 
 
-def multimodal(text: Family, model_type: str, source: str) -> Family:
-    """The multimodal config whose text_config is ``text``'s: the same table and the same
-    CausalLM, read from text_config (the vision or audio towers are not part of the inventory)."""
-    return dataclasses.replace(text, model_type=model_type, source=source, text_config=True)
+def multimodal(text: Family, model_type: str, source: str, whole: Any = None, causal_lm_class: str = "") -> Family:
+    """The multimodal config whose text_config is ``text``'s: the same table, read from text_config; with
+    ``whole`` (towers.Whole) its towers and projector too, the class transformers builds for the config
+    being ``causal_lm_class``; without, the text decoder alone."""
+    return dataclasses.replace(text, model_type=model_type, source=source, text_config=True, whole=whole,
+                               causal_lm_class=causal_lm_class or text.causal_lm_class)
 
 
 def same(*names: str, **renamed: str) -> dict[str, str]:

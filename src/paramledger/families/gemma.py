@@ -3,6 +3,7 @@ before and after both attention and the FFN) and local sliding-window layers; Ge
 per-head q/k norms.  Gemma's RMSNorm stores (1 + weight) but still one vector of hidden_size."""
 
 from ..naming import Naming
+from ..towers import Whole, projectors
 from . import _rules as rules
 from ._family import Family, multimodal, same
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES
@@ -63,8 +64,12 @@ FAMILIES = [
         derive=GEMMA3_RULES,
     ),
 ]
+# The whole model (Gemma3ForConditionalGeneration): a SigLIP tower (the default vision_config is
+# SiglipVisionConfig's, models/gemma3/configuration_gemma3.py) and Gemma3MultiModalProjector.
 FAMILIES.append(multimodal(FAMILIES[-1], "gemma3",
-                           "transformers 5.24.0 models/gemma3/configuration_gemma3.py (Gemma3Config.text_config)"))
+                           "transformers 5.24.0 models/gemma3/configuration_gemma3.py (Gemma3Config.text_config)",
+                           Whole({"model_type": "siglip_vision_model"}, projectors.gemma3),
+                           "Gemma3ForConditionalGeneration"))
 
 FAMILIES.append(
     Family(

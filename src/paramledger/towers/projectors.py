@@ -1,0 +1,45 @@
+"""The projectors that carry a tower's features into the decoder's width, one function per kind (each cites
+the module transformers 5.24.0 builds).  Each gives its tensors, full names, the "projector" component."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..inventory import Tensor
+from .vision import VisionTower
+
+_new = tuple.__new__
+Projector = Callable[[Mapping[str, Any], VisionTower, int], list[tuple[str, tuple[int, ...]]]]
+"""(the whole config, its vision tower, the decoder's hidden size) -> [(name under the prefix, shape)]."""
+
+
+def gemma3(config: Mapping[str, Any], vision: VisionTower, hidden: int) -> list[tuple[str, tuple[int, ...]]]:
+    """Gemma3MultiModalProjector: a raw (vision, text) matrix and an RMSNorm over the vision width."""
+    return [("mm_input_projection_weight", (vision.hidden_size, hidden)),
+            ("mm_soft_emb_norm.weight", (vision.hidden_size,))]
+
+
+def paligemma(config: Mapping[str, Any], vision: VisionTower, hidden: int) -> list[tuple[str, tuple[int, ...]]]:
+    """PaliGemmaMultiModalProjector: one biased Linear to projection_dim (PaliGemmaConfig's, default 2048)."""
+    width = int(config.get("projection_dim", 2048))
+    return [("linear.weight", (width, vision.hidden_size)), ("linear.bias", (width,))]
+
+
+def llava(config: Mapping[str, Any], vision: VisionTower, hidden: int) -> list[tuple[str, tuple[int, ...]]]:
+    """LlavaMultiModalProjector: linear_1 from the vision width (times the feature layers, when
+    vision_feature_layer is a list), linear_2 at the text width; biased by multimodal_projector_bias."""
+    layers = config.get("vision_feature_layer", -2)
+    width = vision.hidden_size * (len(layers) if isinstance(layers, list) else 1)
+    out = [("linear_1.weight", (hidden, width))]
+    bias = config.get("multimodal_projector_bias", True)
+    if bias:
+        out.append(("linear_1.bias", (hidden,)))
+    out.append(("linear_2.weight", (hidden, hidden)))
+    if bias:
+        out.append(("linear_2.bias", (hidden,)))
+    return out
+
+
+def tensors(prefix: str, named: list[tuple[str, tuple[int, ...]]]) -> tuple[Tensor, ...]:
+    return tuple(_new(Tensor, (prefix + name, shape, "projector", None, False, 0)) for name, shape in named)
