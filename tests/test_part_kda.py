@@ -10,10 +10,10 @@ import math
 from types import SimpleNamespace
 
 import pytest
+from _part_reference import module_tensors, part_tensors
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paramledger.parts._collector import Collector
 from paramledger.parts.kda import MIXER, KimiDeltaAttention
 
 pytest.importorskip("transformers")
@@ -56,17 +56,10 @@ def _part(config, full_rank_gates: bool) -> KimiDeltaAttention:
                               config.linear_conv_kernel_dim, full_rank_gates)
 
 
-def _ours(part: KimiDeltaAttention) -> list[tuple[str, tuple[int, ...]]]:
-    c = Collector(NAMING, "rmsnorm")
-    part.tensors(c)
-    return [(t.name, t.shape) for t in c.tensors]
-
-
 @given(drawn=sizes)
 def test_tensors_are_the_modules_in_its_order(drawn):
     config, module = _module(drawn)
-    theirs = [("self_attn." + name, tuple(p.shape)) for name, p in module.named_parameters()]
-    assert _ours(_part(config, drawn["full_rank_gates"])) == theirs
+    assert part_tensors(_part(config, drawn["full_rank_gates"]), NAMING) == module_tensors("self_attn.", module)
     assert not list(module.named_buffers())  # and the part registers none
 
 
@@ -83,8 +76,8 @@ def test_class_defaults(full_rank_gates):
         module = (BailingHybridDeltaAttention if full_rank_gates else KimiLinearDeltaAttention)(config, 0)
     part = _part(config, full_rank_gates)
     assert (part.num_heads, part.head_dim, part.conv_kernel) == (32, 128, 4)
-    ours = _ours(part)
-    assert ours == [("self_attn." + n, tuple(p.shape)) for n, p in module.named_parameters()]
+    ours = part_tensors(part, NAMING)
+    assert ours == module_tensors("self_attn.", module)
     total = sum(p.numel() for p in module.parameters())  # as transformers 5.24.0 builds it
     assert sum(math.prod(shape) for _, shape in ours) == total == (63_049_888 if full_rank_gates else 39_514_272)
 
