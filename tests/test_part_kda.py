@@ -14,6 +14,7 @@ from _part_reference import module_tensors, part_tensors
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from paramledger._exceptions import ArchitectureError
 from paramledger.parts.kda import MIXER, KimiDeltaAttention
 
 pytest.importorskip("transformers")
@@ -106,3 +107,24 @@ def test_state_and_decoding_flops_are_what_transformers_holds_and_counts(drawn, 
     # causal_conv1d_update's torch path convolves the kernel-wide state and the new token: two outputs, one kept
     assert counter.get_total_flops() == 2 * linear + 2 * 2 * conv + part.attention_flops(prompt)
     assert part.kv_values_per_token() == 0
+
+
+def _design(**changed) -> SimpleNamespace:
+    """The KDA keys of a design, as the Architecture will hold them once MIXER is listed."""
+    keys = {"kda_layers": (0,), "kda_num_heads": 2, "kda_head_dim": 4, "kda_conv_kernel_dim": 4,
+            "kda_full_rank_gates": False, **changed}
+    return SimpleNamespace(hidden_size=8, **keys)
+
+
+def test_sizes_are_refused_without_the_layers_and_required_with_them():
+    assert MIXER.engaged(_design()) and not MIXER.engaged(_design(kda_layers=(), kda_num_heads=None, kda_head_dim=None,
+                                                                   kda_conv_kernel_dim=None))
+    with pytest.raises(ArchitectureError, match="kda_num_heads: set without kda_layers"):
+        MIXER.check(_design(kda_layers=()), "spec.yaml")
+    with pytest.raises(ArchitectureError, match="kda_full_rank_gates: set without kda_layers"):
+        MIXER.check(_design(kda_layers=(), kda_num_heads=None, kda_head_dim=None, kda_conv_kernel_dim=None,
+                            kda_full_rank_gates=True), "spec.yaml")
+    with pytest.raises(ArchitectureError, match="kda_head_dim: required with kda_layers"):
+        MIXER.check(_design(kda_head_dim=None), "spec.yaml")
+    MIXER.check(_design(), "spec.yaml")  # every size given: nothing to refuse
+    assert MIXER.build(_design(kda_full_rank_gates=True)) == KimiDeltaAttention(8, 2, 4, 4, True)
