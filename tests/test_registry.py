@@ -10,7 +10,6 @@ import textwrap
 import pytest
 
 import paramledger
-from paramledger.towers import decoder_naming
 from paramledger import families, registry
 from paramledger._exceptions import FileFormatError, UnknownModelError
 from paramledger.hf_config import architecture_from_config
@@ -72,9 +71,9 @@ def test_tensors_outside_the_layers_keep_their_places():
     for name in NAMES:
         inv = paramledger.inventory(name)
         arch = inv.architecture
-        naming = decoder_naming(families.get(arch.model_type), arch)
+        naming = families.get(arch.model_type).naming
         layers = [i for i, t in enumerate(inv.tensors) if t.layer is not None]
-        towers = sum(len(tower.tensors()) for tower in arch.towers)  # a whole model's towers come first
+        towers = sum(len(tower.tensors()) for tower in arch.towers.parts) if arch.towers else 0  # a whole model's towers come first
         assert inv.tensors[towers].name == naming.embed + ".weight", name
         assert all(t.layer is not None for t in inv.tensors[layers[0]:layers[-1] + 1]), name
         after = {t.name for t in inv.tensors[layers[-1] + 1:]}

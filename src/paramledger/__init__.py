@@ -108,11 +108,12 @@ def inventory(architecture: Architecture | str, **overrides: object) -> Inventor
     """The inventory of a declared architecture (or of anything :func:`load` accepts)."""
     arch = architecture if isinstance(architecture, Architecture) and not overrides else load(architecture, **overrides)
     family = families.get(arch.model_type)
-    if arch.towers:  # a whole multimodal model: the decoder under its module path there, the towers before it
-        from . import towers
+    inv = _build(arch, family.naming if family else _generic_naming(arch.norm_placement), source=arch.source)
+    if arch.towers:  # a whole multimodal model: its towers before the decoder
+        from .towers import attach
 
-        return towers.attach(_build(arch, towers.decoder_naming(family, arch), source=arch.source))
-    return _build(arch, family.naming if family else _generic_naming(arch.norm_placement), source=arch.source)
+        return attach(inv)
+    return inv
 
 
 def _generic_naming(norm_placement: str):

@@ -53,11 +53,8 @@ def _buffers(arch: Architecture, *, expand: bool) -> list[tuple[Buffer, int]]:
     family = families.get(arch.model_type)
     naming = family.naming if family is not None else _design_naming()
     out: list[tuple[Buffer, int]] = []
-    if arch.towers:  # a whole multimodal model: the towers' buffers first, the decoder's where it sits
-        from .towers import decoder_naming
-
-        naming = decoder_naming(family, arch)
-        out += [(b, 1) for tower in arch.towers for b in tower.buffers()]
+    if arch.towers:  # a whole multimodal model: the towers' buffers first
+        out += [(b, 1) for tower in arch.towers.parts for b in tower.buffers()]
     plan = layer_plan(arch)
     relative: dict[int, list[Buffer]] = {}
     for layer, _ in plan.kinds:

@@ -13,11 +13,11 @@ from .quantization import stored_format
 
 
 def architecture_from_config(config: Mapping[str, Any], where: str = "config.json", *,
-                             bundled: bool = False, text_only: bool = False) -> Architecture:
+                             bundled: bool = False) -> Architecture:
     """Read ``config`` the way its family's transformers config class does: absent keys
     take the class defaults, renamed keys map onto architecture fields, and keys the
     family does not understand are listed in the notes (they might change the count).
-    A multimodal config gives its whole model (towers/), or with ``text_only`` its text decoder."""
+    A multimodal config gives its whole model where its family has one (towers/; towers.text_only: the decoder)."""
     if type(config) is not dict and not isinstance(config, Mapping):  # a dict skips the ABC check
         raise SourceError(where, "a config must be a JSON object")
     model_type = config.get("model_type")
@@ -34,11 +34,13 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
             text = {}  # the config class builds its default text decoder
         if not isinstance(text, Mapping):
             raise ArchitectureError("text_config", "must be a JSON object", where)
-        whole = family.whole is not None and not text_only
         notes.append(f"{model_type} is multimodal: counting the whole model (vision tower, projector and text "
-                     "decoder); --text-only counts the decoder alone" if whole else
+                     "decoder); --text-only counts the decoder alone" if family.whole else
                      f"{model_type} is multimodal: counting its text decoder (text_config) only")
         config = text
+    whole, counted_as = family.whole, family.model_type
+    if whole is not None:  # the text decoder is read by its own family's table
+        family = _text_family(family, text, where)
     merged = {**family.defaults, **config}
     reads = family.keys
     if family.aliased:
@@ -95,7 +97,7 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     values.update(family.switches)
     for field_name, factor in _rotary_factors(merged).items():
         values.setdefault(field_name, factor)
-    values["model_type"] = family.model_type
+    values["model_type"] = counted_as
     if not_understood:
         notes.append("config keys not understood (they might change the count): " + ", ".join(sorted(not_understood)))
     try:
@@ -108,14 +110,24 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         if "head_dim" not in family.keys:  # the design's hint names a key this config class does not have
             message = message.removesuffix("; set head_dim")
         raise ArchitectureError(key, f"{message} ({key} is read as {error.key})", where) from None
-    if family.text_config and family.whole is not None and not text_only:
-        import dataclasses
+    if whole is not None:
+        from .towers import with_towers
 
-        from . import towers
-
-        return dataclasses.replace(arch, towers=towers.read(family.whole, top, arch.hidden_size, where),
-                                   tie_word_embeddings=towers.tied(family.whole, top, arch.tie_word_embeddings))
+        return with_towers(arch, whole, top, where)
     return arch
+
+
+def _text_family(family: Any, text: Mapping[str, Any], where: str) -> Any:
+    """The family whose table reads a whole multimodal model's text_config: its own text family, or the one
+    its text_config's model_type names, among those the model takes (Whole.text_types)."""
+    whole = family.whole
+    if not whole.text_types:
+        return families.get(whole.text_model_type)
+    kind = text.get("model_type", whole.text_types[0])
+    if kind not in whole.text_types:
+        raise ArchitectureError("text_config.model_type", f"{kind!r} is not a text decoder paramledger builds in "
+                                f"{family.model_type} (it builds {', '.join(whole.text_types)})", where)
+    return families.get(str(kind))
 
 
 def _rotary_factors(merged: Mapping[str, Any]) -> dict[str, Any]:

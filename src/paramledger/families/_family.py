@@ -99,11 +99,18 @@ class Family:
 
 
 def multimodal(text: Family, model_type: str, source: str, whole: Any = None, causal_lm_class: str = "") -> Family:
-    """The multimodal config whose text_config is ``text``'s: the same table, read from text_config; with
-    ``whole`` (towers.Whole) its towers and projector too, the class transformers builds for the config
-    being ``causal_lm_class``; without, the text decoder alone."""
-    return dataclasses.replace(text, model_type=model_type, source=source, text_config=True, whole=whole,
-                               causal_lm_class=causal_lm_class or text.causal_lm_class)
+    """The multimodal config whose text_config is ``text``'s: the same table, read from text_config.  With
+    ``whole`` (towers.Whole) the family is the whole model transformers builds, ``causal_lm_class``: its
+    towers and projector beside the decoder, which it names where it sits there (``--text-only`` reads the
+    config as ``text``'s family, the decoder alone); without, the text decoder alone."""
+    if whole is None:
+        return dataclasses.replace(text, model_type=model_type, source=source, text_config=True)
+    from ..towers import whole_naming
+
+    return dataclasses.replace(text, model_type=model_type, source=source, text_config=True,
+                               whole=whole._replace(text_model_type=text.model_type),
+                               naming=whole_naming(text.naming, whole.decoder_prefix),
+                               causal_lm_class=causal_lm_class)
 
 
 def same(*names: str, **renamed: str) -> dict[str, str]:

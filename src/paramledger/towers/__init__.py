@@ -10,19 +10,17 @@ before the decoder's, as transformers registers them (the tower, the projector, 
 from __future__ import annotations
 
 import dataclasses
+import pkgutil
 from collections.abc import Mapping
+from functools import lru_cache
+from importlib import import_module
 from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Inventory, StampedTensors, Tensor, inventory_from_tensors
 from ..naming import Naming
+from ._kind import TowerKind
 from .projectors import Projector, tensors as projector_tensors
-from .vision import TOWERS, VisionTower
-
-VISION_SIZES = ("hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "num_channels",
-                "image_size", "patch_size")
-"""The vision_config keys a tower's count reads (HF names), each a positive whole number."""
-
 
 class Whole(NamedTuple):
     """What a multimodal family's whole model holds beside its text decoder."""
@@ -35,6 +33,17 @@ class Whole(NamedTuple):
     # text_config's; ``tie_from_text``: or by text_config's too (LlavaConfig.__post_init__).
     tie_word_embeddings: bool = True
     tie_from_text: bool = False
+    # The text_config model_types it reads, each by its own family's table (LLaVA's decoder is any of
+    # several); (): only the family's own.  The first is the one a config without text_config builds.
+    text_types: tuple[str, ...] = ()
+    text_model_type: str = ""  # the text decoder's own family (set by families._family.multimodal)
+
+
+class Towers(NamedTuple):
+    """What an Architecture of a whole multimodal model holds beside its decoder (``Architecture.towers``)."""
+    parts: tuple[Any, ...]  # each answers tensors() and buffers(), in registration order
+    text_model_type: str  # the decoder's own family: what --text-only counts
+    text_tied: bool  # text_config's tie_word_embeddings (the whole model ties by its own key)
 
 
 class Projected(NamedTuple):
@@ -48,50 +57,60 @@ class Projected(NamedTuple):
         return []
 
 
-def decoder_naming(family: Any, arch: Any) -> Naming:
-    """The naming of ``arch``'s text decoder: the family's, moved to its place in a whole model."""
-    if arch.towers:
-        return whole_naming(family.naming, family.whole.decoder_prefix)
-    return family.naming
-
-
 def tied(whole: Whole, config: Mapping[str, Any], text_tied: bool) -> bool:
     """Whether the whole model ties its head to the token table."""
     tie = config.get("tie_word_embeddings", whole.tie_word_embeddings)
     return bool(tie or whole.tie_from_text and text_tied)
 
 
+def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str | None) -> Any:
+    """``arch`` (a whole multimodal config's text decoder, read) with the towers and the whole model's tying."""
+    towers = Towers(read(whole, config, arch.hidden_size, where), whole.text_model_type,
+                    arch.tie_word_embeddings)
+    return dataclasses.replace(arch, towers=towers, tie_word_embeddings=tied(whole, config, arch.tie_word_embeddings))
+
+
+def text_only(arch: Any) -> Any:
+    """The text decoder of a whole multimodal ``arch`` alone, as its own family counts it (``--text-only``)."""
+    if not arch.towers:
+        return arch
+    towers = arch.towers
+    note = f"{arch.model_type} is multimodal: counting its text decoder (text_config) only"
+    notes = tuple(note if n.startswith(f"{arch.model_type} is multimodal:") else n for n in arch.notes)
+    return dataclasses.replace(arch, towers=(), model_type=towers.text_model_type,
+                               tie_word_embeddings=towers.text_tied, notes=notes)
+
+
 def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str | None) -> tuple[Any, ...]:
-    """The towers of a whole multimodal ``config`` (its vision_config over the class's defaults)."""
+    """The towers of a whole multimodal ``config``: its vision tower, by its vision_config's model_type over
+    that tower's config class defaults, then the projector."""
     given = config.get("vision_config")
     if given is None:
         given = whole.vision_config
     if not isinstance(given, Mapping):
         raise ArchitectureError("vision_config", "must be a JSON object", where)
+    kinds = tower_kinds()
     kind = given.get("model_type", whole.vision_config["model_type"])
-    if kind not in TOWERS:
+    if kind not in kinds:
         raise ArchitectureError("vision_config.model_type", f"{kind!r} is a vision tower paramledger does not "
-                                f"build yet (it builds {', '.join(sorted(TOWERS))}); --text-only counts the "
-                                "text decoder alone", where)
-    layout, defaults = TOWERS[kind]
-    vision = {**defaults, **given}
-    sizes = {}
-    for key in VISION_SIZES:
-        value = vision.get(key)
-        if type(value) is not int or value <= 0:
-            raise ArchitectureError(f"vision_config.{key}", f"must be a positive whole number, got {value!r}", where)
-        sizes[key] = value
-    if sizes["image_size"] < sizes["patch_size"]:
-        raise ArchitectureError("vision_config.patch_size", f"{sizes['patch_size']} is larger than image_size="
-                                f"{sizes['image_size']}", where)
-    head_dim = vision.get("head_dim")
-    if head_dim is None and sizes["hidden_size"] % sizes["num_attention_heads"]:
-        raise ArchitectureError("vision_config.num_attention_heads", f"{sizes['num_attention_heads']} heads do not "
-                                f"divide hidden_size={sizes['hidden_size']}", where)
-    tower = VisionTower(whole.vision_prefix, layout, **sizes, head_dim=head_dim,
-                        use_head=bool(vision.get("vision_use_head", False)))
+                                f"build yet (it builds {', '.join(sorted(kinds))}); --text-only counts the text "
+                                "decoder alone", where)
+    tower_kind = kinds[kind]
+    tower = tower_kind.make(whole.vision_prefix, {**tower_kind.defaults, **given}, where)
     projected = Projected(projector_tensors(whole.projector_prefix, whole.projector(config, tower, text_hidden)))
     return tower, projected
+
+
+@lru_cache(maxsize=1)
+def tower_kinds() -> dict[str, TowerKind]:
+    """Every tower this package builds: each module's ``TOWERS``, imported when a whole model is first read."""
+    kinds: dict[str, TowerKind] = {}
+    for info in pkgutil.iter_modules(__path__):
+        for name, kind in getattr(import_module(f"{__name__}.{info.name}"), "TOWERS", {}).items():
+            if name in kinds:
+                raise RuntimeError(f"tower {name!r} is declared twice ({info.name})")
+            kinds[name] = kind
+    return kinds
 
 
 def whole_naming(naming: Naming, prefix: str) -> Naming:
@@ -113,7 +132,7 @@ def whole_naming(naming: Naming, prefix: str) -> Naming:
 def attach(inventory: Inventory) -> Inventory:
     """``inventory`` (the decoder's) with its architecture's towers before it, in registration order."""
     arch = inventory.architecture
-    extra = [t for tower in arch.towers for t in tower.tensors()]
+    extra = [t for tower in arch.towers.parts for t in tower.tensors()]
     held = inventory.tensors
     if isinstance(held, StampedTensors):
         tensors: Any = StampedTensors((*extra, *held.head), held.layer_prefix, held.blocks, held.tail,

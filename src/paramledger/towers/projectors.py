@@ -4,13 +4,15 @@ the module transformers 5.24.0 builds).  Each gives its tensors, full names, the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..inventory import Tensor
-from .vision import VisionTower
+
+if TYPE_CHECKING:
+    from .vision import VisionTower
 
 _new = tuple.__new__
-Projector = Callable[[Mapping[str, Any], VisionTower, int], list[tuple[str, tuple[int, ...]]]]
+Projector = Callable[[Mapping[str, Any], Any, int], list[tuple[str, tuple[int, ...]]]]
 """(the whole config, its vision tower, the decoder's hidden size) -> [(name under the prefix, shape)]."""
 
 

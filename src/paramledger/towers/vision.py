@@ -9,14 +9,17 @@ is the "vision" component.  What differs between towers is data: ``VisionLayout`
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from .._exceptions import ArchitectureError
 from ..design.layers import Layer
 from ..inventory import Buffer, Tensor, _position_in
 from ..naming import Naming
 from ..parts.attention import Attention
 from ..parts.ffn import DenseFFN
 from ..parts.norms import BlockNorms
+from ._kind import TowerKind
 
 _new = tuple.__new__
 
@@ -141,7 +144,32 @@ CLIP_DEFAULTS = {"hidden_size": 768, "intermediate_size": 3072, "num_hidden_laye
                  "num_channels": 3, "image_size": 224, "patch_size": 32}
 """transformers 5.24.0 models/clip/configuration_clip.py (CLIPVisionConfig)."""
 
-TOWERS: dict[str, tuple[VisionLayout, dict[str, Any]]] = {
-    "siglip_vision_model": (SIGLIP, SIGLIP_DEFAULTS),
-    "clip_vision_model": (CLIP, CLIP_DEFAULTS),
-}
+VISION_SIZES = ("hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "num_channels",
+                "image_size", "patch_size")
+"""The vision_config keys a ViT tower's count reads (HF names), each a positive whole number."""
+
+
+def vit(layout: VisionLayout) -> Any:
+    """The maker of a ViT tower of ``layout`` (towers.TowerKind.make): its sizes checked, one line each."""
+    def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> VisionTower:
+        sizes = {}
+        for key in VISION_SIZES:
+            value = vision.get(key)
+            if type(value) is not int or value <= 0:
+                raise ArchitectureError(f"vision_config.{key}", f"must be a positive whole number, got {value!r}",
+                                        where)
+            sizes[key] = value
+        if sizes["image_size"] < sizes["patch_size"]:
+            raise ArchitectureError("vision_config.patch_size", f"{sizes['patch_size']} is larger than image_size="
+                                    f"{sizes['image_size']}", where)
+        head_dim = vision.get("head_dim")
+        if head_dim is None and sizes["hidden_size"] % sizes["num_attention_heads"]:
+            raise ArchitectureError("vision_config.num_attention_heads", f"{sizes['num_attention_heads']} heads do "
+                                    f"not divide hidden_size={sizes['hidden_size']}", where)
+        return VisionTower(prefix, layout, **sizes, head_dim=head_dim,
+                           use_head=bool(vision.get("vision_use_head", False)))
+    return make
+
+
+TOWERS = {"siglip_vision_model": TowerKind(SIGLIP_DEFAULTS, vit(SIGLIP)),
+          "clip_vision_model": TowerKind(CLIP_DEFAULTS, vit(CLIP))}

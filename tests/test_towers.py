@@ -1,0 +1,47 @@
+"""Whole multimodal models (issue #16): the towers beside the decoder, the decoder alone with --text-only, and
+one-line refusals for a vision_config paramledger cannot count.  Each family's whole model is checked tensor by
+tensor against transformers in tests/test_families.py; these are the whole-model behaviours around it."""
+
+from __future__ import annotations
+
+import pytest
+
+import paramledger
+from paramledger._exceptions import ArchitectureError
+from paramledger.towers import text_only
+
+
+def test_gemma_3_4b_counts_whole_with_its_decoder_apart():
+    arch = paramledger.load("gemma-3-4b-it")
+    inv = paramledger.inventory(arch)
+    assert inv.total == 4_300_079_472  # Gemma3ForConditionalGeneration, the hub's size label
+    assert inv.components["vision"] == 416_866_032 and inv.components["projector"] == 2_950_272
+    decoder = paramledger.inventory(text_only(arch))
+    assert decoder.total == 3_880_263_168 == inv.total - inv.components["vision"] - inv.components["projector"]
+    assert decoder.architecture.model_type == "gemma3_text"
+    assert decoder.notes == ("gemma3 is multimodal: counting its text decoder (text_config) only",)
+    assert inv.tensors[0].name == "model.vision_tower.embeddings.patch_embedding.weight"
+    assert inv.aliases == {"lm_head.weight": "model.language_model.embed_tokens.weight"}
+
+
+def test_a_design_copy_keeps_its_towers():
+    arch = paramledger.load("gemma-3-4b-it")
+    deeper = arch.replace(num_hidden_layers=40)
+    assert deeper.towers == arch.towers
+    assert "towers" not in arch.to_mapping() and "towers" not in paramledger.Architecture.field_names()
+
+
+@pytest.mark.parametrize(("vision", "message"), [
+    ([1, 2], "vision_config: must be a JSON object"),
+    ({"model_type": "made_up_vision"}, "vision_config.model_type: 'made_up_vision' is a vision tower paramledger "
+                                       "does not build yet"),
+    ({"model_type": "siglip_vision_model", "hidden_size": -1}, "vision_config.hidden_size: must be a positive"),
+    ({"model_type": "siglip_vision_model", "hidden_size": 10, "num_attention_heads": 3},
+     "vision_config.num_attention_heads: 3 heads do not divide hidden_size=10"),
+    ({"model_type": "siglip_vision_model", "image_size": 8, "patch_size": 16},
+     "vision_config.patch_size: 16 is larger than image_size=8"),
+])
+def test_a_vision_config_it_cannot_count_is_one_line(vision, message):
+    with pytest.raises(ArchitectureError, match=message) as error:
+        paramledger.load({"model_type": "gemma3", "vision_config": vision})
+    assert "\n" not in str(error.value)
