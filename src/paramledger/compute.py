@@ -41,14 +41,12 @@ A multiply-add is 2 FLOPs.  The forward pass of one token that attends to ``cont
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from ._exceptions import OptionError
 from .architecture import Architecture
-from .design.flat import layer_plan
 from .inventory import ACTIVE_DEFINITION, Inventory, Tensor
-from .kvcache import check_context
+from .kvcache import check_context, layer_runs
 
 MATMUL_DEFINITION = (
     "matrices a token multiplies by: attention and FFN projections, the router, num_experts_per_tok "
@@ -127,13 +125,11 @@ def forward_flops_per_token(source: Inventory | Architecture, context: int) -> F
         raise OptionError("source", "FLOPs need the architecture (heads, head_dim), not a bare tensor list")
     attention = expansion = 0
     window = arch.sliding_window
-    plan = layer_plan(arch)
-    by_id = {id(layer): layer for layer, _ in plan.kinds}
-    # each (kind of layer, sliding or not) once, times its layers: a 10⁶-layer design in milliseconds
-    for (layer_id, sliding), layers in Counter(zip(map(id, plan.layers), arch.sliding_layers())).items():
-        layer, keys = by_id[layer_id], min(context, window) if sliding else context
-        attention += layers * layer.attention_flops(keys)
-        expansion += layers * layer.expansion_flops(keys)
+    # each (kind of layer, sliding or not) once, times its layers: a 10⁷-layer design in milliseconds
+    for run in layer_runs(arch):
+        keys = min(context, window) if run.sliding else context
+        attention += run.layers * run.layer.attention_flops(keys)
+        expansion += run.layers * run.layer.expansion_flops(keys)
     matmul = matmul_parameters(inv)
     streams, d = arch.altup_num_inputs, arch.hidden_size
     altup = arch.num_hidden_layers * (2 * streams * d + 2 * d * streams * streams)

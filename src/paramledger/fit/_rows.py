@@ -36,9 +36,12 @@ def placed_tensors(inv: Any, naming: Any, priced: Any, stages: list[tuple[int, i
 
     for t in (*tensors.head, *tensors.tail):
         yield t, row(t), [(stage, 1) for stage in stage_of(t, naming, stages)]
-    per_stage = [Counter(map(id, tensors.blocks[start:end])) for start, end in stages]
-    first: dict[int, int] = {}  # each kind's first layer, found as memory.weight_bytes finds it
     kinds = len(tensors.distinct_blocks())
+    whole = Counter({id(block): n for block, n in tensors.distinct_blocks()})  # a stage of every layer
+    per_stage = [Counter({id(tensors.distinct_blocks()[0][0]): end - start}) if kinds == 1
+                 else whole if (start, end) == (0, len(tensors.blocks))
+                 else Counter(map(id, tensors.blocks[start:end])) for start, end in stages]
+    first: dict[int, int] = {}  # each kind's first layer, found as memory.weight_bytes finds it
     for i, block in enumerate(tensors.blocks):
         first.setdefault(id(block), i)
         if len(first) == kinds:

@@ -16,6 +16,7 @@ Values per token and state come from kvcache.kv_cache (each part's own figure); 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from ..architecture import Architecture
@@ -49,25 +50,30 @@ class StageCache:
 def stage_caches(arch: Architecture, kv_dtype: str, tp: int, stages: list[tuple[int, int]]) -> list[StageCache]:
     """Each pipeline stage's cache on one of its devices (every tp rank of a stage holds the same)."""
     kv: KVCache = kv_cache(arch, 1, 1, kv_dtype)
-    runs = [layer for layer, _ in kv.runs]
+    held = []  # each run's (window, KV values per token, state) on one tp rank: a run's layers are alike
+    for layer, _ in kv.runs:
+        per_token = layer.values_per_token
+        if per_token and not arch.is_mla:
+            kv_heads = _kv_heads(arch, layer.layer, layer.window is not None)
+            per_token = per_token * max(1, kv_heads // tp) // kv_heads
+        held.append((layer.window, per_token, -(-layer.state_values // tp)))
     out = []
-    for start, end in stages:
+    for start, end in stages:  # each run's layers in the stage counted in C, never a step per layer
+        if len(kv.runs) == 1 or (start, end) == (0, kv.layer_count):  # the whole model: each run's own count
+            layers = {0: end - start} if len(kv.runs) == 1 else {run: n for run, (_, n) in enumerate(kv.runs)}
+        else:
+            layers = Counter(kv.kinds[start:end])
         full = state = 0
         sliding: dict[int, int] = {}
-        for i in range(start, end):
-            layer = runs[kv.kinds[i]]
-            per_token = layer.values_per_token
-            if per_token and not arch.is_mla:
-                kv_heads = _kv_heads(arch, i, layer.window is not None)
-                per_token = per_token * max(1, kv_heads // tp) // kv_heads
-            if layer.window is None:
-                full += per_token
+        for run, count in layers.items():
+            window, per_token, state_values = held[run]
+            if window is None:
+                full += per_token * count
             elif per_token:
-                sliding[layer.window] = sliding.get(layer.window, 0) + per_token
-            state += -(-layer.state_values // tp)
+                sliding[window] = sliding.get(window, 0) + per_token * count
+            state += state_values * count
         out.append(StageCache(full, tuple(sorted(sliding.items())), state, kv.bytes_per_value))
     return out
-
 
 def _kv_heads(arch: Architecture, layer: int, sliding: bool) -> int:
     if arch.num_key_value_heads_per_layer and arch.num_key_value_heads_per_layer[layer]:
