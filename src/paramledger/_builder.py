@@ -7,12 +7,13 @@ layers, one block per distinct layer (shared by the layers alike), the tensors a
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from fnmatch import fnmatchcase
 
 from ._exceptions import ArchitectureError
 from .architecture import Architecture
 from .design.flat import layer_plan
-from .design.layers import LayerPlan
+from .design.layers import Layer, LayerPlan
 from .inventory import Inventory, StampedTensors, Tensor, inventory_from_tensors
 from .naming import Naming
 from .parts._collector import Collector
@@ -35,11 +36,11 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if len(plan.kinds) == 1:  # one kind of layer: no look-up per layer
         layer, layers = plan.kinds[0]
         block = layer.tensors(naming, norm_type)
-        blocks, kinds = (block,) * layers, [(block, layers)]  # a tuple: StampedTensors keeps it, no copy
+        blocks, kinds = LayerBlocks(plan.layers, {id(layer): block}), [(block, layers)]  # no tuple per layer
         aliases: dict[str, str] = {}  # a layer aliases another's tensors only where another kind holds them
     else:
         block_of = {id(layer): layer.tensors(naming, norm_type) for layer, _ in plan.kinds}
-        blocks = [block_of[id(layer)] for layer in plan.layers]
+        blocks = LayerBlocks(plan.layers, block_of)
         kinds = [(block_of[id(layer)], layers) for layer, layers in plan.kinds]
         # only a shared block's uses hold tensors through another layer: no other design looks
         aliases = _layer_aliases(plan, naming, norm_type) if arch.shared_block_layers else {}
@@ -66,6 +67,27 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
                                 f"({str(error).removeprefix('duplicate tensor names: ')[:200]}): transformers "
                                 "builds no such model of this family (a --set key its family does not build?)",
                                 arch.source) from None
+
+
+class LayerBlocks(Sequence[tuple[Tensor, ...]]):
+    """Each layer's block, looked up in the layer plan when asked (a design of 10⁶ layers of a few kinds holds no
+    list of 10⁶ blocks: a count sums the kinds, and only a view naming every layer walks them, at C speed)."""
+
+    __slots__ = ("_block_of", "_layers")
+
+    def __init__(self, layers: tuple[Layer, ...], block_of: dict[int, tuple[Tensor, ...]]) -> None:
+        self._layers, self._block_of = layers, block_of  # plan.layers; id(Layer) -> its block
+
+    def __len__(self) -> int:
+        return len(self._layers)
+
+    def __iter__(self) -> Iterator[tuple[Tensor, ...]]:
+        return map(self._block_of.__getitem__, map(id, self._layers))
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return tuple(map(self._block_of.__getitem__, map(id, self._layers[index])))
+        return self._block_of[id(self._layers[index])]
 
 
 def _layer_aliases(plan: LayerPlan, naming: Naming, norm_type: str) -> dict[str, str]:

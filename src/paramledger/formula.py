@@ -272,7 +272,7 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
             total += (depth - (traced_depth - count) if holds_last else count) * value
         return sympy.expand(total)
 
-    held = _components_of(arch)  # once: each call builds the whole inventory (10^7 layers: 160 MB)
+    held = _components_of(arch)  # once: each call builds the whole inventory (10^7 layers: 80 MB)
     form = ClosedForm(
         architecture=arch,
         total=grouped(lambda inv: inv.total),
@@ -283,6 +283,7 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
         couplings=dict(stand_in.couplings),
         declared=frozenset(stand_in.declared),
     )
+    traced = None  # the stand-in's layers (one entry per layer) gone before the checks build their own
     _verify(form, arch)
     return form
 
@@ -307,6 +308,7 @@ def _verify(form: ClosedForm, arch: Architecture) -> None:
                 if got != value:
                     raise OptionError("formula", f"the traced {name} gives {got:,} but the inventory counts "
                                                  f"{value:,} for {arch_at.source}; this design has no closed form")
+        del expected, arch_at  # one design's layers alive at a time
 
 
 def _perturbed(arch: Architecture) -> Iterator[Architecture]:

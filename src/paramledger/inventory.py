@@ -168,7 +168,8 @@ class StampedTensors(Sequence[Tensor]):
                  layer_order: tuple[str, ...] = (), model_order: tuple[str, ...] = ()) -> None:
         self.head = tuple(head)
         self.layer_prefix = layer_prefix  # e.g. "model.layers.{i}."
-        self.blocks = tuple(blocks)  # blocks[i]: layer i's tensors, names relative, layer None
+        # blocks[i]: layer i's tensors, names relative, layer None (_builder.LayerBlocks kept: no entry per layer)
+        self.blocks = tuple(blocks) if isinstance(blocks, list) or not isinstance(blocks, Sequence) else blocks
         self.tail = tuple(tail)
         self._flat: tuple[Tensor, ...] | None = None
         # (block, layers sharing it) for each distinct block, when the caller knows them
@@ -253,7 +254,7 @@ class StampedTensors(Sequence[Tensor]):
         return iter(self._expand())
 
     def __len__(self) -> int:
-        return len(self.head) + sum(map(len, self.blocks)) + len(self.tail)
+        return len(self.head) + sum(len(block) * n for block, n in self.distinct_blocks()) + len(self.tail)
 
     def __getitem__(self, index):  # type: ignore[override]
         return self._expand()[index]
