@@ -48,7 +48,27 @@ def minimax(draw) -> dict:
     return config
 
 
-_STRATEGIES = {"minimax": minimax}
+@st.composite
+def bert_generation(draw) -> dict:
+    """BERT's sizes (heads divide the width: BertGenerationSelfAttention refuses others), learned positions,
+    tying; is_decoder (the causal mask and the cache only), dropouts and the activation change no count."""
+    heads = draw(st.sampled_from([1, 2, 4, 8]))
+    return {
+        "vocab_size": draw(st.integers(4, 300)),
+        "hidden_size": heads * draw(st.sampled_from([2, 4, 8])),
+        "num_hidden_layers": draw(st.integers(1, 6)),
+        "num_attention_heads": heads,
+        "intermediate_size": draw(st.integers(1, 64)),
+        "max_position_embeddings": draw(st.integers(1, 64)),
+        "tie_word_embeddings": draw(booleans),
+        "is_decoder": True,  # False: no cache at all (BertGenerationEncoder caches only as a decoder)
+        "hidden_act": draw(st.sampled_from(["gelu", "relu"])),
+        "hidden_dropout_prob": draw(st.sampled_from([0.0, 0.1])),
+        "attention_probs_dropout_prob": draw(st.sampled_from([0.0, 0.1])),
+    }
+
+
+_STRATEGIES = {"minimax": minimax, "bert-generation": bert_generation}
 # A family registered only once its mixer is listed in MIXER_MODULES (minimax: lightning) gets its strategy then.
 CONFIGS_D: dict[str, st.SearchStrategy] = {model_type: _typed(model_type, strategy())
                                            for model_type, strategy in _STRATEGIES.items() if families.get(model_type)}

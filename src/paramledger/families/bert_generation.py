@@ -1,0 +1,42 @@
+"""BertGeneration (transformers 5.24.0 models/bert_generation): BERT's encoder layer as a decoder: learned positions
+and a LayerNorm on the embeddings, a LayerNorm after each sublayer, biases everywhere, an ungated FFN, no final norm,
+and a head whose bias is its own parameter beside its Linear's (modeling_bert_generation.py, lines 46-409, 594-623).
+
+Registered only once Naming has the field lm_head_bias (the head's bias kept apart from its Linear) and the builder
+adds that tensor and aliases the Linear's bias to it when tied; until then FAMILIES is empty.  Verified with both (a
+clone of the tree; docs/notes/coverage-set-d.md has the change): tests/test_families.py and test_buffers.py -k
+bert-generation at the defaults, tied and untied, and on random configs, the slow KV-cache and FLOPs checks too."""
+
+from __future__ import annotations
+
+from ..naming import LLAMA, Naming
+from ._family import Family, same
+
+FAMILIES = [] if not hasattr(LLAMA, "lm_head_bias") else [
+    Family(
+        model_type="bert-generation",
+        causal_lm_class="BertGenerationDecoder",
+        source="transformers 5.24.0 models/bert_generation/configuration_bert_generation.py",
+        # BertGenerationEmbeddings' position_ids, (1, max_position_embeddings), int64, not in the checkpoint
+        naming=Naming(embed="bert.embeddings.word_embeddings", positions="bert.embeddings.position_embeddings",
+                      embed_norm="bert.embeddings.LayerNorm", layer="bert.encoder.layer.{i}",
+                      q="attention.self.query", k="attention.self.key", v="attention.self.value",
+                      o="attention.output.dense", attn_post_norm="attention.output.LayerNorm",
+                      up="intermediate.dense", down="output.dense", ffn_post_norm="output.LayerNorm",
+                      lm_head="lm_head.decoder", lm_head_bias="lm_head.bias", rotary=None,
+                      model_buffers=(("bert.embeddings.position_ids", (1, "max_position_embeddings"), "int64",
+                                      False),),
+                      layer_order=("attention", "intermediate", "output.dense", "output.LayerNorm")),
+        keys=same("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size",
+                  "max_position_embeddings", "tie_word_embeddings", "hidden_act"),
+        defaults={"vocab_size": 50358, "hidden_size": 1024, "num_hidden_layers": 24, "num_attention_heads": 16,
+                  "intermediate_size": 4096, "hidden_act": "gelu", "max_position_embeddings": 512,
+                  "tie_word_embeddings": True},
+        switches={"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "post",
+                  "position_embedding_type": "learned", "attention_bias": True, "attention_output_bias": True,
+                  "mlp_bias": True, "final_norm": False, "lm_head_bias": True},
+        count_neutral=frozenset({"hidden_dropout_prob", "attention_probs_dropout_prob"}),
+        # add_cross_attention (with is_decoder) adds a crossattention block to every layer: not built here
+        requires={"add_cross_attention": False},
+    ),
+]
