@@ -12,6 +12,9 @@ from _hybrid_configs_a import CONFIGS_A
 from _hybrid_configs_b import CONFIGS_B
 from _family_configs_c import CONFIGS_C
 from _family_configs_d import CONFIGS_D
+from _family_configs_e import CONFIGS_E
+from _family_configs_f import CONFIGS_F
+from _family_configs_g import CONFIGS_G
 from hypothesis import assume
 from hypothesis import strategies as st
 
@@ -817,6 +820,9 @@ CONFIGS.update(CONFIGS_A)
 CONFIGS.update(CONFIGS_B)
 CONFIGS.update(CONFIGS_C)
 CONFIGS.update(CONFIGS_D)
+CONFIGS.update(CONFIGS_E)
+CONFIGS.update(CONFIGS_F)
+CONFIGS.update(CONFIGS_G)
 
 
 def _lfm2_width(config: dict) -> int:

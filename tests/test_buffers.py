@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from paramledger import families, inventory, load
 from paramledger.buffers import buffers_of, every_buffer
 from paramledger.hf_config import architecture_from_config
-from paramledger.reference import causal_lm_config, default_config, hf_config
+from paramledger.reference import auto_class, causal_lm_config, default_config, hf_config
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -31,7 +31,7 @@ def reference(config: dict) -> dict[str, tuple[tuple[int, ...], str, bool]]:
         cfg = causal_lm_config(cfg)
     with warnings.catch_warnings(), torch.device("meta"):
         warnings.simplefilter("ignore")
-        model = transformers.AutoModelForCausalLM.from_config(cfg, dtype=torch.bfloat16)
+        model = auto_class(cfg).from_config(cfg, dtype=torch.bfloat16)
     persistent = set(model.state_dict(keep_vars=True))
     return {name: (tuple(b.shape), str(b.dtype).removeprefix("torch."), name in persistent)
             for name, b in model.named_buffers()}

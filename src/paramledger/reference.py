@@ -133,10 +133,24 @@ def build_reference(config: Mapping[str, Any], *, text_config: bool = False) -> 
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         try:
             with torch.device("meta"):
-                model = transformers.AutoModelForCausalLM.from_config(cfg)
+                model = auto_class(cfg).from_config(cfg)
         except Exception as error:
             raise ParamledgerError(f"transformers cannot build {cfg.model_type}: {_one_line(error)}") from None
     return reference_of(model, cfg.model_type)
+
+
+def auto_class(cfg: Any) -> Any:
+    """The auto class whose model is the reference for ``cfg``: the CausalLM where transformers registers one
+    for the type, else the whole multimodal model (image-text-to-text, then multimodal LM), as issue #16 says."""
+    from transformers.models.auto import modeling_auto
+
+    _, transformers = _import_reference()
+    for mapping, auto in (("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "AutoModelForCausalLM"),
+                          ("MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES", "AutoModelForImageTextToText"),
+                          ("MODEL_FOR_MULTIMODAL_LM_MAPPING_NAMES", "AutoModelForMultimodalLM")):
+        if cfg.model_type in getattr(modeling_auto, mapping):
+            return getattr(transformers, auto)
+    return transformers.AutoModelForCausalLM  # let it say what it cannot build
 
 
 def causal_lm_config(cfg: Any) -> Any:
