@@ -94,3 +94,15 @@ def test_runs_of_layers_are_the_layers_grouped(model):
         assert n == run.layers
         for i in walked[(id(run.layer), run.sliding)]:
             assert dataclasses.replace(cache.layers[i], layer=run.first) == layer_cache
+
+
+def test_count_json_of_alternating_kinds_gives_each_layer_total_once(tmp_path):
+    """Qwen3-Next's 3 linear-attention layers and 1 full, 10^6 deep: 500,000 runs of alike layers, given as one
+    entry per layer total past render.LISTED_RUNS runs; every layer in exactly one entry."""
+    data = json.loads(bounded(tmp_path, "count", "Qwen3-Next-80B-A3B-Instruct", "--set", MILLION, "--json"))
+    by_layer = data["by_layer"]
+    assert list(by_layer) == ["outside", "0-999998, 750,000 layers in 250,000 runs",
+                              "3-999999, 250,000 layers in 250,000 runs"]
+    layers = [int(key.split(", ")[1].split()[0].replace(",", "")) for key in list(by_layer)[1:]]
+    assert by_layer["outside"] + sum(n * total for n, total in zip(layers, list(by_layer.values())[1:])) \
+        == data["total"]

@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from operator import itemgetter
+from operator import itemgetter, ne
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -230,14 +230,12 @@ class StampedTensors(Sequence[Tensor]):
                 if same is None:
                     kinds.append(block)
             order = self._ordered()
-            if len(kinds) == 1:  # every layer alike: no need to look at each
-                runs = [(range(len(self.blocks)), order(kinds[0]))]
-            else:
-                runs, start = [], 0
-                for key, group in itertools.groupby(map(canonical.__getitem__, map(id, self.blocks))):
-                    stop = start + len(list(group))
-                    runs.append((range(start, stop), order(kinds[key])))
-                    start = stop
+            runs = [(range(len(self.blocks)), order(kinds[0]))]  # every layer alike: no need to look at each
+            if len(kinds) > 1:  # where the kind changes, found in C; then one step per run, none per layer
+                keys = list(map(canonical.__getitem__, map(id, self.blocks)))
+                starts = [0, *itertools.compress(itertools.count(1), map(ne, keys, keys[1:])), len(keys)]
+                ordered = [order(block) for block in kinds]
+                runs = [(range(start, stop), ordered[keys[start]]) for start, stop in itertools.pairwise(starts)]
             self._runs = (*self._outside(), tuple(runs))
         before, after, runs = self._runs
         return before, list(runs), after

@@ -36,7 +36,9 @@ def table(rows: list[tuple[str, ...]], align: str) -> str:
 
 
 LISTED_LAYERS = 10_000
-"""Beyond this depth, count --json gives the layers' totals as runs of alike layers ("0-999999"), not one by one."""
+"""Beyond this depth, count --json gives the layers' totals as runs of alike layers ("0-999999"), not one by one;
+past LISTED_RUNS runs, one entry per layer total, its layers in runs ("3-999999, 250,000 layers in 250,000 runs")."""
+LISTED_RUNS = 2_000  # as whatif's (compare --tensors groups the runs of each kind past it)
 
 
 def by_layer_json(inv: Inventory) -> dict[str, int]:
@@ -53,6 +55,13 @@ def by_layer_json(inv: Inventory) -> dict[str, int]:
             if runs and runs[-1][1] == total:
                 layers = range(runs.pop()[0][0], layers[-1] + 1)
             runs.append((layers, total))
+        if len(runs) > LISTED_RUNS:  # kinds alternate: one entry per layer total, its layers in runs
+            kinds: dict[int, list[range]] = {}
+            for r, total in runs:
+                kinds.setdefault(total, []).append(r)
+            out.update((f"{r[0][0]}-{r[-1][-1]}, {sum(map(len, r)):,} layers in {len(r):,} runs", total)
+                       for total, r in kinds.items())
+            return out
         out.update((f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]), total) for r, total in runs)
         return out
     totals = inv.by_layer
