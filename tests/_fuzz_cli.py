@@ -17,6 +17,8 @@ import resource
 import signal
 import time
 
+from _fuzz_counts import measured
+
 from paramledger.cli import main
 
 SECONDS = 10
@@ -54,8 +56,9 @@ def _resident_bytes() -> tuple[int, int]:
 
 
 @contextlib.contextmanager
-def bounded():
-    """Interrupts the block after SECONDS; fails it if it grew peak RSS past GROWTH_BOUND."""
+def bounded(what: str = ""):
+    """Interrupts the block after SECONDS; fails it if it grew peak RSS past GROWTH_BOUND (both figures
+    reported to _fuzz_counts.measured under ``what``)."""
     address, resident = _resident_bytes()
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     cap = address + ADDRESS_HEADROOM
@@ -72,6 +75,7 @@ def bounded():
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
     elapsed = time.monotonic() - start
     growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before
+    measured(what, elapsed, growth)
     assert elapsed < SECONDS, f"took {elapsed:.1f} s"
     assert growth <= GROWTH_BOUND, f"peak RSS grew by {growth // 2**20:,} MB"
 
@@ -90,7 +94,7 @@ def run(argv: list[str]) -> str:
     """Runs ``paramledger argv`` bounded, checks the verdict and returns it: "refused", "accepted" or
     "does not fit"."""
     out, err = io.StringIO(), io.StringIO()
-    with bounded(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with bounded(f"paramledger {' '.join(argv)}"), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             status = main(argv)
         except SystemExit as exit_:  # argparse's own exits: usage errors

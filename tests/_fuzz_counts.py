@@ -11,6 +11,16 @@ from collections import Counter
 import pytest
 
 COUNTS: dict[str, Counter[str]] = {}
+# Each test's slowest example and its largest memory growth (seconds or bytes, and what ran), as measured()
+# reported them for the examples tallied since.
+WORST: dict[str, dict[str, tuple[float, str]]] = {}
+_MEASURED: dict[str, tuple[float, str]] = {}
+
+
+def measured(what: str, seconds: float, memory: int, memory_label: str = "peak RSS growth") -> None:
+    """The run about to be tallied took ``seconds`` and grew ``memory_label`` by ``memory`` bytes."""
+    _MEASURED["time"] = (seconds, what)
+    _MEASURED[memory_label] = (memory, what)
 
 
 def tally(test: str, outcome: str) -> None:
@@ -18,6 +28,11 @@ def tally(test: str, outcome: str) -> None:
     counts = COUNTS.setdefault(test, Counter())
     counts["examples"] += 1
     counts[outcome] += 1
+    worst = WORST.setdefault(test, {})
+    for figure, (value, what) in _MEASURED.items():
+        if figure not in worst or value > worst[figure][0]:
+            worst[figure] = (value, what)
+    _MEASURED.clear()
 
 
 class _Summary:
@@ -29,6 +44,9 @@ class _Summary:
             rest = "; ".join(f"{outcome}: {count:,}" for outcome, count in sorted(counts.items())
                              if outcome != "examples")
             terminalreporter.write_line(f"{test}: {counts['examples']:,} examples ({rest})")
+            for figure, (value, what) in WORST.get(test, {}).items():
+                shown = f"{value:.2f} s" if figure == "time" else f"{value / 2**20:,.1f} MB"
+                terminalreporter.write_line(f"    worst {figure}: {shown} ({what[:160]})")
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -18,12 +18,13 @@ import resource
 import signal
 import struct
 import tempfile
+import time
 import tracemalloc
 from pathlib import Path
 
 import numpy as np
 import pytest
-from _fuzz_counts import fuzz_counts_reported, tally  # noqa: F401 (the fixture prints the counts)
+from _fuzz_counts import fuzz_counts_reported, measured, tally  # noqa: F401 (the fixture prints the counts)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -193,6 +194,7 @@ def _read_bounded(reader, data: bytes, test: str, library, suffix: str = ".safet
         handle.flush()
         refusal = None
         tracemalloc.start()
+        start = time.monotonic()
         try:
             with _address_space():
                 tensors = {tensor.name: (tensor.dtype, tuple(tensor.shape)) for tensor in reader(handle.name).tensors}
@@ -202,6 +204,7 @@ def _read_bounded(reader, data: bytes, test: str, library, suffix: str = ".safet
         finally:
             _, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
+            measured(f"{len(data):,} bytes", time.monotonic() - start, peak, "peak allocation")
         assert peak < PEAK_BOUND, f"peak allocation {peak:,} bytes"
         verdict, answer = _library_verdict(library, handle.name)
     ours = "refused" if refusal is not None else "read"
