@@ -1,0 +1,48 @@
+"""Set F's towers and projectors (issue #16): a vision_config, perceiver_config or projector key they cannot
+count is refused in one line naming the key.  Their tensors are checked against transformers, family by family,
+in tests/test_families.py and tests/test_buffers.py."""
+
+from __future__ import annotations
+
+import pytest
+
+import paramledger
+from paramledger._exceptions import ArchitectureError
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({"model_type": "mistral3", "vision_config": {"model_type": "pixtral", "hidden_size": 0}},
+     "vision_config.hidden_size: must be a positive whole number, got 0"),
+    ({"model_type": "mistral3", "vision_config": {"model_type": "pixtral", "hidden_size": 30,
+                                                  "num_attention_heads": 6}},
+     "vision_config.num_attention_heads: 6 heads of hidden_size=30 are 5 wide: Pixtral's RoPE needs an even"),
+    ({"model_type": "mistral3", "vision_config": {"model_type": "pixtral", "image_size": 8}},
+     "vision_config.patch_size: 16 is larger than image_size=8"),
+    ({"model_type": "idefics3", "vision_config": {"model_type": "idefics3_vision", "hidden_size": 10,
+                                                  "num_attention_heads": 3}},
+     "vision_config.num_attention_heads: 3 heads do not divide hidden_size=10"),
+    ({"model_type": "smolvlm", "vision_config": {"model_type": "smolvlm_vision", "patch_size": "14"}},
+     "vision_config.patch_size: must be a positive whole number, got '14'"),
+    ({"model_type": "idefics3", "scale_factor": 0}, "scale_factor: must be a positive whole number, got 0"),
+    ({"model_type": "idefics2", "perceiver_config": [1]}, "perceiver_config: must be a JSON object"),
+    ({"model_type": "idefics2", "perceiver_config": {"resampler_depth": -1}},
+     "perceiver_config.resampler_depth: must be a positive whole number, got -1"),
+    ({"model_type": "idefics2", "perceiver_config": {"resampler_n_heads": 2, "num_key_value_heads": 4}},
+     "perceiver_config.num_key_value_heads: 4 is more than resampler_n_heads=2"),
+    ({"model_type": "lfm2_vl", "vision_config": {"model_type": "siglip2_vision_model", "num_patches": None}},
+     "vision_config.num_patches: must be a positive whole number, got None"),
+    ({"model_type": "lfm2_vl", "downsample_factor": 1.5}, "downsample_factor: must be a positive whole number"),
+    ({"model_type": "lfm2_vl", "projector_hidden_size": 0}, "projector_hidden_size: must be a positive whole"),
+])
+def test_a_config_set_f_cannot_count_is_one_line(config, message):
+    with pytest.raises(ArchitectureError, match=message) as error:
+        paramledger.load(config)
+    assert "\n" not in str(error.value)
+
+
+def test_set_f_towers_are_found_by_their_model_type():
+    """The Pixtral tower is found by its vision_config's model_type, whichever whole model holds it."""
+    from paramledger.towers import tower_kinds
+
+    assert {"pixtral", "idefics2_vision", "idefics3_vision", "smolvlm_vision",
+            "siglip2_vision_model"} <= set(tower_kinds())
