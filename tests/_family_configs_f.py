@@ -70,7 +70,7 @@ def idefics2(draw) -> dict:
                  "resampler_n_heads": heads, "resampler_head_dim": draw(st.integers(1, 8)),
                  "num_key_value_heads": draw(st.integers(1, heads))}
     return {"model_type": "idefics2", "text_config": {"model_type": "mistral", **draw(decoder(window=True))},
-            "vision_config": draw(vit("idefics2_vision")), "perceiver_config": perceiver,
+            "vision_config": draw(vit(draw(st.sampled_from(["idefics2_vision", "idefics2"])))), "perceiver_config": perceiver,
             "tie_word_embeddings": draw(booleans)}
 
 

@@ -5,9 +5,15 @@ in tests/test_families.py and tests/test_buffers.py."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import paramledger
+from _family_configs_f import decoder, vit
+from paramledger import families
 from paramledger._exceptions import ArchitectureError
+from test_buffers import ours, reference
+from test_families import assert_matches_reference
 
 
 @pytest.mark.parametrize(("config", "message"), [
@@ -46,3 +52,17 @@ def test_set_f_towers_are_found_by_their_model_type():
 
     assert {"pixtral", "idefics2_vision", "idefics3_vision", "smolvlm_vision",
             "siglip2_vision_model"} <= set(tower_kinds())
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(data=st.data())
+def test_llava_with_a_pixtral_tower_matches_transformers(data):
+    """Pixtral-12B is LlavaForConditionalGeneration with a pixtral vision_config: LLaVA's family (set E's) with
+    this set's tower, tensor by tensor and buffer by buffer against transformers."""
+    if families.get("llava") is None:
+        pytest.skip("no llava family yet")
+    config = {"model_type": "llava", "text_config": {"model_type": "mistral", **data.draw(decoder(window=True))},
+              "vision_config": data.draw(vit("pixtral", step=2)), "vision_feature_layer": -1,
+              "multimodal_projector_bias": data.draw(st.booleans()), "tie_word_embeddings": data.draw(st.booleans())}
+    assert_matches_reference(config)
+    assert ours(config) == reference(config)

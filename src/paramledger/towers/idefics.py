@@ -40,7 +40,10 @@ IDEFICS2_DEFAULTS = {**IDEFICS_DEFAULTS, "hidden_size": 768, "num_attention_head
 """transformers 5.24.0 models/idefics2/configuration_idefics2.py (Idefics2VisionConfig)."""
 
 TOWERS = {"idefics3_vision": TowerKind(IDEFICS_DEFAULTS, make), "smolvlm_vision": TowerKind(IDEFICS_DEFAULTS, make),
-          "idefics2_vision": TowerKind(IDEFICS2_DEFAULTS, make)}
+          "idefics2_vision": TowerKind(IDEFICS2_DEFAULTS, make),
+          # Idefics2Config.__post_init__ drops vision_config's model_type, which Idefics2's releases spell as
+          # the whole model's: "idefics2" names this tower too.
+          "idefics2": TowerKind(IDEFICS2_DEFAULTS, make)}
 
 
 def _positive(section: Mapping[str, Any], key: str, default: int, under: str = "") -> int:
