@@ -56,3 +56,13 @@ def test_the_merger_is_the_projector_and_text_only_is_the_decoder():
     assert decoder.total == inv.total - vision
     assert not any(t.name.startswith("model.visual.") for t in decoder.tensors)
 
+
+
+@pytest.mark.parametrize("model_type", ["qwen2_vl", "qwen2_5_vl"])
+def test_a_flat_config_is_refused_rather_than_counted_at_the_defaults(model_type):
+    """Qwen2VLConfig reads a config without text_config from its top level (the releases' flat config.json);
+    paramledger reads only text_config, so it refuses one rather than count the 72B text defaults."""
+    with pytest.raises(ArchitectureError, match=r"text_config: missing: this config gives its decoder at the top "
+                                                r"level \(hidden_size, num_hidden_layers\)") as error:
+        paramledger.load({"model_type": model_type, "hidden_size": 2048, "num_hidden_layers": 36})
+    assert "\n" not in str(error.value)

@@ -11,7 +11,7 @@ the text decoders by their own types instead."""
 from __future__ import annotations
 
 from ..towers import Whole
-from ..towers.qwen_vl import none
+from ..towers.qwen_vl import none, nested_only
 from . import _rules as rules
 from ._family import Family, multimodal, same
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
@@ -40,12 +40,12 @@ FAMILIES = [
     # Qwen2VLConfig: a pre-v5 config's text_config.tie_word_embeddings ties the whole model (__post_init__)
     multimodal(_text(QWEN2, "qwen2_vl", "Qwen2VLForConditionalGeneration", defaults=QWEN2_VL_TEXT),
                "qwen2_vl", TF.format("qwen2_vl", "Qwen2VLConfig, Qwen2VLTextConfig"),
-               Whole({"model_type": "qwen2_vl_vision"}, none, vision_prefix="model.visual.",
+               Whole({"model_type": "qwen2_vl_vision"}, nested_only, vision_prefix="model.visual.",
                      tie_word_embeddings=False, tie_from_text=True),
                "Qwen2VLForConditionalGeneration"),
     multimodal(_text(QWEN2, "qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", defaults=QWEN2_VL_TEXT),
                "qwen2_5_vl", TF.format("qwen2_5_vl", "Qwen2_5_VLConfig, Qwen2_5_VLTextConfig"),
-               Whole({"model_type": "qwen2_5_vl_vision"}, none, vision_prefix="model.visual.",
+               Whole({"model_type": "qwen2_5_vl_vision"}, nested_only, vision_prefix="model.visual.",
                      tie_word_embeddings=False, tie_from_text=True),
                "Qwen2_5_VLForConditionalGeneration"),
     # Qwen3VLTextConfig: Qwen3's decoder (q/k norms per head), attention_bias on q, k, v and o, never sliding
