@@ -194,3 +194,22 @@ def test_dense_layer_indices_on_a_design_without_experts_change_nothing():
     """mlp_only_layers means nothing without num_experts (and goes unchecked): the plan must not index by it."""
     assert paramledger.inventory(paramledger.load("seed-baseline", mlp_only_layers=[6, 99])).total == \
         paramledger.inventory("seed-baseline").total
+
+
+# Configs whose layer pattern is a period (Jamba's attention and expert periods), an every-layer mixer
+# (Mamba, Falcon-Mamba) or a first-k rule (DeepSeek-V3's first_k_dense_replace): transformers builds the
+# config at any depth, so `--set num_hidden_layers` must give what it builds at that depth.
+@pytest.mark.parametrize("name", ["AI21-Jamba-1.5-Mini", "mamba-2.8b-hf", "falcon-mamba-7b", "DeepSeek-V3"])
+@pytest.mark.parametrize("layers", [5, 70])
+def test_a_new_depth_repeats_the_layer_pattern_as_transformers_builds_it(name, layers):
+    from paramledger import registry
+    from paramledger.reference import build_reference
+
+    config = registry.get(name).config
+    config.pop("quantization_config", None)
+    config["num_hidden_layers"] = layers
+    from paramledger.reference import diff
+
+    reference = build_reference(config)
+    ours = paramledger.inventory(paramledger.load(name).replace(num_hidden_layers=layers))
+    assert diff(ours, reference).matches and ours.total == reference.total

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ._exceptions import OptionError, did_you_mean
 from .architecture import Architecture
 from .cli_numbers import parse_count, parse_share  # noqa: F401  (formula's own options; re-exported)
+from .design.values import repeating_lists
 from .limits import ENUMERATED, MAX_INTEGER, MAX_REPEAT
 
 if TYPE_CHECKING:
@@ -331,7 +332,7 @@ def _perturbed(arch: Architecture) -> Iterator[Architecture]:
                 changes[key] = getattr(arch, key) + bump
         if arch.is_moe:
             changes["num_experts"] = arch.num_experts + bump
-        for key in ("head_dim_per_layer", "num_key_value_heads_per_layer", "linear_attention_layers"):
+        for key in ("head_dim_per_layer", "num_key_value_heads_per_layer", *repeating_lists(arch)):
             if getattr(arch, key):  # kept as declared (no symbol per layer; the new layers are full-attention ones)
                 changes[key] = getattr(arch, key)
         try:

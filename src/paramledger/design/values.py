@@ -121,15 +121,32 @@ def repeat_patterns(arch: Any, layers: int, changes: Any) -> dict[str, Any]:
 
     The per-layer pattern (count-neutral, for the KV cache) follows the new depth by repeating, as
     Gemma's and Mistral's configs generate it; per-layer attention shapes repeat alongside it, so each
-    layer keeps its attention type's shape (Gemma 4), and so do the linear-attention layers (Qwen3-Next's
-    three linear, one full): layer i is linear as layer i mod the old depth was."""
+    layer keeps its attention type's shape (Gemma 4), and so do the lists that place the mixers and
+    sublayers of a family's config (Jamba's one attention layer in eight; Nemotron-H's layers without an
+    FFN): layer i holds what layer i mod the old depth held.  Its dense layers of an MoE design repeat
+    too (Jamba's expert period), unless they are the first k layers, which stay the first k (DeepSeek's
+    first_k_dense_replace).  A design of our own keeps the lists it declares, its new layers plain ones."""
     if layers <= 0:
         return {}
     out = {key: tuple(getattr(arch, key)[i % len(getattr(arch, key))] for i in range(layers))
            for key in ("layer_types", "head_dim_per_layer", "num_key_value_heads_per_layer")
            if getattr(arch, key) and key not in changes}
-    linear = frozenset(arch.linear_attention_layers if "linear_attention_layers" not in changes else ())
-    if linear:
-        depth = arch.num_hidden_layers
-        out["linear_attention_layers"] = tuple(i for i in range(layers) if i % depth in linear)
+    depth = arch.num_hidden_layers
+    for key in repeating_lists(arch) if arch.model_type != "paramledger" else ():  # a design's own lists stay
+        listed = frozenset(getattr(arch, key) if key not in changes else ())
+        if listed:
+            out[key] = tuple(i for i in range(layers) if i % depth in listed)
     return out
+
+
+def repeating_lists(arch: Any) -> list[str]:
+    """The per-layer index lists of ``arch`` that repeat with a new depth: the lists placing each mixer kind
+    and the sublayers, and the dense layers of an MoE design unless they are its first k layers."""
+    from ..parts import MIXERS
+
+    lists = [kind.layers_key for kind in MIXERS] + ["layers_without_mixer", "layers_without_ffn"]
+    dense = arch.mlp_only_layers
+    if dense and dense != tuple(range(len(dense))):  # not the first k layers: a period
+        lists.append("mlp_only_layers")
+    return lists
+
