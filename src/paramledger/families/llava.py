@@ -1,0 +1,61 @@
+"""LLaVA and its descendants as whole models: a CLIP or SigLIP tower (towers/vision.py), a projector
+(towers/projectors.py's llava, towers/llava.py's others) and a text decoder of any of several families, each
+read by its own table (Whole.text_types).  Every class ties its head by the whole config's tie_word_embeddings;
+LLaVA and LLaVA-OneVision also by text_config's (their configs' __post_init__; LlavaNextConfig has none)."""
+
+import dataclasses
+
+from ..towers import Whole, llava as projectors_llava, projectors
+from ._family import Family, multimodal
+from .cohere import FAMILIES as COHERE
+from .llama import FAMILIES as LLAMA
+
+TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
+TEXT = {family.model_type: family for family in (*LLAMA, *COHERE)}
+# Their decoders in released configs: Vicuna and Llama (llama), Mistral and BakLLaVA (mistral), Qwen (qwen2).
+LLAMA_TYPES = ("llama", "mistral", "qwen2")
+# The vision_config a config without one builds: CLIPVisionConfig with the classes' init_kwargs (336 px, 14 px
+# patches: ViT-L/14-336, the tower of LLaVA-1.5 and LLaVA-NeXT).
+CLIP_L_336 = {"model_type": "clip_vision_model", "intermediate_size": 4096, "hidden_size": 1024, "patch_size": 14,
+              "image_size": 336, "num_hidden_layers": 24, "num_attention_heads": 16}
+# SigLIP so400m at 384 px (LlavaOnevisionConfig's, AyaVisionConfig's with 14 heads), without the pooling head.
+SIGLIP_384 = {"model_type": "siglip_vision_model", "hidden_size": 1152, "intermediate_size": 4304, "patch_size": 14,
+              "image_size": 384, "num_hidden_layers": 26, "num_attention_heads": 16, "vision_use_head": False}
+
+# named_parameters() lists a module's own parameters before its children's: image_newline comes first.
+NEWLINE_FIRST = ("model.image_newline", "model.vision_tower", "model.multi_modal_projector",
+                 "model.language_model.embed_tokens", "model.language_model.layers")
+
+
+def newline_first(family: Family) -> Family:
+    """``family`` listing its image_newline where transformers registers it, before the vision tower."""
+    return dataclasses.replace(family, naming=dataclasses.replace(family.naming, model_order=NEWLINE_FIRST))
+
+
+FAMILIES = [
+    multimodal(TEXT["llama"], "llava", TF.format("llava") + " (LlavaConfig)",
+               Whole(CLIP_L_336, projectors.llava, tie_word_embeddings=False, tie_from_text=True,
+                     text_types=LLAMA_TYPES), "LlavaForConditionalGeneration"),
+    # LLaVA-NeXT: LLaVA's projector, and image_newline at the model's own level; tied by its own key only.
+    newline_first(multimodal(TEXT["llama"], "llava_next", TF.format("llava_next") + " (LlavaNextConfig)",
+               Whole(CLIP_L_336, projectors_llava.llava_next, projector_prefix="model.", tie_word_embeddings=False,
+                     text_types=LLAMA_TYPES), "LlavaNextForConditionalGeneration")),
+    # LLaVA-OneVision: LLaVA-NeXT's parts, a SigLIP tower and a Qwen2 decoder by default.
+    newline_first(multimodal(TEXT["qwen2"], "llava_onevision", TF.format("llava_onevision") + " (LlavaOnevisionConfig)",
+               Whole(SIGLIP_384, projectors_llava.llava_next, projector_prefix="model.", tie_word_embeddings=False,
+                     tie_from_text=True, text_types=("qwen2", "llama", "mistral")),
+               "LlavaOnevisionForConditionalGeneration")),
+    # ViP-LLaVA: a normed projector over five of the tower's layers; ties by its own key only.
+    multimodal(TEXT["llama"], "vipllava", TF.format("vipllava") + " (VipLlavaConfig)",
+               Whole(CLIP_L_336, projectors_llava.vipllava, projector_prefix="model.", tie_word_embeddings=False,
+                     text_types=LLAMA_TYPES), "VipLlavaForConditionalGeneration"),
+]
+
+# Aya Vision: SigLIP, a pixel-shuffle SwiGLU projector and a Cohere 2 decoder; tied by default.  Verified on
+# random configs (tests/_family_configs_e.py AYA_VISION); registered once reference.DEFAULTS_NEED gives its
+# class defaults a vision_config transformers can build (AyaVisionConfig's 14 heads do not divide 1152:
+# docs/notes/multimodal-e.md).
+AYA_VISION = multimodal(TEXT["cohere2"], "aya_vision", TF.format("aya_vision") + " (AyaVisionConfig)",
+                        Whole({**SIGLIP_384, "num_attention_heads": 14}, projectors_llava.aya_vision,
+                              projector_prefix="model.", tie_word_embeddings=True, text_types=("cohere2", "cohere")),
+                        "AyaVisionForConditionalGeneration")

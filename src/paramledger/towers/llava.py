@@ -1,0 +1,48 @@
+"""The projectors of the LLaVA lineage beside projectors.llava (LLaVA's own two Linears): each cites the module
+transformers 5.24.0 builds and gives its tensors under ``Whole.projector_prefix`` "model.", so that a parameter
+of the model itself (LLaVA-NeXT's image_newline) sits beside the projector's, in registration order.  The towers
+are SigLIP's and CLIP's (vision.py): this module declares no tower of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import ArchitectureError
+from .projectors import llava
+
+Named = list[tuple[str, tuple[int, ...]]]
+PROJECTOR = "multi_modal_projector."
+
+
+def llava_next(config: Mapping[str, Any], vision: Any, hidden: int) -> Named:
+    """LlavaNextModel (and LlavaOnevisionModel): LLaVA's projector, then image_newline, one learned row of the
+    text width that ends each row of an anyres image's patch grid (modeling_llava_next.py)."""
+    return [(PROJECTOR + name, shape) for name, shape in llava(config, vision, hidden)] + [("image_newline", (hidden,))]
+
+
+def vipllava(config: Mapping[str, Any], vision: Any, hidden: int) -> Named:
+    """VipLlavaMultiModalProjector: a LayerNorm over the concatenated features of the vision_feature_layers
+    (VipLlavaConfig's attribute_map spells them either way; five by default), then two biased Linears."""
+    layers = config.get("vision_feature_layers", config.get("vision_feature_layer", [-2, -5, -8, -11, 6]))
+    width = vision.hidden_size * (len(layers) if isinstance(layers, list) else 1)
+    return [(PROJECTOR + name, shape) for name, shape in (
+        ("projector_layernorm.weight", (width,)), ("projector_layernorm.bias", (width,)),
+        ("linear_1.weight", (hidden, width)), ("linear_1.bias", (hidden,)),
+        ("linear_2.weight", (hidden, hidden)), ("linear_2.bias", (hidden,)))]
+
+
+def aya_vision(config: Mapping[str, Any], vision: Any, hidden: int) -> Named:
+    """AyaVisionMultiModalProjector: pixel shuffle (downsample_factor² patches into one), a LayerNorm, then a
+    SwiGLU: linear_1 to alignment_intermediate_size (the text width when absent), linear_2 from half of it."""
+    factor = config.get("downsample_factor", 2)
+    if type(factor) is not int or factor <= 0:
+        raise ArchitectureError("downsample_factor", f"must be a positive whole number, got {factor!r}", None)
+    inner = config.get("alignment_intermediate_size", hidden)
+    if type(inner) is not int or inner < 2:
+        raise ArchitectureError("alignment_intermediate_size", f"must be a whole number from 2, got {inner!r}", None)
+    width = vision.hidden_size * factor ** 2
+    return [(PROJECTOR + name, shape) for name, shape in (
+        ("layernorm.weight", (width,)), ("layernorm.bias", (width,)),
+        ("linear_1.weight", (inner, width)), ("linear_1.bias", (inner,)),
+        ("linear_2.weight", (hidden, inner // 2)), ("linear_2.bias", (hidden,)))]

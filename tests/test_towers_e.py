@@ -1,0 +1,42 @@
+"""The whole models of set E (issue #16: LLaVA and its descendants, PaliGemma): one-line refusals for a
+vision_config or text_config their towers and decoders cannot count, and the text decoder alone as its own
+family counts it.  Each family's whole model is checked tensor by tensor in tests/test_families.py."""
+
+from __future__ import annotations
+
+import pytest
+
+import paramledger
+from paramledger._exceptions import ArchitectureError
+from paramledger.reference import build_reference
+from paramledger.towers import text_only
+
+LLAVAS = ("llava", "llava_next", "llava_onevision", "vipllava")
+
+
+@pytest.mark.parametrize("model_type", LLAVAS)
+@pytest.mark.parametrize(("config", "message"), [
+    ({"vision_config": [1]}, "vision_config: must be a JSON object"),
+    ({"vision_config": {"model_type": "made_up_vision"}},
+     "vision_config.model_type: 'made_up_vision' is a vision tower paramledger does not build yet"),
+    ({"vision_config": {"model_type": "clip_vision_model", "patch_size": 0}},
+     "vision_config.patch_size: must be a positive whole number, got 0"),
+    ({"vision_config": {"model_type": "clip_vision_model", "image_size": 14, "patch_size": 28}},
+     "vision_config.patch_size: 28 is larger than image_size=14"),
+    ({"vision_config": {"model_type": "clip_vision_model", "hidden_size": 1000, "num_attention_heads": 16}},
+     "vision_config.num_attention_heads: 16 heads do not divide hidden_size=1000"),
+    ({"text_config": {"model_type": "gpt2"}},
+     "text_config.model_type: 'gpt2' is not a text decoder paramledger builds in"),
+])
+def test_a_config_its_whole_model_cannot_count_is_one_line(model_type, config, message):
+    with pytest.raises(ArchitectureError, match=message) as error:
+        paramledger.load({"model_type": model_type, **config})
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("model_type", LLAVAS)
+def test_the_decoder_alone_is_what_the_text_family_counts(model_type):
+    whole = paramledger.inventory(paramledger.load({"model_type": model_type}))
+    decoder = paramledger.inventory(text_only(whole.architecture))
+    assert decoder.total == whole.total - whole.components["vision"] - whole.components["projector"]
+    assert decoder.total == build_reference({"model_type": decoder.architecture.model_type}).total
