@@ -172,10 +172,8 @@ class StampedTensors(Sequence[Tensor]):
         self.blocks = tuple(blocks) if isinstance(blocks, list) or not isinstance(blocks, Sequence) else blocks
         self.tail = tuple(tail)
         self._flat: tuple[Tensor, ...] | None = None
-        # (block, layers sharing it) for each distinct block, when the caller knows them
-        # (the builder does); else counted from ``blocks`` on first use.
-        self._kinds = tuple(kinds) if kinds is not None else None
-        self._runs: tuple | None = None  # layer_runs, made on first use
+        self._kinds = tuple(kinds) if kinds is not None else None  # (block, its layers), if known; else counted
+        self._runs: tuple | None = None  # layer_runs (before, after, runs) and layer_kinds, made on first use
         # The order the flat list follows (Naming.layer_order, model_order: transformers' registration
         # order); sums never look at it, only _expand does.
         self.layer_order = layer_order
@@ -217,10 +215,9 @@ class StampedTensors(Sequence[Tensor]):
         return self._flat
 
     def layer_runs(self) -> tuple[Sequence[Tensor], list[tuple[range, tuple[Tensor, ...]]], Sequence[Tensor]]:
-        """The flat list with no layer repeated: the tensors before the layers, (layers, block) for each run of
-        consecutive layers whose blocks hold equal tensors (a sliding and a full attention layer hold the same
-        weights), the tensors after; in the flat list's order, a block's names relative and its layer None.
-        Work per run of layers, never per layer (issue 23: a 10^6-layer design)."""
+        """The flat list with no layer repeated: the tensors before, (layers, block) per run of consecutive layers
+        whose blocks hold equal tensors (a sliding and a full layer may), the tensors after; in the flat list's
+        order, a block's names relative and its layer None.  Work per run, never per layer (issue 23)."""
         if self._runs is None:
             kinds: list[tuple[Tensor, ...]] = []
             canonical: dict[int, int] = {}  # id(block) -> index of the first distinct block with equal tensors
@@ -237,16 +234,19 @@ class StampedTensors(Sequence[Tensor]):
                 ordered = [order(block) for block in kinds]
                 runs = [(range(start, stop), ordered[keys[start]]) for start, stop in itertools.pairwise(starts)]
             self._runs = (*self._outside(), tuple(runs))
-        before, after, runs = self._runs
+        before, after, runs = self._runs[:3]
         return before, list(runs), after
 
     def layer_kinds(self) -> list[tuple[Layers, tuple[Tensor, ...]]]:
         """(its layers, its block) for each kind of layer (layer_runs' blocks), in the order the kinds first
-        appear: a design whose kinds alternate is a few kinds, not a run per switch."""
-        kinds: dict[int, tuple[list[range], tuple[Tensor, ...]]] = {}
-        for layers, block in self.layer_runs()[1]:
-            kinds.setdefault(id(block), ([], block))[0].append(layers)
-        return [(Layers(ranges), block) for ranges, block in kinds.values()]
+        appear: a design whose kinds alternate is a few kinds, not a run per switch (made once, as the runs)."""
+        self.layer_runs()
+        if len(self._runs) == 3:  # type: ignore[arg-type] (made by layer_runs)
+            kinds: dict[int, tuple[list[range], tuple[Tensor, ...]]] = {}
+            for layers, block in self._runs[2]:
+                kinds.setdefault(id(block), ([], block))[0].append(layers)
+            self._runs = (*self._runs, tuple((Layers(ranges), block) for ranges, block in kinds.values()))
+        return list(self._runs[3])
 
     def __iter__(self) -> Iterator[Tensor]:
         return iter(self._expand())

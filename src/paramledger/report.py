@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._files import output_file
-from .inventory import COMPONENTS, Inventory, StampedTensors, Tensor
+from .inventory import COMPONENTS, Inventory, Layers, StampedTensors, Tensor
 from .palette import color
 from .render import (GROUPED_MANIFEST, LISTED_LAYERS, heading, human, inventory_json, layers_text, manifest_grouped,
                      manifest_rows, percent)
 from .report_memory import REPORT_DTYPES, memory_section, table_cells  # noqa: F401 (REPORT_DTYPES: the report's rows)
+from .treemap import LISTED_RUNS as TREEMAP_RUNS
 from .treemap import Group, Leaf, layer_view, squarify, treemap_groups, treemap_svg  # noqa: F401 (the report's treemap)
 
 # ---------------------------------------------------------------- seed 001's table
@@ -85,7 +86,8 @@ def _block_kinds(runs: list[tuple[range, tuple, int]]) -> str:
     """"layers 0–2: 3 × 583,483,392; layers 3–60: 58 × 11,507,073,024": runs of equal blocks."""
     if len(runs) > 6:
         return f"{len(runs)} runs of different blocks; the sum over every layer"
-    return "; ".join(f"layer{'s' if len(r) > 1 else ''} {r[0]}{f'–{r[-1]}' if len(r) > 1 else ''}: "
+    return "; ".join(f"layer{'s' if len(r) > 1 else ''} {r[0]}{f'–{r[-1]}' if len(r) > 1 else ''}"
+                     f"{f' in {len(r.ranges):,} runs' if isinstance(r, Layers) else ''}: "
                      f"{len(r)} × {count:,}" for r, _, count in runs)
 
 
@@ -97,6 +99,8 @@ def calculator_rows(inv: Inventory) -> list[Row]:
     adds up to ``total``.  Read per run of identical layers (treemap.layer_view), never per layer."""
     if isinstance(inv.tensors, StampedTensors):  # every run, however many: a signature per kind of block
         before, layered, after = inv.tensors.layer_runs()
+        if len(layered) > TREEMAP_RUNS:  # kinds alternate: each kind once, its layers in runs (as the treemap)
+            layered = inv.tensors.layer_kinds()
         layered, outside = [(layers, block) for layers, block in layered if block], [*before, *after]
     else:
         view = layer_view(inv)
@@ -111,7 +115,7 @@ def calculator_rows(inv: Inventory) -> list[Row]:
             if id(tensors) not in kinds:
                 kinds[id(tensors)] = (_signature(tensors), sum(t.count for t in tensors))
             signature, count = kinds[id(tensors)]
-            if runs and runs[-1][1] == signature and runs[-1][0][-1] == layers[0] - 1:
+            if runs and runs[-1][1] == signature and runs[-1][0][-1] == layers[0] - 1 and type(layers) is range:
                 runs[-1] = (range(runs[-1][0][0], layers[-1] + 1), signature, runs[-1][2])
             else:
                 runs.append((layers, signature, count))
