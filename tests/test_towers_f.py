@@ -4,26 +4,23 @@ in tests/test_families.py and tests/test_buffers.py."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import paramledger
-from _family_configs_f import decoder, vit
+from _family_configs_f import MISTRAL3 as MISTRAL3_CONFIGS, decoder, vit
 from paramledger import families
 from paramledger._exceptions import ArchitectureError
+from paramledger.families.mistral3 import MISTRAL3
+from paramledger.towers import text_only, tower_kinds
 from test_buffers import ours, reference
 from test_families import assert_matches_reference
 
 
 @pytest.mark.parametrize(("config", "message"), [
-    ({"model_type": "mistral3", "vision_config": {"model_type": "pixtral", "hidden_size": 0}},
-     "vision_config.hidden_size: must be a positive whole number, got 0"),
-    ({"model_type": "mistral3", "vision_config": {"model_type": "pixtral", "hidden_size": 30,
-                                                  "num_attention_heads": 6}},
-     "vision_config.num_attention_heads: 6 heads of hidden_size=30 are 5 wide: Pixtral's RoPE needs an even"),
-    ({"model_type": "mistral3", "vision_config": {"model_type": "pixtral", "image_size": 8}},
-     "vision_config.patch_size: 16 is larger than image_size=8"),
     ({"model_type": "idefics3", "vision_config": {"model_type": "idefics3_vision", "hidden_size": 10,
                                                   "num_attention_heads": 3}},
      "vision_config.num_attention_heads: 3 heads do not divide hidden_size=10"),
@@ -46,10 +43,21 @@ def test_a_config_set_f_cannot_count_is_one_line(config, message):
     assert "\n" not in str(error.value)
 
 
+@pytest.mark.parametrize(("vision", "message"), [
+    ({"hidden_size": 0}, "vision_config.hidden_size: must be a positive whole number, got 0"),
+    ({"hidden_size": 30, "num_attention_heads": 6},
+     "vision_config.num_attention_heads: 6 heads of hidden_size=30 are 5 wide: Pixtral's RoPE needs an even"),
+    ({"image_size": 8}, "vision_config.patch_size: 16 is larger than image_size=8"),
+])
+def test_a_pixtral_vision_config_it_cannot_count_is_one_line(vision, message):
+    kind = tower_kinds()["pixtral"]
+    with pytest.raises(ArchitectureError, match=message) as error:
+        kind.make("model.vision_tower.", {**kind.defaults, **vision}, "config.json")
+    assert "\n" not in str(error.value)
+
+
 def test_set_f_towers_are_found_by_their_model_type():
     """The Pixtral tower is found by its vision_config's model_type, whichever whole model holds it."""
-    from paramledger.towers import tower_kinds
-
     assert {"pixtral", "idefics2_vision", "idefics3_vision", "smolvlm_vision",
             "siglip2_vision_model"} <= set(tower_kinds())
 
@@ -66,3 +74,36 @@ def test_llava_with_a_pixtral_tower_matches_transformers(data):
               "multimodal_projector_bias": data.draw(st.booleans()), "tie_word_embeddings": data.draw(st.booleans())}
     assert_matches_reference(config)
     assert ours(config) == reference(config)
+
+
+@contextlib.contextmanager
+def mistral3_registered():
+    """Mistral 3's family, registered for the test only (it waits on the shared changes of
+    docs/notes/multimodal-f.md to be registered for good: its class defaults build another decoder)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(families._load(), "mistral3", MISTRAL3)
+        yield
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(data=st.data())
+def test_mistral3_matches_transformers_on_random_configs(data):
+    config = data.draw(MISTRAL3_CONFIGS, label="config")
+    with mistral3_registered():
+        assert_matches_reference(config)
+        assert ours(config) == reference(config)
+
+
+def test_mistral_small_3_1_counts_as_transformers_builds_it():
+    """No top-level tie_word_embeddings: Mistral3Config ties (True), so from_config holds no lm_head, though the
+    checkpoint has one (docs/notes/multimodal-f.md); the decoder alone is Mistral's own, untied."""
+    from paramledger import registry
+
+    config = registry.get("Mistral-Small-3.1-24B-Instruct-2503").config
+    with mistral3_registered():
+        assert_matches_reference(config)
+        arch = paramledger.load(config)
+        inv = paramledger.inventory(arch)
+        assert inv.total == 23_340_272_640 and inv.tied
+        assert inv.components["vision"] == 403_305_472 and inv.components["projector"] == 35_652_608
+        assert paramledger.inventory(text_only(arch)).total == 23_572_403_200
