@@ -84,3 +84,6 @@ CONFIGS_E: dict[str, st.SearchStrategy] = {
 # Aya Vision's, for when its family is registered (families/llava.py AYA_VISION).
 AYA_VISION = _whole("aya_vision", ("cohere2", "cohere"), SIGLIP, downsample_factor=st.integers(1, 3),
                     alignment_intermediate_size=st.integers(2, 40))
+# PaliGemma's, for when its family is registered (families/paligemma.py PALIGEMMA): SigLIP, a Gemma or Gemma 2
+# decoder, projection_dim (the projector's width) and the whole model's tying.
+PALIGEMMA = _whole("paligemma", ("gemma", "gemma2"), SIGLIP, projection_dim=st.integers(1, 40))

@@ -4,10 +4,19 @@ family counts it.  Each family's whole model is checked tensor by tensor in test
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
+from _family_configs_e import AYA_VISION as AYA_VISION_CONFIGS
+from hypothesis import given
+from hypothesis import strategies as st
+from test_buffers import ours, reference
+from test_families import assert_matches_reference
 
 import paramledger
+from paramledger import families
 from paramledger._exceptions import ArchitectureError
+from paramledger.families.llava import AYA_VISION
 from paramledger.reference import build_reference
 from paramledger.towers import text_only
 
@@ -40,3 +49,19 @@ def test_the_decoder_alone_is_what_the_text_family_counts(model_type):
     decoder = paramledger.inventory(text_only(whole.architecture))
     assert decoder.total == whole.total - whole.components["vision"] - whole.components["projector"]
     assert decoder.total == build_reference({"model_type": decoder.architecture.model_type}).total
+
+
+@given(data=st.data())
+def test_aya_vision_matches_transformers_before_it_is_registered(data):
+    """Aya Vision waits only on defaults transformers can build (docs/notes/multimodal-e.md): its random configs
+    are checked here, tensor by tensor and buffer by buffer, with the family registered for the test alone."""
+    config = data.draw(AYA_VISION_CONFIGS, label="config")
+    with mock.patch.dict(families._load(), {"aya_vision": AYA_VISION}):
+        assert_matches_reference(config)
+        assert ours(config) == reference(config)
+
+
+def test_aya_vision_defaults_are_refused_in_one_line():
+    with mock.patch.dict(families._load(), {"aya_vision": AYA_VISION}), pytest.raises(
+            ArchitectureError, match="vision_config.num_attention_heads: 14 heads do not divide hidden_size=1152"):
+        paramledger.load({"model_type": "aya_vision"})
