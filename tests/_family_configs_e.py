@@ -42,6 +42,8 @@ TEXT = {
     "cohere": _with(_decoder(), "cohere", attention_bias=booleans, use_qk_norm=booleans),
     "gemma": _with(_decoder(), "gemma", attention_bias=booleans),
     "gemma2": _with(_decoder(), "gemma2", attention_bias=booleans, sliding_window=window),
+    "granite": _with(_decoder(), "granite", ("head_dim",), attention_bias=booleans, mlp_bias=booleans,
+                     embedding_multiplier=st.floats(1, 12), residual_multiplier=st.floats(0.1, 1)),
 }
 
 
@@ -75,7 +77,7 @@ LLAVA_TEXT = ("llama", "mistral", "qwen2")
 CONFIGS_E: dict[str, st.SearchStrategy] = {
     "llava": _whole("llava", LLAVA_TEXT, TOWERS, vision_feature_layer=FEATURE_LAYER,
                     multimodal_projector_bias=booleans),
-    "llava_next": _whole("llava_next", LLAVA_TEXT, TOWERS, vision_feature_layer=FEATURE_LAYER,
+    "llava_next": _whole("llava_next", (*LLAVA_TEXT, "granite"), TOWERS, vision_feature_layer=FEATURE_LAYER,
                          multimodal_projector_bias=booleans),
     "llava_onevision": _whole("llava_onevision", LLAVA_TEXT, TOWERS, vision_feature_layer=FEATURE_LAYER,
                               multimodal_projector_bias=booleans),

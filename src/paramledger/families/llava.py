@@ -8,10 +8,11 @@ import dataclasses
 from ..towers import Whole, llava as projectors_llava, projectors
 from ._family import Family, multimodal
 from .cohere import FAMILIES as COHERE
+from .granite import FAMILIES as GRANITE
 from .llama import FAMILIES as LLAMA
 
 TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
-TEXT = {family.model_type: family for family in (*LLAMA, *COHERE)}
+TEXT = {family.model_type: family for family in (*LLAMA, *COHERE, *GRANITE)}
 # Their decoders in released configs: Vicuna and Llama (llama), Mistral and BakLLaVA (mistral), Qwen (qwen2).
 LLAMA_TYPES = ("llama", "mistral", "qwen2")
 # The vision_config a config without one builds: CLIPVisionConfig with the classes' init_kwargs (336 px, 14 px
@@ -37,9 +38,10 @@ FAMILIES = [
                Whole(CLIP_L_336, projectors.llava, tie_word_embeddings=False, tie_from_text=True,
                      text_types=LLAMA_TYPES), "LlavaForConditionalGeneration"),
     # LLaVA-NeXT: LLaVA's projector, and image_newline at the model's own level; tied by its own key only.
+    # Granite Vision is a LLaVA-NeXT with a SigLIP tower, several feature layers and a Granite decoder.
     newline_first(multimodal(TEXT["llama"], "llava_next", TF.format("llava_next") + " (LlavaNextConfig)",
                Whole(CLIP_L_336, projectors_llava.llava_next, projector_prefix="model.", tie_word_embeddings=False,
-                     text_types=LLAMA_TYPES), "LlavaNextForConditionalGeneration")),
+                     text_types=(*LLAMA_TYPES, "granite")), "LlavaNextForConditionalGeneration")),
     # LLaVA-OneVision: LLaVA-NeXT's parts, a SigLIP tower and a Qwen2 decoder by default.
     newline_first(multimodal(TEXT["qwen2"], "llava_onevision", TF.format("llava_onevision") + " (LlavaOnevisionConfig)",
                Whole(SIGLIP_384, projectors_llava.llava_next, projector_prefix="model.", tie_word_embeddings=False,
