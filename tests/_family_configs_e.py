@@ -81,7 +81,10 @@ CONFIGS_E: dict[str, st.SearchStrategy] = {
                          multimodal_projector_bias=booleans),
     "llava_onevision": _whole("llava_onevision", LLAVA_TEXT, TOWERS, vision_feature_layer=FEATURE_LAYER,
                               multimodal_projector_bias=booleans),
-    "vipllava": _whole("vipllava", LLAVA_TEXT, CLIP, vision_feature_layers=FEATURE_LAYER),
+    # VipLlavaConfig's attribute_map: its releases spell vision_feature_layers, the class vision_feature_layer
+    "vipllava": st.tuples(_whole("vipllava", LLAVA_TEXT, CLIP, vision_feature_layers=FEATURE_LAYER), booleans).map(
+        lambda drawn: {("vision_feature_layer" if drawn[1] and k == "vision_feature_layers" else k): v
+                       for k, v in drawn[0].items()}),
 }
 # Aya Vision's, for when its family is registered (families/llava.py AYA_VISION).
 AYA_VISION = _whole("aya_vision", ("cohere2", "cohere"), SIGLIP, downsample_factor=st.integers(1, 3),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
-from _family_configs_e import AYA_VISION as AYA_VISION_CONFIGS
+from _family_configs_e import AYA_VISION as AYA_VISION_CONFIGS, CONFIGS_E
 from hypothesis import given
 from hypothesis import strategies as st
 from test_buffers import ours, reference
@@ -17,7 +17,7 @@ import paramledger
 from paramledger import families
 from paramledger._exceptions import ArchitectureError
 from paramledger.families.llava import AYA_VISION
-from paramledger.reference import build_reference
+from paramledger.reference import build_reference, diff
 from paramledger.towers import text_only
 
 LLAVAS = ("llava", "llava_next", "llava_onevision", "vipllava")
@@ -51,6 +51,16 @@ def test_the_decoder_alone_is_what_the_text_family_counts(model_type):
     assert decoder.total == build_reference({"model_type": decoder.architecture.model_type}).total
 
 
+@pytest.mark.parametrize("model_type", LLAVAS)
+@given(data=st.data())
+def test_the_decoder_alone_is_its_text_configs_causal_lm(model_type, data):
+    """--text-only: whichever decoder type text_config names, tensor by tensor against its own CausalLM."""
+    config = data.draw(CONFIGS_E[model_type], label="config")
+    decoder = paramledger.inventory(text_only(paramledger.load(config)))
+    result = diff(decoder, build_reference(config["text_config"]))
+    assert result.matches, result.to_json()
+
+
 @given(data=st.data())
 def test_aya_vision_matches_transformers_before_it_is_registered(data):
     """Aya Vision waits only on defaults transformers can build (docs/notes/multimodal-e.md): its random configs
@@ -65,3 +75,14 @@ def test_aya_vision_defaults_are_refused_in_one_line():
     with mock.patch.dict(families._load(), {"aya_vision": AYA_VISION}), pytest.raises(
             ArchitectureError, match="vision_config.num_attention_heads: 14 heads do not divide hidden_size=1152"):
         paramledger.load({"model_type": "aya_vision"})
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("downsample_factor", 0, "downsample_factor: must be a positive whole number, got 0"),
+    ("alignment_intermediate_size", 1, "alignment_intermediate_size: must be a whole number from 2, got 1"),
+])
+def test_an_aya_projector_it_cannot_count_is_one_line(key, value, message):
+    with mock.patch.dict(families._load(), {"aya_vision": AYA_VISION}), pytest.raises(
+            ArchitectureError, match=message) as error:
+        paramledger.load({"model_type": "aya_vision", "vision_config": {"num_attention_heads": 16}, key: value})
+    assert "\n" not in str(error.value)
