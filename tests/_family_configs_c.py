@@ -89,10 +89,7 @@ def lara_mini(draw) -> dict:
 
 @st.composite
 def kimi_linear(draw) -> dict:
-    """Not registered yet: kimi_linear needs parts/kda.py listed in parts/__init__.py's MIXER_MODULES and
-    docs/notes/coverage-set-c.md's family module; then CONFIGS_C["kimi_linear"] = _typed("kimi_linear", kimi_linear()).
-
-    KimiLinearConfig: DeepSeek-V3's MLA and MoE keys (under its attribute_map spellings too) and the KDA sizes,
+    """KimiLinearConfig (families/kimi_linear.py): DeepSeek-V3's MLA and MoE keys (under its attribute_map spellings too) and the KDA sizes,
     flat or in the checkpoints' linear_attn_config; every layer's type and FFN kind drawn or left to the class."""
     heads = draw(st.sampled_from([1, 2, 4]))
     layers = draw(st.integers(1, 6))
@@ -205,4 +202,5 @@ def olmo_hybrid(draw) -> dict:
 CONFIGS_C: dict[str, st.SearchStrategy] = {
     "lfm3": _typed("lfm3", lfm3()),
     "lara_mini": _typed("lara_mini", lara_mini()),
+    "kimi_linear": _typed("kimi_linear", kimi_linear()),
 }
