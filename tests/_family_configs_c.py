@@ -141,9 +141,7 @@ def kimi_linear(draw) -> dict:
 
 @st.composite
 def bailing_hybrid(draw) -> dict:
-    """Not registered yet, as kimi_linear (docs/notes/coverage-set-c.md: it needs LatentAttention's gate too).
-
-    BailingHybridConfig: Kimi Linear's keys but the KDA sizes read from num_attention_heads, head_dim and
+    """BailingHybridConfig (families/bailing_hybrid.py): Kimi Linear's keys but the KDA sizes read from num_attention_heads, head_dim and
     short_conv_kernel_size, the pattern from layer_group_size, dense layers from first_k_dense_replace."""
     config = draw(kimi_linear())
     for key in ("linear_attn_config", "linear_num_heads", "linear_head_dim", "linear_conv_kernel_dim"):
@@ -158,10 +156,7 @@ def bailing_hybrid(draw) -> dict:
 
 @st.composite
 def olmo_hybrid(draw) -> dict:
-    """Not registered yet, as kimi_linear (docs/notes/coverage-set-c.md: it needs the DeltaNet's split projections
-    and norm placement).
-
-    OlmoHybridConfig: at least one linear and one attention layer (validate_architecture), the DeltaNet's
+    """OlmoHybridConfig (families/olmo_hybrid.py): at least one linear and one attention layer (validate_architecture), the DeltaNet's
     sizes given or left to the class (heads → num_attention_heads, key width → 0.75 × hidden / key heads, value
     width → twice that), a head_dim the attention reads with getattr, RoPE on or off (rope_theta null)."""
     heads = draw(st.sampled_from([1, 2, 4]))
@@ -203,4 +198,6 @@ CONFIGS_C: dict[str, st.SearchStrategy] = {
     "lfm3": _typed("lfm3", lfm3()),
     "lara_mini": _typed("lara_mini", lara_mini()),
     "kimi_linear": _typed("kimi_linear", kimi_linear()),
+    "bailing_hybrid": _typed("bailing_hybrid", bailing_hybrid()),
+    "olmo_hybrid": _typed("olmo_hybrid", olmo_hybrid()),
 }

@@ -87,7 +87,7 @@ def check_structure(arch: Architecture, where: str | None) -> None:
             raise ArchitectureError("output_vocab_size", "a pruned head cannot be tied to the token table "
                                     "(set tie_word_embeddings false)", where)
     for key, on in (("attn_sub_norm", arch.attn_sub_norm),
-                    ("attention_output_gate", arch.attention_output_gate != "none"),
+                    ("attention_output_gate", arch.attention_output_gate not in ("none", "per_head")),
                     ("attention_lambdas", arch.attention_lambdas)):
         if on and arch.is_mla:
             raise ArchitectureError(key, "is built for multi-head attention's output, not with kv_lora_rank "

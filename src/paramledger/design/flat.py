@@ -185,7 +185,10 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
                                     arch.moe_output_norm, beside, arch.moe_latent_size, arch.use_expert_bias)))
     elif ffn == DENSE:
         parts.append(dense)
-    parts.append(_new(BlockNorms, (d, arch.norm_placement, mixer is not None, ffn is not None)))
+    placement = arch.norm_placement  # a mixer's own placement where it keeps one (OLMo-Hybrid's DeltaNet layers)
+    if mixer is not None and mixer != ATTENTION and mixer.norm_placement:
+        placement = getattr(arch, mixer.norm_placement) or placement
+    parts.append(_new(BlockNorms, (d, placement, mixer is not None, ffn is not None)))
     if arch.altup_num_inputs or arch.laurel_rank or arch.hidden_size_per_layer_input:
         from ..parts.extras import Gemma3nExtras
 
@@ -223,7 +226,8 @@ def _attention(arch: Any, sliding: bool, indexer: bool, layer_heads: int | None,
         own = _new(Indexer, (arch.index_n_heads, arch.index_head_dim)) if indexer else None
         return _new(LatentAttention, (arch.hidden_size, heads, arch.q_lora_rank, arch.kv_lora_rank,
                                       arch.qk_nope_head_dim, arch.qk_rope_head_dim, arch.v_head_dim,
-                                      arch.attention_bias, output_bias, sinks, own, arch.index_topk))
+                                      arch.attention_bias, output_bias, sinks, own, arch.index_topk,
+                                      arch.attention_output_gate))
     head_dim = layer_head_dim or arch.attention_head_dim
     kv_heads = arch.sliding_num_key_value_heads if sliding and arch.sliding_num_key_value_heads else arch.kv_heads
     return _new(Attention, (arch.hidden_size, heads, layer_kv_heads or kv_heads, head_dim, arch.v_head_dim or head_dim,

@@ -102,4 +102,5 @@ class MixerKind(NamedTuple):
     positive: tuple[str, ...] = ()  # its sizes that must be positive
     positive_or_null: tuple[str, ...] = ()  # its sizes that are positive or null (unset)
     beside_attention: str | None = None  # a bool key that puts it in every attention layer too (Falcon-H1)
+    norm_placement: str | None = None  # a key of its own holding its layers' norm placement (None: norm_placement)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
+from ..design.values import NORM_PLACEMENTS
 from ._collector import Collector
 from ._protocol import MixerKind, part
 
@@ -34,7 +35,15 @@ class GatedDeltaNet(NamedTuple):
         n, d = c.naming, self.hidden_size
         value_heads, conv_dim = self.num_value_heads, self.conv_dim
         value_dim = value_heads * self.value_head_dim
-        if n.linear_qkvz is not None:
+        if n.linear_q is not None:  # three projections (OLMo-Hybrid's q_proj, k_proj, v_proj)
+            key_dim = self.num_key_heads * self.key_head_dim
+            c.linear(n.linear_q, key_dim, d, "mixer")
+            c.linear(n.linear_k, key_dim, d, "mixer")
+            c.linear(n.linear_v, value_dim, d, "mixer")
+            c.linear(n.linear_z, value_dim, d, "mixer")
+            c.linear(n.linear_b, value_heads, d, "mixer")
+            c.linear(n.linear_a, value_heads, d, "mixer")
+        elif n.linear_qkvz is not None:
             c.linear(n.linear_qkvz, conv_dim + value_dim, d, "mixer")
             c.linear(n.linear_ba, 2 * value_heads, d, "mixer")
         else:
@@ -79,6 +88,7 @@ class Keys:
     linear_key_head_dim: int | None = None
     linear_value_head_dim: int | None = None
     linear_conv_kernel_dim: int | None = None
+    linear_attention_norm_placement: str | None = None  # NORM_PLACEMENTS in these layers; None: norm_placement
 
 
 class Names:
@@ -89,6 +99,9 @@ class Names:
     linear_z: str = "linear_attn.in_proj_z"
     linear_b: str = "linear_attn.in_proj_b"
     linear_a: str = "linear_attn.in_proj_a"
+    linear_q: str | None = None  # q, k and v apart (OLMo-Hybrid), in place of linear_qkv
+    linear_k: str | None = None
+    linear_v: str | None = None
     linear_qkvz: str | None = None
     linear_ba: str | None = None
     linear_conv: str = "linear_attn.conv1d"
@@ -118,13 +131,14 @@ _ATTENTION_ONLY = (("kv_lora_rank", lambda a: a.is_mla), ("attention_experts", l
 def _engaged(arch: Any) -> bool:  # on every count: no loop
     return bool(arch.linear_attention_layers or arch.linear_num_value_heads is not None
                 or arch.linear_num_key_heads is not None or arch.linear_key_head_dim is not None
-                or arch.linear_value_head_dim is not None or arch.linear_conv_kernel_dim is not None)
+                or arch.linear_value_head_dim is not None or arch.linear_conv_kernel_dim is not None
+                or arch.linear_attention_norm_placement is not None)
 
 
 def _check(arch: Any, where: str | None) -> None:
     """Every size given, value heads a multiple of key heads, and self-attention's per-layer variants off."""
     if not arch.linear_attention_layers:
-        key = next(key for key in SIZES if getattr(arch, key) is not None)
+        key = next((key for key in SIZES if getattr(arch, key) is not None), "linear_attention_norm_placement")
         raise ArchitectureError(key, "set without linear_attention_layers (the Gated DeltaNet layers)", where)
     for key in SIZES:
         if getattr(arch, key) is None:
@@ -134,6 +148,10 @@ def _check(arch: Any, where: str | None) -> None:
         raise ArchitectureError("linear_num_value_heads", f"{arch.linear_num_value_heads} is not a multiple of "
                                 f"linear_num_key_heads={arch.linear_num_key_heads} (each key head serves a "
                                 "group of value heads)", where)
+    placement = arch.linear_attention_norm_placement
+    if placement is not None and placement not in NORM_PLACEMENTS:
+        raise ArchitectureError("linear_attention_norm_placement", f"{placement!r} is not one of "
+                                f"{', '.join(NORM_PLACEMENTS)}", where)
     for key, on in _ATTENTION_ONLY:
         if on(arch):
             raise ArchitectureError(key, "is not built with linear_attention_layers (Gated DeltaNet layers "
@@ -145,5 +163,6 @@ def _build(arch: Any) -> GatedDeltaNet:
                                 arch.linear_key_head_dim, arch.linear_value_head_dim, arch.linear_conv_kernel_dim))
 
 
-MIXER = MixerKind("linear_attention_layers", Keys, Names, _build, _engaged, _check, positive_or_null=SIZES)
+MIXER = MixerKind("linear_attention_layers", Keys, Names, _build, _engaged, _check, positive_or_null=SIZES,
+                  norm_placement="linear_attention_norm_placement")
 

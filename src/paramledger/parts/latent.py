@@ -43,6 +43,7 @@ class LatentAttention(NamedTuple):
     # index_topk: the keys each query attends to, as an indexer selects them (a "shared" layer
     # reuses an earlier layer's selection); None: every key
     topk: int | None = None
+    output_gate: str = "none"  # attention_output_gate: "per_head", one sigmoid gate per head after o_proj (Bailing)
 
     def tensors(self, c: Collector) -> None:
         n, d, heads = c.naming, self.hidden_size, self.num_heads
@@ -57,6 +58,8 @@ class LatentAttention(NamedTuple):
         c.norm(n.kv_a_norm, self.kv_lora_rank)
         c.linear(n.kv_b, heads * (self.qk_nope_head_dim + self.v_head_dim), self.kv_lora_rank, "attention")
         c.linear(n.o, d, heads * self.v_head_dim, "attention", None, self.output_bias)
+        if self.output_gate == "per_head":  # BailingHybridAttention's g_proj, from the block's input
+            c.linear(n.attn_gate, heads, d, "attention")
         if self.sinks:
             c.add(n.sinks, (heads,), "attention")
         if self.indexer is not None:
