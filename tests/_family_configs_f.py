@@ -95,7 +95,5 @@ def lfm2_vl(draw) -> dict:
 
 CONFIGS_F: dict[str, st.SearchStrategy] = {
     "idefics3": idefics3("idefics3"), "smolvlm": idefics3("smolvlm"), "idefics2": idefics2(), "lfm2_vl": lfm2_vl(),
+    "mistral3": mistral3(),
 }
-# Mistral 3's, listed with its family (src/paramledger/families/mistral3.py: registered once the shared changes of
-# docs/notes/multimodal-f.md land): CONFIGS_F["mistral3"] = MISTRAL3.
-MISTRAL3 = mistral3()

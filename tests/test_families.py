@@ -108,9 +108,10 @@ def test_facts_for_the_family_table_match_the_config_class(model_type):
     activation = next((getattr(cfg, key) for key in ACTIVATION_KEYS if getattr(cfg, key, None)), None)
     if activation is not None:  # BLOOM hard-codes GELU in its modeling code
         assert arch.hidden_act == activation
-    assert arch.tie_word_embeddings == cfg.tie_word_embeddings
+    tying = hf_config(config) if family.whole is not None else cfg  # a whole model ties by its own key
+    assert arch.tie_word_embeddings == tying.tie_word_embeddings
     inventory = paramledger.inventory(arch)
-    assert inventory.tied == cfg.tie_word_embeddings
+    assert inventory.tied == tying.tie_word_embeddings
     assert (inventory.component("positions") > 0) == (arch.position_embedding_type == "learned")
     if not arch.is_mla and getattr(cfg, "num_key_value_heads", None):
         assert arch.kv_heads == cfg.num_key_value_heads

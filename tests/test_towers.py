@@ -33,8 +33,8 @@ def test_a_design_copy_keeps_its_towers():
 
 @pytest.mark.parametrize(("vision", "message"), [
     ([1, 2], "vision_config: must be a JSON object"),
-    ({"model_type": "made_up_vision"}, "vision_config.model_type: 'made_up_vision' is a vision tower paramledger "
-                                       "does not build yet"),
+    ({"model_type": "made_up_vision"},
+     "vision_config.model_type: 'made_up_vision' is a vision tower paramledger does not build yet"),
     ({"model_type": "siglip_vision_model", "hidden_size": -1}, "vision_config.hidden_size: must be a positive"),
     ({"model_type": "siglip_vision_model", "hidden_size": 10, "num_attention_heads": 3},
      "vision_config.num_attention_heads: 3 heads do not divide hidden_size=10"),

@@ -4,20 +4,17 @@ in tests/test_families.py and tests/test_buffers.py."""
 
 from __future__ import annotations
 
-import contextlib
-
 import pytest
+from _family_configs_f import decoder, vit
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import paramledger
-from _family_configs_f import MISTRAL3 as MISTRAL3_CONFIGS, decoder, vit
-from paramledger import families
-from paramledger._exceptions import ArchitectureError
-from paramledger.families.mistral3 import MISTRAL3
-from paramledger.towers import text_only, tower_kinds
 from test_buffers import ours, reference
 from test_families import assert_matches_reference
+
+import paramledger
+from paramledger import families
+from paramledger._exceptions import ArchitectureError
+from paramledger.towers import text_only, tower_kinds
 
 
 @pytest.mark.parametrize(("config", "message"), [
@@ -76,24 +73,6 @@ def test_llava_with_a_pixtral_tower_matches_transformers(data):
     assert ours(config) == reference(config)
 
 
-@contextlib.contextmanager
-def mistral3_registered():
-    """Mistral 3's family, registered for the test only (it waits on the shared changes of
-    docs/notes/multimodal-f.md to be registered for good: its class defaults build another decoder)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(families._load(), "mistral3", MISTRAL3)
-        yield
-
-
-@settings(max_examples=25, deadline=None, database=None)
-@given(data=st.data())
-def test_mistral3_matches_transformers_on_random_configs(data):
-    config = data.draw(MISTRAL3_CONFIGS, label="config")
-    with mistral3_registered():
-        assert_matches_reference(config)
-        assert ours(config) == reference(config)
-
-
 # Mistral-Small-3.1-24B-Instruct-2503's config.json, its keys that change a count (the whole file, and where it
 # was found, is in docs/notes/multimodal-f.md, to bundle with the family).
 MISTRAL_SMALL_3_1 = {
@@ -111,10 +90,9 @@ def test_mistral_small_3_1_counts_as_transformers_builds_it():
     """No top-level tie_word_embeddings: Mistral3Config ties (True), so from_config holds no lm_head, though the
     checkpoint has one (docs/notes/multimodal-f.md); the decoder alone is Mistral's own, untied."""
     config = MISTRAL_SMALL_3_1
-    with mistral3_registered():
-        assert_matches_reference(config)
-        arch = paramledger.load(config)
-        inv = paramledger.inventory(arch)
-        assert inv.total == 23_340_272_640 and inv.tied
-        assert inv.components["vision"] == 403_305_472 and inv.components["projector"] == 35_652_608
-        assert paramledger.inventory(text_only(arch)).total == 23_572_403_200
+    assert_matches_reference(config)
+    arch = paramledger.load(config)
+    inv = paramledger.inventory(arch)
+    assert inv.total == 23_340_272_640 and inv.tied
+    assert inv.components["vision"] == 403_305_472 and inv.components["projector"] == 35_652_608
+    assert paramledger.inventory(text_only(arch)).total == 23_572_403_200

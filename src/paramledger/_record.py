@@ -37,7 +37,7 @@ def record(cls: type | None = None, *, extra: tuple[type, ...] = ()) -> Any:
     order = tuple(f.name for f in fields)
     name = cls.__qualname__
 
-    def __init__(self: Any, **values: Any) -> None:  # noqa: N807
+    def __init__(self: Any, **values: Any) -> None:
         unknown = values.keys() - defaults.keys() - set(required)
         if unknown:
             raise TypeError(f"{name}() got an unexpected keyword argument {min(unknown)!r}")
@@ -49,17 +49,17 @@ def record(cls: type | None = None, *, extra: tuple[type, ...] = ()) -> Any:
         own.update(values)
         object.__setattr__(self, "__dict__", own)
 
-    def __eq__(self: Any, other: object) -> bool:  # noqa: N807
+    def __eq__(self: Any, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine, theirs = self.__dict__, other.__dict__
         return all(mine[key] == theirs[key] for key in compared)
 
-    def __hash__(self: Any) -> int:  # noqa: N807
+    def __hash__(self: Any) -> int:
         mine = self.__dict__
         return hash(tuple(mine[key] for key in compared))
 
-    def __repr__(self: Any) -> str:  # noqa: N807
+    def __repr__(self: Any) -> str:
         mine = self.__dict__
         return f"{name}({', '.join(f'{key}={mine[key]!r}' for key in shown)})"
 

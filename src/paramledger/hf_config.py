@@ -30,8 +30,8 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     top = config  # the dtype and quantization_config of a multimodal model are the whole model's
     if family.text_config:
         text = config.get("text_config")
-        if text is None:
-            text = {}  # the config class builds its default text decoder
+        if text is None:  # the config class builds its default text decoder
+            text = family.whole.text_config if family.whole is not None else {}
         if not isinstance(text, Mapping):
             raise ArchitectureError("text_config", "must be a JSON object", where)
         notes.append(f"{model_type} is multimodal: counting the whole model (vision tower, projector and text "

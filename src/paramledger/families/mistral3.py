@@ -21,8 +21,6 @@ TEXT = {"model_type": "mistral", "head_dim": 128, "hidden_size": 5120, "intermed
 
 MISTRAL3 = multimodal(MISTRAL, "mistral3",
                       "transformers 5.24.0 models/mistral3/configuration_mistral3.py (Mistral3Config)",
-                      Whole(VISION, mistral3, tie_word_embeddings=True), "Mistral3ForConditionalGeneration")
-# Registered once Whole carries the default text_config (TEXT, given as Whole(..., text_config=TEXT)) and
-# test_families compares a whole model's tying with the whole config's: docs/notes/multimodal-f.md, changes
-# 1-3.  Random configs (a text_config given) already match transformers tensor by tensor.
-FAMILIES: list = []
+                      Whole(VISION, mistral3, tie_word_embeddings=True, text_config=TEXT),
+                      "Mistral3ForConditionalGeneration")
+FAMILIES = [MISTRAL3]

@@ -20,7 +20,9 @@ from .._exceptions import ArchitectureError
 from ..inventory import Inventory, StampedTensors, Tensor, inventory_from_tensors
 from ..naming import Naming
 from ._kind import TowerKind
-from .projectors import Projector, tensors as projector_tensors
+from .projectors import Projector
+from .projectors import tensors as projector_tensors
+
 
 class Whole(NamedTuple):
     """What a multimodal family's whole model holds beside its text decoder."""
@@ -37,6 +39,7 @@ class Whole(NamedTuple):
     # several); (): only the family's own.  The first is the one a config without text_config builds.
     text_types: tuple[str, ...] = ()
     text_model_type: str = ""  # the text decoder's own family (set by families._family.multimodal)
+    text_config: Mapping[str, Any] = {}  # the text_config the class builds when a config gives none (Mistral 3's)
 
 
 class Towers(NamedTuple):
