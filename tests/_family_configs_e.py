@@ -79,6 +79,10 @@ CONFIGS_E: dict[str, st.SearchStrategy] = {
                     multimodal_projector_bias=booleans),
     "llava_next": _whole("llava_next", (*LLAVA_TEXT, "granite"), TOWERS, vision_feature_layer=FEATURE_LAYER,
                          multimodal_projector_bias=booleans),
+    "llava_next_video": _whole("llava_next_video", LLAVA_TEXT, TOWERS, vision_feature_layer=FEATURE_LAYER,
+                               multimodal_projector_bias=booleans,
+                               spatial_pool_mode=st.sampled_from(["average", "max", "conv"]),
+                               spatial_pool_stride=st.integers(1, 3), spatial_pool_out_channels=st.integers(1, 12)),
     "llava_onevision": _whole("llava_onevision", LLAVA_TEXT, TOWERS, vision_feature_layer=FEATURE_LAYER,
                               multimodal_projector_bias=booleans),
     # VipLlavaConfig's attribute_map: its releases spell vision_feature_layers, the class vision_feature_layer

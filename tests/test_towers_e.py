@@ -20,7 +20,7 @@ from paramledger.families.llava import AYA_VISION
 from paramledger.reference import build_reference, diff
 from paramledger.towers import text_only
 
-LLAVAS = ("llava", "llava_next", "llava_onevision", "vipllava")
+LLAVAS = ("llava", "llava_next", "llava_next_video", "llava_onevision", "vipllava")
 
 
 @pytest.mark.parametrize("model_type", LLAVAS)
@@ -85,4 +85,10 @@ def test_an_aya_projector_it_cannot_count_is_one_line(key, value, message):
     with mock.patch.dict(families._load(), {"aya_vision": AYA_VISION}), pytest.raises(
             ArchitectureError, match=message) as error:
         paramledger.load({"model_type": "aya_vision", "vision_config": {"num_attention_heads": 16}, key: value})
+    assert "\n" not in str(error.value)
+
+
+def test_a_video_pooler_it_cannot_count_is_one_line():
+    with pytest.raises(ArchitectureError, match="spatial_pool_stride: must be a positive whole number, got 0") as error:
+        paramledger.load({"model_type": "llava_next_video", "spatial_pool_mode": "conv", "spatial_pool_stride": 0})
     assert "\n" not in str(error.value)

@@ -24,8 +24,10 @@ SIGLIP_384 = {"model_type": "siglip_vision_model", "hidden_size": 1152, "interme
               "image_size": 384, "num_hidden_layers": 26, "num_attention_heads": 16, "vision_use_head": False}
 
 # named_parameters() lists a module's own parameters before its children's: image_newline comes first.
+# LLaVA-NeXT-Video's pooler is registered after the decoder, before the head.
 NEWLINE_FIRST = ("model.image_newline", "model.vision_tower", "model.multi_modal_projector",
-                 "model.language_model.embed_tokens", "model.language_model.layers")
+                 "model.language_model.embed_tokens", "model.language_model.layers", "model.language_model.norm",
+                 "model.vision_resampler")
 
 
 def newline_first(family: Family) -> Family:
@@ -42,6 +44,13 @@ FAMILIES = [
     newline_first(multimodal(TEXT["llama"], "llava_next", TF.format("llava_next") + " (LlavaNextConfig)",
                Whole(CLIP_L_336, projectors_llava.llava_next, projector_prefix="model.", tie_word_embeddings=False,
                      text_types=(*LLAMA_TYPES, "granite")), "LlavaNextForConditionalGeneration")),
+    # LLaVA-NeXT-Video: LLaVA-NeXT's parts and a video pooler (a conv when spatial_pool_mode is "conv"); ties by
+    # text_config's key too (LlavaNextVideoConfig.__post_init__).
+    newline_first(multimodal(TEXT["llama"], "llava_next_video", TF.format("llava_next_video")
+                             + " (LlavaNextVideoConfig)",
+                             Whole(CLIP_L_336, projectors_llava.llava_next_video, projector_prefix="model.",
+                                   tie_word_embeddings=False, tie_from_text=True, text_types=LLAMA_TYPES),
+                             "LlavaNextVideoForConditionalGeneration")),
     # LLaVA-OneVision: LLaVA-NeXT's parts, a SigLIP tower and a Qwen2 decoder by default.
     newline_first(multimodal(TEXT["qwen2"], "llava_onevision", TF.format("llava_onevision") + " (LlavaOnevisionConfig)",
                Whole(SIGLIP_384, projectors_llava.llava_next, projector_prefix="model.", tie_word_embeddings=False,

@@ -21,6 +21,22 @@ def llava_next(config: Mapping[str, Any], vision: Any, hidden: int) -> Named:
     return [(PROJECTOR + name, shape) for name, shape in llava(config, vision, hidden)] + [("image_newline", (hidden,))]
 
 
+def llava_next_video(config: Mapping[str, Any], vision: Any, hidden: int) -> Named:
+    """LlavaNextVideoModel: LLaVA-NeXT's, and its video pooler (vision_resampler, registered after the decoder):
+    learned only when spatial_pool_mode is "conv", a biased Conv2d of spatial_pool_stride² from the vision width
+    to spatial_pool_out_channels (read by getattr; the vision width when absent)."""
+    out = llava_next(config, vision, hidden)
+    if config.get("spatial_pool_mode", "average") == "conv":
+        stride = config.get("spatial_pool_stride", 2)
+        width = config.get("spatial_pool_out_channels", vision.hidden_size)
+        for key, value in (("spatial_pool_stride", stride), ("spatial_pool_out_channels", width)):
+            if type(value) is not int or value <= 0:
+                raise ArchitectureError(key, f"must be a positive whole number, got {value!r}", None)
+        out += [("vision_resampler.pool.weight", (width, vision.hidden_size, stride, stride)),
+                ("vision_resampler.pool.bias", (width,))]
+    return out
+
+
 def vipllava(config: Mapping[str, Any], vision: Any, hidden: int) -> Named:
     """VipLlavaMultiModalProjector: a LayerNorm over the concatenated features of the vision_feature_layers
     (VipLlavaConfig's attribute_map spells them either way; five by default), then two biased Linears."""
