@@ -94,5 +94,6 @@ def test_mistral_small_3_1_counts_as_transformers_builds_it():
     arch = paramledger.load(config)
     inv = paramledger.inventory(arch)
     assert inv.total == 23_340_272_640 and inv.tied
+    assert inv.notes[-1].endswith("a checkpoint that stores lm_head.weight loads untied, 671,088,640 more")
     assert inv.components["vision"] == 403_305_472 and inv.components["projector"] == 35_652_608
     assert paramledger.inventory(text_only(arch)).total == 23_572_403_200

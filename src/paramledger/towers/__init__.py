@@ -70,7 +70,12 @@ def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str |
     """``arch`` (a whole multimodal config's text decoder, read) with the towers and the whole model's tying."""
     towers = Towers(read(whole, config, arch.hidden_size, where), whole.text_model_type,
                     arch.tie_word_embeddings)
-    return dataclasses.replace(arch, towers=towers, tie_word_embeddings=tied(whole, config, arch.tie_word_embeddings))
+    tie, notes = tied(whole, config, arch.tie_word_embeddings), arch.notes
+    if tie and not arch.tie_word_embeddings and "tie_word_embeddings" not in config:
+        head = arch.lm_head_rows * arch.hidden_size  # the config is silent; its class ties, its text_config does not
+        notes = (*notes, f"the head is tied, as transformers builds this config (its class's default; the config "
+                         f"does not say): a checkpoint that stores lm_head.weight loads untied, {head:,} more")
+    return dataclasses.replace(arch, towers=towers, tie_word_embeddings=tie, notes=notes)
 
 
 def text_only(arch: Any) -> Any:
