@@ -90,7 +90,8 @@ def lfm2_vl(draw) -> dict:
     return {"model_type": "lfm2_vl", "text_config": draw(CONFIGS_B["lfm2"].filter(_lfm2_runs)),
             "vision_config": vision, "downsample_factor": draw(st.integers(1, 3)),
             "projector_hidden_size": draw(st.integers(1, 32)), "projector_bias": draw(booleans),
-            "projector_use_layernorm": draw(booleans), "tie_word_embeddings": draw(booleans)}
+            "projector_use_layernorm": draw(booleans), "tie_word_embeddings": draw(booleans),
+            **({"tie_embedding": draw(booleans)} if draw(booleans) else {})}  # popped over tie_word_embeddings
 
 
 CONFIGS_F: dict[str, st.SearchStrategy] = {

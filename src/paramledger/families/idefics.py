@@ -20,6 +20,7 @@ FAMILIES = [
     multimodal(LLAMA, "smolvlm", TF.format("smolvlm", "SmolVLM", "llama"),
                Whole({"model_type": "smolvlm_vision"}, idefics3, **PLACES), "SmolVLMForConditionalGeneration"),
     multimodal(MISTRAL, "idefics2", TF.format("idefics2", "Idefics2", "mistral"),
-               Whole({"model_type": "idefics2_vision"}, idefics2(MISTRAL.defaults["intermediate_size"]), **PLACES),
+               Whole({"model_type": "idefics2_vision"}, idefics2(MISTRAL.defaults["intermediate_size"]), **PLACES,
+                     vision_kind="idefics2_vision"),  # Idefics2Config drops vision_config's model_type
                "Idefics2ForConditionalGeneration"),
 ]

@@ -12,6 +12,7 @@ LFM2 = next(family for family in LFM2_FAMILIES if family.model_type == "lfm2")
 FAMILIES = [
     multimodal(LFM2, "lfm2_vl", "transformers 5.24.0 models/lfm2_vl/configuration_lfm2_vl.py (Lfm2VlConfig: "
                "text_config lfm2, vision_config siglip2_vision_model)",
-               Whole({"model_type": "siglip2_vision_model"}, lfm2_vl, tie_word_embeddings=True),
+               Whole({"model_type": "siglip2_vision_model"}, lfm2_vl, tie_word_embeddings=True,
+                     tie_keys=("tie_embedding", "tie_word_embeddings")),  # Lfm2VlConfig pops tie_embedding over it
                "Lfm2VlForConditionalGeneration"),
 ]

@@ -35,6 +35,8 @@ class Whole(NamedTuple):
     # text_config's; ``tie_from_text``: or by text_config's too (LlavaConfig.__post_init__).
     tie_word_embeddings: bool = True
     tie_from_text: bool = False
+    tie_keys: tuple[str, ...] = ("tie_word_embeddings",)  # the whole config's keys for it, the first given wins
+    vision_kind: str = ""  # the tower whatever vision_config's model_type says (Idefics2Config drops it); "": by it
     # The text_config model_types it reads, each by its own family's table (LLaVA's decoder is any of
     # several); (): only the family's own.  The first is the one a config without text_config builds.
     text_types: tuple[str, ...] = ()
@@ -62,7 +64,7 @@ class Projected(NamedTuple):
 
 def tied(whole: Whole, config: Mapping[str, Any], text_tied: bool) -> bool:
     """Whether the whole model ties its head to the token table."""
-    tie = config.get("tie_word_embeddings", whole.tie_word_embeddings)
+    tie = next((config[key] for key in whole.tie_keys if key in config), whole.tie_word_embeddings)
     return bool(tie or whole.tie_from_text and text_tied)
 
 
@@ -71,7 +73,7 @@ def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str |
     towers = Towers(read(whole, config, arch.hidden_size, where), whole.text_model_type,
                     arch.tie_word_embeddings)
     tie, notes = tied(whole, config, arch.tie_word_embeddings), arch.notes
-    if tie and not arch.tie_word_embeddings and "tie_word_embeddings" not in config:
+    if tie and not arch.tie_word_embeddings and not any(key in config for key in whole.tie_keys):
         head = arch.lm_head_rows * arch.hidden_size  # the config is silent; its class ties, its text_config does not
         notes = (*notes, f"the head is tied, as transformers builds this config (its class's default; the config "
                          f"does not say): a checkpoint that stores lm_head.weight loads untied, {head:,} more")
@@ -98,7 +100,7 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
     if not isinstance(given, Mapping):
         raise ArchitectureError("vision_config", "must be a JSON object", where)
     kinds = tower_kinds()
-    kind = given.get("model_type", whole.vision_config["model_type"])
+    kind = whole.vision_kind or given.get("model_type", whole.vision_config["model_type"])
     if kind not in kinds:
         raise ArchitectureError("vision_config.model_type", f"{kind!r} is a vision tower paramledger does not "
                                 f"build yet (it builds {', '.join(sorted(kinds))}); --text-only counts the text "
