@@ -7,7 +7,8 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
-from _family_configs_e import AYA_VISION as AYA_VISION_CONFIGS, CONFIGS_E
+from _family_configs_e import AYA_VISION as AYA_VISION_CONFIGS
+from _family_configs_e import CONFIGS_E
 from hypothesis import given
 from hypothesis import strategies as st
 from test_buffers import ours, reference

@@ -1,11 +1,13 @@
 """LLaVA and its descendants as whole models: a CLIP or SigLIP tower (towers/vision.py), a projector
 (towers/projectors.py's llava, towers/llava.py's others) and a text decoder of any of several families, each
 read by its own table (Whole.text_types).  Every class ties its head by the whole config's tie_word_embeddings;
-LLaVA and LLaVA-OneVision also by text_config's (their configs' __post_init__; LlavaNextConfig has none)."""
+LLaVA, LLaVA-NeXT-Video and LLaVA-OneVision also by text_config's (their configs' __post_init__; LlavaNextConfig
+and VipLlavaConfig have none)."""
 
 import dataclasses
 
-from ..towers import Whole, llava as projectors_llava, projectors
+from ..towers import Whole, projectors
+from ..towers import llava as projectors_llava
 from ._family import Family, multimodal
 from .cohere import FAMILIES as COHERE
 from .granite import FAMILIES as GRANITE
@@ -42,8 +44,9 @@ FAMILIES = [
     # LLaVA-NeXT: LLaVA's projector, and image_newline at the model's own level; tied by its own key only.
     # Granite Vision is a LLaVA-NeXT with a SigLIP tower, several feature layers and a Granite decoder.
     newline_first(multimodal(TEXT["llama"], "llava_next", TF.format("llava_next") + " (LlavaNextConfig)",
-               Whole(CLIP_L_336, projectors_llava.llava_next, projector_prefix="model.", tie_word_embeddings=False,
-                     text_types=(*LLAMA_TYPES, "granite")), "LlavaNextForConditionalGeneration")),
+                             Whole(CLIP_L_336, projectors_llava.llava_next, projector_prefix="model.",
+                                   tie_word_embeddings=False, text_types=(*LLAMA_TYPES, "granite")),
+                             "LlavaNextForConditionalGeneration")),
     # LLaVA-NeXT-Video: LLaVA-NeXT's parts and a video pooler (a conv when spatial_pool_mode is "conv"); ties by
     # text_config's key too (LlavaNextVideoConfig.__post_init__).
     newline_first(multimodal(TEXT["llama"], "llava_next_video", TF.format("llava_next_video")
@@ -52,10 +55,12 @@ FAMILIES = [
                                    tie_word_embeddings=False, tie_from_text=True, text_types=LLAMA_TYPES),
                              "LlavaNextVideoForConditionalGeneration")),
     # LLaVA-OneVision: LLaVA-NeXT's parts, a SigLIP tower and a Qwen2 decoder by default.
-    newline_first(multimodal(TEXT["qwen2"], "llava_onevision", TF.format("llava_onevision") + " (LlavaOnevisionConfig)",
-               Whole(SIGLIP_384, projectors_llava.llava_next, projector_prefix="model.", tie_word_embeddings=False,
-                     tie_from_text=True, text_types=("qwen2", "llama", "mistral")),
-               "LlavaOnevisionForConditionalGeneration")),
+    newline_first(multimodal(TEXT["qwen2"], "llava_onevision", TF.format("llava_onevision")
+                             + " (LlavaOnevisionConfig)",
+                             Whole(SIGLIP_384, projectors_llava.llava_next, projector_prefix="model.",
+                                   tie_word_embeddings=False, tie_from_text=True,
+                                   text_types=("qwen2", "llama", "mistral")),
+                             "LlavaOnevisionForConditionalGeneration")),
     # ViP-LLaVA: a normed projector over five of the tower's layers; ties by its own key only.
     multimodal(TEXT["llama"], "vipllava", TF.format("vipllava") + " (VipLlavaConfig)",
                Whole(CLIP_L_336, projectors_llava.vipllava, projector_prefix="model.", tie_word_embeddings=False,
