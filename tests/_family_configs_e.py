@@ -86,6 +86,8 @@ CONFIGS_E: dict[str, st.SearchStrategy] = {
     "llava_onevision": _whole("llava_onevision", LLAVA_TEXT, TOWERS, vision_feature_layer=FEATURE_LAYER,
                               multimodal_projector_bias=booleans),
     # VipLlavaConfig's attribute_map: its releases spell vision_feature_layers, the class vision_feature_layer
+    "cohere2_vision": _whole("cohere2_vision", ("cohere2", "cohere"), SIGLIP, downsample_factor=st.integers(1, 3),
+                             alignment_intermediate_size=st.integers(2, 40)),
     "vipllava": st.tuples(_whole("vipllava", LLAVA_TEXT, CLIP, vision_feature_layers=FEATURE_LAYER), booleans).map(
         lambda drawn: {("vision_feature_layer" if drawn[1] and k == "vision_feature_layers" else k): v
                        for k, v in drawn[0].items()}),

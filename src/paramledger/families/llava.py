@@ -61,6 +61,13 @@ FAMILIES = [
                                    tie_word_embeddings=False, tie_from_text=True,
                                    text_types=("qwen2", "llama", "mistral")),
                              "LlavaOnevisionForConditionalGeneration")),
+    # Command A Vision: Aya Vision's successor, its projector without the norm; its SigLIP keeps the pooling head
+    # (the class's init_kwargs leave vision_use_head to SiglipVisionConfig's True).
+    multimodal(TEXT["cohere2"], "cohere2_vision", TF.format("cohere2_vision") + " (Cohere2VisionConfig)",
+               Whole({"model_type": "siglip_vision_model", "hidden_size": 1152, "intermediate_size": 3072,
+                      "image_size": 512, "num_hidden_layers": 27, "num_attention_heads": 12},
+                     projectors_llava.cohere2_vision, projector_prefix="model.", tie_word_embeddings=True,
+                     text_types=("cohere2", "cohere")), "Cohere2VisionForConditionalGeneration"),
     # ViP-LLaVA: a normed projector over five of the tower's layers; ties by its own key only.
     multimodal(TEXT["llama"], "vipllava", TF.format("vipllava") + " (VipLlavaConfig)",
                Whole(CLIP_L_336, projectors_llava.vipllava, projector_prefix="model.", tie_word_embeddings=False,

@@ -51,14 +51,23 @@ def vipllava(config: Mapping[str, Any], vision: Any, hidden: int) -> Named:
 def aya_vision(config: Mapping[str, Any], vision: Any, hidden: int) -> Named:
     """AyaVisionMultiModalProjector: pixel shuffle (downsample_factor² patches into one), a LayerNorm, then a
     SwiGLU: linear_1 to alignment_intermediate_size (the text width when absent), linear_2 from half of it."""
+    return _shuffled_swiglu(config, vision, hidden, config.get("alignment_intermediate_size", hidden), norm=True)
+
+
+def cohere2_vision(config: Mapping[str, Any], vision: Any, hidden: int) -> Named:
+    """Cohere2VisionMultiModalProjector: Aya Vision's without the LayerNorm; alignment_intermediate_size is a
+    field of its config class (36,864)."""
+    return _shuffled_swiglu(config, vision, hidden, config.get("alignment_intermediate_size", 36864), norm=False)
+
+
+def _shuffled_swiglu(config: Mapping[str, Any], vision: Any, hidden: int, inner: Any, norm: bool) -> Named:
     factor = config.get("downsample_factor", 2)
     if type(factor) is not int or factor <= 0:
         raise ArchitectureError("downsample_factor", f"must be a positive whole number, got {factor!r}", None)
-    inner = config.get("alignment_intermediate_size", hidden)
     if type(inner) is not int or inner < 2:
         raise ArchitectureError("alignment_intermediate_size", f"must be a whole number from 2, got {inner!r}", None)
     width = vision.hidden_size * factor ** 2
-    return [(PROJECTOR + name, shape) for name, shape in (
-        ("layernorm.weight", (width,)), ("layernorm.bias", (width,)),
-        ("linear_1.weight", (inner, width)), ("linear_1.bias", (inner,)),
-        ("linear_2.weight", (hidden, inner // 2)), ("linear_2.bias", (hidden,)))]
+    named = [("layernorm.weight", (width,)), ("layernorm.bias", (width,))] if norm else []
+    named += [("linear_1.weight", (inner, width)), ("linear_1.bias", (inner,)),
+              ("linear_2.weight", (hidden, inner // 2)), ("linear_2.bias", (hidden,))]
+    return [(PROJECTOR + name, shape) for name, shape in named]
