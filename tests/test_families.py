@@ -89,7 +89,8 @@ def test_family_cites_its_configuration_file(model_type):
     family = families.get(model_type)
     assert family.source.startswith("transformers 5.24.0 models/")
     assert "configuration_" in family.source
-    assert family.causal_lm_class.endswith(("ForCausalLM", "LMHeadModel", "ForConditionalGeneration"))
+    assert family.causal_lm_class.endswith(("ForCausalLM", "LMHeadModel", "ForConditionalGeneration",
+                                            "GenerationDecoder"))
 
 
 ACTIVATION_KEYS = ("hidden_act", "hidden_activation", "activation_function", "afn")

@@ -49,13 +49,21 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         c.linear(n.altup_unembed_projections.format(j=j), d, d, "ffn")
     if arch.final_norm:
         c.norm(n.final_norm, d)
-    lm_head = n.lm_head + ".weight"
+    if arch.lm_head_transform:  # a dense layer and a norm before the head (ModernBERT's, BERT's MLM head)
+        c.linear(n.lm_head_dense, d, d, "lm_head", None, arch.lm_head_transform_bias)
+        c.norm(n.lm_head_norm, d)
+    lm_head, rows = n.lm_head + ".weight", arch.lm_head_rows
+    head_bias = n.lm_head_bias if arch.lm_head_bias else None  # held apart, registered before the head's Linear
+    if head_bias is not None:
+        c.add(head_bias, (rows,), "lm_head")
     if arch.tie_word_embeddings:
         aliases[lm_head] = n.embed + ".weight"
     else:
-        c.add(lm_head, (arch.lm_head_rows, d), "lm_head")
-    if arch.lm_head_bias:
-        c.add(n.lm_head + ".bias", (arch.lm_head_rows,), "lm_head")
+        c.add(lm_head, (rows, d), "lm_head")
+    if head_bias is not None and arch.tie_word_embeddings:  # the Linear's own bias is the one held apart
+        aliases[n.lm_head + ".bias"] = head_bias
+    elif arch.lm_head_bias:
+        c.add(n.lm_head + ".bias", (rows,), "lm_head")
     tensors: StampedTensors | tuple[Tensor, ...] = StampedTensors(before, n.layer + ".", blocks, c.tensors, kinds,
                                                                   n.layer_order, n.model_order)
     if arch.frozen:  # frozen marks match full names: mark the expanded list (in the naming's order)

@@ -66,6 +66,10 @@ class Architecture:
     attn_sub_norm: bool = False
     ffn_sub_norm: bool = False
     final_norm: bool = True
+    # A transform before the head: a hidden × hidden dense layer (biased by lm_head_transform_bias) and a norm
+    # (ModernBERT's head, BERT's MLM prediction head).
+    lm_head_transform: bool = False
+    lm_head_transform_bias: bool = False
     position_embedding_type: str = "rope"
     max_position_embeddings: int = 2048  # rows of a learned position table; 0 parameters otherwise
     # The share of head_dim RoPE rotates (on sliding layers, where it differs: Laguna): sizes its buffers.
@@ -143,6 +147,7 @@ class Architecture:
     tie_shared_blocks: bool = True  # tie_word_embeddings (Zamba): later uses alias the first's tensors, else copies
     # Layers of one sublayer (Nemotron-H's "M", "*", "-" and "E" layers, Mamba's blocks).
     layers_without_ffn: tuple[int, ...] = ()
+    layers_without_attn_pre_norm: tuple[int, ...] = ()  # no norm before attention (ModernBERT's first layer)
     layers_without_mixer: tuple[int, ...] = ()
     # Attention pattern: count-neutral, needed for the KV cache.
     sliding_window: int | None = None

@@ -139,6 +139,9 @@ class Naming:
     laurel_norm: str = "laurel.post_laurel_norm"
     final_norm: str = "model.norm"
     lm_head: str = "lm_head"
+    lm_head_bias: str | None = None  # the head's bias held apart from its Linear (BertGenerationOnlyLMHead's lm_head.bias)
+    lm_head_dense: str = "lm_head.dense"  # lm_head_transform: a dense layer and a norm before the head
+    lm_head_norm: str = "lm_head.norm"
     conv1d: bool = False  # GPT-2's Conv1D stores weights as (in, out), not Linear's (out, in)
     # The order transformers registers the modules in, where it differs from the builder's (which
     # is Llama's: attention, FFN, norms), so that a listing follows named_parameters().  Module paths

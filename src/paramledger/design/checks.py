@@ -18,7 +18,7 @@ def check_structure(arch: Architecture, where: str | None) -> None:
     """Per-layer heads, the indexer, a pruned head, sub-norms and a learned activation."""
     check_per_layer_ffn_and_inputs(arch, where)
     engaged = [kind for kind in MIXERS if kind.engaged(arch)]
-    if engaged or arch.layers_without_mixer or arch.layers_without_ffn:
+    if engaged or arch.layers_without_mixer or arch.layers_without_ffn or arch.layers_without_attn_pre_norm:
         check_layer_lists(arch, where)
         for kind in engaged:
             kind.check(arch, where)
@@ -180,7 +180,7 @@ def check_layer_lists(arch: Architecture, where: str | None) -> None:
     mixers' lists (each kind's own refusals are its module's: parts.MIXERS)."""
     last = arch.num_hidden_layers - 1
     mixers = (*(kind.layers_key for kind in MIXERS), "layers_without_mixer")
-    lists = [(key, getattr(arch, key)) for key in (*mixers, "layers_without_ffn")]
+    lists = [(key, getattr(arch, key)) for key in (*mixers, "layers_without_ffn", "layers_without_attn_pre_norm")]
     # At C speed first (a Mamba lists every layer twice, on every count); the loop below names the layer.
     in_range = all(not listed or (min(listed) >= 0 and max(listed) <= last) for _, listed in lists)
     held = sum((listed for key, listed in lists if key in mixers), ())
@@ -190,7 +190,7 @@ def check_layer_lists(arch: Architecture, where: str | None) -> None:
             for layer in listed:
                 if not 0 <= layer <= last:
                     raise ArchitectureError(key, f"layer {layer} is outside 0..{last}", where)
-                if key != "layers_without_ffn":
+                if key in mixers:
                     other = seen.setdefault(layer, key)
                     if other != key:
                         raise ArchitectureError(key, f"layer {layer} is in {other} too (a layer holds one token "

@@ -58,16 +58,17 @@ def _columns(arch: Any) -> tuple[Any, Any]:
     """Each layer's key: the values of the columns that vary (its FFN kind, sliding with tensors of
     its own?, its own indexer?, its query heads, an output bias?, its FFN width, keys and values
     shared from an earlier layer?, its head width and KV heads, values from the keys?, its mixer
-    kind, its use of a shared block), and the function giving a key's full arguments of layer_for; None
+    kind, its use of a shared block, a norm before its attention?), and the function giving a key's full arguments of layer_for; None
     for the keys where no column varies."""
     count = arch.num_hidden_layers
     if not (arch.mlp_only_layers or arch.layers_without_ffn or arch.sliding_layers_differ or arch.indexer_types
             or arch.num_attention_heads_per_layer or arch.attention_output_bias_layers
             or arch.intermediate_size_per_layer or arch.num_kv_shared_layers or arch.attention_k_eq_v
             or arch.attention_shapes_differ or arch.layers_without_mixer or arch.shared_block_layers
+            or arch.layers_without_attn_pre_norm
             or any([getattr(arch, key) for key in _MIXER_LISTS])):  # every layer alike: no column to build
         plain = [MOE if arch.is_moe else DENSE, False, arch.index_n_heads is not None, None,
-                 arch.attention_output_bias, None, False, None, None, False, ATTENTION]
+                 arch.attention_output_bias, None, False, None, None, False, ATTENTION, None, True]
         return None, lambda key: plain
     layers = range(count)
     shapes_differ = arch.attention_shapes_differ
@@ -87,6 +88,8 @@ def _columns(arch: Any) -> tuple[Any, Any]:
         [not s for s in sliding] if arch.attention_k_eq_v else repeat(False),  # values from keys: full layers
         _mixer_column(arch, layers),
         _shared_block_column(arch) if arch.shared_block_layers else repeat(None),
+        [i not in arch.layers_without_attn_pre_norm for i in layers] if arch.layers_without_attn_pre_norm
+        else repeat(True),
     )
     # A list whose layers are all alike (a Mamba's mixers, each layer without an FFN) varies nowhere.
     columns = tuple(repeat(column[0]) if type(column) is list and column.count(column[0]) == count else column
@@ -155,7 +158,8 @@ def _shared_block_column(arch: Any) -> list[tuple[int, int | None] | None]:
 def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool = False, heads: int | None = None,
               output_bias: bool = False, ffn_size: int | None = None, kv_shared: bool = False,
               head_dim: int | None = None, kv_heads: int | None = None, values_from_keys: bool = False,
-              mixer: Any = ATTENTION, shared: tuple[int, int | None] | None = None) -> Layer:
+              mixer: Any = ATTENTION, shared: tuple[int, int | None] | None = None,
+              attn_pre_norm: bool = True) -> Layer:
     """One layer's parts (``heads``, ``ffn_size``, ``head_dim``, ``kv_heads`` None: the design's); ``shared``:
     the layer runs a shared block (its block, the layer holding it), its own parts then one module down."""
     d = arch.hidden_size
@@ -188,7 +192,7 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
     placement = arch.norm_placement  # a mixer's own placement where it keeps one (OLMo-Hybrid's DeltaNet layers)
     if mixer is not None and mixer != ATTENTION and mixer.norm_placement:
         placement = getattr(arch, mixer.norm_placement) or placement
-    parts.append(_new(BlockNorms, (d, placement, mixer is not None, ffn is not None)))
+    parts.append(_new(BlockNorms, (d, placement, mixer is not None, ffn is not None, attn_pre_norm)))
     if arch.altup_num_inputs or arch.laurel_rank or arch.hidden_size_per_layer_input:
         from ..parts.extras import Gemma3nExtras
 

@@ -1,18 +1,14 @@
 """BertGeneration (transformers 5.24.0 models/bert_generation): BERT's encoder layer as a decoder: learned positions
 and a LayerNorm on the embeddings, a LayerNorm after each sublayer, biases everywhere, an ungated FFN, no final norm,
-and a head whose bias is its own parameter beside its Linear's (modeling_bert_generation.py, lines 46-409, 594-623).
-
-Registered only once Naming has the field lm_head_bias (the head's bias kept apart from its Linear) and the builder
-adds that tensor and aliases the Linear's bias to it when tied; until then FAMILIES is empty.  Verified with both (a
-clone of the tree; docs/notes/coverage-set-d.md has the change): tests/test_families.py and test_buffers.py -k
-bert-generation at the defaults, tied and untied, and on random configs, the slow KV-cache and FLOPs checks too."""
+and a head whose bias is its own parameter beside its Linear's (modeling_bert_generation.py, lines 46-409, 594-623).  Naming.lm_head_bias names
+that bias (the builder aliases the Linear's own to it when tied)."""
 
 from __future__ import annotations
 
-from ..naming import LLAMA, Naming
+from ..naming import Naming
 from ._family import Family, same
 
-FAMILIES = [] if not hasattr(LLAMA, "lm_head_bias") else [
+FAMILIES = [
     Family(
         model_type="bert-generation",
         causal_lm_class="BertGenerationDecoder",

@@ -1,18 +1,13 @@
 """ModernBERT's decoder (transformers 5.24.0 models/modernbert_decoder): LayerNorms (biased by norm_bias) on the
 embeddings, before attention (except in layer 0) and before a gated FFN fused in Wi, a final norm, and a prediction
-head (a dense and a norm) before the decoder table (modeling_modernbert_decoder.py, lines 49-88, 215-344, 420-521).
-
-Registered only once the Architecture has layers_without_attn_pre_norm and lm_head_transform (with the builder, the
-block norms and the layer plan reading them); until then FAMILIES is empty.  Verified with them (a clone of the
-tree; docs/notes/coverage-set-d.md has the change): tests/test_families.py and test_buffers.py -k modernbert at the
-defaults and on random configs, the slow KV-cache and FLOPs checks too."""
+head (a dense and a norm) before the decoder table (modeling_modernbert_decoder.py, lines 49-88, 215-344, 420-521).  Layer 0's missing
+norm is layers_without_attn_pre_norm; the prediction head is lm_head_transform."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from ..architecture import Architecture
 from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
@@ -33,8 +28,7 @@ def modernbert_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-_READY = {"layers_without_attn_pre_norm", "lm_head_transform"} <= set(Architecture.field_names())
-FAMILIES = [] if not _READY else [
+FAMILIES = [
     Family(
         model_type="modernbert-decoder",
         causal_lm_class="ModernBertDecoderForCausalLM",

@@ -18,11 +18,12 @@ class BlockNorms(NamedTuple):
     placement: str  # norm_placement
     mixer: bool = True  # the layer holds a token mixer
     ffn: bool = True  # the layer holds an FFN
+    attn_pre_norm: bool = True  # False: no norm before the attention (layers_without_attn_pre_norm)
 
     def tensors(self, c: Collector) -> None:
         n, d, placement = c.naming, self.hidden_size, self.placement
         mixer, ffn = self.mixer, self.ffn
-        if placement in ("pre", "sandwich", "parallel") and (mixer or placement == "parallel"):
+        if placement in ("pre", "sandwich", "parallel") and (mixer or placement == "parallel") and self.attn_pre_norm:
             c.norm(n.attn_pre_norm, d)
         if placement in ("post", "sandwich") and mixer:
             c.norm(n.attn_post_norm, d)

@@ -112,7 +112,7 @@ class VisionTower(NamedTuple):
         attention = _new(Attention, (d, heads, heads, head_dim, head_dim, lay.bias, lay.bias, "none", True, "none",
                                      False, False, False, False, 0, False, False))
         ffn = _new(DenseFFN, (d, self.intermediate_size, lay.gated, lay.bias, False, False))
-        return _new(Layer, ((attention, ffn, _new(BlockNorms, (d, "pre", True, True))),))
+        return _new(Layer, ((attention, ffn, _new(BlockNorms, (d, "pre", True, True, True))),))
 
 
 def _norm(add: Any, name: str, size: int, bias: bool) -> None:
