@@ -98,3 +98,6 @@ AYA_VISION = _whole("aya_vision", ("cohere2", "cohere"), SIGLIP, downsample_fact
 # PaliGemma's, for when its family is registered (families/paligemma.py PALIGEMMA): SigLIP, a Gemma or Gemma 2
 # decoder, projection_dim (the projector's width) and the whole model's tying.
 PALIGEMMA = _whole("paligemma", ("gemma", "gemma2"), SIGLIP, projection_dim=st.integers(1, 40))
+# Video-LLaVA's, for when Whole can build a second tower (docs/notes/multimodal-e.md): CLIP, LLaVA's projector.
+VIDEO_LLAVA = _whole("video_llava", LLAVA_TEXT, CLIP, vision_feature_layer=FEATURE_LAYER,
+                     multimodal_projector_bias=booleans)
