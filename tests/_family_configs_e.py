@@ -95,9 +95,9 @@ CONFIGS_E: dict[str, st.SearchStrategy] = {
 # Aya Vision's, for when its family is registered (families/llava.py AYA_VISION).
 AYA_VISION = _whole("aya_vision", ("cohere2", "cohere"), SIGLIP, downsample_factor=st.integers(1, 3),
                     alignment_intermediate_size=st.integers(2, 40))
-# PaliGemma's, for when its family is registered (families/paligemma.py PALIGEMMA): SigLIP, a Gemma or Gemma 2
-# decoder, projection_dim (the projector's width) and the whole model's tying.
-PALIGEMMA = _whole("paligemma", ("gemma", "gemma2"), SIGLIP, projection_dim=st.integers(1, 40))
+# PaliGemma: SigLIP, a Gemma decoder (Gemma 2, PaliGemma 2's, once the decoder's Naming follows text_config:
+# docs/notes/multimodal-e.md), projection_dim (the projector's width) and the whole model's tying.
+CONFIGS_E["paligemma"] = _whole("paligemma", ("gemma",), SIGLIP, projection_dim=st.integers(1, 40))
 # Video-LLaVA's, for when Whole can build a second tower (docs/notes/multimodal-e.md): CLIP, LLaVA's projector.
 VIDEO_LLAVA = _whole("video_llava", LLAVA_TEXT, CLIP, vision_feature_layer=FEATURE_LAYER,
                      multimodal_projector_bias=booleans)

@@ -52,7 +52,7 @@ def test_the_decoder_alone_is_what_the_text_family_counts(model_type):
     assert decoder.total == build_reference({"model_type": decoder.architecture.model_type}).total
 
 
-@pytest.mark.parametrize("model_type", LLAVAS)
+@pytest.mark.parametrize("model_type", (*LLAVAS, "cohere2_vision", "paligemma"))
 @given(data=st.data())
 def test_the_decoder_alone_is_its_text_configs_causal_lm(model_type, data):
     """--text-only: whichever decoder type text_config names, tensor by tensor against its own CausalLM."""
@@ -93,3 +93,16 @@ def test_a_video_pooler_it_cannot_count_is_one_line():
     with pytest.raises(ArchitectureError, match="spatial_pool_stride: must be a positive whole number, got 0") as error:
         paramledger.load({"model_type": "llava_next_video", "spatial_pool_mode": "conv", "spatial_pool_stride": 0})
     assert "\n" not in str(error.value)
+
+
+def test_paligemma_2s_gemma_2_decoder_is_refused_in_one_line_until_its_names_follow_it():
+    with pytest.raises(ArchitectureError, match="text_config.model_type: 'gemma2' is not a text decoder paramledger "
+                                                "builds in paligemma") as error:
+        paramledger.load({"model_type": "paligemma", "text_config": {"model_type": "gemma2"}})
+    assert "\n" not in str(error.value)
+
+
+def test_paligemma_without_text_config_builds_its_class_s_gemma_2b():
+    inv = paramledger.inventory(paramledger.load({"model_type": "paligemma"}))
+    assert inv.total == build_reference({"model_type": "paligemma"}).total == 2_910_390_528
+    assert inv.architecture.num_hidden_layers == 18 and inv.architecture.hidden_size == 2048
