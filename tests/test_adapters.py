@@ -21,18 +21,17 @@ torch = pytest.importorskip("torch")
 
 
 def peft_model(config: dict, **lora: object):
-    """get_peft_model(<Family>ForCausalLM on the meta device, LoraConfig(**lora))."""
-    import transformers
-
-    from paramledger.reference import causal_lm_config, hf_config
+    """get_peft_model(<Family>ForCausalLM, or a multimodal family's whole model, on the meta device,
+    LoraConfig(**lora))."""
+    from paramledger.reference import auto_class, causal_lm_config, hf_config
 
     cfg = hf_config(config)
-    if families.get(config["model_type"]).text_config:
+    if families.get(config["model_type"]).text_decoder_only:
         cfg = causal_lm_config(cfg)
     with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
         warnings.simplefilter("ignore")
         with torch.device("meta"):
-            model = transformers.AutoModelForCausalLM.from_config(cfg)
+            model = auto_class(cfg).from_config(cfg)
         return peft.get_peft_model(model, peft.LoraConfig(**lora))
 
 

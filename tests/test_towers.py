@@ -4,6 +4,8 @@ tensor against transformers in tests/test_families.py; these are the whole-model
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import paramledger
@@ -45,3 +47,44 @@ def test_a_vision_config_it_cannot_count_is_one_line(vision, message):
     with pytest.raises(ArchitectureError, match=message) as error:
         paramledger.load({"model_type": "gemma3", "vision_config": vision})
     assert "\n" not in str(error.value)
+
+
+WHOLE = [family.model_type for family in paramledger.families.all_families() if family.whole is not None]
+
+
+@pytest.mark.parametrize("model_type", WHOLE)
+def test_a_whole_models_non_embedding_count_is_hugging_faces(model_type):
+    """num_parameters(exclude_embeddings=True) drops every nn.Embedding: a tower's position table too."""
+    import torch
+
+    from paramledger.reference import auto_class, default_config, hf_config
+
+    config = default_config(model_type)
+    cfg = hf_config(config)
+    with torch.device("meta"):
+        model = auto_class(cfg).from_config(cfg)
+    inv = paramledger.inventory(paramledger.load(config))
+    assert inv.non_embedding("hf") == model.num_parameters(exclude_embeddings=True)
+    assert inv.text_decoder == inv.total - sum(inv.component(c) for c in ("vision", "projector"))
+
+
+def test_count_gives_the_decoder_on_a_line_and_text_only_alone(cli):
+    _, out, _ = cli("count", "gemma-3-4b-it")
+    assert "total      4,300,079,472" in out
+    assert "text decoder: 3,880,263,168 (3.88 B; the total less the towers; --text-only counts it alone)" in out
+    _, out, _ = cli("count", "gemma-3-4b-it", "--json")
+    view = json.loads(out)
+    assert (view["total"], view["text_decoder"]) == (4_300_079_472, 3_880_263_168)
+    assert view["components"]["vision"] == 416_866_032
+    _, out, _ = cli("count", "gemma-3-4b-it", "--text-only", "--json")
+    view = json.loads(out)
+    assert view["total"] == view["text_decoder"] == 3_880_263_168 and "vision" not in view["components"]
+    _, out, _ = cli("count", "Llama-3.2-1B")
+    assert "text decoder:" not in out
+
+
+def test_verify_compares_the_whole_model_or_the_decoder(cli):
+    status, out, _ = cli("verify", "gemma-3-4b-it")
+    assert status == 0 and "total 4,300,079,472" in out
+    status, out, _ = cli("verify", "gemma-3-4b-it", "--text-only")
+    assert status == 0 and "total 3,880,263,168" in out

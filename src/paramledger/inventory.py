@@ -37,6 +37,8 @@ COMPONENTS = (
     "vision",  # a multimodal model's vision tower (towers/)
     "projector",  # the projector from a tower's features to the decoder's width
 )
+TOWER_COMPONENTS = ("vision", "projector")
+"""A whole multimodal model's components beside its text decoder."""
 
 NON_EMBEDDING_DEFINITIONS = {
     "hf": "Hugging Face num_parameters(exclude_embeddings=True): the total minus every "
@@ -388,10 +390,20 @@ class Inventory:
     def tied(self) -> bool:
         return bool(self.aliases)
 
+    @property
+    def text_decoder(self) -> int:
+        """The text decoder's own total: the whole total less a multimodal model's towers (TOWER_COMPONENTS)."""
+        return self.total - sum(self.component(name) for name in TOWER_COMPONENTS)
+
     def non_embedding(self, definition: str = "hf") -> int:
         """The total without embeddings, by a named definition (NON_EMBEDDING_DEFINITIONS)."""
-        if definition == "hf":
-            return self.total - self.embedding - self.component("positions")
+        if definition == "hf":  # every nn.Embedding: a tower's position table too
+            tables = 0
+            if self.architecture is not None and self.architecture.towers:
+                from .towers import embedding_tables
+
+                tables = sum(self[name].count for name in embedding_tables(self.architecture))
+            return self.total - self.embedding - self.component("positions") - tables
         if definition == "nanogpt":
             return self.total - self.component("positions")
         if definition == "kaplan":

@@ -206,13 +206,14 @@ class Verification:
     note: str | None = None  # how the config was obtained (a design translated to Llama, ...)
 
 
-def verify(source: Any, **overrides: Any) -> Verification:
+def verify(source: Any, *, text_only: bool = False, **overrides: Any) -> Verification:
     """Our inventory of ``source`` against transformers' model built from the same config.
 
     ``source``: anything :func:`paramledger.load` accepts that holds a config (a
     config.json, its folder, a bundled model, a config mapping) or a paramledger design
     expressible as Llama (translated by :func:`llama_config`).  ``overrides`` are field
-    names, written into the config under the family's own key names."""
+    names, written into the config under the family's own key names.  ``text_only``: a multimodal model's text
+    decoder alone, against the CausalLM of its text_config (else the whole model, against the whole class)."""
     from .families import get
     from .hf_config import architecture_from_config, config_with_overrides
     from .sources import load
@@ -231,9 +232,14 @@ def verify(source: Any, **overrides: Any) -> Verification:
         ours = architecture_from_config(config, _label(source))
     import paramledger
 
+    if text_only:
+        from .towers import text_only as decoder_alone
+
+        ours = decoder_alone(ours)
     inv = paramledger.inventory(ours)
     family = get(str(config["model_type"]))
-    reference = build_reference(config, text_config=bool(family and family.text_decoder_only))
+    reference = build_reference(config, text_config=bool(family and (family.text_decoder_only or
+                                                                      text_only and family.text_config)))
     return Verification(inv, reference, diff(inv, reference), config, note)
 
 

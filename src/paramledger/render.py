@@ -86,6 +86,9 @@ def inventory_table(inv: Inventory) -> str:
     rows.append(("total", f"{total:,}", human(total), "100.00 %"))
     out = [heading(inv), table(rows, "lrrr"), ""]
     arch = inv.architecture
+    if arch is not None and arch.towers:  # a whole multimodal model: its decoder's own total, a line of its own
+        out.append(f"text decoder: {inv.text_decoder:,} ({human(inv.text_decoder)}; the total less the towers; "
+                   "--text-only counts it alone)")
     out.append(f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)")
     head = {alias: target for alias, target in inv.aliases.items() if inv[target].component == "embedding"}
     if head:
@@ -202,6 +205,7 @@ def inventory_json(inv: Inventory, *, manifest: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {
         "source": inv.source,
         "total": inv.total,
+        "text_decoder": inv.text_decoder,  # the total less a multimodal model's towers (= total for a decoder)
         "components": inv.components,
         "embedding": inv.embedding,
         "embedding_share": float(inv.embedding_share),

@@ -54,6 +54,11 @@ def module_table(inv: Inventory, tensors: Sequence[Tensor], conv1d: bool) -> dic
     arch = inv.architecture
     linear_router = arch is not None and arch.model_type in LINEAR_ROUTERS
     by_name = {t.name: t for t in tensors}
+    tower_tables: frozenset[str] = frozenset()
+    if arch is not None and arch.towers:  # a tower's position table is an nn.Embedding too
+        from ..towers import embedding_tables
+
+        tower_tables = embedding_tables(arch)
     table: dict[str, Module] = {}
 
     def module(path: str) -> Module:
@@ -69,7 +74,7 @@ def module_table(inv: Inventory, tensors: Sequence[Tensor], conv1d: bool) -> dic
         m = module(path)
         m.parameters.append(t)
         if leaf == "weight" and len(t.shape) == 2 and not t.experts:
-            if t.component in TABLES:
+            if t.component in TABLES or t.name in tower_tables:
                 m.kind, (m.in_features, m.out_features) = "embedding", t.shape  # (num_embeddings, embedding_dim)
             elif t.component != "norm" and (t.component != "router" or linear_router):
                 m.kind = "linear"

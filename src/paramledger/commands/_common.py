@@ -19,6 +19,9 @@ def add_source(parser: argparse.ArgumentParser, *, optional: bool = False) -> No
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                         help="override an architecture key (HF config names; a model's own key such as GPT-2's n_head "
                              "works too), validated like the file; repeatable")
+    parser.add_argument("--text-only", action="store_true",
+                        help="a multimodal model's text decoder alone, as its own family counts it (default: the "
+                             "whole model, its vision tower and projector too)")
 
 
 def add_weight_options(parser: argparse.ArgumentParser) -> None:
@@ -56,16 +59,22 @@ def parse_overrides(pairs: list[str]) -> dict[str, str]:
 
 
 def load_source(args: argparse.Namespace):
-    """The command's SOURCE, loaded; fetching a hub id's config.json shows progress on stderr after a
-    second, unless the command prints JSON."""
+    """The command's SOURCE, loaded (its text decoder alone with --text-only); fetching a hub id's config.json
+    shows progress on stderr after a second, unless the command prints JSON."""
     from .. import load
 
     if "/" not in str(args.source):  # no hub id: a bundled name imports nothing more
-        return load(args.source, **parse_overrides(args.overrides))
-    from ..hub.progress import shown
+        arch = load(args.source, **parse_overrides(args.overrides))
+    else:
+        from ..hub.progress import shown
 
-    with shown(not getattr(args, "json", False)):
-        return load(args.source, **parse_overrides(args.overrides))
+        with shown(not getattr(args, "json", False)):
+            arch = load(args.source, **parse_overrides(args.overrides))
+    if getattr(args, "text_only", False):
+        from ..towers import text_only
+
+        return text_only(arch)
+    return arch
 
 
 def print_json(value: Any) -> None:

@@ -10,7 +10,8 @@ from ._common import add_source, parse_overrides, print_json
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "verify", help="compare the inventory with the model transformers builds (meta device)",
-        description="Build the family's ForCausalLM from the same config on the meta device and list every "
+        description="Build the family's ForCausalLM (a multimodal model whole, its text decoder alone with "
+                    "--text-only) from the same config on the meta device and list every "
                     "missing, extra, reshaped or differently tied tensor. Exit 0 on a match, 1 on any difference. "
                     'Needs torch and transformers: pip install "paramledger[reference]".')
     add_source(parser)
@@ -23,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     from ..reference import verification_lines, verify
 
     with shown(not args.json):
-        result = verify(args.source, **parse_overrides(args.overrides))
+        result = verify(args.source, text_only=args.text_only, **parse_overrides(args.overrides))
     if args.json:
         print_json({"source": args.source, "reference_class": result.reference.class_name,
                     "note": result.note, **result.diff.to_json()})

@@ -68,6 +68,14 @@ def tied(whole: Whole, config: Mapping[str, Any], text_tied: bool) -> bool:
     return bool(tie or whole.tie_from_text and text_tied)
 
 
+def embedding_tables(arch: Any) -> frozenset[str]:
+    """The names of the towers' nn.Embedding tables (a tower answers embedding_tables(), else holds none): what
+    num_parameters(exclude_embeddings) drops and LoRA adapts as an embedding, not a Linear."""
+    if not arch.towers:
+        return frozenset()
+    return frozenset(name for tower in arch.towers.parts for name in getattr(tower, "embedding_tables", list)())
+
+
 def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str | None) -> Any:
     """``arch`` (a whole multimodal config's text decoder, read) with the towers and the whole model's tying."""
     towers = Towers(read(whole, config, arch.hidden_size, where), whole.text_model_type,

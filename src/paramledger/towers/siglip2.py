@@ -34,6 +34,10 @@ class Siglip2Tower(NamedTuple):
     def buffers(self) -> list[Buffer]:
         return []
 
+    def embedding_tables(self) -> list[str]:
+        """Its position table, an nn.Embedding of num_patches rows."""
+        return self.vit.embedding_tables()
+
 
 _vit = vit(SIGLIP)
 

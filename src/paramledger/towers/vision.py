@@ -98,6 +98,10 @@ class VisionTower(NamedTuple):
             add(head + "mlp.fc2.bias", (d,))
         return out
 
+    def embedding_tables(self) -> list[str]:
+        """Its nn.Embedding tables: the learned positions."""
+        return [] if self.layout.positions is None else [self.prefix + self.layout.positions + ".weight"]
+
     def buffers(self) -> list[Buffer]:
         """The position ids of the learned table (int64, non-persistent: SiglipVisionEmbeddings, CLIP's)."""
         lay = self.layout
