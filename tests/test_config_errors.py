@@ -306,3 +306,16 @@ def test_rule_inputs_are_checked_under_the_config_key(tmp_path, cli, name, key, 
         paramledger.load(path)
     status, out, err = cli("count", str(path))
     assert status == 2 and out == "" and err.count("\n") == 1 and "config.json: " in err
+
+
+def test_a_remote_code_release_of_a_supported_architecture_is_counted_as_it_and_says_so():
+    """Kimi K2's config names kimi_k2, which transformers does not know; its auto_map is DeepSeek-V3's code."""
+    from paramledger import registry
+
+    config = {**registry.get("DeepSeek-V3").config, "model_type": "kimi_k2"}
+    config.pop("quantization_config", None)
+    ours = paramledger.load(config)
+    assert ours.model_type == "deepseek_v3"
+    assert ours.notes[0].startswith("kimi_k2 is counted as deepseek_v3: its remote code is deepseek_v3's")
+    same = {**config, "model_type": "deepseek_v3"}
+    assert paramledger.inventory(ours).total == paramledger.inventory(same).total == 671_026_404_352

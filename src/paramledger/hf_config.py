@@ -24,9 +24,12 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     if not model_type:
         raise ArchitectureError("model_type", "missing (required to choose the family)", where)
     family = families.get(str(model_type))
+    notes: list[str] = []
+    if family is None and (same := families.same_code(str(model_type))) is not None:
+        notes.append(f"{model_type} is counted as {same[0]}: its remote code is {same[0]}'s ({same[1]})")
+        family = families.get(same[0])
     if family is None:
         raise UnsupportedFamilyError(where, str(model_type), families.supported())
-    notes: list[str] = []
     top = config  # the dtype and quantization_config of a multimodal model are the whole model's
     if family.text_config:
         text = config.get("text_config")

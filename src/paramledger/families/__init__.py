@@ -12,9 +12,10 @@ import pkgutil
 from ..architecture import DESIGN_MODEL_TYPE
 from ._family import COUNT_NEUTRAL, Family
 
-__all__ = ["COUNT_NEUTRAL", "Family", "get", "supported", "all_families"]
+__all__ = ["COUNT_NEUTRAL", "Family", "get", "supported", "all_families", "same_code"]
 
 _REGISTRY: dict[str, Family] | None = None
+_SAME_CODE: dict[str, tuple[str, str]] = {}
 
 
 def _load() -> dict[str, Family]:
@@ -29,8 +30,16 @@ def _load() -> dict[str, Family]:
                 if family.model_type in registry:
                     raise RuntimeError(f"family {family.model_type!r} is declared twice ({info.name})")
                 registry[family.model_type] = family
+            _SAME_CODE.update(getattr(module, "SAME_CODE", {}))
         _REGISTRY = registry
     return _REGISTRY
+
+
+def same_code(model_type: str) -> tuple[str, str] | None:
+    """A model_type transformers does not know whose remote code (auto_map) is a supported family's own, as
+    a family module lists it in ``SAME_CODE``: (that family's model_type, where that is said)."""
+    _load()
+    return _SAME_CODE.get(model_type)
 
 
 def get(model_type: str) -> Family | None:

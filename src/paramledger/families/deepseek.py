@@ -134,3 +134,12 @@ FAMILIES += [
     ),
 ]
 
+
+# Releases whose config.json names a model_type transformers does not know, with an auto_map to remote code that
+# is this module's family's own: counted as that family, and said so.
+SAME_CODE = {
+    # Kimi K2 (moonshotai/Kimi-K2-Instruct, -Thinking): auto_map to configuration_deepseek.DeepseekV3Config and
+    # modeling_deepseek.DeepseekV3ForCausalLM; its deploy guidance (docs/deploy_guidance.md in the release) says it
+    # reuses DeepSeek-V3's architecture and sets model_type kimi_k2 only so that engines can tell the two apart.
+    "kimi_k2": ("deepseek_v3", "the release's deploy guidance: DeepSeek-V3's architecture, renamed"),
+}
