@@ -92,7 +92,6 @@ CONFIGS_E: dict[str, st.SearchStrategy] = {
         lambda drawn: {("vision_feature_layer" if drawn[1] and k == "vision_feature_layers" else k): v
                        for k, v in drawn[0].items()}),
 }
-# Aya Vision's, for when its family is registered (families/llava.py AYA_VISION).
 AYA_VISION = _whole("aya_vision", ("cohere2", "cohere"), SIGLIP, downsample_factor=st.integers(1, 3),
                     alignment_intermediate_size=st.integers(2, 40))
 # PaliGemma: SigLIP, a Gemma decoder (Gemma 2, PaliGemma 2's, once the decoder's Naming follows text_config:
@@ -101,3 +100,4 @@ CONFIGS_E["paligemma"] = _whole("paligemma", ("gemma",), SIGLIP, projection_dim=
 # Video-LLaVA's, for when Whole can build a second tower (docs/notes/multimodal-e.md): CLIP, LLaVA's projector.
 VIDEO_LLAVA = _whole("video_llava", LLAVA_TEXT, CLIP, vision_feature_layer=FEATURE_LAYER,
                      multimodal_projector_bias=booleans)
+CONFIGS_E["aya_vision"] = AYA_VISION

@@ -35,6 +35,11 @@ DEFAULTS_NEED = {
     "dots1": {"n_routed_experts": 128, "n_shared_experts": 2},
     # Lfm2MoeDecoderLayer indexes config.layer_types, which Lfm2MoeConfig leaves None (no fallback)
     "lfm2_moe": {"layer_types": ["conv", "conv", "full_attention"] * 10 + ["conv", "conv"]},
+    # AyaVisionConfig's vision_config: 14 heads that do not split SigLIP's 1152 (SiglipAttention's ValueError);
+    # the same tower with 16 heads
+    "aya_vision": {"vision_config": {"model_type": "siglip_vision_model", "hidden_size": 1152,
+                                     "intermediate_size": 4304, "patch_size": 14, "image_size": 384,
+                                     "num_hidden_layers": 26, "num_attention_heads": 16, "vision_use_head": False}},
 }
 
 # Count-neutral values without which transformers 5.24.0 cannot build a class's default config

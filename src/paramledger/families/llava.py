@@ -74,11 +74,10 @@ FAMILIES = [
                      text_types=LLAMA_TYPES), "VipLlavaForConditionalGeneration"),
 ]
 
-# Aya Vision: SigLIP, a pixel-shuffle SwiGLU projector and a Cohere 2 decoder; tied by default.  Verified on
-# random configs (tests/_family_configs_e.py AYA_VISION); registered once reference.DEFAULTS_NEED gives its
-# class defaults a vision_config transformers can build (AyaVisionConfig's 14 heads do not divide 1152:
-# docs/notes/multimodal-e.md).
+# Aya Vision: SigLIP, a pixel-shuffle SwiGLU projector and a Cohere 2 decoder; tied by default.  Its class
+# defaults' vision_config (14 heads on 1152) transformers cannot build: reference.DEFAULTS_NEED gives 16.
 AYA_VISION = multimodal(TEXT["cohere2"], "aya_vision", TF.format("aya_vision") + " (AyaVisionConfig)",
                         Whole({**SIGLIP_384, "num_attention_heads": 14}, projectors_llava.aya_vision,
                               projector_prefix="model.", tie_word_embeddings=True, text_types=("cohere2", "cohere")),
                         "AyaVisionForConditionalGeneration")
+FAMILIES.append(AYA_VISION)
