@@ -59,6 +59,8 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
                 key, f"{value!r} is not supported for {model_type} (paramledger counts only "
                 f"{allowed!r}; transformers would build other tensors)", where)
     understood = family.understood  # a local: read once, not once per key
+    if whole is not None:  # the whole family's own count-neutral text_config keys (PaliGemma's num_image_tokens)
+        understood = understood | families.get(counted_as).count_neutral
     not_understood = [key for key in config if key not in understood]
     for key, usual in family.expects.items():
         value = config.get(key, usual)
