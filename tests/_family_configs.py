@@ -15,6 +15,7 @@ from _family_configs_d import CONFIGS_D
 from _family_configs_e import CONFIGS_E
 from _family_configs_f import CONFIGS_F
 from _family_configs_g import CONFIGS_G
+from _family_configs_h import CONFIGS_H
 from hypothesis import assume
 from hypothesis import strategies as st
 
@@ -823,6 +824,7 @@ CONFIGS.update(CONFIGS_D)
 CONFIGS.update(CONFIGS_E)
 CONFIGS.update(CONFIGS_F)
 CONFIGS.update(CONFIGS_G)
+CONFIGS.update(CONFIGS_H)
 
 
 def _lfm2_width(config: dict) -> int:

@@ -88,3 +88,4 @@ def test_verify_compares_the_whole_model_or_the_decoder(cli):
     assert status == 0 and "total 4,300,079,472" in out
     status, out, _ = cli("verify", "gemma-3-4b-it", "--text-only")
     assert status == 0 and "total 3,880,263,168" in out
+

@@ -26,6 +26,8 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     c.add(n.embed + ".weight", (arch.vocab_size, d), "embedding")
     if arch.position_embedding_type == "learned":
         c.add(n.positions + ".weight", (arch.max_position_embeddings + n.position_offset, d), "positions")
+    if arch.type_vocab_size is not None:  # (0 rows: an empty table, as BertEmbeddings builds it)
+        c.add(n.token_types + ".weight", (arch.type_vocab_size, d), "token_types")
     if n.embed_norm is not None:
         c.norm(n.embed_norm, d)
     _model_extras(c, arch)

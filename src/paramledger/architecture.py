@@ -72,6 +72,7 @@ class Architecture:
     lm_head_transform_bias: bool = False
     position_embedding_type: str = "rope"
     max_position_embeddings: int = 2048  # rows of a learned position table; 0 parameters otherwise
+    type_vocab_size: int | None = None  # rows of a token-type (segment) table added to the embeddings (BERT); None: none
     # The share of head_dim RoPE rotates (on sliding layers, where it differs: Laguna): sizes its buffers.
     partial_rotary_factor: float = 1.0
     sliding_partial_rotary_factor: float | None = None
@@ -465,7 +466,8 @@ _POSITIVE_SIZES_OR_NULL = ("num_key_value_heads", "sliding_num_key_value_heads",
                            "moe_latent_size", "attention_hidden_size", "adapter_rank",
                            *(key for kind in MIXERS for key in kind.positive_or_null))
 _ZERO_OR_MORE_SIZES = ("num_experts", "n_shared_experts", "shared_expert_intermediate_size", "qk_rope_head_dim",
-                       "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank")
+                       "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank",
+                       "type_vocab_size")
 _EXPERT_OPTIONS = ("router_correction_bias", "moe_output_norm", "experts_output_bias", "attention_experts",
                    "expert_embeddings")  # each means nothing without num_experts
 _INDEXER_SIZES = ("index_head_dim", "index_topk")  # positive or null, with index_n_heads

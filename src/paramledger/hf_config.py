@@ -115,6 +115,11 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         if "head_dim" not in family.keys:  # the design's hint names a key this config class does not have
             message = message.removesuffix("; set head_dim")
         raise ArchitectureError(key, f"{message} ({key} is read as {error.key})", where) from None
+    if family.explain:
+        import dataclasses
+
+        notes = [note for explain in family.explain if (note := explain(arch)) is not None]
+        arch = dataclasses.replace(arch, notes=(*arch.notes, *notes)) if notes else arch
     if whole is not None:
         from .towers import with_towers
 

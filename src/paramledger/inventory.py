@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 COMPONENTS = (
     "embedding",  # the token table (input side)
     "positions",  # a learned position table
+    "token_types",  # a token-type (segment) table (BERT's token_type_embeddings)
     "attention",
     "mixer",  # token mixers other than attention: Gated DeltaNet, Mamba, Mamba-2, LFM2's short conv
     "ffn",  # dense feed-forward matrices
@@ -42,10 +43,11 @@ TOWER_COMPONENTS = ("vision", "projector")
 
 NON_EMBEDDING_DEFINITIONS = {
     "hf": "Hugging Face num_parameters(exclude_embeddings=True): the total minus every "
-    "nn.Embedding weight (token and learned position tables); an untied LM head stays in",
+    "nn.Embedding weight (token, learned position and token-type tables, a tower's position table); an untied "
+    "LM head stays in",
     "nanogpt": "nanoGPT get_num_params(non_embedding=True): the total minus the position "
     "table only; the token table stays in because the tied head uses it",
-    "kaplan": "Kaplan et al. (2020), N: the total minus the token table, the position table "
+    "kaplan": "Kaplan et al. (2020), N: the total minus the token table, the position (and token-type) table "
     "and an untied output projection (every vocabulary- or position-sized matrix)",
 }
 
@@ -403,11 +405,12 @@ class Inventory:
                 from .towers import embedding_tables
 
                 tables = sum(self[name].count for name in embedding_tables(self.architecture))
-            return self.total - self.embedding - self.component("positions") - tables
+            return self.total - self.embedding - self.component("positions") - self.component("token_types") - tables
         if definition == "nanogpt":
             return self.total - self.component("positions")
         if definition == "kaplan":
-            return self.total - self.embedding - self.component("positions") - self.component("lm_head")
+            return (self.total - self.embedding - self.component("positions") - self.component("token_types")
+                    - self.component("lm_head"))
         from ._exceptions import OptionError
 
         raise OptionError("definition", f"unknown non-embedding definition {definition!r}; "

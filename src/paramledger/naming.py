@@ -16,6 +16,7 @@ from .parts import MIXERS
 class Naming:
     embed: str = "model.embed_tokens"
     positions: str = "model.embed_positions"
+    token_types: str = "model.embed_token_types"  # type_vocab_size: the token-type table
     position_offset: int = 0  # extra rows some families allocate in the learned table (OPT: 2)
     layer: str = "model.layers.{i}"
     embed_norm: str | None = None  # a norm on the token embeddings, before the blocks (BLOOM)

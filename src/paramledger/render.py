@@ -90,7 +90,8 @@ def inventory_table(inv: Inventory) -> str:
         out.append(f"text decoder: {inv.text_decoder:,} ({human(inv.text_decoder)}; the total less the towers; "
                    "--text-only counts it alone)")
     out.append(f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)")
-    head = {alias: target for alias, target in inv.aliases.items() if inv[target].component == "embedding"}
+    # the head's weight tied to the token table, and its bias to one held apart (BERT's cls.predictions.bias)
+    head = {alias: target for alias, target in inv.aliases.items() if inv[target].component in ("embedding", "lm_head")}
     if head:
         pairs = ", ".join(f"{alias} -> {target}" for alias, target in head.items())
         out.append(f"output head: tied ({pairs}), counted once")
