@@ -146,13 +146,15 @@ def build_reference(config: Mapping[str, Any], *, text_config: bool = False) -> 
 
 def auto_class(cfg: Any) -> Any:
     """The auto class whose model is the reference for ``cfg``: the CausalLM where transformers registers one
-    for the type, else the whole multimodal model (image-text-to-text, then multimodal LM), as issue #16 says."""
+    for the type, else the whole multimodal model (image-text-to-text, then multimodal LM), as issue #16 says,
+    else the masked-LM model of an encoder (issue #17)."""
     from transformers.models.auto import modeling_auto
 
     _, transformers = _import_reference()
     for mapping, auto in (("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "AutoModelForCausalLM"),
                           ("MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES", "AutoModelForImageTextToText"),
-                          ("MODEL_FOR_MULTIMODAL_LM_MAPPING_NAMES", "AutoModelForMultimodalLM")):
+                          ("MODEL_FOR_MULTIMODAL_LM_MAPPING_NAMES", "AutoModelForMultimodalLM"),
+                          ("MODEL_FOR_MASKED_LM_MAPPING_NAMES", "AutoModelForMaskedLM")):
         if cfg.model_type in getattr(modeling_auto, mapping):
             return getattr(transformers, auto)
     return transformers.AutoModelForCausalLM  # let it say what it cannot build
