@@ -97,7 +97,8 @@ AYA_VISION = _whole("aya_vision", ("cohere2", "cohere"), SIGLIP, downsample_fact
 # PaliGemma: SigLIP, a Gemma decoder (Gemma 2, PaliGemma 2's, once the decoder's Naming follows text_config:
 # docs/notes/multimodal-e.md), projection_dim (the projector's width) and the whole model's tying.
 CONFIGS_E["paligemma"] = _whole("paligemma", ("gemma",), SIGLIP, projection_dim=st.integers(1, 40))
-# Video-LLaVA's, for when Whole can build a second tower (docs/notes/multimodal-e.md): CLIP, LLaVA's projector.
+# Video-LLaVA's: CLIP, LLaVA's projector, two towers.
 VIDEO_LLAVA = _whole("video_llava", LLAVA_TEXT, CLIP, vision_feature_layer=FEATURE_LAYER,
                      multimodal_projector_bias=booleans)
 CONFIGS_E["aya_vision"] = AYA_VISION
+CONFIGS_E["video_llava"] = VIDEO_LLAVA

@@ -81,3 +81,10 @@ AYA_VISION = multimodal(TEXT["cohere2"], "aya_vision", TF.format("aya_vision") +
                               projector_prefix="model.", tie_word_embeddings=True, text_types=("cohere2", "cohere")),
                         "AyaVisionForConditionalGeneration")
 FAMILIES.append(AYA_VISION)
+
+# Video-LLaVA: two CLIP towers from the one vision_config (video_tower, then image_tower), LLaVA's projector.
+FAMILIES.append(multimodal(TEXT["llama"], "video_llava", TF.format("video_llava") + " (VideoLlavaConfig)",
+                           Whole({**CLIP_L_336, "image_size": 224}, projectors.llava,
+                                 vision_prefix="model.video_tower.", twin_prefixes=("model.image_tower.",),
+                                 tie_word_embeddings=False, text_types=LLAMA_TYPES),
+                           "VideoLlavaForConditionalGeneration"))

@@ -37,6 +37,9 @@ class Whole(NamedTuple):
     tie_from_text: bool = False
     tie_keys: tuple[str, ...] = ("tie_word_embeddings",)  # the whole config's keys for it, the first given wins
     vision_kind: str = ""  # the tower whatever vision_config's model_type says (Idefics2Config drops it); "": by it
+    # More towers built from the same vision_config, each under its own prefix (Video-LLaVA's image_tower beside
+    # its video_tower), registered after the first; the projector reads the first.
+    twin_prefixes: tuple[str, ...] = ()
     # The text_config model_types it reads, each by its own family's table (LLaVA's decoder is any of
     # several); (): only the family's own.  The first is the one a config without text_config builds.
     text_types: tuple[str, ...] = ()
@@ -114,9 +117,10 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
                                 f"build yet (it builds {', '.join(sorted(kinds))}); --text-only counts the text "
                                 "decoder alone", where)
     tower_kind = kinds[kind]
-    tower = tower_kind.make(whole.vision_prefix, {**tower_kind.defaults, **given}, where)
-    projected = Projected(projector_tensors(whole.projector_prefix, whole.projector(config, tower, text_hidden)))
-    return tower, projected
+    vision = {**tower_kind.defaults, **given}
+    towers = tuple(tower_kind.make(prefix, vision, where) for prefix in (whole.vision_prefix, *whole.twin_prefixes))
+    projected = Projected(projector_tensors(whole.projector_prefix, whole.projector(config, towers[0], text_hidden)))
+    return (*towers, projected)
 
 
 @lru_cache(maxsize=1)
