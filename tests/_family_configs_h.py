@@ -18,4 +18,8 @@ def bert(draw) -> dict:
     return config
 
 
-CONFIGS_H: dict[str, st.SearchStrategy] = {"bert": _typed("bert", bert())}
+# RoBERTa's code (families/roberta.py) reads BertConfig's keys: BERT's strategy, each under its own model_type
+ROBERTA_TYPES = ("roberta", "data2vec-text", "roberta-prelayernorm", "xlm-roberta-xl")
+
+CONFIGS_H: dict[str, st.SearchStrategy] = {"bert": _typed("bert", bert()),
+                                           **{model_type: _typed(model_type, bert()) for model_type in ROBERTA_TYPES}}
