@@ -96,7 +96,7 @@ AYA_VISION = _whole("aya_vision", ("cohere2", "cohere"), SIGLIP, downsample_fact
                     alignment_intermediate_size=st.integers(2, 40))
 # PaliGemma: SigLIP, a Gemma decoder (Gemma 2, PaliGemma 2's, once the decoder's Naming follows text_config:
 # docs/notes/multimodal-e.md), projection_dim (the projector's width) and the whole model's tying.
-CONFIGS_E["paligemma"] = _whole("paligemma", ("gemma",), SIGLIP, projection_dim=st.integers(1, 40))
+CONFIGS_E["paligemma"] = _whole("paligemma", ("gemma", "gemma2"), SIGLIP, projection_dim=st.integers(1, 40))
 # Video-LLaVA's: CLIP, LLaVA's projector, two towers.
 VIDEO_LLAVA = _whole("video_llava", LLAVA_TEXT, CLIP, vision_feature_layer=FEATURE_LAYER,
                      multimodal_projector_bias=booleans)

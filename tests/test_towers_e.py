@@ -71,11 +71,14 @@ def test_a_video_pooler_it_cannot_count_is_one_line():
     assert "\n" not in str(error.value)
 
 
-def test_paligemma_2s_gemma_2_decoder_is_refused_in_one_line_until_its_names_follow_it():
-    with pytest.raises(ArchitectureError, match="text_config.model_type: 'gemma2' is not a text decoder paramledger "
-                                                "builds in paligemma") as error:
-        paramledger.load({"model_type": "paligemma", "text_config": {"model_type": "gemma2"}})
-    assert "\n" not in str(error.value)
+def test_paligemma_2s_gemma_2_decoder_is_named_by_its_own_family():
+    config = {"model_type": "paligemma", "text_config": {"model_type": "gemma2"}}
+    arch = paramledger.load(config)
+    inv = paramledger.inventory(arch)
+    assert inv.total == build_reference(config).total == 3_016_200_704
+    assert "model.language_model.layers.0.pre_feedforward_layernorm.weight" in inv.names()
+    decoder = text_only(arch)
+    assert decoder.model_type == "gemma2" and paramledger.inventory(decoder).total == 2_614_341_888
 
 
 def test_paligemma_without_text_config_builds_its_class_s_gemma_2b():

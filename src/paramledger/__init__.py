@@ -107,23 +107,9 @@ def __getattr__(name: str) -> object:
 def inventory(architecture: Architecture | str, **overrides: object) -> Inventory:
     """The inventory of a declared architecture (or of anything :func:`load` accepts)."""
     arch = architecture if isinstance(architecture, Architecture) and not overrides else load(architecture, **overrides)
-    family = families.get(arch.model_type)
-    inv = _build(arch, family.naming if family else _generic_naming(arch.norm_placement), source=arch.source)
+    inv = _build(arch, families.naming_of(arch), source=arch.source)
     if arch.towers:  # a whole multimodal model: its towers before the decoder
         from .towers import attach
 
         return attach(inv)
     return inv
-
-
-def _generic_naming(norm_placement: str):
-    """A design of our own (model_type "paramledger") takes Llama's tensor names; with
-    sandwich norms Llama's "post_attention_layernorm" would name two tensors, so the pre-FFN
-    norm takes Gemma 2's name, as the families that use sandwich norms do."""
-    import dataclasses
-
-    from .naming import LLAMA
-
-    if norm_placement == "sandwich":
-        return dataclasses.replace(LLAMA, ffn_pre_norm="pre_feedforward_layernorm")
-    return LLAMA

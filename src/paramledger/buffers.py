@@ -50,8 +50,7 @@ def _buffers(arch: Architecture, *, expand: bool) -> list[tuple[Buffer, int]]:
     from .design.flat import layer_plan
     from .parts._collector import BufferCollector
 
-    family = families.get(arch.model_type)
-    naming = family.naming if family is not None else _design_naming()
+    naming = families.naming_of(arch)
     out: list[tuple[Buffer, int]] = []
     if arch.towers:  # a whole multimodal model: the towers' buffers first
         out += [(b, 1) for tower in arch.towers.parts for b in tower.buffers()]
@@ -127,12 +126,6 @@ def _size(arch: Architecture, term: int | str) -> int:
     else:
         value = getattr(arch, name)
     return value + int(extra or 0)
-
-
-def _design_naming() -> Naming:
-    from .naming import LLAMA
-
-    return LLAMA
 
 
 def priced(buffer: Buffer, model_dtype: str, model_bytes: int) -> tuple[str, int]:

@@ -233,13 +233,12 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
     from . import families, load
     from ._builder import build
     from .inventory import COMPONENTS, StampedTensors, inventory_from_tensors
-    from .naming import LLAMA
 
     arch = load(source)
     stand_in = _SymbolicArchitecture(arch, frozenset(free))
     family = families.get(arch.model_type)
     try:
-        traced = build(stand_in, family.naming if family else LLAMA)  # type: ignore[arg-type]
+        traced = build(stand_in, families.naming_of(arch))  # type: ignore[arg-type]
     except TypeError as error:  # a builder step that needs a number, not a symbol
         reason = str(error)
         if arch.qk_norm == "per_head" and family and "{h}" in family.naming.q_norm:

@@ -123,7 +123,7 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     if whole is not None:
         from .towers import with_towers
 
-        return with_towers(arch, whole, top, where)
+        return with_towers(arch, whole, top, where, family)
     return arch
 
 

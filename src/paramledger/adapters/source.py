@@ -20,8 +20,7 @@ def lora_inventory(inv: Inventory, adapter: LoraSpec | str | os.PathLike | dict[
     spec = adapter if isinstance(adapter, LoraSpec) else read_adapter(adapter)
     note = check_base(spec, inv)
     arch = inv.architecture
-    family = families.get(arch.model_type) if arch is not None else None
-    naming = family.naming if family is not None else None
+    naming = families.naming_of(arch) if arch is not None and families.get(arch.model_type) else None
     adapted = apply_lora(inv, spec, conv1d=bool(naming and naming.conv1d),
                          lm_head=naming.lm_head if naming else "lm_head",
                          experts_in_out=bool(naming and naming.experts_in_out))

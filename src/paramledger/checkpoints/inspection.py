@@ -55,8 +55,7 @@ def inspect_path(path: str | os.PathLike[str], *, config: str | os.PathLike[str]
             extra_notes.append(f"config.json beside the weights not used ({error})")
         else:
             inv = inventory(arch)
-            family = families.get(arch.model_type)
-            naming = family.naming if family is not None else None
+            naming = families.naming_of(arch) if families.get(arch.model_type) is not None else None
             label = config_label or str(config_path)
     tokens = tokenizer_vocabulary(tokenizer) if tokenizer is not None and tokenizer.is_file() else None
     report = reconcile(checkpoint, inv, config=raw if isinstance(raw, dict) else {}, naming=naming, name=name,

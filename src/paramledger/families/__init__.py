@@ -6,13 +6,19 @@ checked unique at import (a duplicate would silently shadow an entry).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import pkgutil
+from typing import TYPE_CHECKING
 
 from ..architecture import DESIGN_MODEL_TYPE
 from ._family import COUNT_NEUTRAL, Family
 
-__all__ = ["COUNT_NEUTRAL", "Family", "get", "supported", "all_families", "same_code"]
+if TYPE_CHECKING:
+    from ..architecture import Architecture
+    from ..naming import Naming
+
+__all__ = ["COUNT_NEUTRAL", "Family", "get", "supported", "all_families", "same_code", "naming_of"]
 
 _REGISTRY: dict[str, Family] | None = None
 _SAME_CODE: dict[str, tuple[str, str]] = {}
@@ -54,3 +60,20 @@ def supported() -> list[str]:
 
 def all_families() -> list[Family]:
     return [_load()[name] for name in supported()]
+
+
+def naming_of(arch: Architecture) -> Naming:
+    """The tensor names of ``arch``: its family's (a whole multimodal model's decoder by the text family its
+    text_config names, where that is not the family's own), or Llama's for a design of our own, whose pre-FFN
+    norm takes Gemma 2's name with sandwich norms (Llama's "post_attention_layernorm" would name two tensors)."""
+    towers = arch.towers
+    if towers and towers.naming is not None:
+        return towers.naming
+    family = get(arch.model_type)
+    if family is not None:
+        return family.naming
+    from ..naming import LLAMA
+
+    if arch.norm_placement == "sandwich":
+        return dataclasses.replace(LLAMA, ffn_pre_norm="pre_feedforward_layernorm")
+    return LLAMA

@@ -1,10 +1,7 @@
 """PaliGemma as a whole model: a SigLIP tower without its pooling head, one biased Linear to projection_dim
 (towers/projectors.py's paligemma) and a Gemma decoder; tied by the whole config's tie_word_embeddings
-(PaliGemmaConfig's, default True).
-
-PaliGemma 2's Gemma 2 decoder is refused in one line (text_config.model_type) until the decoder's Naming follows
-text_config's type: Gemma 2's sandwich norms are named apart from Gemma's (docs/notes/multimodal-e.md); then
-text_types takes "gemma2" too, verified so on a copy of the tree."""
+(PaliGemmaConfig's, default True).  PaliGemma 2's decoder is Gemma 2, named by its own family (its sandwich
+norms are named apart from Gemma's)."""
 
 import dataclasses
 
@@ -21,7 +18,7 @@ GEMMA_2B = {"model_type": "gemma", "hidden_size": 2048, "num_hidden_layers": 18,
             "num_attention_heads": 8, "num_key_value_heads": 1, "vocab_size": 257152}
 
 PALIGEMMA = multimodal(TEXT["gemma"], "paligemma", TF.format("paligemma") + " (PaliGemmaConfig)",
-                       Whole(SIGLIP_224, projectors.paligemma, tie_word_embeddings=True, text_types=("gemma",),
+                       Whole(SIGLIP_224, projectors.paligemma, tie_word_embeddings=True, text_types=("gemma", "gemma2"),
                              text_config=GEMMA_2B), "PaliGemmaForConditionalGeneration")
 # PaliGemmaConfig.__post_init__ writes the image's patch count into text_config (its released configs keep it).
 PALIGEMMA = dataclasses.replace(PALIGEMMA, count_neutral=PALIGEMMA.count_neutral | {"num_image_tokens"})

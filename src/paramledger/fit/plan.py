@@ -87,10 +87,7 @@ class _Setup:
         if arch is None:
             raise OptionError("source", "fit needs the architecture (layers, heads), not a bare tensor list")
         self.inv, self.arch = inv, arch
-        family = families.get(arch.model_type)
-        from ..naming import LLAMA
-
-        self.naming = family.naming if family else LLAMA
+        self.naming = families.naming_of(arch)
         self.rules = Rules(inv, self.naming)
         self._weights: dict[Any, Any] = {}
         self._caches: dict[Any, list[StageCache]] = {}

@@ -364,8 +364,7 @@ def _naming(inventory: Inventory) -> object:
     from ..naming import LLAMA
 
     arch = inventory.architecture
-    family = families.get(arch.model_type) if arch is not None else None
-    return family.naming if family else LLAMA
+    return families.naming_of(arch) if arch is not None and families.get(arch.model_type) else LLAMA
 
 
 def gguf_tensors(inventory: Inventory) -> tuple[GGUFTensor, ...]:

@@ -52,6 +52,7 @@ class Towers(NamedTuple):
     parts: tuple[Any, ...]  # each answers tensors() and buffers(), in registration order
     text_model_type: str  # the decoder's own family: what --text-only counts
     text_tied: bool  # text_config's tie_word_embeddings (the whole model ties by its own key)
+    naming: Any = None  # the decoder's names where its text family's differ from the whole family's (Gemma 2's)
 
 
 class Projected(NamedTuple):
@@ -79,10 +80,15 @@ def embedding_tables(arch: Any) -> frozenset[str]:
     return frozenset(name for tower in arch.towers.parts for name in getattr(tower, "embedding_tables", list)())
 
 
-def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str | None) -> Any:
-    """``arch`` (a whole multimodal config's text decoder, read) with the towers and the whole model's tying."""
-    towers = Towers(read(whole, config, arch.hidden_size, where), whole.text_model_type,
-                    arch.tie_word_embeddings)
+def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str | None, text_family: Any) -> Any:
+    """``arch`` (a whole multimodal config's text decoder, read by ``text_family``'s table) with the towers and
+    the whole model's tying."""
+    naming = whole_naming(text_family.naming, whole.decoder_prefix)
+    from ..families import get
+
+    own = get(whole.text_model_type)
+    towers = Towers(read(whole, config, arch.hidden_size, where), text_family.model_type, arch.tie_word_embeddings,
+                    None if own is not None and naming == whole_naming(own.naming, whole.decoder_prefix) else naming)
     tie, notes = tied(whole, config, arch.tie_word_embeddings), arch.notes
     if tie and not arch.tie_word_embeddings and not any(key in config for key in whole.tie_keys):
         head = arch.lm_head_rows * arch.hidden_size  # the config is silent; its class ties, its text_config does not
