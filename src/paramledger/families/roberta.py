@@ -20,8 +20,8 @@ def roberta_naming(prefix: str, **changes):
     before its submodules (a module's own parameters come first in named_parameters)."""
     embeddings = f"{prefix}.embeddings"
     head = ("lm_head.bias", "lm_head.dense", "lm_head.layer_norm", "lm_head.decoder")
-    names = dict(
-        embed=f"{embeddings}.word_embeddings", positions=f"{embeddings}.position_embeddings",
+    names = dataclasses.replace(
+        BERT.naming, embed=f"{embeddings}.word_embeddings", positions=f"{embeddings}.position_embeddings",
         token_types=f"{embeddings}.token_type_embeddings", embed_norm=f"{embeddings}.LayerNorm",
         layer=f"{prefix}.encoder.layer.{{i}}", lm_head="lm_head.decoder", lm_head_bias="lm_head.bias",
         lm_head_dense="lm_head.dense", lm_head_norm="lm_head.layer_norm",
@@ -30,7 +30,7 @@ def roberta_naming(prefix: str, **changes):
         model_order=(f"{embeddings}.word_embeddings", f"{embeddings}.token_type_embeddings",
                      f"{embeddings}.LayerNorm", f"{embeddings}.position_embeddings", f"{prefix}.encoder.layer",
                      f"{prefix}.encoder.LayerNorm", f"{prefix}.LayerNorm", *head))
-    return dataclasses.replace(BERT.naming, **{**names, **changes})
+    return dataclasses.replace(names, **changes)  # a variant's own paths over RoBERTa's
 
 
 ROBERTA_DEFAULTS = {**BERT.defaults, "vocab_size": 50265}
@@ -54,8 +54,8 @@ ROBERTA_PRELAYERNORM = derived_from(
     source=TF.format("roberta_prelayernorm", "roberta_prelayernorm"),
     naming=roberta_naming("roberta_prelayernorm", attn_pre_norm="attention.LayerNorm",
                           ffn_pre_norm="intermediate.LayerNorm", final_norm="roberta_prelayernorm.LayerNorm",
-                          layer_order=("attention.self", "attention.output", "attention.LayerNorm", "intermediate.LayerNorm",
-                                       "intermediate", "output")),
+                          layer_order=("attention.self", "attention.output", "attention.LayerNorm",
+                                       "intermediate.LayerNorm", "intermediate", "output")),
     switches={**ROBERTA.switches, "norm_placement": "pre", "final_norm": True})
 
 # identical to roberta except: pre-LN layers (attention.self_attn_layer_norm, registered after the attention's
