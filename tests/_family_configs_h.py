@@ -50,4 +50,5 @@ CONFIGS_H: dict[str, st.SearchStrategy] = {"bert": _typed("bert", bert()),
                                            **{model_type: _typed(model_type, bert()) for model_type in ROBERTA_TYPES},
                                            "ernie": _typed("ernie", ernie())}
 # The masked-LM-only types (families' MASKED_LM_ONLY), checked by tests/test_encoders_h.py until they are registered
-PENDING_H: dict[str, st.SearchStrategy] = {"distilbert": _typed("distilbert", distilbert())}
+PENDING_H: dict[str, st.SearchStrategy] = {"distilbert": _typed("distilbert", distilbert()),
+                                           "yoso": _typed("yoso", bert()), "mra": _typed("mra", bert())}

@@ -98,3 +98,9 @@ def test_ernie_task_type_table_is_refused_by_its_key():
     miscounted."""
     with pytest.raises(ArchitectureError, match="config: use_task_id: True is not supported for ernie"):
         paramledger.load({"model_type": "ernie", "use_task_id": True})
+
+
+def test_yoso_attention_conv_is_refused_by_its_key():
+    """conv_window adds a depthwise Conv2d to every YosoSelfAttention, which the table does not build."""
+    with pytest.raises(ArchitectureError, match="config: conv_window: 65 is not supported for yoso"):
+        paramledger.load({"model_type": "yoso", "conv_window": 65})

@@ -1,5 +1,5 @@
 """Masked-LM types whose code is BERT's (families/bert.py) under other names or norm placements (issue #17):
-ERNIE, Megatron-BERT and DistilBERT. Each reference is the CausalLM class where the mapping registers one
+ERNIE, Megatron-BERT, DistilBERT, YOSO and MRA. Each reference is the CausalLM class where the mapping registers one
 (ErnieForCausalLM, MegatronBertForCausalLM: the masked-LM class's tensors, tests/test_encoders_h.py), else the
 masked-LM class (DistilBertForMaskedLM)."""
 
@@ -71,7 +71,37 @@ DISTILBERT = derived_from(
     count_neutral=BERT.count_neutral | {"sinusoidal_pos_embds", "qa_dropout", "seq_classif_dropout"},
     requires={}, expects={}, explain=())
 
+
+def _two_more_positions(prefix: str, persistent_positions: bool) -> Naming:
+    """BERT's names under ``prefix``, a position table of max_position_embeddings + 2 rows (YosoEmbeddings,
+    MraEmbeddings: position ids start after the padding index), position_ids kept in the state dict or not."""
+    buffers = ((f"{prefix}.embeddings.position_ids", (1, "max_position_embeddings"), "int64", persistent_positions),
+               (f"{prefix}.embeddings.token_type_ids", (1, "max_position_embeddings"), "int64", False))
+    return renamed(BERT.naming, prefix, position_offset=2, model_buffers=buffers)
+
+
+# identical to bert except: YosoModel under "yoso", two more position rows, YosoConfig's sizes (RoBERTa's vocabulary,
+# 4096 positions, one token type); conv_window adds a depthwise conv to every attention this table does not build;
+# the hashing keys change no tensor
+YOSO = derived_from(
+    BERT, model_type="yoso", causal_lm_class="YosoForMaskedLM", source=TF.format("yoso"),
+    naming=_two_more_positions("yoso", persistent_positions=False), explain=(),
+    defaults={**BERT.defaults, "vocab_size": 50265, "max_position_embeddings": 4096, "type_vocab_size": 1},
+    count_neutral=BERT.count_neutral | {"use_expectation", "hash_code_len", "num_hash", "use_fast_hash",
+                                        "lsh_backward"},
+    requires={**BERT.requires, "conv_window": None})
+
+# identical to yoso except: MraModel under "mra", position_ids persistent (MraEmbeddings registers it so), 512
+# positions; its block-sparse keys change no tensor
+MRA = derived_from(
+    YOSO, model_type="mra", causal_lm_class="MraForMaskedLM", source=TF.format("mra"),
+    naming=_two_more_positions("mra", persistent_positions=True),
+    defaults={**YOSO.defaults, "max_position_embeddings": 512},
+    count_neutral=BERT.count_neutral | {"block_per_row", "approx_mode", "initial_prior_first_n_blocks",
+                                        "initial_prior_diagonal_n_blocks"},
+    requires=BERT.requires)
+
 FAMILIES = [ERNIE, MEGATRON_BERT]
 # Types transformers registers only as masked-LM models, held out of the registry until tests/test_families.py takes
 # a ForMaskedLM reference class (docs/notes/encoders-h.md); tests/test_encoders_h.py checks them meanwhile
-MASKED_LM_ONLY = [DISTILBERT]
+MASKED_LM_ONLY = [DISTILBERT, YOSO, MRA]
