@@ -134,6 +134,12 @@ class WindowedTower(NamedTuple):
             norm("post_layernorm", d, "rmsnorm")
         return out
 
+    def embedding_tables(self) -> list[str]:
+        """Its nn.Embedding tables (towers.embedding_tables): the learned positions, where it has them."""
+        if self.layout.merger == "glm4v":
+            return [self.prefix + "embeddings.position_embedding.weight"]
+        return [] if self.layout.positions is None else [self.prefix + self.layout.positions + ".weight"]
+
     def buffers(self) -> list[Buffer]:
         """The axial RoPE's inv_freq pair: arange(0, head_dim // 2, 2) frequencies, float32, non-persistent."""
         spatial = self.width // self.num_heads // 2
