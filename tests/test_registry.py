@@ -78,7 +78,8 @@ def test_tensors_outside_the_layers_keep_their_places():
         assert all(t.layer is not None for t in inv.tensors[layers[0]:layers[-1] + 1]), name
         after = {t.name for t in inv.tensors[layers[-1] + 1:]}
         order = naming.model_order
-        before_layers = bool(order) and order.index(naming.final_norm) < order.index(naming.layer.partition(".{i}")[0])
+        before_layers = naming.final_norm in order and (
+            order.index(naming.final_norm) < order.index(naming.layer.partition(".{i}")[0]))
         if inv.architecture.final_norm and inv.architecture.norm_type != "nonparametric":
             assert (naming.final_norm + ".weight" in after) != before_layers, name
         if not inv.tied:

@@ -22,8 +22,8 @@ def break_even_vocab_size(architecture: Architecture) -> int | None:
         inv = inventory(architecture.replace(vocab_size=vocab))
         return inv.total - inv.embedding
 
-    r0 = 2 * rest(1) - rest(2)
-    r1 = rest(2) - rest(1)
+    one, two = rest(1), rest(2)
+    r0, r1 = 2 * one - two, two - one
     d = architecture.hidden_size
     if d <= r1:
         return None

@@ -341,8 +341,12 @@ class Architecture:
                 layers = 0  # validation below reports the bad value
             values.update(repeat_patterns(self, layers, changes))
         values.update(changes)
-        return Architecture.from_mapping(values, where or self.source, self.notes, source=self.source,
+        copy = Architecture.from_mapping(values, where or self.source, self.notes, source=self.source,
                                          stored=self.stored, towers=self.towers)
+        plan = self.__dict__.get("_layer_plan")
+        if plan is not None and changes.keys() <= _PLAN_NEUTRAL:  # the same layers: the plan is kept
+            copy.__dict__["_layer_plan"] = plan
+        return copy
 
     def to_mapping(self, *, include_defaults: bool = False) -> dict[str, Any]:
         """Field name → value; without ``include_defaults`` only what differs from the defaults."""
@@ -468,6 +472,8 @@ _POSITIVE_SIZES_OR_NULL = ("num_key_value_heads", "sliding_num_key_value_heads",
 _ZERO_OR_MORE_SIZES = ("num_experts", "n_shared_experts", "shared_expert_intermediate_size", "qk_rope_head_dim",
                        "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank",
                        "type_vocab_size")
+_PLAN_NEUTRAL = frozenset({"vocab_size"})
+"""Fields no layer's parts read: a copy changing only these has the same layer plan (design/flat.py)."""
 _EXPERT_OPTIONS = ("router_correction_bias", "moe_output_norm", "experts_output_bias", "attention_experts",
                    "expert_embeddings")  # each means nothing without num_experts
 _INDEXER_SIZES = ("index_head_dim", "index_topk")  # positive or null, with index_n_heads

@@ -7,6 +7,7 @@ alike share one object, so the builder lists its tensors once and every view sum
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import islice, repeat
 from typing import TYPE_CHECKING, Any
 
@@ -49,9 +50,10 @@ def _plan(arch: Any) -> LayerPlan:
     if keys is None:  # no column varies: one Layer for every depth, no look-up per layer
         layer = layer_for(arch, *arguments(()))
         return _new(LayerPlan, ((layer,) * count, ((layer, count),)))
-    built = {key: layer_for(arch, *arguments(key)) for key in dict.fromkeys(keys)}  # each distinct key once
+    counts = Counter(keys)  # each distinct key with its layers, in order of first appearance, counted in C
+    built = {key: layer_for(arch, *arguments(key)) for key in counts}  # each distinct key once
     layers = tuple(map(built.__getitem__, keys))  # one look-up per layer, at C speed
-    return _new(LayerPlan, (layers, tuple((layer, keys.count(key)) for key, layer in built.items())))
+    return _new(LayerPlan, (layers, tuple((layer, counts[key]) for key, layer in built.items())))
 
 
 def _columns(arch: Any) -> tuple[Any, Any]:

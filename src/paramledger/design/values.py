@@ -4,7 +4,7 @@ and the whole-number checks every size goes through."""
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import repeat
+from itertools import chain, repeat
 from typing import Any
 
 from .._exceptions import ArchitectureError
@@ -134,8 +134,8 @@ def repeat_patterns(arch: Any, layers: int, changes: Any) -> dict[str, Any]:
     depth = arch.num_hidden_layers
     for key in repeating_lists(arch) if arch.model_type != "paramledger" else ():  # a design's own lists stay
         listed = frozenset(getattr(arch, key) if key not in changes else ())
-        if listed:
-            out[key] = tuple(i for i in range(layers) if i % depth in listed)
+        if listed:  # each listed offset's layers of every period, merged (in C: ranges and one sort)
+            out[key] = tuple(sorted(chain.from_iterable(range(i, layers, depth) for i in listed if i < depth)))
     return out
 
 
