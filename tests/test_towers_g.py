@@ -59,10 +59,14 @@ def test_the_merger_is_the_projector_and_text_only_is_the_decoder():
 
 
 @pytest.mark.parametrize("model_type", ["qwen2_vl", "qwen2_5_vl"])
-def test_a_flat_config_is_refused_rather_than_counted_at_the_defaults(model_type):
-    """Qwen2VLConfig reads a config without text_config from its top level (the releases' flat config.json);
-    paramledger reads only text_config, so it refuses one rather than count the 72B text defaults."""
-    with pytest.raises(ArchitectureError, match=r"text_config: missing: this config gives its decoder at the top "
-                                                r"level \(hidden_size, num_hidden_layers\)") as error:
-        paramledger.load({"model_type": model_type, "hidden_size": 2048, "num_hidden_layers": 36})
-    assert "\n" not in str(error.value)
+def test_a_flat_config_reads_its_decoder_from_the_top_level(model_type):
+    """Qwen2VLConfig reads a config without text_config from its top level (the releases' flat config.json)."""
+    from paramledger.reference import build_reference, diff
+
+    config = {"model_type": model_type, "vocab_size": 300, "hidden_size": 64, "intermediate_size": 96,
+              "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "image_token_id": 7,
+              "vision_config": {"depth": 2, "hidden_size": 32, "intermediate_size": 48, "num_heads": 2,
+                                "embed_dim": 32, "out_hidden_size": 64}}
+    arch = paramledger.load(config)
+    assert arch.num_hidden_layers == 2 and not any("not understood" in note for note in arch.notes)
+    assert diff(paramledger.inventory(arch), build_reference(config)).matches

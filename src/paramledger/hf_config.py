@@ -33,8 +33,10 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     top = config  # the dtype and quantization_config of a multimodal model are the whole model's
     if family.text_config:
         text = config.get("text_config")
-        if text is None:  # the config class builds its default text decoder
-            text = family.whole.text_config if family.whole is not None else {}
+        if text is None:  # the config class builds its default text decoder, or reads the top level's keys
+            whole = family.whole
+            text = ({k: v for k, v in config.items() if k != "vision_config"} if whole is not None and whole.text_at_top
+                    else whole.text_config if whole is not None else {})
         if not isinstance(text, Mapping):
             raise ArchitectureError("text_config", "must be a JSON object", where)
         notes.append(f"{model_type} is multimodal: counting the whole model (vision tower, projector and text "

@@ -11,7 +11,7 @@ the text decoders by their own types instead."""
 from __future__ import annotations
 
 from ..towers import Whole
-from ..towers.qwen_vl import none, nested_only
+from ..towers.qwen_vl import none
 from . import _rules as rules
 from ._family import Family, multimodal, same
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
@@ -30,6 +30,11 @@ QWEN2_VL_TEXT = {"vocab_size": 152064, "hidden_size": 8192, "intermediate_size":
                  "max_window_layers": 80, "tie_word_embeddings": False}
 
 
+# A flat config's image and video token ids, read beside the decoder's keys at its top level (text_at_top)
+FLAT_TOKEN_IDS = frozenset({"image_token_id", "video_token_id", "vision_start_token_id", "vision_end_token_id",
+                            "vision_token_id"})
+
+
 def _text(parent: Family, model_type: str, cls: str, **changes) -> Family:
     """``parent``'s decoder read under the whole model's model_type (see the module's docstring)."""
     return Family(**{**{f: getattr(parent, f) for f in ("naming", "keys", "switches", "count_neutral", "derive")},
@@ -38,15 +43,17 @@ def _text(parent: Family, model_type: str, cls: str, **changes) -> Family:
 
 FAMILIES = [
     # Qwen2VLConfig: a pre-v5 config's text_config.tie_word_embeddings ties the whole model (__post_init__)
-    multimodal(_text(QWEN2, "qwen2_vl", "Qwen2VLForConditionalGeneration", defaults=QWEN2_VL_TEXT),
+    multimodal(_text(QWEN2, "qwen2_vl", "Qwen2VLForConditionalGeneration", defaults=QWEN2_VL_TEXT,
+                     count_neutral=QWEN2.count_neutral | FLAT_TOKEN_IDS),
                "qwen2_vl", TF.format("qwen2_vl", "Qwen2VLConfig, Qwen2VLTextConfig"),
-               Whole({"model_type": "qwen2_vl_vision"}, nested_only, vision_prefix="model.visual.",
-                     tie_word_embeddings=False, tie_from_text=True),
+               Whole({"model_type": "qwen2_vl_vision"}, none, vision_prefix="model.visual.",
+                     tie_word_embeddings=False, tie_from_text=True, text_at_top=True),
                "Qwen2VLForConditionalGeneration"),
-    multimodal(_text(QWEN2, "qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", defaults=QWEN2_VL_TEXT),
+    multimodal(_text(QWEN2, "qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", defaults=QWEN2_VL_TEXT,
+                     count_neutral=QWEN2.count_neutral | FLAT_TOKEN_IDS),
                "qwen2_5_vl", TF.format("qwen2_5_vl", "Qwen2_5_VLConfig, Qwen2_5_VLTextConfig"),
-               Whole({"model_type": "qwen2_5_vl_vision"}, nested_only, vision_prefix="model.visual.",
-                     tie_word_embeddings=False, tie_from_text=True),
+               Whole({"model_type": "qwen2_5_vl_vision"}, none, vision_prefix="model.visual.",
+                     tie_word_embeddings=False, tie_from_text=True, text_at_top=True),
                "Qwen2_5_VLForConditionalGeneration"),
     # Qwen3VLTextConfig: Qwen3's decoder (q/k norms per head), attention_bias on q, k, v and o, never sliding
     multimodal(_text(QWEN3, "qwen3_vl", "Qwen3VLForConditionalGeneration",

@@ -40,6 +40,9 @@ class Whole(NamedTuple):
     # More towers built from the same vision_config, each under its own prefix (Video-LLaVA's image_tower beside
     # its video_tower), registered after the first; the projector reads the first.
     twin_prefixes: tuple[str, ...] = ()
+    # A config without text_config gives the decoder's keys at its top level (Qwen2VLConfig.__post_init__ pops them
+    # into text_config): the layout Qwen2-VL's and Qwen2.5-VL's releases ship.
+    text_at_top: bool = False
     # The text_config model_types it reads, each by its own family's table (LLaVA's decoder is any of
     # several); (): only the family's own.  The first is the one a config without text_config builds.
     text_types: tuple[str, ...] = ()

@@ -200,24 +200,6 @@ def none(config: Mapping[str, Any], tower: Any, hidden: int) -> list[tuple[str, 
     return []
 
 
-# The decoder sizes a flat (pre-v5) Qwen2-VL or Qwen2.5-VL config.json gives at its top level
-FLAT_TEXT_KEYS = ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
-                  "num_key_value_heads")
-
-
-def nested_only(config: Mapping[str, Any], tower: Any, hidden: int) -> list[tuple[str, tuple[int, ...]]]:
-    """As ``none``, for a config class that reads a config without text_config from its top level
-    (Qwen2VLConfig.__post_init__ pops the text keys into text_config): paramledger reads only text_config, so
-    such a config (Qwen2-VL's and Qwen2.5-VL's releases) is refused in one line rather than counted at the
-    text config class's defaults (docs/notes/multimodal-g.md has the shared change that reads it)."""
-    flat = [key for key in FLAT_TEXT_KEYS if key in config]
-    if "text_config" not in config and flat:
-        raise ArchitectureError("text_config", f"missing: this config gives its decoder at the top level "
-                                f"({', '.join(flat)}), which paramledger does not read yet; nest those keys under "
-                                "text_config")
-    return []
-
-
 # The vision config classes' defaults (what a vision_config that omits a key gets), each by its model_type and
 # the older spelling transformers still reads as it (Qwen2VLConfig.__post_init__: "qwen2_vl" -> "qwen2_vl_vision").
 QWEN2_VL_DEFAULTS = {"depth": 32, "embed_dim": 1280, "hidden_size": 3584, "mlp_ratio": 4, "num_heads": 16,
