@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 from ._exceptions import OptionError
 from .architecture import Architecture
-from .inventory import ACTIVE_DEFINITION, Inventory, Tensor
+from .inventory import ACTIVE_DEFINITION, TOWER_COMPONENTS, Inventory, Tensor
 from .kvcache import check_context, layer_runs
 
 MATMUL_DEFINITION = (
@@ -79,9 +79,12 @@ def per_expert_rank(t: Tensor) -> int:
 
 def _is_matrix(t: Tensor) -> bool:
     # Cohere's per-head q/k norm weights (heads, head_dim) and ERNIE's (1, experts) routing
-    # correction are 2-D but scale or offset elementwise: no matmul.
-    return (per_expert_rank(t) >= 2 and t.component not in ("embedding", "positions", "norm")
-            and not t.name.endswith("bias"))
+    # correction are 2-D but scale or offset elementwise: no matmul.  A multimodal model's towers run once per
+    # image, not for each token the decoder reads or writes.
+    return (per_expert_rank(t) >= 2 and t.component not in _NOT_PER_TOKEN and not t.name.endswith("bias"))
+
+
+_NOT_PER_TOKEN = frozenset({"embedding", "positions", "token_types", "norm", *TOWER_COMPONENTS})
 
 
 def active_parameters(source: Inventory | Architecture) -> tuple[int, str]:
