@@ -136,8 +136,11 @@ _STRICTER = {
     # type 262 was read by GGUFReader in the 100,000-example run).  And an array longer than the bytes left:
     # gguf.cpp's reads fail at the end of the file, while GGUFReader's memmap slices come back short (a
     # 70-entry float array with 4 bytes left read as 70 "values" of one part each, at 52,413 examples).
+    # And more than GGML_MAX_DIMS (4) dimensions, which gguf.cpp refuses as "invalid number of dimensions"
+    # (a 6-dim tensor was read by GGUFReader at 22,168 examples).
     ".gguf": re.compile(r"offset [\d,]+ where the previous tensors end at [\d,]+|of unknown value type \d+"
-                        r"|array length of '[^']*' [\d,]+ is more than the [\d,]+ bytes left"),
+                        r"|array length of '[^']*' [\d,]+ is more than the [\d,]+ bytes left"
+                        r"|\d+ dims \(GGML allows at most 4\)"),
 }
 _LIBRARY_STRICTER = {
     # GGUFReader decodes every key and name as strict UTF-8; llama.cpp's gguf.cpp reads them as bytes

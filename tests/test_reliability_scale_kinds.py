@@ -116,3 +116,11 @@ def test_count_json_of_alternating_kinds_gives_each_layer_total_once(tmp_path):
     layers = [int(key.split(", ")[1].split()[0].replace(",", "")) for key in list(by_layer)[1:]]
     assert by_layer["outside"] + sum(n * total for n, total in zip(layers, list(by_layer.values())[1:])) \
         == data["total"]
+
+
+def test_gpu_memory_utilization_past_a_float_is_one_line(tmp_path):
+    """Found by the slow input fuzzer (fit, 4,355 examples): 1e400 raised OverflowError formatting its refusal."""
+    from test_reliability_inputs import refused_bounded
+
+    refused_bounded(tmp_path, "fit", "seed-1.1b", "--gpu-memory", "24GB", "--gpu-memory-utilization", "1e400",
+                    match=r"--gpu-memory-utilization: must be in \(0, 1\], got a number past 1e300")

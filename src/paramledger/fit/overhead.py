@@ -65,7 +65,9 @@ class Overhead:
 
     def __post_init__(self) -> None:
         if not 0 < self.gpu_memory_utilization <= 1:
-            raise OptionError("--gpu-memory-utilization", f"must be in (0, 1], got {float(self.gpu_memory_utilization)}")
+            shown = self.gpu_memory_utilization  # a Fraction; 1e400 has no float (the input fuzzer's OverflowError)
+            shown = float(shown) if abs(shown) < 10**300 else f"{'-' if shown < 0 else ''}a number past 1e300"
+            raise OptionError("--gpu-memory-utilization", f"must be in (0, 1], got {shown}")
         for option, value in (("--cuda-context", self.cuda_context), ("--non-torch-memory", self.non_torch),
                               ("--cuda-graphs", self.cuda_graphs), ("--activation-memory", self.activation)):
             if value is not None and value < 0:
