@@ -11,7 +11,6 @@ with equal values count twice.
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -19,6 +18,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from operator import itemgetter, ne
 from typing import TYPE_CHECKING, NamedTuple
+
+from ._layers import Layers  # noqa: F401 (re-exported: a kind's layers in a design whose kinds alternate)
 
 if TYPE_CHECKING:
     from .architecture import Architecture
@@ -121,38 +122,6 @@ def _position_in(order: tuple[str, ...]) -> Callable[[Tensor | str], int]:
                 return i
         return len(order)
     return position
-
-
-class Layers(Sequence[int]):
-    """Layer indices held as runs of consecutive layers (``ranges``, ascending): the layers of one kind in
-    a design whose kinds alternate, without a list of every layer."""
-
-    __slots__ = ("_ends", "ranges")
-
-    def __init__(self, ranges: Sequence[range]) -> None:
-        self.ranges = tuple(ranges)
-        self._ends = list(itertools.accumulate(map(len, self.ranges)))
-
-    def __len__(self) -> int:
-        return self._ends[-1] if self._ends else 0
-
-    def __getitem__(self, index: int) -> int:  # type: ignore[override] (no slices)
-        index = index + len(self) if index < 0 else index
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        k = bisect.bisect_right(self._ends, index)
-        return self.ranges[k][index - (self._ends[k - 1] if k else 0)]
-
-    def __iter__(self) -> Iterator[int]:
-        return itertools.chain.from_iterable(self.ranges)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Layers) and self.ranges == other.ranges
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"Layers({len(self)} layers in {len(self.ranges)} runs)"
 
 
 class StampedTensors(Sequence[Tensor]):

@@ -1,8 +1,7 @@
 """The calculator page's server: the static page and a small JSON API over the library.
 
-One engine: the page sends the design (a bundled name and architecture keys, as the
-query string) and the server answers with the library's own views; the browser only
-displays them.  Standard library only (http.server); bound to 127.0.0.1 by default.
+One engine: the page sends the design (a bundled name and architecture keys, as the query string) and the
+server answers with the library's own views.  Standard library only (http.server); bound to 127.0.0.1.
 
     GET /                  the page (web/index.html, app.js, style.css)
     GET /api/names         the bundled names and the blank design
