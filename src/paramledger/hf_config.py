@@ -32,13 +32,7 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         raise UnsupportedFamilyError(where, str(model_type), families.supported())
     top = config  # the dtype and quantization_config of a multimodal model are the whole model's
     if family.text_config:
-        text = config.get("text_config")
-        if text is None:  # the config class builds its default text decoder, or reads the top level's keys
-            whole = family.whole
-            text = ({k: v for k, v in config.items() if k != "vision_config"} if whole is not None and whole.text_at_top
-                    else whole.text_config if whole is not None else {})
-        if not isinstance(text, Mapping):
-            raise ArchitectureError("text_config", "must be a JSON object", where)
+        text = _text_config(family, config, where)
         notes.append(f"{model_type} is multimodal: counting the whole model (vision tower, projector and text "
                      "decoder); --text-only counts the decoder alone" if family.whole else
                      f"{model_type} is multimodal: counting its text decoder (text_config) only")
@@ -127,6 +121,20 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
 
         return with_towers(arch, whole, top, where, family)
     return arch
+
+
+def _text_config(family: Any, config: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+    """A multimodal config's text decoder: its text_config, else what the config class builds without one (its
+    default decoder, or the decoder keys at the config's top level: Whole.text_at_top)."""
+    text = config.get("text_config")
+    whole = family.whole
+    if text is None and whole is not None:
+        text = {k: v for k, v in config.items() if k != "vision_config"} if whole.text_at_top else whole.text_config
+    if text is None:
+        text = {}
+    if not isinstance(text, Mapping):
+        raise ArchitectureError("text_config", "must be a JSON object", where)
+    return text
 
 
 def _text_family(family: Any, text: Mapping[str, Any], where: str) -> Any:
