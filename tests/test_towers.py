@@ -89,3 +89,25 @@ def test_verify_compares_the_whole_model_or_the_decoder(cli):
     status, out, _ = cli("verify", "gemma-3-4b-it", "--text-only")
     assert status == 0 and "total 3,880,263,168" in out
 
+
+
+def test_memory_adds_the_tokens_images_cost_the_decoder(cli):
+    """Gemma 3: mm_tokens_per_image each; LLaVA: its patch grid less the class token; Qwen2-VL: its processor's
+    smart_resize of the given size, then one token per 2 × 2 merged patches."""
+    from paramledger.memory import memory_report
+
+    plain = memory_report("gemma-3-4b-it", context=1_000 + 2 * 256)
+    with_images = memory_report("gemma-3-4b-it", context=1_000, images=2)
+    assert with_images.kv.bytes == plain.kv.bytes and with_images.image_tokens == 512
+    assert memory_report("llava-1.5-7b-hf", context=10, images=1).image_tokens == 576  # (336 / 14)², no CLS
+    smart_resize = pytest.importorskip("transformers.models.qwen2_vl.image_processing_pil_qwen2_vl").smart_resize
+    config = {"model_type": "qwen2_vl", "vision_config": {"depth": 1, "embed_dim": 32, "num_heads": 2,
+                                                          "hidden_size": 64}, "text_config": {"num_hidden_layers": 1}}
+    for width, height in ((640, 480), (4000, 3000), (30, 20), (1000, 999)):
+        h, w = smart_resize(height, width)
+        got = memory_report(paramledger.load(config), context=1, images=3, image_size=(width, height)).image_tokens
+        assert got == 3 * (h // 14) * (w // 14) // 4, (width, height)
+    status, _, err = cli("memory", "gemma-2-2b", "--images", "1")
+    assert status == 2 and err.count("\n") == 1 and "no towers" in err
+    status, _, err = cli("memory", "gemma-3-4b-it", "--images", "1", "--image", "10")
+    assert status == 2 and err.count("\n") == 1 and "WIDTHxHEIGHT" in err

@@ -322,6 +322,7 @@ class MemoryReport:
     kv_decompressed: KVCache | None = None  # MLA only: the per-head layout beside the latent one
     training: TrainingMemory | None = None
     training_tokens: int | None = None
+    image_tokens: int = 0  # the decoder tokens of the images the context holds (counted in kv.context)
 
     @property
     def total_bytes(self) -> int:
@@ -331,12 +332,14 @@ class MemoryReport:
 def memory_report(source: Inventory | Architecture | str, *, dtype: str | None = None, kv_dtype: str | None = None,
                   context: int | None = None, batch: int = 1, keep: Mapping[str, str] | list[str] | None = None,
                   group_size: int | None = None, training: str | None = None, zero_stage: int | None = None,
-                  devices: int | None = None, tokens: int | None = None) -> MemoryReport:
+                  devices: int | None = None, tokens: int | None = None, images: int = 0,
+                  image_size: tuple[int, int] | None = None) -> MemoryReport:
     """Weights, KV cache, active parameters, FLOPs per token and (with ``training``) training memory.
 
     ``dtype`` None: the weights as the checkpoint stores them (weight_bytes); ``kv_dtype`` defaults to
     ``dtype`` when that is a KV format (KV_DTYPES), else bf16; ``context`` defaults to
-    max_position_embeddings."""
+    max_position_embeddings; ``images`` (of ``image_size``, where the count follows it) add the tokens they cost
+    a whole multimodal model's decoder to the context."""
     inv = as_inventory(load(source) if isinstance(source, str) else source)
     arch = inv.architecture
     if arch is None:
@@ -351,12 +354,18 @@ def memory_report(source: Inventory | Architecture | str, *, dtype: str | None =
     if training is not None and devices is not None and not zero_stage:
         raise OptionError("devices", "needs --zero STAGE (1, 2 or 3): without ZeRO every device holds everything")
     weights = weight_bytes(inv, dtype if main is None else main, keep, group_size)
+    pictured = 0
+    if images:
+        from .towers.images import image_tokens
+
+        pictured = image_tokens(arch, images, image_size)
+        context += pictured
     kv = kv_cache(arch, context, batch, kv_dtype)
     decompressed = kv_cache(arch, context, batch, kv_dtype, "decompressed") if arch.is_mla else None
     train = training_memory(inv, training, zero_stage or 0, devices) if training is not None else None
     if tokens is not None:
         training_flops(inv, tokens)  # validates
-    return MemoryReport(inv, weights, kv, forward_flops_per_token(inv, context), decompressed, train, tokens)
+    return MemoryReport(inv, weights, kv, forward_flops_per_token(inv, context), decompressed, train, tokens, pictured)
 
 
 def report_json(report: MemoryReport) -> dict[str, Any]:
@@ -378,6 +387,7 @@ def report_json(report: MemoryReport) -> dict[str, Any]:
         "stored_format": report.weights.stored.to_json() if report.weights.stored is not None else None,
         "kv_dtype": kv.dtype.name,
         "context": kv.context,
+        "image_tokens": report.image_tokens,  # of the context: the images' (memory --images)
         "batch": kv.batch,
         "kv_values_per_token": kv.values_per_token,
         "kv_bytes_per_token": kv.bytes_per_token,

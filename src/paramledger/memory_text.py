@@ -41,6 +41,7 @@ def report_text(report: MemoryReport, *, flops: bool = False) -> str:
               f"KV cache at {kv.dtype.name}: {kv.values_per_token:,} values per token = "
               f"{kv.bytes_per_token:,} bytes per token",
               f"  {kv.batch} × {kv.context:,} tokens: {format_bytes(kv.bytes)}",
+              *([f"  of them the images': {report.image_tokens:,} tokens"] if report.image_tokens else []),
               *_wrapped(kv.definition, "  ")]
     if report.kv_decompressed is not None:
         d = report.kv_decompressed

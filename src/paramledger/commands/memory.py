@@ -24,6 +24,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--devices", type=int, default=None, metavar="N", help="devices ZeRO shards over")
     parser.add_argument("--tokens", type=count_type("--tokens", "tokens"), default=None, metavar="D",
                         help="training tokens for 6·N·D (2T, 15e12)")
+    parser.add_argument("--images", type=count_type("--images", "images"), default=0, metavar="N",
+                        help="a multimodal model's images in each sequence: their decoder tokens join --context "
+                             "(Gemma 3's 256 each, LLaVA's patch grid, Qwen2-VL's from --image)")
+    parser.add_argument("--image", type=_image_size, default=None, metavar="WxH",
+                        help="the images' size in pixels, where their token count follows it (Qwen2-VL)")
     parser.add_argument("--flops", action="store_true",
                         help="add the forward FLOPs per token at --context (memory --json always holds them)")
     parser.add_argument("--lora", metavar="ADAPTER",
@@ -50,10 +55,19 @@ def run(args: argparse.Namespace) -> int:
     report = report_of(
         inv, dtype=args.dtype, kv_dtype=args.kv_dtype, context=args.context,
         batch=args.batch, keep=args.keep, group_size=args.group_size, training=args.training,
-        zero_stage=args.zero, devices=args.devices, tokens=args.tokens,
+        zero_stage=args.zero, devices=args.devices, tokens=args.tokens, images=args.images, image_size=args.image,
     )
     if args.json:
         print_json(report_json(report))
     else:
         print(report_text(report, flops=args.flops))
     return 0
+
+
+def _image_size(text: str) -> tuple[int, int]:
+    """WxH in pixels, each a whole number from 1 to 100,000."""
+    width, sep, height = text.lower().partition("x")
+    if not sep or not width.isdigit() or not height.isdigit() or not (0 < int(width) <= 100_000 and
+                                                                       0 < int(height) <= 100_000):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT in pixels (1 to 100,000 each), got {text[:40]!r}")
+    return int(width), int(height)

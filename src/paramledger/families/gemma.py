@@ -3,7 +3,7 @@ before and after both attention and the FFN) and local sliding-window layers; Ge
 per-head q/k norms.  Gemma's RMSNorm stores (1 + weight) but still one vector of hidden_size."""
 
 from ..naming import Naming
-from ..towers import Whole, projectors
+from ..towers import Whole, images, projectors
 from . import _rules as rules
 from ._family import Family, multimodal, same
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES
@@ -68,7 +68,7 @@ FAMILIES = [
 # SiglipVisionConfig's, models/gemma3/configuration_gemma3.py) and Gemma3MultiModalProjector.
 FAMILIES.append(multimodal(FAMILIES[-1], "gemma3",
                            "transformers 5.24.0 models/gemma3/configuration_gemma3.py (Gemma3Config.text_config)",
-                           Whole({"model_type": "siglip_vision_model"}, projectors.gemma3),
+                           Whole({"model_type": "siglip_vision_model"}, projectors.gemma3, image_tokens=images.gemma3),
                            "Gemma3ForConditionalGeneration"))
 
 FAMILIES.append(

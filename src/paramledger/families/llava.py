@@ -6,7 +6,7 @@ and VipLlavaConfig have none)."""
 
 import dataclasses
 
-from ..towers import Whole, projectors
+from ..towers import Whole, images, projectors
 from ..towers import llava as projectors_llava
 from ._family import Family, multimodal
 from .cohere import FAMILIES as COHERE
@@ -39,7 +39,7 @@ def newline_first(family: Family) -> Family:
 
 FAMILIES = [
     multimodal(TEXT["llama"], "llava", TF.format("llava") + " (LlavaConfig)",
-               Whole(CLIP_L_336, projectors.llava, tie_word_embeddings=False, tie_from_text=True,
+               Whole(CLIP_L_336, projectors.llava, tie_word_embeddings=False, tie_from_text=True, image_tokens=images.llava,
                      text_types=LLAMA_TYPES), "LlavaForConditionalGeneration"),
     # LLaVA-NeXT: LLaVA's projector, and image_newline at the model's own level; tied by its own key only.
     # Granite Vision is a LLaVA-NeXT with a SigLIP tower, several feature layers and a Granite decoder.

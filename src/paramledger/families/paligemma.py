@@ -5,7 +5,7 @@ norms are named apart from Gemma's)."""
 
 import dataclasses
 
-from ..towers import Whole, projectors
+from ..towers import Whole, images, projectors
 from ._family import multimodal
 from .gemma import FAMILIES as GEMMA
 
@@ -19,6 +19,7 @@ GEMMA_2B = {"model_type": "gemma", "hidden_size": 2048, "num_hidden_layers": 18,
 
 PALIGEMMA = multimodal(TEXT["gemma"], "paligemma", TF.format("paligemma") + " (PaliGemmaConfig)",
                        Whole(SIGLIP_224, projectors.paligemma, tie_word_embeddings=True, text_types=("gemma", "gemma2"),
+                             image_tokens=images.patches,
                              text_config=GEMMA_2B), "PaliGemmaForConditionalGeneration")
 # PaliGemmaConfig.__post_init__ writes the image's patch count into text_config (its released configs keep it).
 PALIGEMMA = dataclasses.replace(PALIGEMMA, count_neutral=PALIGEMMA.count_neutral | {"num_image_tokens"})

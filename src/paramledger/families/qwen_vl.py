@@ -11,6 +11,7 @@ the text decoders by their own types instead."""
 from __future__ import annotations
 
 from ..towers import Whole
+from ..towers.images import qwen2_vl as qwen2_vl_images
 from ..towers.qwen_vl import none
 from . import _rules as rules
 from ._family import Family, multimodal, same
@@ -47,13 +48,15 @@ FAMILIES = [
                      count_neutral=QWEN2.count_neutral | FLAT_TOKEN_IDS),
                "qwen2_vl", TF.format("qwen2_vl", "Qwen2VLConfig, Qwen2VLTextConfig"),
                Whole({"model_type": "qwen2_vl_vision"}, none, vision_prefix="model.visual.",
-                     tie_word_embeddings=False, tie_from_text=True, text_at_top=True),
+                     tie_word_embeddings=False, tie_from_text=True, text_at_top=True,
+                     image_tokens=qwen2_vl_images),
                "Qwen2VLForConditionalGeneration"),
     multimodal(_text(QWEN2, "qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", defaults=QWEN2_VL_TEXT,
                      count_neutral=QWEN2.count_neutral | FLAT_TOKEN_IDS),
                "qwen2_5_vl", TF.format("qwen2_5_vl", "Qwen2_5_VLConfig, Qwen2_5_VLTextConfig"),
                Whole({"model_type": "qwen2_5_vl_vision"}, none, vision_prefix="model.visual.",
-                     tie_word_embeddings=False, tie_from_text=True, text_at_top=True),
+                     tie_word_embeddings=False, tie_from_text=True, text_at_top=True,
+                     image_tokens=qwen2_vl_images),
                "Qwen2_5_VLForConditionalGeneration"),
     # Qwen3VLTextConfig: Qwen3's decoder (q/k norms per head), attention_bias on q, k, v and o, never sliding
     multimodal(_text(QWEN3, "qwen3_vl", "Qwen3VLForConditionalGeneration",

@@ -43,6 +43,7 @@ class Whole(NamedTuple):
     # A config without text_config gives the decoder's keys at its top level (Qwen2VLConfig.__post_init__ pops them
     # into text_config): the layout Qwen2-VL's and Qwen2.5-VL's releases ship.
     text_at_top: bool = False
+    image_tokens: Any = None  # towers.images' rule for the tokens an image costs the decoder; None: not known
     # The text_config model_types it reads, each by its own family's table (LLaVA's decoder is any of
     # several); (): only the family's own.  The first is the one a config without text_config builds.
     text_types: tuple[str, ...] = ()
@@ -56,6 +57,7 @@ class Towers(NamedTuple):
     text_model_type: str  # the decoder's own family: what --text-only counts
     text_tied: bool  # text_config's tie_word_embeddings (the whole model ties by its own key)
     naming: Any = None  # the decoder's names where its text family's differ from the whole family's (Gemma 2's)
+    image_tokens: Any = None  # an image's size -> the decoder tokens it costs (Whole.image_tokens); None: unknown
 
 
 class Projected(NamedTuple):
@@ -90,8 +92,10 @@ def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str |
     from ..families import get
 
     own = get(whole.text_model_type)
-    towers = Towers(read(whole, config, arch.hidden_size, where), text_family.model_type, arch.tie_word_embeddings,
-                    None if own is not None and naming == whole_naming(own.naming, whole.decoder_prefix) else naming)
+    parts = read(whole, config, arch.hidden_size, where)
+    towers = Towers(parts, text_family.model_type, arch.tie_word_embeddings,
+                    None if own is not None and naming == whole_naming(own.naming, whole.decoder_prefix) else naming,
+                    whole.image_tokens(config, parts[0]) if whole.image_tokens is not None else None)
     tie, notes = tied(whole, config, arch.tie_word_embeddings), arch.notes
     if tie and not arch.tie_word_embeddings and not any(key in config for key in whole.tie_keys):
         head = arch.lm_head_rows * arch.hidden_size  # the config is silent; its class ties, its text_config does not
