@@ -22,7 +22,7 @@ def bert(draw) -> dict:
 def ernie(draw) -> dict:
     """ErnieConfig: BERT's keys; task_type_vocab_size changes nothing without use_task_id (refused)."""
     config = draw(bert())
-    config["task_type_vocab_size"] = draw(st.integers(0, 4))
+    config.update(task_type_vocab_size=draw(st.integers(0, 4)), use_task_id=draw(st.booleans()))
     return config
 
 
@@ -42,13 +42,45 @@ def distilbert(draw) -> dict:
     return config
 
 
+@st.composite
+def mpnet(draw) -> dict:
+    """MPNetConfig: BERT's sizes without a token-type table, and the encoder's relative-position buckets."""
+    config = draw(bert())
+    for key in ("type_vocab_size", "is_decoder"):
+        config.pop(key)
+    # MPNetEmbeddings pads its position table at row 1 whatever pad_token_id says: at least two rows
+    config.update(relative_attention_num_buckets=draw(st.integers(1, 40)),
+                  max_position_embeddings=draw(st.integers(2, 64)))
+    return config
+
+
+@st.composite
+def electra(draw) -> dict:
+    """ElectraConfig: BERT's keys and the tables' own width (equal to hidden_size: no projection)."""
+    config = draw(bert())
+    config["embedding_size"] = draw(st.sampled_from([config["hidden_size"], 1, 2, 3, 8, 16]))
+    return config
+
+
+@st.composite
+def big_bird(draw) -> dict:
+    """BigBirdConfig: BERT's keys, q/k/v biases by use_bias, either attention (the same projections)."""
+    config = draw(bert())
+    config.update(use_bias=draw(st.booleans()),
+                  attention_type=draw(st.sampled_from(["block_sparse", "original_full"])))
+    return config
+
+
 # RoBERTa's code (families/roberta.py) and Megatron-BERT's read BertConfig's keys: BERT's strategy, each under
 # its own model_type
-ROBERTA_TYPES = ("roberta", "data2vec-text", "roberta-prelayernorm", "xlm-roberta-xl", "megatron-bert")
+ROBERTA_TYPES = ("roberta", "xlm-roberta", "camembert", "data2vec-text", "roberta-prelayernorm", "xlm-roberta-xl",
+                 "megatron-bert")
 
 CONFIGS_H: dict[str, st.SearchStrategy] = {"bert": _typed("bert", bert()),
                                            **{model_type: _typed(model_type, bert()) for model_type in ROBERTA_TYPES},
-                                           "ernie": _typed("ernie", ernie())}
-# The masked-LM-only types (families' MASKED_LM_ONLY), checked by tests/test_encoders_h.py until they are registered
-PENDING_H: dict[str, st.SearchStrategy] = {"distilbert": _typed("distilbert", distilbert()),
-                                           "yoso": _typed("yoso", bert()), "mra": _typed("mra", bert())}
+                                           "ernie": _typed("ernie", ernie()),
+                                           "big_bird": _typed("big_bird", big_bird()),
+                                           "electra": _typed("electra", electra())}
+CONFIGS_H.update({"distilbert": _typed("distilbert", distilbert()),
+                  "yoso": _typed("yoso", bert()), "mra": _typed("mra", bert()),
+                  "mpnet": _typed("mpnet", mpnet())})  # the masked-LM-only types (families' MASKED_LM_ONLY)

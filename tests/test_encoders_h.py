@@ -12,7 +12,7 @@ import io
 import warnings
 
 import pytest
-from _family_configs_h import CONFIGS_H, PENDING_H
+from _family_configs_h import CONFIGS_H
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,26 +20,15 @@ import paramledger
 from paramledger import families
 from paramledger._exceptions import ArchitectureError
 from paramledger.buffers import every_buffer
-from paramledger.families import bert_variants
+from paramledger.families import bert_variants, mpnet
 from paramledger.reference import default_config, diff, hf_config, reference_of
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-MASKED_LM_ONLY = {family.model_type: family for family in bert_variants.MASKED_LM_ONLY}
+MASKED_LM_ONLY = {family.model_type: family for family in bert_variants.MASKED_LM_ONLY + mpnet.MASKED_LM_ONLY}
 # Every set H type that has a CausalLM class, whose masked-LM class is checked to build the same tensors
-WITH_CAUSAL_LM = sorted(set(CONFIGS_H) - {"bert"})
-
-
-@pytest.fixture(scope="module", autouse=True)
-def masked_lm_only_registered():
-    """The held-out families in the registry for this module's tests only."""
-    registry = families._load()
-    assert not set(MASKED_LM_ONLY) & set(registry), "registered now: move its strategy into CONFIGS_H"
-    registry.update(MASKED_LM_ONLY)
-    yield
-    for model_type in MASKED_LM_ONLY:
-        del registry[model_type]
+WITH_CAUSAL_LM = sorted(set(CONFIGS_H) - {"bert"} - set(MASKED_LM_ONLY))
 
 
 def masked_lm(config: dict, **kwargs):
@@ -71,14 +60,14 @@ def test_class_defaults_match_the_masked_lm_class(model_type):
 @given(data=st.data())
 def test_random_small_configs_match_the_masked_lm_class(model_type, data):
     """The "ci" profile draws 40 configs per model_type (at least 25 required)."""
-    assert_matches_masked_lm(data.draw({**CONFIGS_H, **PENDING_H}[model_type], label="config"))
+    assert_matches_masked_lm(data.draw(CONFIGS_H[model_type], label="config"))
 
 
 @pytest.mark.parametrize("model_type", sorted(MASKED_LM_ONLY))
 @given(data=st.data())
 def test_masked_lm_only_buffers_match(model_type, data):
     """tests/test_buffers.py's check (name, shape, dtype, persistence) for the held-out types."""
-    config = data.draw(PENDING_H[model_type], label="config")
+    config = data.draw(CONFIGS_H[model_type], label="config")
     model = masked_lm(config, dtype=torch.bfloat16)
     persistent = set(model.state_dict(keep_vars=True))
     theirs = {name: (tuple(b.shape), str(b.dtype).removeprefix("torch."), name in persistent)
@@ -91,13 +80,6 @@ def test_masked_lm_only_buffers_match(model_type, data):
 def test_masked_lm_only_family_reads_or_classifies_every_config_class_key(model_type):
     keys = set(hf_config(default_config(model_type)).to_dict())
     assert sorted(keys - families.get(model_type).understood) == []
-
-
-def test_ernie_task_type_table_is_refused_by_its_key():
-    """use_task_id adds ErnieEmbeddings.task_type_embeddings, which the table does not build: refused, not
-    miscounted."""
-    with pytest.raises(ArchitectureError, match="config: use_task_id: True is not supported for ernie"):
-        paramledger.load({"model_type": "ernie", "use_task_id": True})
 
 
 def test_yoso_attention_conv_is_refused_by_its_key():

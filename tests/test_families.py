@@ -91,7 +91,7 @@ def test_family_cites_its_configuration_file(model_type):
     assert family.source.startswith("transformers 5.24.0 models/")
     assert "configuration_" in family.source
     assert family.causal_lm_class.endswith(("ForCausalLM", "LMHeadModel", "ForConditionalGeneration",
-                                            "GenerationDecoder"))
+                                            "GenerationDecoder", "ForMaskedLM"))
 
 
 ACTIVATION_KEYS = ("hidden_act", "hidden_activation", "activation_function", "afn")

@@ -23,13 +23,18 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     n = naming
     c = Collector(naming, arch.norm_type)
     d = arch.hidden_size
-    c.add(n.embed + ".weight", (arch.vocab_size, d), "embedding")
+    width = arch.embedding_size or d  # the tables' width (ELECTRA's embedding_size), the head's too
+    c.add(n.embed + ".weight", (arch.vocab_size, width), "embedding")
     if arch.position_embedding_type == "learned":
-        c.add(n.positions + ".weight", (arch.max_position_embeddings + n.position_offset, d), "positions")
+        c.add(n.positions + ".weight", (arch.max_position_embeddings + n.position_offset, width), "positions")
     if arch.type_vocab_size is not None:  # (0 rows: an empty table, as BertEmbeddings builds it)
-        c.add(n.token_types + ".weight", (arch.type_vocab_size, d), "token_types")
+        c.add(n.token_types + ".weight", (arch.type_vocab_size, width), "token_types")
+    if arch.task_type_vocab_size is not None:  # (an nn.Embedding: out of every non-embedding count, as token types)
+        c.add(n.task_types + ".weight", (arch.task_type_vocab_size, width), "token_types")
     if n.embed_norm is not None:
-        c.norm(n.embed_norm, d)
+        c.norm(n.embed_norm, width)
+    if width != d:  # ElectraModel.embeddings_project (a dense matrix: Hugging Face's non-embedding count keeps it)
+        c.linear(n.embed_project, d, width, "ffn", None, True)
     _model_extras(c, arch)
     # Every layer of a kind holds the same tensors under its own prefix: build each kind once and
     # share it between the layers (StampedTensors sums it once per kind).
@@ -49,19 +54,27 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     before, c = c.tensors, Collector(naming, norm_type)  # the tensors after the layers: a list of their own
     for j in range(arch.altup_num_inputs - 1):  # the extra AltUp streams, back to the hidden state
         c.linear(n.altup_unembed_projections.format(j=j), d, d, "ffn")
+    if n.pooler is not None:  # held by the model its head class builds (BigBirdForCausalLM, LayoutLMForMaskedLM)
+        c.linear(n.pooler, d, d, "ffn", None, True)
+    if arch.relative_attention_num_buckets is not None:  # one table for every layer, an nn.Embedding after them
+        c.add(n.relative_attention_bias + ".weight", (arch.relative_attention_num_buckets, arch.num_attention_heads),
+              "positions")
     if arch.final_norm:
         c.norm(n.final_norm, d)
     if arch.lm_head_transform:  # a dense layer and a norm before the head (ModernBERT's, BERT's MLM head)
-        c.linear(n.lm_head_dense, d, d, "lm_head", None, arch.lm_head_transform_bias)
-        c.norm(n.lm_head_norm, d)
+        c.linear(n.lm_head_dense, width, d, "lm_head", None, arch.lm_head_transform_bias)
+        c.norm(n.lm_head_norm, width)
     lm_head, rows = n.lm_head + ".weight", arch.lm_head_rows
     head_bias = n.lm_head_bias if arch.lm_head_bias else None  # held apart, registered before the head's Linear
     if head_bias is not None:
         c.add(head_bias, (rows,), "lm_head")
-    if arch.tie_word_embeddings:
+    if arch.tie_word_embeddings and n.tied_table_in_head:  # the table under the head's name, the embedding's an alias
+        before[0] = before[0]._replace(name=lm_head)
+        aliases[n.embed + ".weight"] = lm_head
+    elif arch.tie_word_embeddings:
         aliases[lm_head] = n.embed + ".weight"
     else:
-        c.add(lm_head, (rows, d), "lm_head")
+        c.add(lm_head, (rows, width), "lm_head")
     if head_bias is not None and arch.tie_word_embeddings:  # the Linear's own bias is the one held apart
         aliases[n.lm_head + ".bias"] = head_bias
     elif arch.lm_head_bias:

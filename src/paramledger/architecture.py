@@ -72,7 +72,14 @@ class Architecture:
     lm_head_transform_bias: bool = False
     position_embedding_type: str = "rope"
     max_position_embeddings: int = 2048  # rows of a learned position table; 0 parameters otherwise
+    # the width of the token, position and token-type tables and of the head when it differs from the layers'
+    # (ELECTRA's factorized embeddings: a Linear to hidden_size after them); None: hidden_size
+    embedding_size: int | None = None
+    # buckets of one relative-position bias table (buckets × heads) for the whole encoder, after its layers (MPNet's
+    # encoder.relative_attention_bias); None: none
+    relative_attention_num_buckets: int | None = None
     type_vocab_size: int | None = None  # rows of a token-type (segment) table added to the embeddings (BERT); None: none
+    task_type_vocab_size: int | None = None  # rows of a second, task-type table (ERNIE's use_task_id); None: none
     # The share of head_dim RoPE rotates (on sliding layers, where it differs: Laguna): sizes its buffers.
     partial_rotary_factor: float = 1.0
     sliding_partial_rotary_factor: float | None = None
@@ -467,11 +474,11 @@ _POSITIVE_SIZES = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attent
 _POSITIVE_SIZES_OR_NULL = ("num_key_value_heads", "sliding_num_key_value_heads", "head_dim", "intermediate_size",
                            "moe_intermediate_size", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "v_head_dim",
                            "sliding_window", "index_n_heads", "output_vocab_size", "vocab_size_per_layer_input",
-                           "moe_latent_size", "attention_hidden_size", "adapter_rank",
+                           "moe_latent_size", "attention_hidden_size", "adapter_rank", "embedding_size",
                            *(key for kind in MIXERS for key in kind.positive_or_null))
 _ZERO_OR_MORE_SIZES = ("num_experts", "n_shared_experts", "shared_expert_intermediate_size", "qk_rope_head_dim",
                        "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank",
-                       "type_vocab_size")
+                       "type_vocab_size", "relative_attention_num_buckets", "task_type_vocab_size")
 _PLAN_NEUTRAL = frozenset({"vocab_size"})
 """Fields no layer's parts read: a copy changing only these has the same layer plan (design/flat.py)."""
 _EXPERT_OPTIONS = ("router_correction_bias", "moe_output_norm", "experts_output_bias", "attention_experts",

@@ -374,7 +374,13 @@ class Inventory:
                 from .towers import embedding_tables
 
                 tables = sum(self[name].count for name in embedding_tables(self.architecture))
-            return self.total - self.embedding - self.component("positions") - self.component("token_types") - tables
+            table = self.embedding
+            if self.tied and self.architecture is not None:
+                from .families import naming_of
+
+                if naming_of(self.architecture).tied_table_in_head:  # named_parameters() meets it as the head
+                    table = 0  # (XLM-R's lm_head.decoder.weight: no nn.Embedding's name, so Hugging Face keeps it in)
+            return self.total - table - self.component("positions") - self.component("token_types") - tables
         if definition == "nanogpt":
             return self.total - self.component("positions")
         if definition == "kaplan":

@@ -17,8 +17,10 @@ class Naming:
     embed: str = "model.embed_tokens"
     positions: str = "model.embed_positions"
     token_types: str = "model.embed_token_types"  # type_vocab_size: the token-type table
+    task_types: str = "model.embed_task_types"  # task_type_vocab_size: a task-type table (ERNIE)
     position_offset: int = 0  # extra rows some families allocate in the learned table (OPT: 2)
     layer: str = "model.layers.{i}"
+    embed_project: str = "model.embeddings_project"  # embedding_size: the Linear from the tables' width to hidden_size
     embed_norm: str | None = None  # a norm on the token embeddings, before the blocks (BLOOM)
     # attention (separate projections, or one fused qkv when ``qkv`` is set)
     q: str = "self_attn.q_proj"
@@ -138,9 +140,14 @@ class Naming:
     laurel_left: str = "laurel.linear_left"
     laurel_right: str = "laurel.linear_right"
     laurel_norm: str = "laurel.post_laurel_norm"
+    pooler: str | None = None  # a hidden × hidden Linear with its bias after the layers (BigBirdModel.pooler)
+    relative_attention_bias: str = "model.relative_attention_bias"  # relative_attention_num_buckets (MPNet)
     final_norm: str = "model.norm"
     lm_head: str = "lm_head"
     lm_head_bias: str | None = None  # the head's bias held apart from its Linear (BertGenerationOnlyLMHead's lm_head.bias)
+    # The head registered before the model (XLMRobertaForCausalLM sets lm_head first): a tied table is then named by
+    # the head's Linear, where named_parameters() first meets it, and the token embedding is its alias
+    tied_table_in_head: bool = False
     lm_head_dense: str = "lm_head.dense"  # lm_head_transform: a dense layer and a norm before the head
     lm_head_norm: str = "lm_head.norm"
     conv1d: bool = False  # GPT-2's Conv1D stores weights as (in, out), not Linear's (out, in)

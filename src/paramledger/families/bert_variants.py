@@ -25,15 +25,23 @@ def renamed(naming: Naming, prefix: str, **changes) -> Naming:
     return dataclasses.replace(naming, **{**names, **changes})
 
 
+def task_types(config):
+    """ErnieEmbeddings.task_type_embeddings exists only with use_task_id (task_type_vocab_size rows)."""
+    return {"task_type_vocab_size": config["task_type_vocab_size"] if config.get("use_task_id") else None}
+
+
 # identical to bert except: BertModel's code as ErnieModel under "ernie"; use_task_id adds a task-type table
-# (ErnieEmbeddings.task_type_embeddings, task_type_vocab_size rows) this table does not build, and no pretraining
-# heads are said apart (ERNIE's checkpoints are converted from PaddlePaddle)
+# (ErnieEmbeddings.task_type_embeddings, task_type_vocab_size rows, registered after the embeddings' LayerNorm), and
+# no pretraining heads are said apart (ERNIE's checkpoints are converted from PaddlePaddle)
 ERNIE = derived_from(
     BERT, model_type="ernie", causal_lm_class="ErnieForCausalLM", source=TF.format("ernie"),
-    naming=renamed(BERT.naming, "ernie"), explain=(),
-    # a task-type table only with use_task_id (refused, so its rows change nothing counted)
-    count_neutral=BERT.count_neutral | {"task_type_vocab_size"},
-    requires={**BERT.requires, "use_task_id": False})
+    naming=renamed(BERT.naming, "ernie", task_types="ernie.embeddings.task_type_embeddings",
+                   model_order=("ernie.embeddings.word_embeddings", "ernie.embeddings.position_embeddings",
+                                "ernie.embeddings.token_type_embeddings", "ernie.embeddings.LayerNorm",
+                                "ernie.embeddings.task_type_embeddings",
+                                *renamed(BERT.naming, "ernie").model_order[1:])),
+    explain=(), count_neutral=BERT.count_neutral | {"use_task_id", "task_type_vocab_size"},
+    defaults={**BERT.defaults, "use_task_id": False, "task_type_vocab_size": 3}, derive=(task_types,))
 
 # identical to bert except: pre-LN layers (attention.ln before attention, the layer's ln before the FFN), no
 # LayerNorm on the embeddings, a final bert.encoder.ln, no token_type_ids buffer, MegatronBertConfig's sizes
@@ -101,7 +109,6 @@ MRA = derived_from(
                                         "initial_prior_diagonal_n_blocks"},
     requires=BERT.requires)
 
-FAMILIES = [ERNIE, MEGATRON_BERT]
-# Types transformers registers only as masked-LM models, held out of the registry until tests/test_families.py takes
-# a ForMaskedLM reference class (docs/notes/encoders-h.md); tests/test_encoders_h.py checks them meanwhile
+# Types transformers registers only as masked-LM models: their reference is AutoModelForMaskedLM's (auto_class)
 MASKED_LM_ONLY = [DISTILBERT, YOSO, MRA]
+FAMILIES = [ERNIE, MEGATRON_BERT, *MASKED_LM_ONLY]

@@ -73,4 +73,18 @@ XLM_ROBERTA_XL = derived_from(
               "type_vocab_size": 1},
     switches={**ROBERTA.switches, "norm_placement": "pre", "final_norm": True})
 
-FAMILIES = [ROBERTA, DATA2VEC_TEXT, ROBERTA_PRELAYERNORM, XLM_ROBERTA_XL]
+
+# identical to roberta except: XLMRobertaForCausalLM registers lm_head before roberta (its parameters come first, and
+# a tied table is named lm_head.decoder.weight, the embedding its alias), BertConfig's vocab_size 30522
+XLM_ROBERTA_NAMING = dataclasses.replace(
+    roberta_naming("roberta"), tied_table_in_head=True,
+    model_order=("lm_head.bias", "lm_head.dense", "lm_head.layer_norm", "lm_head.decoder",
+                 *roberta_naming("roberta").model_order[:5]))
+XLM_ROBERTA = derived_from(
+    ROBERTA, model_type="xlm-roberta", causal_lm_class="XLMRobertaForCausalLM",
+    source=TF.format("xlm_roberta", "xlm_roberta"), naming=XLM_ROBERTA_NAMING,
+    defaults={**ROBERTA_DEFAULTS, "vocab_size": 30522})
+# identical to xlm-roberta except: CamembertForCausalLM's name (CamembertConfig: the same keys and defaults)
+CAMEMBERT = derived_from(XLM_ROBERTA, model_type="camembert", causal_lm_class="CamembertForCausalLM",
+                         source=TF.format("camembert", "camembert"))
+FAMILIES = [ROBERTA, DATA2VEC_TEXT, ROBERTA_PRELAYERNORM, XLM_ROBERTA_XL, XLM_ROBERTA, CAMEMBERT]

@@ -164,7 +164,8 @@ class Rules:
         return name
 
     def rule(self, t: Tensor) -> tuple[str, int | None]:
-        if t.layer is None and (t.component == "lm_head" or t.name == self.naming.embed + ".weight"):
+        if t.layer is None and (t.component == "lm_head" or t.name in (self.naming.embed + ".weight",
+                                                                       self.naming.lm_head + ".weight")):
             return ("vocab", 0)
         if t.component == "norm" and self.module(t) == self.naming.mamba + ".norm":
             return ("column", 0)  # Mamba-2's gated norm over the heads: split (mamba_mixer2.py Mixer2RMSNormGated)
