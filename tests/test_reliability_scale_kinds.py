@@ -51,12 +51,14 @@ def test_formula_of_ten_million_layers(tmp_path):
     assert "L" in out
 
 
-_PLAN_BOUND = pytest.mark.xfail(reason="design/flat.py's _columns at 10^6 layers whose kinds alternate (4-6 s of CPU, "
-                                "300-420 MB since fc7d01b)", strict=False)
+# The views that walk every run of a design whose kinds alternate each layer (Jamba's expert period at 10^6 layers:
+# 10^6 runs): count --json's by_layer and architecture lists, compare's and the report's manifests, formula's
+# perturbed designs; measured 3-5 s and 330-410 MB at e4f5d13 (count's text view: 2.1 s, 164 MB, within the bounds).
+_PLAN_BOUND = pytest.mark.xfail(reason="a view walking 10^6 runs of alternating kinds (3-5 s, 330-410 MB)", strict=False)
 
 
 @pytest.mark.parametrize("model", HYBRIDS)
-@pytest.mark.parametrize("argv", [pytest.param(["count"], marks=_PLAN_BOUND),
+@pytest.mark.parametrize("argv", [["count"],
                                   pytest.param(["count", "--json"], marks=_PLAN_BOUND), ["memory"], ["memory", "--json"],
                                   pytest.param(["compare", "SELF", "--tensors"], marks=_PLAN_BOUND),
                                   pytest.param(["formula"], marks=_PLAN_BOUND),
