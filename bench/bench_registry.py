@@ -36,6 +36,7 @@ TRANSFORMERS_PASS = textwrap.dedent("""
     import contextlib, io
     import torch, transformers
     from paramledger import families, registry
+    from paramledger.reference import auto_class
     transformers.logging.set_verbosity_error()
 
     def reference_total(model):
@@ -43,10 +44,10 @@ TRANSFORMERS_PASS = textwrap.dedent("""
         model_type = config.pop("model_type")
         hf = transformers.AutoConfig.for_model(model_type, **config)
         family = families.get(model_type)
-        if family is not None and family.text_config:
+        if family is not None and family.text_decoder_only:
             hf = hf.get_text_config()
         with contextlib.redirect_stderr(io.StringIO()), torch.device("meta"):
-            built = transformers.AutoModelForCausalLM.from_config(hf)
+            built = auto_class(hf).from_config(hf)  # a whole multimodal model, an encoder's masked-LM model
         unique = {id(p): p.numel() for p in built.parameters()}
         return sum(unique.values())
 

@@ -355,6 +355,13 @@ class Architecture:
             copy.__dict__["_layer_plan"] = plan
         return copy
 
+    def with_fields(self, **fields: Any) -> Architecture:
+        """A copy with ``fields`` set as given, unvalidated: for what the reader adds to a validated design (its
+        notes, a whole model's towers and tying), a dict copy rather than a rebuild of every field."""
+        copy = object.__new__(Architecture)
+        object.__setattr__(copy, "__dict__", {**self.__dict__, **fields})
+        return copy
+
     def to_mapping(self, *, include_defaults: bool = False) -> dict[str, Any]:
         """Field name → value; without ``include_defaults`` only what differs from the defaults."""
         out: dict[str, Any] = {}

@@ -101,7 +101,7 @@ def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str |
         head = arch.lm_head_rows * arch.hidden_size  # the config is silent; its class ties, its text_config does not
         notes = (*notes, f"the head is tied, as transformers builds this config (its class's default; the config "
                          f"does not say): a checkpoint that stores lm_head.weight loads untied, {head:,} more")
-    return dataclasses.replace(arch, towers=towers, tie_word_embeddings=tie, notes=notes)
+    return arch.with_fields(towers=towers, tie_word_embeddings=tie, notes=notes)
 
 
 def text_only(arch: Any) -> Any:
@@ -148,8 +148,10 @@ def tower_kinds() -> dict[str, TowerKind]:
     return kinds
 
 
+@lru_cache(maxsize=64)
 def whole_naming(naming: Naming, prefix: str) -> Naming:
-    """The text decoder's naming inside the whole model: every path under "model." moves under ``prefix``."""
+    """The text decoder's naming inside the whole model: every path under "model." moves under ``prefix`` (made once
+    per naming and prefix: both are frozen)."""
     def moved(value: Any) -> Any:
         if isinstance(value, str) and value.startswith("model."):
             return prefix + value.removeprefix("model.")

@@ -9,6 +9,7 @@ is the "vision" component.  What differs between towers is data: ``VisionLayout`
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -60,6 +61,9 @@ class VisionTower(NamedTuple):
 
     def tensors(self) -> list[Tensor]:
         """Every tensor of the tower, full names, in transformers' registration order."""
+        return list(_tensors(self))
+
+    def _tensors(self) -> tuple[Tensor, ...]:
         lay, d, p = self.layout, self.hidden_size, self.prefix
         out: list[Tensor] = []
 
@@ -96,7 +100,7 @@ class VisionTower(NamedTuple):
             add(head + "mlp.fc1.bias", (self.intermediate_size,))
             add(head + "mlp.fc2.weight", (d, self.intermediate_size))
             add(head + "mlp.fc2.bias", (d,))
-        return out
+        return tuple(out)
 
     def embedding_tables(self) -> list[str]:
         """Its nn.Embedding tables: the learned positions."""
@@ -117,6 +121,12 @@ class VisionTower(NamedTuple):
                                      False, False, False, False, 0, False, False))
         ffn = _new(DenseFFN, (d, self.intermediate_size, lay.gated, lay.bias, False, False))
         return _new(Layer, ((attention, ffn, _new(BlockNorms, (d, "pre", True, True, True))),))
+
+
+@lru_cache(maxsize=64)
+def _tensors(tower: VisionTower) -> tuple[Tensor, ...]:
+    """A tower's tensors, listed once per tower (frozen: a count of the same model lists them again from here)."""
+    return tower._tensors()
 
 
 def _norm(add: Any, name: str, size: int, bias: bool) -> None:
