@@ -7,6 +7,7 @@ checked unique at import (a duplicate would silently shadow an entry).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import pkgutil
 from typing import TYPE_CHECKING
@@ -72,8 +73,11 @@ def naming_of(arch: Architecture) -> Naming:
     family = get(arch.model_type)
     if family is not None:
         return family.naming
+    return _design_naming(arch.norm_placement == "sandwich")
+
+
+@functools.lru_cache(maxsize=2)
+def _design_naming(sandwich: bool) -> Naming:
     from ..naming import LLAMA
 
-    if arch.norm_placement == "sandwich":
-        return dataclasses.replace(LLAMA, ffn_pre_norm="pre_feedforward_layernorm")
-    return LLAMA
+    return dataclasses.replace(LLAMA, ffn_pre_norm="pre_feedforward_layernorm") if sandwich else LLAMA
