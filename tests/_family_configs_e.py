@@ -8,22 +8,10 @@ top-level key that changes the count; sizes stay tiny."""
 from __future__ import annotations
 
 from hypothesis import strategies as st
+from strategies import small_decoder
 
 booleans = st.booleans()
 window = st.one_of(st.none(), st.integers(1, 64))
-
-
-@st.composite
-def _decoder(draw) -> dict:
-    """vocab, width, depth, heads, KV heads dividing them, often a head_dim apart, the FFN width, tying."""
-    heads = draw(st.sampled_from([1, 2, 4]))
-    config = {"vocab_size": draw(st.integers(4, 300)), "num_hidden_layers": draw(st.integers(1, 3)),
-              "num_attention_heads": heads, "hidden_size": heads * draw(st.sampled_from([2, 4, 8])),
-              "num_key_value_heads": draw(st.sampled_from([k for k in (1, 2, 4) if heads % k == 0])),
-              "intermediate_size": draw(st.integers(1, 48)), "tie_word_embeddings": draw(booleans)}
-    if draw(booleans):
-        config["head_dim"] = draw(st.sampled_from([2, 4, 10]))
-    return config
 
 
 def _with(base: st.SearchStrategy, model_type: str, drop: tuple[str, ...] = (), **extra: st.SearchStrategy):
@@ -32,17 +20,17 @@ def _with(base: st.SearchStrategy, model_type: str, drop: tuple[str, ...] = (), 
 
 
 TEXT = {
-    "llama": _with(_decoder(), "llama", attention_bias=booleans, mlp_bias=booleans),
-    "mistral": _with(_decoder(), "mistral", sliding_window=window),
-    "qwen2": _with(_decoder(), "qwen2", ("head_dim",), use_sliding_window=booleans, sliding_window=st.integers(1, 64),
+    "llama": _with(small_decoder(48), "llama", attention_bias=booleans, mlp_bias=booleans),
+    "mistral": _with(small_decoder(48), "mistral", sliding_window=window),
+    "qwen2": _with(small_decoder(48), "qwen2", ("head_dim",), use_sliding_window=booleans, sliding_window=st.integers(1, 64),
                    max_window_layers=st.integers(0, 3)),
     # Cohere2Config sets head_dim itself (hidden_size // heads)
-    "cohere2": _with(_decoder(), "cohere2", ("head_dim",), attention_bias=booleans, sliding_window=window,
+    "cohere2": _with(small_decoder(48), "cohere2", ("head_dim",), attention_bias=booleans, sliding_window=window,
                      sliding_window_pattern=st.integers(1, 4)),
-    "cohere": _with(_decoder(), "cohere", attention_bias=booleans, use_qk_norm=booleans),
-    "gemma": _with(_decoder(), "gemma", attention_bias=booleans),
-    "gemma2": _with(_decoder(), "gemma2", attention_bias=booleans, sliding_window=window),
-    "granite": _with(_decoder(), "granite", ("head_dim",), attention_bias=booleans, mlp_bias=booleans,
+    "cohere": _with(small_decoder(48), "cohere", attention_bias=booleans, use_qk_norm=booleans),
+    "gemma": _with(small_decoder(48), "gemma", attention_bias=booleans),
+    "gemma2": _with(small_decoder(48), "gemma2", attention_bias=booleans, sliding_window=window),
+    "granite": _with(small_decoder(48), "granite", ("head_dim",), attention_bias=booleans, mlp_bias=booleans,
                      embedding_multiplier=st.floats(1, 12), residual_multiplier=st.floats(0.1, 1)),
 }
 

@@ -12,20 +12,15 @@ from __future__ import annotations
 
 from _hybrid_configs_b import CONFIGS_B
 from hypothesis import strategies as st
+from strategies import small_decoder
 
 booleans = st.booleans()
 
 
 @st.composite
 def decoder(draw, window: bool = False) -> dict:
-    """A small Llama or Mistral text_config: heads, KV heads dividing them, head_dim or not, biases (Llama)."""
-    heads = draw(st.sampled_from([1, 2, 4]))
-    config = {"vocab_size": draw(st.integers(4, 300)), "num_hidden_layers": draw(st.integers(1, 3)),
-              "num_attention_heads": heads, "hidden_size": heads * draw(st.sampled_from([2, 4, 8])),
-              "num_key_value_heads": draw(st.sampled_from([k for k in (1, 2, 4) if heads % k == 0])),
-              "intermediate_size": draw(st.integers(1, 64)), "tie_word_embeddings": draw(booleans)}
-    if draw(booleans):
-        config["head_dim"] = draw(st.sampled_from([2, 4, 10]))
+    """A small Llama or Mistral text_config (strategies.small_decoder), its window (Mistral) or biases (Llama)."""
+    config = draw(small_decoder(64))
     if window:
         config["sliding_window"] = draw(st.one_of(st.none(), st.integers(2, 64)))
     else:

@@ -57,3 +57,18 @@ def architectures(draw, moe: bool | None = None, mla: bool | None = None) -> Arc
             v_head_dim=draw(st.integers(1, 16)),
         )
     return Architecture.from_mapping(values, "hypothesis")
+
+
+@st.composite
+def small_decoder(draw, ffn_max: int = 64) -> dict:
+    """A multimodal model's small text_config: vocab, width, depth, heads, KV heads dividing them, often a
+    head_dim apart, the FFN width (up to ``ffn_max``), tying."""
+    heads = draw(st.sampled_from([1, 2, 4]))
+    config = {"vocab_size": draw(st.integers(4, 300)), "num_hidden_layers": draw(st.integers(1, 3)),
+              "num_attention_heads": heads, "hidden_size": heads * draw(st.sampled_from([2, 4, 8])),
+              "num_key_value_heads": draw(st.sampled_from([k for k in (1, 2, 4) if heads % k == 0])),
+              "intermediate_size": draw(st.integers(1, ffn_max)), "tie_word_embeddings": draw(st.booleans())}
+    if draw(st.booleans()):
+        config["head_dim"] = draw(st.sampled_from([2, 4, 10]))
+    return config
+

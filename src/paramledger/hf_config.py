@@ -112,10 +112,8 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
             message = message.removesuffix("; set head_dim")
         raise ArchitectureError(key, f"{message} ({key} is read as {error.key})", where) from None
     if family.explain:
-        import dataclasses
-
         notes = [note for explain in family.explain if (note := explain(arch)) is not None]
-        arch = dataclasses.replace(arch, notes=(*arch.notes, *notes)) if notes else arch
+        arch = arch.with_fields(notes=(*arch.notes, *notes)) if notes else arch
     if whole is not None:
         from .towers import with_towers
 

@@ -42,22 +42,21 @@ def _text(parent: Family, model_type: str, cls: str, **changes) -> Family:
                      "model_type": model_type, "causal_lm_class": cls, "source": parent.source, **changes})
 
 
+def _qwen2_vl(model_type: str, cls: str, configs: str) -> Family:
+    """Qwen2-VL and Qwen2.5-VL (identical but for their names and towers): Qwen2's decoder, read from the top level
+    of a flat release config; a pre-v5 config's text_config.tie_word_embeddings ties the whole model
+    (Qwen2VLConfig.__post_init__)."""
+    return multimodal(_text(QWEN2, model_type, cls, defaults=QWEN2_VL_TEXT,
+                            count_neutral=QWEN2.count_neutral | FLAT_TOKEN_IDS),
+                      model_type, TF.format(model_type, configs),
+                      Whole({"model_type": f"{model_type}_vision"}, none, vision_prefix="model.visual.",
+                            tie_word_embeddings=False, tie_from_text=True, text_at_top=True,
+                            image_tokens=qwen2_vl_images), cls)
+
+
 FAMILIES = [
-    # Qwen2VLConfig: a pre-v5 config's text_config.tie_word_embeddings ties the whole model (__post_init__)
-    multimodal(_text(QWEN2, "qwen2_vl", "Qwen2VLForConditionalGeneration", defaults=QWEN2_VL_TEXT,
-                     count_neutral=QWEN2.count_neutral | FLAT_TOKEN_IDS),
-               "qwen2_vl", TF.format("qwen2_vl", "Qwen2VLConfig, Qwen2VLTextConfig"),
-               Whole({"model_type": "qwen2_vl_vision"}, none, vision_prefix="model.visual.",
-                     tie_word_embeddings=False, tie_from_text=True, text_at_top=True,
-                     image_tokens=qwen2_vl_images),
-               "Qwen2VLForConditionalGeneration"),
-    multimodal(_text(QWEN2, "qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", defaults=QWEN2_VL_TEXT,
-                     count_neutral=QWEN2.count_neutral | FLAT_TOKEN_IDS),
-               "qwen2_5_vl", TF.format("qwen2_5_vl", "Qwen2_5_VLConfig, Qwen2_5_VLTextConfig"),
-               Whole({"model_type": "qwen2_5_vl_vision"}, none, vision_prefix="model.visual.",
-                     tie_word_embeddings=False, tie_from_text=True, text_at_top=True,
-                     image_tokens=qwen2_vl_images),
-               "Qwen2_5_VLForConditionalGeneration"),
+    _qwen2_vl("qwen2_vl", "Qwen2VLForConditionalGeneration", "Qwen2VLConfig, Qwen2VLTextConfig"),
+    _qwen2_vl("qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLConfig, Qwen2_5_VLTextConfig"),
     # Qwen3VLTextConfig: Qwen3's decoder (q/k norms per head), attention_bias on q, k, v and o, never sliding
     multimodal(_text(QWEN3, "qwen3_vl", "Qwen3VLForConditionalGeneration",
                      defaults={"vocab_size": 151936, "hidden_size": 4096, "intermediate_size": 22016,

@@ -111,8 +111,8 @@ def text_only(arch: Any) -> Any:
     towers = arch.towers
     note = f"{arch.model_type} is multimodal: counting its text decoder (text_config) only"
     notes = tuple(note if n.startswith(f"{arch.model_type} is multimodal:") else n for n in arch.notes)
-    return dataclasses.replace(arch, towers=(), model_type=towers.text_model_type,
-                               tie_word_embeddings=towers.text_tied, notes=notes)
+    return arch.with_fields(towers=(), model_type=towers.text_model_type,
+                            tie_word_embeddings=towers.text_tied, notes=notes)
 
 
 def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str | None) -> tuple[Any, ...]:

@@ -9,8 +9,8 @@ is the "vision" component.  What differs between towers is data: ``VisionLayout`
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
@@ -61,9 +61,10 @@ class VisionTower(NamedTuple):
 
     def tensors(self) -> list[Tensor]:
         """Every tensor of the tower, full names, in transformers' registration order."""
-        return list(_tensors(self))
+        return list(_listed(self))
 
-    def _tensors(self) -> tuple[Tensor, ...]:
+    def listed(self) -> tuple[Tensor, ...]:
+        """The tensors, made anew (tensors() reads them from the cache of _listed)."""
         lay, d, p = self.layout, self.hidden_size, self.prefix
         out: list[Tensor] = []
 
@@ -124,9 +125,9 @@ class VisionTower(NamedTuple):
 
 
 @lru_cache(maxsize=64)
-def _tensors(tower: VisionTower) -> tuple[Tensor, ...]:
+def _listed(tower: VisionTower) -> tuple[Tensor, ...]:
     """A tower's tensors, listed once per tower (frozen: a count of the same model lists them again from here)."""
-    return tower._tensors()
+    return tower.listed()
 
 
 def _norm(add: Any, name: str, size: int, bias: bool) -> None:
