@@ -111,3 +111,11 @@ def test_memory_adds_the_tokens_images_cost_the_decoder(cli):
     assert status == 2 and err.count("\n") == 1 and "no towers" in err
     status, _, err = cli("memory", "gemma-3-4b-it", "--images", "1", "--image", "10")
     assert status == 2 and err.count("\n") == 1 and "WIDTHxHEIGHT" in err
+
+
+@pytest.mark.parametrize("value", ["", None, -1, 2.5])
+def test_an_image_token_count_it_cannot_read_is_one_line(value):
+    """Found by the mangled-config fuzzer: Gemma 3's mm_tokens_per_image is read when the config is."""
+    with pytest.raises(ArchitectureError, match=r"config: mm_tokens_per_image: must be a positive whole number") as e:
+        paramledger.load({"model_type": "gemma3", "mm_tokens_per_image": value})
+    assert "\n" not in str(e.value)

@@ -93,14 +93,18 @@ def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str |
 
     own = get(whole.text_model_type)
     parts = read(whole, config, arch.hidden_size, where)
+    try:
+        images = whole.image_tokens(config, parts[0]) if whole.image_tokens is not None else None
+    except ArchitectureError as error:  # a rule's refusal, said about this config
+        raise ArchitectureError(error.key, error.message, where) from None
     towers = Towers(parts, text_family.model_type, arch.tie_word_embeddings,
                     None if own is not None and naming == whole_naming(own.naming, whole.decoder_prefix) else naming,
-                    whole.image_tokens(config, parts[0]) if whole.image_tokens is not None else None)
+                    images)
     tie, notes = tied(whole, config, arch.tie_word_embeddings), arch.notes
     if tie and not arch.tie_word_embeddings and not any(key in config for key in whole.tie_keys):
         head = arch.lm_head_rows * arch.hidden_size  # the config is silent; its class ties, its text_config does not
-        notes = (*notes, f"the head is tied, as transformers builds this config (its class's default; the config "
-                         f"does not say): a checkpoint that stores lm_head.weight loads untied, {head:,} more")
+        notes = (*notes, (f"the head is tied, as transformers builds this config (its class's default; the config "
+                          f"does not say): a checkpoint that stores lm_head.weight loads untied, {head:,} more"))
     return arch.with_fields(towers=towers, tie_word_embeddings=tie, notes=notes)
 
 

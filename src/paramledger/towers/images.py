@@ -8,11 +8,19 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._exceptions import OptionError
+from .._exceptions import ArchitectureError, OptionError
 
 Size = tuple[int, int] | None  # (width, height) in pixels, when the count follows the size
 Rule = Callable[[Mapping[str, Any], Any], Callable[[Size], int]]
 """(the whole config, its first tower) -> (the image's size -> its tokens)."""
+
+
+def _size(config: Mapping[str, Any], key: str, default: int) -> int:
+    """A config's whole number that sizes an image's tokens, refused in one line naming its key if it is not one."""
+    value = config.get(key, default)
+    if type(value) is not int or value <= 0:
+        raise ArchitectureError(key, f"must be a positive whole number, got {value!r}")
+    return value
 
 
 def fixed(count: Callable[[Mapping[str, Any], Any], int]) -> Rule:
@@ -23,7 +31,7 @@ def fixed(count: Callable[[Mapping[str, Any], Any], int]) -> Rule:
     return rule
 
 
-gemma3 = fixed(lambda config, tower: int(config.get("mm_tokens_per_image", 256)))
+gemma3 = fixed(lambda config, tower: _size(config, "mm_tokens_per_image", 256))
 """Gemma3Processor: each image is mm_tokens_per_image soft tokens (the projector pools the patch grid to them)."""
 patches = fixed(lambda config, tower: tower.patches)
 """PaliGemma: one token per patch ((image_size / patch_size)², num_image_tokens)."""
@@ -36,7 +44,7 @@ def qwen2_vl(config: Mapping[str, Any], tower: Any) -> Callable[[Size], int]:
     (the pixel count kept within 56² and 28² × 1280 patches, the processor's defaults), then one token per merged
     group of spatial_merge_size² patches."""
     vision = config.get("vision_config") or {}
-    patch, merge = int(vision.get("patch_size", 14)), int(vision.get("spatial_merge_size", 2))
+    patch, merge = _size(vision, "patch_size", 14), _size(vision, "spatial_merge_size", 2)
 
     def tokens(size: Size) -> int:
         if size is None:
@@ -48,7 +56,8 @@ def qwen2_vl(config: Mapping[str, Any], tower: Any) -> Callable[[Size], int]:
         h, w = max(factor, round(height / factor) * factor), max(factor, round(width / factor) * factor)
         if h * w > high:
             beta = math.sqrt(height * width / high)
-            h, w = max(factor, math.floor(height / beta / factor) * factor), max(factor, math.floor(width / beta / factor) * factor)
+            h = max(factor, math.floor(height / beta / factor) * factor)
+            w = max(factor, math.floor(width / beta / factor) * factor)
         elif h * w < low:
             beta = math.sqrt(low / (height * width))
             h, w = math.ceil(height * beta / factor) * factor, math.ceil(width * beta / factor) * factor
