@@ -16,6 +16,10 @@ from _family_configs_e import CONFIGS_E
 from _family_configs_f import CONFIGS_F
 from _family_configs_g import CONFIGS_G
 from _family_configs_h import CONFIGS_H
+from _family_configs_i import CONFIGS_I
+from _family_configs_j import CONFIGS_J
+from _family_configs_k import CONFIGS_K
+from _family_configs_l import CONFIGS_L
 from hypothesis import assume
 from hypothesis import strategies as st
 
@@ -825,6 +829,8 @@ CONFIGS.update(CONFIGS_E)
 CONFIGS.update(CONFIGS_F)
 CONFIGS.update(CONFIGS_G)
 CONFIGS.update(CONFIGS_H)
+for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L):
+    CONFIGS.update(_set)
 
 
 def _lfm2_width(config: dict) -> int:
