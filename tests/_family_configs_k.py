@@ -1,9 +1,29 @@
-"""Hypothesis strategies: random small configs for the families of set K, typed here.
+"""Hypothesis strategies: random small configs for the families of set K (issue #17: masked-LM encoders), typed
+here.
 
 Each spells the keys the way the family's config class does (tests/_family_configs.py's style)."""
 
 from __future__ import annotations
 
+from _family_configs_d import _typed, booleans
 from hypothesis import strategies as st
+from strategies import small_decoder
 
-CONFIGS_K: dict[str, st.SearchStrategy] = {}
+CONFIGS_K: dict[str, st.SearchStrategy] = {
+    # EuroBertConfig: Llama's keys; mlp_bias also biases the head
+    "eurobert": _typed("eurobert", st.builds(dict, small_decoder(), attention_bias=booleans, mlp_bias=booleans)),
+}
+
+
+@st.composite
+def nomic_bert(draw) -> dict:
+    """NomicBertConfig: a decoder's sizes (no KV heads: k and v have every head), head_dim often apart, a token-type
+    table of any rows (0: an empty one, as nn.Embedding builds it), positions only the buffers' length."""
+    config = draw(small_decoder())
+    config.pop("num_key_value_heads")
+    config.update(type_vocab_size=draw(st.integers(0, 4)), max_position_embeddings=draw(st.integers(1, 64)),
+                  hidden_act=draw(st.sampled_from(["silu", "gelu"])))
+    return config
+
+
+CONFIGS_K["nomic_bert"] = _typed("nomic_bert", nomic_bert())
