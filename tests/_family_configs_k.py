@@ -5,7 +5,7 @@ Each spells the keys the way the family's config class does (tests/_family_confi
 
 from __future__ import annotations
 
-from _family_configs_d import _typed, booleans
+from _family_configs_d import _typed, booleans, modernbert_decoder
 from hypothesis import strategies as st
 from strategies import small_decoder
 
@@ -27,3 +27,20 @@ def nomic_bert(draw) -> dict:
 
 
 CONFIGS_K["nomic_bert"] = _typed("nomic_bert", nomic_bert())
+
+
+@st.composite
+def modernbert(draw) -> dict:
+    """ModernBertConfig: the decoder's keys (its strategy), layer_types given or not, and the masked-LM class's
+    switches that change no tensor."""
+    config = draw(modernbert_decoder())
+    if draw(booleans):
+        config["layer_types"] = draw(st.lists(st.sampled_from(["full_attention", "sliding_attention"]),
+                                              min_size=config["num_hidden_layers"],
+                                              max_size=config["num_hidden_layers"]))
+    config.update(sparse_prediction=draw(booleans), classifier_pooling=draw(st.sampled_from(["cls", "mean"])),
+                  deterministic_flash_attn=draw(booleans))
+    return config
+
+
+CONFIGS_K["modernbert"] = _typed("modernbert", modernbert())
