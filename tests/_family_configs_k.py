@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from _family_configs_d import _typed, booleans, modernbert_decoder
 from hypothesis import strategies as st
+from _family_configs_h import bert
 from strategies import small_decoder
 
 CONFIGS_K: dict[str, st.SearchStrategy] = {
@@ -44,3 +45,17 @@ def modernbert(draw) -> dict:
 
 
 CONFIGS_K["modernbert"] = _typed("modernbert", modernbert())
+
+
+@st.composite
+def ibert(draw) -> dict:
+    """IBertConfig: BERT's keys (its strategy, GELU only: IBertIntermediate refuses another) and the quantization
+    switches, which change no tensor and no buffer."""
+    config = draw(bert())
+    config.update(hidden_act="gelu", quant_mode=draw(booleans),
+                  force_dequant=draw(st.sampled_from(["none", "gelu", "softmax", "layernorm", "nonlinear"])))
+    config.pop("is_decoder")
+    return config
+
+
+CONFIGS_K["ibert"] = _typed("ibert", ibert())

@@ -37,7 +37,6 @@ NOMIC_BERT = derived_from(
               "type_vocab_size": 2, "tie_word_embeddings": True, "head_dim": None},
     switches={**BERT.switches, "mlp_gated": True, "position_embedding_type": "rope", "attention_bias": False,
               "attention_output_bias": False, "mlp_bias": False},
-    count_neutral=BERT.count_neutral - {"is_decoder", "use_cache", "gradient_checkpointing"},
     requires={}, expects={}, explain=())
 
 
