@@ -6,4 +6,30 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from paramledger.parts import MIXER_MODULES
+
+booleans = st.booleans()
+
+
+@st.composite
+def recurrent_gemma(draw) -> dict:
+    """RecurrentGemmaConfig: block_types of either kind, repeated through the depth; KV heads dividing the heads
+    (its validate_architecture), lru_width a multiple of the heads (RecurrentGemmaRglru's blocks) or unset."""
+    heads = draw(st.sampled_from([1, 2, 3, 4]))
+    config = {"model_type": "recurrent_gemma", "pad_token_id": 0, "vocab_size": draw(st.integers(4, 300)),
+              "num_hidden_layers": draw(st.integers(1, 6)), "num_attention_heads": heads,
+              "hidden_size": heads * draw(st.sampled_from([2, 4, 6, 8])),
+              "intermediate_size": draw(st.integers(2, 96)),
+              "block_types": draw(st.lists(st.sampled_from(["recurrent", "attention"]), min_size=1, max_size=3)),
+              "conv1d_width": draw(st.integers(1, 5)), "attention_window_size": draw(st.integers(1, 32)),
+              "attention_bias": draw(booleans), "tie_word_embeddings": draw(booleans)}
+    if draw(booleans):
+        config["num_key_value_heads"] = draw(st.sampled_from([k for k in (1, 2, 3, 4) if heads % k == 0]))
+    if draw(booleans):
+        config["lru_width"] = heads * draw(st.sampled_from([1, 2, 5, 8]))
+    return config
+
+
 CONFIGS_I: dict[str, st.SearchStrategy] = {}
+if "rglru" in MIXER_MODULES:
+    CONFIGS_I["recurrent_gemma"] = recurrent_gemma()
