@@ -59,3 +59,5 @@ def ibert(draw) -> dict:
 
 
 CONFIGS_K["ibert"] = _typed("ibert", ibert())
+# JinaEmbeddingsV3Config: NomicBERT's keys (its layers' layout, with XLM-RoBERTa's head)
+CONFIGS_K["jina_embeddings_v3"] = _typed("jina_embeddings_v3", nomic_bert())

@@ -1,6 +1,6 @@
-"""NomicBERT and GTE (transformers 5.24.0 models/nomic_bert, models/gte): BERT's post-LN encoder (families/bert.py)
-with RoPE in place of a position table and Llama's gated FFN and projection names. Each only in the masked-LM
-mapping: the reference is NomicBertForMaskedLM / GteForMaskedLM."""
+"""NomicBERT and Jina Embeddings v3 (transformers 5.24.0 models/nomic_bert, models/jina_embeddings_v3): BERT's post-LN
+encoder (families/bert.py) with RoPE in place of a position table and Llama's projection names. Each only in the
+masked-LM mapping: the reference is NomicBertForMaskedLM / JinaEmbeddingsV3ForMaskedLM."""
 
 from __future__ import annotations
 
@@ -40,5 +40,28 @@ NOMIC_BERT = derived_from(
     requires={}, expects={}, explain=())
 
 
-MASKED_LM_ONLY = [NOMIC_BERT]
+
+# identical to nomic_bert except: JinaEmbeddingsV3Model under "roberta" and the head registered before it
+# (JinaEmbeddingsV3LMHead: lm_head.bias, dense, layer_norm, decoder; a tied table is named lm_head.decoder.weight, the
+# embedding its alias, as XLM-RoBERTa's), an ungated FFN (mlp.fc1, mlp.fc2) and the attention, all biased,
+# JinaEmbeddingsV3Config's defaults (XLM-RoBERTa large's sizes, 8194 positions)
+JINA_EMBEDDINGS_V3 = derived_from(
+    NOMIC_BERT, model_type="jina_embeddings_v3", causal_lm_class="JinaEmbeddingsV3ForMaskedLM",
+    source=TF.format("jina_embeddings_v3"),
+    naming=dataclasses.replace(
+        NOMIC_BERT.naming, embed="roberta.embeddings.word_embeddings",
+        token_types="roberta.embeddings.token_type_embeddings", embed_norm="roberta.embeddings.LayerNorm",
+        layer="roberta.layers.{i}", up="mlp.fc1", down="mlp.fc2", rotary="roberta.rotary_emb",
+        lm_head="lm_head.decoder", lm_head_bias="lm_head.bias", lm_head_dense="lm_head.dense",
+        lm_head_norm="lm_head.layer_norm", tied_table_in_head=True,
+        model_buffers=(("roberta.embeddings.position_ids", (1, "max_position_embeddings"), "int64", False),
+                       ("roberta.embeddings.token_type_ids", (1, "max_position_embeddings"), "int64", False)),
+        model_order=("lm_head.bias", "lm_head.dense", "lm_head.layer_norm", "lm_head.decoder", "roberta.embeddings",
+                     "roberta.layers")),
+    defaults={**NOMIC_BERT.defaults, "vocab_size": 250002, "hidden_size": 1024, "num_hidden_layers": 24,
+              "num_attention_heads": 16, "intermediate_size": 4096, "hidden_act": "gelu",
+              "max_position_embeddings": 8194, "type_vocab_size": 1},
+    switches={**NOMIC_BERT.switches, "mlp_gated": False, "mlp_bias": True, "attention_bias": True,
+              "attention_output_bias": True})
+MASKED_LM_ONLY = [NOMIC_BERT, JINA_EMBEDDINGS_V3]
 FAMILIES = MASKED_LM_ONLY
