@@ -30,6 +30,17 @@ def recurrent_gemma(draw) -> dict:
     return config
 
 
+def rwkv() -> st.SearchStrategy:
+    """RwkvConfig: attention_hidden_size and intermediate_size unset (hidden_size, 4 × hidden_size) or their own."""
+    return st.fixed_dictionaries(
+        {"model_type": st.just("rwkv"), "vocab_size": st.integers(4, 300), "hidden_size": st.integers(1, 48),
+         "num_hidden_layers": st.integers(1, 4), "tie_word_embeddings": booleans},
+        optional={"attention_hidden_size": st.integers(1, 48), "intermediate_size": st.integers(1, 96),
+                  "context_length": st.integers(1, 64), "rescale_every": st.integers(0, 6)})
+
+
 CONFIGS_I: dict[str, st.SearchStrategy] = {}
 if "rglru" in MIXER_MODULES:
     CONFIGS_I["recurrent_gemma"] = recurrent_gemma()
+if "rwkv" in MIXER_MODULES:
+    CONFIGS_I["rwkv"] = rwkv()

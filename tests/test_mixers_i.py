@@ -44,6 +44,33 @@ def test_recurrent_gemmas_state_and_window_equal_what_transformers_holds():
     assert ours.state_bytes == held > 0
 
 
+RWKV = {"model_type": "rwkv", "vocab_size": 64, "hidden_size": 16, "num_hidden_layers": 3, "intermediate_size": 40}
+
+
+def test_rwkvs_state_equals_what_transformers_holds():
+    """RwkvModel's five (batch, hidden_size, layers) state tensors after a prompt and two decoded tokens: the two
+    token shifts and the WKV numerator, denominator and maximum; no keys or values."""
+    model = _model(RWKV)
+    generator = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        state = model(_tokens(model, generator, PROMPT), use_cache=True).state
+        for _ in range(DECODED):
+            state = model(_tokens(model, generator, 1), state=state, use_cache=True).state
+    ours = kv_cache(paramledger.load(RWKV), context=PROMPT + DECODED, batch=BATCH, dtype="fp32")
+    assert ours.bytes == 0
+    assert ours.state_bytes == sum(tensor.nbytes for tensor in state) > 0
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"attention_hidden_size": 0}, r"attention_hidden_size: must be positive, got 0"),
+    ({"attention_hidden_size": -3}, r"attention_hidden_size: must be zero or more, got -3"),
+])
+def test_bad_rwkv_keys_are_refused_in_one_line_naming_the_key(changes, message):
+    with pytest.raises(ArchitectureError, match=message) as caught:
+        paramledger.load({**RWKV, **changes})
+    assert "\n" not in str(caught.value)
+
+
 @pytest.mark.parametrize(("changes", "message"), [
     ({"block_types": ["recurrent", "mlp"]}, r"block_types: must be a non-empty list of 'recurrent' and 'attention'"),
     ({"block_types": []}, r"block_types: must be a non-empty list"),
