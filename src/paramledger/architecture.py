@@ -16,6 +16,7 @@ from typing import Any
 from ._exceptions import ArchitectureError, UnknownKeyError, did_you_mean
 from ._record import record
 from .parts import MIXERS
+from .parts.sublayers import DECLARED
 from .design.values import (  # noqa: F401 (the enumerations are re-exported)
     ATTENTION_OUTPUT_GATES, NORM_PLACEMENTS, NORM_TYPES, POSITION_TYPES, QK_NORMS,
 )
@@ -25,7 +26,7 @@ from .design.checks import check_structure
 DESIGN_MODEL_TYPE = "paramledger"
 """The model_type of a design of our own (a spec file, a mapping of fields): no Hugging Face family."""
 
-@record(extra=tuple(kind.keys for kind in MIXERS))
+@record(extra=tuple(kind.keys for kind in DECLARED))
 class Architecture:
     """A decoder-only transformer, as declared.  Build one with :meth:`from_mapping`
     (validating) or with :func:`paramledger.load`.
@@ -146,7 +147,7 @@ class Architecture:
     moe_beside_dense_mlp: bool = False
     router_scales: bool = False  # (hidden,) on the router's input, (num_experts,) on its weights (Gemma 4)
     # Token mixers other than self-attention (a Gated DeltaNet, a Mamba, a short conv) add their own keys, each
-    # declared by its part module (parts.MIXERS): their fields follow these.
+    # declared by its part module (parts.MIXERS), then the sublayers (parts/sublayers.py): theirs follow these.
     shared_block_layers: tuple[int, ...] = ()  # layers_block_type "hybrid" (Zamba): a shared block, then the layer
     num_mem_blocks: int = 1  # num_mem_blocks: distinct blocks, use k of them running block k % num_mem_blocks
     attention_hidden_size: int | None = None  # attention_hidden_size: the block's input width; None: 2 × hidden_size
@@ -477,12 +478,12 @@ _TUPLE_FIELDS = frozenset(name for name in _FIELD_NAMES if _FIELD_TYPES[name].st
 
 # The sizes validate() checks: positive; positive or null; zero or more (or null).
 _POSITIVE_SIZES = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_multiple_of",
-                   "max_position_embeddings", "num_mem_blocks", *(key for kind in MIXERS for key in kind.positive))
+                   "max_position_embeddings", "num_mem_blocks", *(key for kind in DECLARED for key in kind.positive))
 _POSITIVE_SIZES_OR_NULL = ("num_key_value_heads", "sliding_num_key_value_heads", "head_dim", "intermediate_size",
                            "moe_intermediate_size", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "v_head_dim",
                            "sliding_window", "index_n_heads", "output_vocab_size", "vocab_size_per_layer_input",
                            "moe_latent_size", "attention_hidden_size", "adapter_rank", "embedding_size",
-                           *(key for kind in MIXERS for key in kind.positive_or_null))
+                           *(key for kind in DECLARED for key in kind.positive_or_null))
 _ZERO_OR_MORE_SIZES = ("num_experts", "n_shared_experts", "shared_expert_intermediate_size", "qk_rope_head_dim",
                        "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank",
                        "type_vocab_size", "relative_attention_num_buckets", "task_type_vocab_size")

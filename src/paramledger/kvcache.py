@@ -42,6 +42,11 @@ Per layer and per token (one sequence):
   its own figure (``state_values``, ``state_bytes``, at the cache dtype), not in the keys and
   values (``values``, ``bytes``).
 
+- A decoder's cross-attention (add_cross_attention: BART's encoder_attn) caches a key and a value per
+  head for every token of the encoder's input, fixed by the encoder's length whatever the generated
+  length (transformers 5.24.0's EncoderDecoderCache.cross_attention_cache, filled on the first step):
+  its own figure (``cross_attention_cache``), never in the self-attention's keys and values here.
+
 The cache dtype is separate from the weights' (KV_DTYPES: one value per element).
 """
 
@@ -268,7 +273,51 @@ class KVCache:
             text += f"; MLA {self.mla_layout}: {MLA_LAYOUTS[self.mla_layout]}"
         if self.note:
             text += f"; note: {self.note}"
+        if self.architecture is not None and self.architecture.add_cross_attention:
+            text += ("; the cross-attention's keys and values, fixed by the encoder's input length, are reported "
+                     "apart (cross_attention_cache), not in this figure")
         return text
+
+
+@dataclass(frozen=True)
+class CrossAttentionCache:
+    """The cross-attention keys and values of ``batch`` sequences whose encoder input is ``encoder_length``
+    tokens, stored as ``dtype``: fixed by the encoder's length whatever the generated length (transformers
+    5.24.0's EncoderDecoderCache.cross_attention_cache, filled on the first step and never grown)."""
+
+    values_per_token: int  # every layer's keys and values for one encoder token
+    layers: int  # layers holding a cross-attention
+    encoder_length: int
+    batch: int
+    dtype: DType
+
+    @property
+    def values(self) -> int:
+        return self.batch * self.encoder_length * self.values_per_token
+
+    @property
+    def bytes(self) -> int:
+        return self.values * (self.dtype.bits // 8)
+
+    @property
+    def definition(self) -> str:
+        if not self.layers:
+            return "no cross-attention: nothing cached for an encoder's input"
+        return (f"cross-attention keys and values of {self.layers} layers for {self.batch} × {self.encoder_length} "
+                "encoder tokens, fixed by the encoder's input length (EncoderDecoderCache.cross_attention_cache)")
+
+
+def cross_attention_cache(source: Architecture | Inventory, encoder_length: int, batch: int = 1,
+                          dtype: str | DType = "bf16") -> CrossAttentionCache:
+    """What the cross-attention layers of ``source`` hold for ``batch`` sequences of an ``encoder_length``-token
+    encoder input (0 values for a design without one)."""
+    plan = layer_plan(_architecture(source))
+    for option, value in (("encoder-length", encoder_length), ("batch", batch)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise OptionError(option, f"must be a whole number of at least 1, got {value!r}")
+    per_token = sum(layer.cross_kv_values_per_token() * layers for layer, layers in plan.kinds)
+    holding = sum(layers for layer, layers in plan.kinds if layer.cross_kv_values_per_token())
+    return CrossAttentionCache(per_token, holding, encoder_length, batch, kv_dtype(dtype))
 
 
 def check_context(context: int, batch: int) -> None:

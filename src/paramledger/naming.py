@@ -9,10 +9,10 @@ inside a Linear (fused 3-D experts, attention sinks) are named as they are.
 from __future__ import annotations
 
 from ._record import record
-from .parts import MIXERS
+from .parts.sublayers import DECLARED
 
 
-@record(extra=tuple(kind.names for kind in MIXERS))
+@record(extra=tuple(kind.names for kind in DECLARED))
 class Naming:
     embed: str = "model.embed_tokens"
     positions: str = "model.embed_positions"
@@ -58,7 +58,8 @@ class Naming:
     indexer_k_norm: str = "self_attn.indexer.k_norm"
     indexer_weights: str = "self_attn.indexer.weights_proj"
     # The token mixers other than self-attention (parts.MIXERS: a Gated DeltaNet, a Mamba, a short conv) add their
-    # own paths, declared by their part modules: those fields follow these.
+    # own paths, declared by their part modules, and so do the sublayers (parts/sublayers.py, cross-attention):
+    # those fields follow these.
     # A transformer block shared between layers (parts/shared_block.py, Zamba's shared_transf): its path in a
     # layer (the names inside it are the attention's, the FFN's and the norms' above), each use's own output
     # projection, its per-use LoRA adapter lists ("{p}": q, k or v) and the layer's own parts beside it

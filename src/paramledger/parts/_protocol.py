@@ -24,6 +24,10 @@ class Part(Protocol):
     def kv_values_per_token(self, mla_layout: str = "latent") -> int:
         """Key and value elements the part caches for each token of one sequence."""
 
+    def cross_kv_values_per_token(self) -> int:
+        """Key and value elements the part caches for each token of the encoder's input (cross-attention's,
+        fixed by the encoder's length, not the generated one: never in kv_values_per_token)."""
+
     def state_values(self) -> int:
         """Elements of the fixed recurrent state the part holds for one sequence, whatever the context."""
 
@@ -54,6 +58,9 @@ class Stateless:
     part defines the ones that differ (a recurrent mixer its state, an attention its cache and FLOPs)."""
 
     def kv_values_per_token(self, mla_layout: str = "latent") -> int:
+        return 0
+
+    def cross_kv_values_per_token(self) -> int:
         return 0
 
     def state_values(self) -> int:
@@ -104,3 +111,20 @@ class MixerKind(NamedTuple):
     beside_attention: str | None = None  # a bool key that puts it in every attention layer too (Falcon-H1)
     norm_placement: str | None = None  # a key of its own holding its layers' norm placement (None: norm_placement)
 
+
+
+class SublayerKind(NamedTuple):
+    """A sublayer every layer of a design holds beside its token mixer and FFN when its switch is on
+    (cross-attention: BART's encoder_attn, BERT's crossattention), declared whole by its own module as
+    ``SUBLAYER``, as a MixerKind is: its flat keys, its Naming paths, the part a layer holds and the
+    refusals.  parts/sublayers.py lists the modules that declare one; architecture.py, naming.py,
+    design/flat.py and design/checks.py read them and name none.  It sits after the layer's token mixer
+    (before the FFN) in the builder's order; a family's Naming.layer_order puts it where named_parameters()
+    does."""
+    keys: type  # a class whose annotated attributes are its flat keys (HF config names) with their defaults
+    names: type  # a class whose annotated attributes are its Naming paths
+    build: Callable[[Any], Any]  # the part each layer with a token mixer holds, from the design
+    engaged: Callable[[Any], bool]  # the design holds it (its switch is on): built and checked then
+    check: Callable[[Any, str | None], None]  # its refusals, each one line naming the key
+    positive: tuple[str, ...] = ()  # its sizes that must be positive
+    positive_or_null: tuple[str, ...] = ()  # its sizes that are positive or null (unset)

@@ -1,0 +1,135 @@
+"""The decoders of BART and its lineage as transformers registers them for causal LM (transformers 5.24.0
+BartForCausalLM and its copies): the seq2seq model's decoder alone (BartDecoderWrapper.decoder) under a head, each
+layer self-attention, cross-attention over the encoder's output (parts/cross_attention.py: encoder_attn and
+encoder_attn_layer_norm) and an ungated fc1/fc2, LayerNorms, biases everywhere.
+
+BART itself (modeling_bart.py): BartLearnedPositionalEmbedding, max_position_embeddings + 2 rows (its offset,
+lines 75-97); a LayerNorm on the embeddings (layernorm_embedding, registered after the layers, line 585); the
+norms after each sublayer; no final norm; scale_embedding multiplies the table's output by sqrt(d_model), a float,
+no tensor; BartForCausalLM's lm_head tied to model.decoder.embed_tokens (lines 1215-1228).  The config's own
+num_hidden_layers and num_attention_heads are the encoder's (BartConfig.attribute_map): the decoder reads
+decoder_layers, decoder_attention_heads and decoder_ffn_dim.
+
+Each other family is written as "identical to X except: ..."."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from .._exceptions import ArchitectureError
+from ..naming import Naming
+from ._family import Family, derived_from, same
+
+TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
+DECODER = "model.decoder"
+# BartDecoderLayer registers self_attn (k, v, q, out_proj), its norm, encoder_attn and its norm, fc1, fc2, final norm
+LAYER_ORDER = ("self_attn.k_proj", "self_attn.v_proj", "self_attn.q_proj", "self_attn.out_proj", "self_attn_layer_norm",
+               "encoder_attn.k_proj", "encoder_attn.v_proj", "encoder_attn.q_proj", "encoder_attn.out_proj",
+               "encoder_attn_layer_norm", "fc1", "fc2", "final_layer_norm")
+BART_NAMING = Naming(
+    embed=f"{DECODER}.embed_tokens", positions=f"{DECODER}.embed_positions", position_offset=2,
+    embed_norm=f"{DECODER}.layernorm_embedding", layer=f"{DECODER}.layers.{{i}}", o="self_attn.out_proj", up="fc1",
+    down="fc2", attn_pre_norm="self_attn_layer_norm", attn_post_norm="self_attn_layer_norm",
+    ffn_pre_norm="final_layer_norm", ffn_post_norm="final_layer_norm", final_norm=f"{DECODER}.layer_norm",
+    rotary=None, layer_order=LAYER_ORDER,
+    model_order=(f"{DECODER}.embed_tokens", f"{DECODER}.embed_positions", f"{DECODER}.layers",
+                 f"{DECODER}.layernorm_embedding", f"{DECODER}.layer_norm"))
+# The decoder's keys (BartConfig spells them so); hidden_size is d_model through attribute_map.
+DECODER_KEYS = {**same("vocab_size", "max_position_embeddings", "tie_word_embeddings"), "d_model": "hidden_size",
+                "hidden_size": "hidden_size", "decoder_layers": "num_hidden_layers",
+                "decoder_attention_heads": "num_attention_heads", "decoder_ffn_dim": "intermediate_size",
+                "activation_function": "hidden_act"}
+# The encoder's keys (a CausalLM builds no encoder), and the config class's numerics and bookkeeping.
+ENCODER_SIDE = frozenset({
+    "encoder_layers", "encoder_ffn_dim", "encoder_attention_heads", "encoder_layerdrop", "decoder_layerdrop",
+    "num_hidden_layers", "num_attention_heads", "activation_dropout", "init_std", "classifier_dropout",
+    "scale_embedding", "add_cross_attention", "gradient_checkpointing", "normalize_before", "add_bias_logits",
+    "add_final_layer_norm", "normalize_embedding", "static_position_embeddings", "extra_pos_embeddings",
+    "force_bos_token_to_be_generated", "num_labels", "output_past"})
+BIASED_POST = {"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "post", "position_embedding_type":
+               "learned", "attention_bias": True, "attention_output_bias": True, "mlp_bias": True,
+               "final_norm": False, "add_cross_attention": True}
+
+
+def _defaults(vocab: int, positions: int, layers: int, ffn: int, heads: int, d_model: int, act: str = "gelu") -> dict:
+    return {"vocab_size": vocab, "max_position_embeddings": positions, "decoder_layers": layers,
+            "decoder_ffn_dim": ffn, "decoder_attention_heads": heads, "activation_function": act, "d_model": d_model,
+            "tie_word_embeddings": True}
+
+
+BART = Family(
+    model_type="bart",
+    causal_lm_class="BartForCausalLM",
+    source=TF.format("bart"),
+    naming=BART_NAMING,
+    keys=DECODER_KEYS,
+    defaults=_defaults(50265, 1024, 12, 4096, 16, 1024),
+    switches=BIASED_POST,
+    count_neutral=ENCODER_SIDE,
+)
+
+
+def _naming(**changes: Any) -> Naming:
+    return dataclasses.replace(BART_NAMING, **changes)
+
+
+PRE = {**BIASED_POST, "norm_placement": "pre", "final_norm": True}
+# A sinusoidal table stored as an nn.Embedding's weight with requires_grad False (MarianSinusoidalPositionalEmbedding,
+# PegasusSinusoidalPositionalEmbedding): in named_parameters() and the state dict, so counted, and frozen.
+SINUSOIDAL_FROZEN = ("model.decoder.embed_positions.weight",)
+
+# identical to bart except: a final LayerNorm (model.decoder.layer_norm) and the norms before each sublayer
+# (MBartDecoderLayer: self_attn_layer_norm, encoder_attn_layer_norm, final_layer_norm before theirs).
+MBART = derived_from(BART, model_type="mbart", causal_lm_class="MBartForCausalLM", source=TF.format("mbart"),
+                     switches=PRE)
+
+
+def _marian_vocab(config: Any) -> dict:
+    decoder = config.get("decoder_vocab_size")
+    if decoder is not None and decoder != config["vocab_size"]:
+        # MarianForCausalLM: a table of decoder_vocab_size rows under a head of vocab_size rows
+        raise ArchitectureError("decoder_vocab_size", f"{decoder} != vocab_size={config['vocab_size']} is not "
+                                "supported (MarianForCausalLM's table and head would differ in rows)")
+    return {}
+
+
+# identical to bart except: sinusoidal positions as a frozen weight of max_position_embeddings rows (no offset), no
+# embedding LayerNorm, the table unscaled by a module of its own (MarianDecoder.embed_scale).
+MARIAN = derived_from(BART, model_type="marian", causal_lm_class="MarianForCausalLM", source=TF.format("marian"),
+                      naming=_naming(position_offset=0, embed_norm=None),
+                      defaults=_defaults(58101, 1024, 12, 4096, 16, 1024),
+                      switches={**BIASED_POST, "frozen": SINUSOIDAL_FROZEN},
+                      count_neutral=ENCODER_SIDE | {"decoder_vocab_size", "share_encoder_decoder_embeddings"},
+                      derive=(_marian_vocab,))
+
+# identical to mbart except: sinusoidal positions as a frozen weight (no offset) and no embedding LayerNorm
+# (PegasusDecoder).
+PEGASUS = derived_from(MBART, model_type="pegasus", causal_lm_class="PegasusForCausalLM", source=TF.format("pegasus"),
+                       naming=_naming(position_offset=0, embed_norm=None),
+                       switches={**PRE, "frozen": SINUSOIDAL_FROZEN})
+
+# identical to mbart except: no offset in the learned positions and no embedding LayerNorm (BlenderbotDecoder).
+BLENDERBOT = derived_from(MBART, model_type="blenderbot", causal_lm_class="BlenderbotForCausalLM",
+                          source=TF.format("blenderbot"), naming=_naming(position_offset=0, embed_norm=None),
+                          defaults=_defaults(8008, 128, 24, 10240, 32, 2560))
+
+# identical to bart except: no offset in the learned positions (BlenderbotSmallLearnedPositionalEmbedding).
+BLENDERBOT_SMALL = derived_from(BART, model_type="blenderbot-small", causal_lm_class="BlenderbotSmallForCausalLM",
+                                source=TF.format("blenderbot_small"), naming=_naming(position_offset=0),
+                                defaults=_defaults(50265, 512, 8, 2048, 16, 512))
+
+# identical to bart except: PLBartConfig's defaults.
+PLBART = derived_from(BART, model_type="plbart", causal_lm_class="PLBartForCausalLM", source=TF.format("plbart"),
+                      defaults=_defaults(50005, 1024, 6, 3072, 12, 768))
+
+# identical to bart except: MvpConfig's defaults, and its prompts refused (use_prompt: MvpDecoder's
+# self_attn_prompt and cross_attn_prompt, each an MvpPrompt table and two Linears).
+MVP = derived_from(BART, model_type="mvp", causal_lm_class="MvpForCausalLM", source=TF.format("mvp"),
+                   defaults=_defaults(50267, 1024, 12, 4096, 16, 1024),
+                   count_neutral=ENCODER_SIDE | {"prompt_length", "prompt_mid_dim"}, requires={"use_prompt": False})
+
+FAMILIES = [BART, MBART, MARIAN, PEGASUS, BLENDERBOT, BLENDERBOT_SMALL, PLBART, MVP]
+# Not here: BigBirdPegasusForCausalLM, whose head transformers never ties (the class declares no _tied_weights_keys)
+# whatever tie_word_embeddings says, which tests/test_families.py's tying check does not allow yet; WhisperForCausalLM,
+# whose k_proj holds no bias (parts/attention.py has no such option yet): docs/notes/cross-attention-j.md.

@@ -1,0 +1,81 @@
+"""Cross-attention: a decoder layer's attention over the encoder's output (transformers 5.24.0
+BartDecoderLayer.encoder_attn and its encoder_attn_layer_norm, and every BART-lineage decoder's copy;
+BertLayer.crossattention with add_cross_attention).  Its queries read the layer's hidden state, its keys
+and values the encoder's (cross_attention_hidden_size wide where the class reads that key: TrOCR's
+TrOCRAttention kdim/vdim; else d_model, as BartAttention and BertSelfAttention build them).
+
+What it caches is fixed by the encoder's input length, not by the generated length: each layer keeps one key
+and one value per head for every encoder token (EncoderDecoderCache.cross_attention_cache, filled on the first
+step and never grown), answered by ``cross_kv_values_per_token``, never in ``kv_values_per_token``."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .._exceptions import ArchitectureError
+from ._collector import Collector
+from ._protocol import SublayerKind, part
+
+
+@part
+class CrossAttention(NamedTuple):
+    hidden_size: int  # d_model: the queries' input and the output's width
+    num_heads: int  # decoder_attention_heads (the layer's own, as its self-attention's)
+    head_dim: int  # d_model // heads
+    encoder_width: int  # cross_attention_hidden_size, else hidden_size: what k_proj and v_proj read
+    bias: bool = False  # attention_bias: on q, k and v (BartAttention's bias=True)
+    output_bias: bool = False  # attention_output_bias
+    norm: bool = True  # its own norm (encoder_attn_layer_norm), before or after it as the block's placement
+
+    def tensors(self, c: Collector) -> None:
+        n, d, bias = c.naming, self.hidden_size, self.bias
+        inner = self.num_heads * self.head_dim
+        c.linear(n.cross_q, inner, d, "attention", None, bias)  # (heads × head_dim, d_model)
+        c.linear(n.cross_k, inner, self.encoder_width, "attention", None, bias)  # (heads × head_dim, encoder width)
+        c.linear(n.cross_v, inner, self.encoder_width, "attention", None, bias)
+        c.linear(n.cross_o, d, inner, "attention", None, self.output_bias)  # (d_model, heads × head_dim)
+        if self.norm:
+            c.norm(n.cross_attn_norm, d)
+
+    def cross_kv_values_per_token(self) -> int:
+        # a key and a value of head_dim per head, for every encoder token (BartAttention caches
+        # key_states and value_states of the encoder's hidden states once, in cross_attention_cache)
+        return 2 * self.num_heads * self.head_dim
+
+
+class Keys:
+    """The flat keys: the switch (BertConfig's and TrOCR's add_cross_attention) and the encoder's width."""
+    add_cross_attention: bool = False
+    cross_attention_hidden_size: int | None = None  # None: hidden_size (the encoder's states as wide as the decoder's)
+
+
+class Names:
+    """Its Naming paths, relative to the layer: BART's, which every BART-lineage decoder shares."""
+    cross_q: str = "encoder_attn.q_proj"
+    cross_k: str = "encoder_attn.k_proj"
+    cross_v: str = "encoder_attn.v_proj"
+    cross_o: str = "encoder_attn.out_proj"
+    cross_attn_norm: str = "encoder_attn_layer_norm"
+
+
+def _check(arch: Any, where: str | None) -> None:
+    if not arch.add_cross_attention:
+        raise ArchitectureError("cross_attention_hidden_size", "set without add_cross_attention (only a "
+                                "cross-attention reads the encoder's width)", where)
+    if arch.is_mla or arch.attention_experts:
+        raise ArchitectureError("add_cross_attention", "is built beside plain multi-head self-attention (not with "
+                                "kv_lora_rank or attention_experts)", where)
+
+
+def _engaged(arch: Any) -> bool:
+    return arch.add_cross_attention or arch.cross_attention_hidden_size is not None
+
+
+def _build(arch: Any) -> CrossAttention:
+    d = arch.hidden_size
+    return tuple.__new__(CrossAttention, (d, arch.num_attention_heads, arch.attention_head_dim,
+                                          arch.cross_attention_hidden_size or d, arch.attention_bias,
+                                          arch.attention_output_bias, arch.norm_placement != "none"))
+
+
+SUBLAYER = SublayerKind(Keys, Names, _build, _engaged, _check, positive_or_null=("cross_attention_hidden_size",))

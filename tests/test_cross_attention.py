@@ -1,0 +1,143 @@
+"""Cross-attention (parts/cross_attention.py) and the BART-lineage decoders (families/bart.py): the cache it holds
+against what transformers' EncoderDecoderCache holds after a real forward pass given encoder_hidden_states, apart
+from the self-attention's, and its refusals, each one line naming the key (exit 2)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+import paramledger
+from paramledger._exceptions import ArchitectureError, OptionError
+from paramledger.kvcache import cross_attention_cache, kv_cache
+
+torch = pytest.importorskip("torch")
+
+# One tiny decoder of each family: heads dividing d_model, the encoder's width d_model (BartAttention's k/v read it);
+# as many encoder layers as decoder layers, since BartDecoder's DynamicCache(config=...) makes one slot per
+# config.num_hidden_layers, which BartConfig.attribute_map reads as encoder_layers (fewer: an IndexError).
+TINY = dict(vocab_size=64, d_model=32, decoder_layers=3, decoder_attention_heads=4, decoder_ffn_dim=24,
+            encoder_layers=3, encoder_attention_heads=2, encoder_ffn_dim=8, max_position_embeddings=40,
+            pad_token_id=0, bos_token_id=0, eos_token_id=0, decoder_start_token_id=0, forced_eos_token_id=None)
+FAMILIES = ("bart", "mbart", "marian", "pegasus", "blenderbot", "blenderbot-small", "plbart", "mvp")
+
+
+def _model(model_type: str):
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    torch.manual_seed(0)
+    return AutoModelForCausalLM.from_config(AutoConfig.for_model(model_type, **TINY)).eval()
+
+
+def _run(model, batch: int, tokens: int, encoder_tokens: int, decode_steps: int = 0):
+    """Prefill ``tokens`` for ``batch`` sequences attending over ``encoder_tokens`` random encoder states, then
+    decode ``decode_steps`` more; the EncoderDecoderCache transformers returns."""
+    generator = torch.Generator().manual_seed(1)
+    encoder = torch.randn(batch, encoder_tokens, model.config.d_model, generator=generator)
+    ids = torch.randint(0, model.config.vocab_size, (batch, tokens), generator=generator)
+    with torch.no_grad():
+        cache = model(ids, encoder_hidden_states=encoder, use_cache=True).cache
+        for _ in range(decode_steps):
+            step = torch.randint(0, model.config.vocab_size, (batch, 1), generator=generator)
+            cache = model(step, encoder_hidden_states=encoder, cache=cache, use_cache=True).cache
+    return cache
+
+
+def _bytes(cache) -> int:
+    return sum(layer.keys.nbytes + layer.values.nbytes for layer in cache.layers if layer.keys is not None)
+
+
+@pytest.mark.parametrize("model_type", FAMILIES)
+@pytest.mark.parametrize(("tokens", "encoder_tokens", "decode_steps"), [(5, 7, 0), (2, 11, 3)])
+def test_cross_attention_cache_equals_the_encoder_decoder_cache(model_type, tokens, encoder_tokens, decode_steps):
+    """The cross-attention's keys and values are fixed by the encoder's length (decoding adds none), and the
+    self-attention's figure holds none of them."""
+    arch = paramledger.load({"model_type": model_type, **TINY})
+    batch = 2
+    cache = _run(_model(model_type), batch, tokens, encoder_tokens, decode_steps)
+    cross = cross_attention_cache(arch, encoder_length=encoder_tokens, batch=batch, dtype="fp32")
+    assert cross.bytes == _bytes(cache.cross_attention_cache) > 0
+    assert cross.layers == 3
+    own = kv_cache(arch, context=tokens + decode_steps, batch=batch, dtype="fp32")
+    assert own.bytes == _bytes(cache.self_attention_cache)
+    assert "reported apart (cross_attention_cache)" in own.definition
+
+
+def test_cross_attention_cache_figures():
+    """bart-large's decoder: 12 layers × 2 × 16 heads × 64 per encoder token."""
+    from paramledger.reference import default_config
+
+    cross = cross_attention_cache(paramledger.load(default_config("bart")), encoder_length=1024, batch=2)
+    assert cross.values_per_token == 12 * 2 * 1024
+    assert cross.bytes == 2 * 1024 * 12 * 2 * 1024 * 2  # bf16
+    assert "fixed by the encoder's input length" in cross.definition
+
+
+def test_a_design_without_cross_attention_caches_nothing_for_an_encoder():
+    cross = cross_attention_cache(paramledger.load("seed-baseline"), encoder_length=100)
+    assert (cross.values, cross.layers) == (0, 0)
+    assert cross.definition.startswith("no cross-attention")
+
+
+@pytest.mark.parametrize("encoder_length", [0, -3, True, 2.5])
+def test_encoder_length_must_be_a_whole_positive_number(encoder_length):
+    with pytest.raises(OptionError, match="encoder-length"):
+        cross_attention_cache(paramledger.load("seed-baseline"), encoder_length=encoder_length)
+
+
+def test_cross_attention_on_a_design_of_our_own_adds_the_sublayer():
+    spec = {"vocab_size": 50, "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2}
+    plain = paramledger.inventory(paramledger.load(spec))
+    crossed = paramledger.inventory(paramledger.load({**spec, "add_cross_attention": True,
+                                                      "cross_attention_hidden_size": 8}))
+    # q (16×16), k and v from the 8-wide encoder (16×8 each), o (16×16), one RMSNorm (16), per layer
+    assert crossed.total - plain.total == 2 * (16 * 16 + 2 * 16 * 8 + 16 * 16 + 16)
+    assert "model.layers.1.encoder_attn.k_proj.weight" in {t.name for t in crossed.tensors}
+
+
+def _assert_one_line(cli, source: str, *options: str, pattern: str) -> None:
+    status, out, err = cli("count", source, *options)
+    assert status == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert re.search(pattern, lines[0]), lines[0]
+
+
+def test_encoder_width_without_cross_attention_is_refused(cli):
+    _assert_one_line(cli, "seed-baseline", "--set", "cross_attention_hidden_size=8",
+                     pattern=r"cross_attention_hidden_size: set without add_cross_attention")
+    with pytest.raises(ArchitectureError, match="cross_attention_hidden_size"):
+        paramledger.load({"vocab_size": 50, "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
+                          "cross_attention_hidden_size": 8})
+
+
+def test_cross_attention_beside_latent_attention_is_refused(cli):
+    with pytest.raises(ArchitectureError, match="add_cross_attention: is built beside plain multi-head"):
+        paramledger.load({"vocab_size": 50, "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
+                          "kv_lora_rank": 4, "qk_nope_head_dim": 4, "qk_rope_head_dim": 4, "v_head_dim": 4,
+                          "add_cross_attention": True})
+
+
+@pytest.fixture
+def mvp_with_prompts(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "mvp", **TINY, "use_prompt": True}), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def marian_with_its_own_decoder_vocabulary(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "marian", **TINY, "decoder_vocab_size": 32}), encoding="utf-8")
+    return path
+
+
+def test_mvp_prompts_are_refused(cli, mvp_with_prompts):
+    _assert_one_line(cli, str(mvp_with_prompts), pattern=r"use_prompt: True is not supported for mvp")
+
+
+def test_marian_decoder_vocabulary_apart_is_refused(cli, marian_with_its_own_decoder_vocabulary):
+    _assert_one_line(cli, str(marian_with_its_own_decoder_vocabulary),
+                     pattern=r"decoder_vocab_size: 32 != vocab_size=64 is not supported")
