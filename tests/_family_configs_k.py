@@ -61,3 +61,26 @@ def ibert(draw) -> dict:
 CONFIGS_K["ibert"] = _typed("ibert", ibert())
 # JinaEmbeddingsV3Config: NomicBERT's keys (its layers' layout, with XLM-RoBERTa's head)
 CONFIGS_K["jina_embeddings_v3"] = _typed("jina_embeddings_v3", nomic_bert())
+
+
+@st.composite
+def deberta_v2(draw) -> dict:
+    """DebertaV2Config without relative attention: BERT's sizes, a token-type table only for type_vocab_size > 0, a
+    position table only with position_biased_input, the encoder's LayerNorm by norm_rel_ebd, the attention head
+    size given or not (hidden / heads: the output dense is hidden × hidden), and the relative-attention keys that
+    change nothing without it."""
+    config = draw(bert())
+    config.pop("is_decoder")
+    config.update(type_vocab_size=draw(st.integers(0, 3)), position_biased_input=draw(booleans),
+                  norm_rel_ebd=draw(st.sampled_from(["none", "layer_norm", "layer_norm|none"])),
+                  relative_attention=False, legacy=True,
+                  pos_att_type=draw(st.sampled_from([None, "p2c|c2p", ["c2p"]])), share_att_key=draw(booleans),
+                  position_buckets=draw(st.sampled_from([-1, 4])), max_relative_positions=draw(st.sampled_from([-1, 8])))
+    if draw(booleans):
+        config["attention_head_size"] = config["hidden_size"] // config["num_attention_heads"]
+    if draw(booleans):
+        config["embedding_size"] = config["hidden_size"]
+    return config
+
+
+CONFIGS_K["deberta-v2"] = _typed("deberta-v2", deberta_v2())

@@ -53,3 +53,17 @@ def test_ibert_refuses_an_activation_other_than_gelu():
         paramledger.load({"model_type": "ibert", "hidden_act": "relu"})
     with pytest.raises(ValueError, match="only supports 'gelu'"):  # as transformers refuses it
         masked_lm({"model_type": "ibert", "hidden_act": "relu", "num_hidden_layers": 1})
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"relative_attention": True}, "relative_attention: True is not supported for deberta-v2"),
+    ({"conv_kernel_size": 3}, "conv_kernel_size: 3 is not supported for deberta-v2"),
+    ({"legacy": False}, "legacy: False is not supported for deberta-v2"),
+    ({"embedding_size": 128}, "embedding_size: 128 apart from hidden_size is not supported for deberta-v2"),
+    ({"attention_head_size": 32}, r"head_dim: 32 × 24 heads != hidden_size=1536"),
+])
+def test_deberta_v2_refuses_what_its_table_does_not_build(change, message):
+    """Each of these builds tensors transformers has and this table does not (relative tables, a ConvLayer, a head
+    without a decoder, embed_proj without a bias, a hidden × hidden output dense beside narrower heads)."""
+    with pytest.raises(ArchitectureError, match=message):
+        paramledger.load({"model_type": "deberta-v2", **change})
