@@ -6,4 +6,70 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-CONFIGS_L: dict[str, st.SearchStrategy] = {}
+booleans = st.booleans()
+
+
+def _set(name: str) -> st.SearchStrategy:
+    """A text strategy of tests/_family_configs.py, drawn when a test runs (that module imports this one)."""
+    return st.deferred(lambda: __import__("_family_configs").CONFIGS[name])
+
+
+def whole(model_type: str, text_type: str, text: st.SearchStrategy, vision: st.SearchStrategy,
+          **extra: st.SearchStrategy) -> st.SearchStrategy:
+    """The whole config: text_config, vision_config, the whole model's own tying (drawn or left out) and
+    ``extra`` keys of the whole config."""
+    return st.tuples(text, vision, st.one_of(st.none(), booleans), st.fixed_dictionaries(extra)).map(
+        lambda drawn: {"model_type": model_type, "text_config": {"model_type": text_type, **drawn[0]},
+                       "vision_config": drawn[1], **drawn[3],
+                       **({} if drawn[2] is None else {"tie_word_embeddings": drawn[2]})})
+
+
+@st.composite
+def llama4_vision(draw) -> dict:
+    """Llama4VisionConfig: a ViT (heads × a head width), the patch grid (image_size need not be a multiple of
+    patch_size: Llama4VisionModel floors it), the adapter's and projector's widths."""
+    heads, patch = draw(st.integers(1, 3)), draw(st.integers(1, 4))
+    return {"model_type": "llama4_vision_model", "hidden_size": heads * draw(st.sampled_from([2, 4, 6, 8])),
+            "num_hidden_layers": draw(st.integers(1, 2)), "num_attention_heads": heads,
+            "num_channels": draw(st.integers(1, 3)), "intermediate_size": draw(st.integers(1, 32)),
+            "patch_size": patch, "image_size": patch * draw(st.integers(1, 4)) + draw(st.integers(0, patch - 1)),
+            "vision_output_dim": draw(st.integers(1, 32)), "projector_input_dim": draw(st.integers(1, 32)),
+            "projector_output_dim": draw(st.integers(1, 32))}
+
+
+@st.composite
+def internvl_vision(draw) -> dict:
+    """InternVLVisionConfig: every switch that adds or drops a tensor, sizes and pairs drawn small."""
+    heads, patch = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    image = patch * draw(st.integers(1, 3)) + draw(st.integers(0, patch - 1))
+    return {"model_type": "internvl_vision", "hidden_size": heads * draw(st.integers(1, 6)),
+            "num_hidden_layers": draw(st.integers(1, 2)), "num_attention_heads": heads,
+            "intermediate_size": draw(st.integers(1, 32)), "num_channels": draw(st.integers(1, 3)),
+            "image_size": draw(st.sampled_from([image, [image, image + patch]])),
+            "patch_size": draw(st.sampled_from([patch, [patch, patch]])), "attention_bias": draw(booleans),
+            "use_qk_norm": draw(booleans), "norm_type": draw(st.sampled_from(["layer_norm", "rms_norm"])),
+            "use_mask_token": draw(booleans), "use_absolute_position_embeddings": draw(booleans),
+            "use_mean_pooling": draw(booleans)}
+
+
+@st.composite
+def qwen3_5_vision(draw, model_type: str) -> dict:
+    """Qwen3_5VisionConfig: Qwen3-VL's tower without deepstack; depth and heads often by their aliases."""
+    heads, depth = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    aliased = draw(booleans)
+    return {"model_type": model_type, "hidden_size": heads * draw(st.sampled_from([2, 4, 6, 8, 10])),
+            "num_hidden_layers" if aliased else "depth": depth, "num_attention_heads" if aliased else "num_heads": heads,
+            "in_channels": draw(st.integers(1, 3)), "patch_size": draw(st.integers(1, 4)),
+            "temporal_patch_size": draw(st.integers(1, 2)), "spatial_merge_size": draw(st.integers(1, 3)),
+            "intermediate_size": draw(st.integers(1, 32)), "out_hidden_size": draw(st.integers(1, 32)),
+            "num_position_embeddings": draw(st.integers(1, 5)) ** 2}
+
+
+CONFIGS_L: dict[str, st.SearchStrategy] = {
+    "llama4": whole("llama4", "llama4_text", _set("llama4_text"), llama4_vision()),
+    "internvl": st.sampled_from(["qwen2", "qwen3", "qwen3_moe", "llama"]).flatmap(lambda text: whole(
+        "internvl", text, _set(text), internvl_vision(), downsample_ratio=st.sampled_from([0.5, 1.0, 0.25, 0.4]))),
+    "qwen3_5": whole("qwen3_5", "qwen3_5_text", _set("qwen3_5_text"), qwen3_5_vision("qwen3_5_vision")),
+    "qwen3_5_moe": whole("qwen3_5_moe", "qwen3_5_moe_text", _set("qwen3_5_moe_text"),
+                         qwen3_5_vision("qwen3_5_moe_vision")),
+}
