@@ -39,8 +39,24 @@ def rwkv() -> st.SearchStrategy:
                   "context_length": st.integers(1, 64), "rescale_every": st.integers(0, 6)})
 
 
+def xlstm() -> st.SearchStrategy:
+    """xLSTMConfig: the depth as num_hidden_layers or num_blocks, either weight_mode, biases, the mLSTM's and the
+    FFN's width factors and rounding (heads need not divide the widths: the per-head norm is heads × v head)."""
+    factor = st.sampled_from([0.25, 0.5, 0.75, 1.0, 1.5])
+    return st.fixed_dictionaries(
+        {"model_type": st.just("xlstm"), "vocab_size": st.integers(4, 300), "hidden_size": st.integers(4, 48),
+         "num_heads": st.integers(1, 4), "use_bias": booleans, "weight_mode": st.sampled_from(["single", "fused"]),
+         "tie_word_embeddings": booleans},
+        optional={"num_hidden_layers": st.integers(1, 4), "num_blocks": st.integers(1, 4), "qk_dim_factor": factor,
+                  "v_dim_factor": factor, "ffn_proj_factor": st.sampled_from([1.0, 1.3, 2.667]),
+                  "ffn_round_up_to_multiple_of": st.sampled_from([1, 4, 8, 64]),
+                  "add_out_norm": booleans})
+
+
 CONFIGS_I: dict[str, st.SearchStrategy] = {}
 if "rglru" in MIXER_MODULES:
     CONFIGS_I["recurrent_gemma"] = recurrent_gemma()
 if "rwkv" in MIXER_MODULES:
     CONFIGS_I["rwkv"] = rwkv()
+if "xlstm" in MIXER_MODULES:
+    CONFIGS_I["xlstm"] = xlstm()
