@@ -1,0 +1,131 @@
+"""The whole models of set L (issue #16: InternVL; Llama 4 and Qwen3.5, whose whole families need the reference to
+build their ForConditionalGeneration, docs/notes/multimodal-l.patch): one-line refusals for a config their towers
+cannot count, the projector's share, and the text decoder alone as its own family counts it.  Each whole model is
+checked tensor by tensor in tests/test_families.py and test_buffers.py."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import pytest
+from _family_configs_l import CONFIGS_L
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import paramledger
+from paramledger import families
+from paramledger._exceptions import ArchitectureError
+from paramledger.reference import build_reference, diff
+from paramledger.towers import text_only
+
+WHOLE = {name for name in ("internvl", "llama4", "qwen3_5", "qwen3_5_moe") if families.get(name).whole is not None}
+whole_only = {name: pytest.mark.skipif(name not in WHOLE, reason=f"{name} is counted whole with "
+                                       "docs/notes/multimodal-l.patch") for name in ("llama4", "qwen3_5")}
+
+
+def _refused(config: dict, message: str) -> None:
+    with pytest.raises(ArchitectureError, match=message) as error:
+        paramledger.load(config)
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({"vision_config": {"norm_type": "batch_norm"}},
+     "vision_config.norm_type: 'batch_norm' is not layer_norm or rms_norm"),
+    ({"vision_config": {"image_size": [448, 448, 3]}},
+     r"vision_config.image_size: must be a positive whole number or a \[height, width\] pair of them, got \[448"),
+    ({"vision_config": {"patch_size": 0}}, "vision_config.patch_size: must be a positive whole number or a"),
+    ({"vision_config": {"image_size": [448, 10], "patch_size": 14}},
+     r"vision_config.patch_size: \[14, 14\] is larger than image_size=\[448, 10\]"),
+    ({"vision_config": {"hidden_size": 100, "num_attention_heads": 16}},
+     "vision_config.num_attention_heads: 16 heads do not divide hidden_size=100"),
+    ({"vision_config": {"num_hidden_layers": -1}}, "vision_config.num_hidden_layers: must be a positive whole"),
+    ({"downsample_ratio": 0}, "downsample_ratio: must be a number above 0 and at most 1, got 0"),
+    ({"downsample_ratio": 2.0}, "downsample_ratio: must be a number above 0 and at most 1, got 2.0"),
+    ({"downsample_ratio": "half"}, "downsample_ratio: must be a number above 0 and at most 1, got 'half'"),
+    ({"text_config": {"model_type": "gpt2"}}, "text_config.model_type: 'gpt2' is not a text decoder paramledger "
+                                              "builds in internvl"),
+])
+def test_an_internvl_config_it_cannot_count_is_one_line(config, message):
+    _refused({"model_type": "internvl", **config}, message)
+
+
+def test_the_cli_refuses_patches_larger_than_the_image_in_one_line(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text('{"model_type": "internvl", "vision_config": {"image_size": 10, "patch_size": 14}}')
+    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "vision_config.patch_size: [14, 14] is larger than image_size=[10, 10]" in done.stderr
+
+
+def _sums(config: dict, *prefixes: str) -> tuple[dict[str, int], list[int]]:
+    """Our components, and the reference's parameters under each of ``prefixes``."""
+    inv = paramledger.inventory(paramledger.load(config))
+    reference = build_reference(config).tensors
+    return inv.components, [sum(math.prod(shape) for name, shape in reference if name.startswith(prefix))
+                            for prefix in prefixes]
+
+
+def test_internvls_projector_is_the_multimodal_projector_and_its_vision_the_tower():
+    ours, (projector, tower) = _sums({"model_type": "internvl", "text_config": {"num_hidden_layers": 1}},
+                                     "model.multi_modal_projector.", "model.vision_tower.")
+    assert (ours["projector"], ours["vision"]) == (projector, tower)
+
+
+@pytest.mark.parametrize("model_type", sorted(WHOLE))
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_the_decoder_alone_is_its_text_configs_causal_lm(model_type, data):
+    """--text-only: the decoder text_config names, tensor by tensor against its own CausalLM."""
+    config = data.draw(CONFIGS_L[model_type], label="config")
+    decoder = paramledger.inventory(text_only(paramledger.load(config)))
+    result = diff(decoder, build_reference(config["text_config"]))
+    assert result.matches, result.to_json()
+
+
+@whole_only["llama4"]
+@pytest.mark.parametrize(("vision", "message"), [
+    ({"vision_output_dim": 0}, "vision_config.vision_output_dim: must be a positive whole number, got 0"),
+    ({"projector_input_dim": 2.5}, "vision_config.projector_input_dim: must be a positive whole number, got 2.5"),
+    ({"hidden_size": 1000, "num_attention_heads": 16}, "vision_config.num_attention_heads: 16 heads do not divide"),
+    ({"image_size": 10, "patch_size": 14}, "vision_config.patch_size: 14 is larger than image_size=10"),
+    ({"model_type": "made_up_vision"}, "vision_config.model_type: 'made_up_vision' is a vision tower"),
+])
+def test_a_llama4_vision_config_it_cannot_count_is_one_line(vision, message):
+    _refused({"model_type": "llama4", "vision_config": vision}, message)
+
+
+@whole_only["llama4"]
+def test_llama4s_adapter_and_projector_are_the_projector():
+    """The vision adapter (pixel shuffle MLP, inside vision_model) and multi_modal_projector are the projector."""
+    config = {"model_type": "llama4", "text_config": {"num_hidden_layers": 1, "num_local_experts": 2}}
+    ours, (adapter, projector, tower) = _sums(config, "vision_model.vision_adapter.", "multi_modal_projector.",
+                                              "vision_model.")
+    assert (ours["projector"], ours["vision"]) == (adapter + projector, tower - adapter)
+
+
+@whole_only["qwen3_5"]
+@pytest.mark.parametrize("model_type", ["qwen3_5", "qwen3_5_moe"])
+@pytest.mark.parametrize("spelling", ["", "_vision"])
+def test_a_qwen3_5_vision_config_by_its_old_type_or_aliases_is_the_same_tower(model_type, spelling):
+    """Qwen3_5Config.__post_init__ reads an old checkpoint's vision_config model_type (the whole model's) as its
+    tower; num_hidden_layers and num_attention_heads are depth and num_heads (its attribute_map)."""
+    config = {"model_type": model_type, "vision_config": {"model_type": model_type + spelling,
+                                                          "num_hidden_layers": 2, "num_attention_heads": 4},
+              "text_config": {"num_hidden_layers": 1, "num_experts": 2, "num_experts_per_tok": 1}}
+    inv = paramledger.inventory(paramledger.load(config))
+    assert diff(inv, build_reference(config)).matches
+    assert not any(".blocks.2." in t.name for t in inv.tensors)
+
+
+@whole_only["qwen3_5"]
+@pytest.mark.parametrize(("vision", "message"), [
+    ({"hidden_size": 10, "num_heads": 3}, "vision_config.num_heads: 3 heads do not divide hidden_size=10"),
+    ({"num_position_embeddings": 0}, "vision_config.num_position_embeddings: must be a positive whole number"),
+    ({"spatial_merge_size": None}, "vision_config.spatial_merge_size: must be a positive whole number"),
+])
+def test_a_qwen3_5_vision_config_it_cannot_count_is_one_line(vision, message):
+    _refused({"model_type": "qwen3_5", "vision_config": vision}, message)
