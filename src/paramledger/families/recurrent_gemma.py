@@ -74,6 +74,9 @@ FAMILIES = [] if "rglru" not in MIXER_MODULES else [
         count_neutral=frozenset({"intermediate_size", "block_types", "attention_window_size", "head_dim",
                                  "logits_soft_cap", "w_init_variance_scale", "final_w_init_variance_scale",
                                  "embeddings_scale_by_sqrt_dim"}),
+        # The releases spell the pattern _block_types, which RecurrentGemmaConfig does not read (it builds block_types,
+        # its default the releases' pattern): another value there describes a model transformers would not build.
+        expects={"_block_types": ["recurrent", "recurrent", "attention"]},
         derive=(griffin_layers,),
     ),
 ]

@@ -61,6 +61,12 @@ class XLSTMBlock(NamedTuple):
         heads, qk_head, v_head = self.num_heads, self.qk_dim // self.num_heads, self.v_dim // self.num_heads
         return heads * (qk_head * v_head + qk_head + 1)
 
+    def attention_flops(self, keys: int) -> int:
+        """One decoded token, whatever the context (mlstm_recurrent_step_native's bmm): per head the memory's
+        update k ⊗ v and its read C q (qk head × v head multiply-adds each) and the normalizer's n · q."""
+        heads, qk_head, v_head = self.num_heads, self.qk_dim // self.num_heads, self.v_dim // self.num_heads
+        return 2 * heads * qk_head * (2 * v_head + 1)
+
     def mixer_label(self) -> tuple[str, str | None]:
         return "mLSTM", "linear"
 
