@@ -4,6 +4,7 @@ Each spells the keys the way the family's config class does (tests/_family_confi
 
 from __future__ import annotations
 
+from _family_configs_f import vit
 from hypothesis import strategies as st
 
 booleans = st.booleans()
@@ -65,10 +66,24 @@ def qwen3_5_vision(draw, model_type: str) -> dict:
             "num_position_embeddings": draw(st.integers(1, 5)) ** 2}
 
 
+def retyped(model_type: str, base: st.SearchStrategy, tie: bool = False) -> st.SearchStrategy:
+    """``base``'s whole configs under ``model_type`` (the same classes read them); ``tie``: the whole config's
+    tie_word_embeddings drawn anew, or left out."""
+    if not tie:
+        return base.map(lambda config: {**config, "model_type": model_type})
+    return st.tuples(base, st.one_of(st.none(), booleans)).map(lambda drawn: {
+        **{key: value for key, value in drawn[0].items() if key != "tie_word_embeddings"}, "model_type": model_type,
+        **({} if drawn[1] is None else {"tie_word_embeddings": drawn[1]})})
+
+
 CONFIGS_L: dict[str, st.SearchStrategy] = {
     "llama4": whole("llama4", "llama4_text", _set("llama4_text"), llama4_vision()),
     "internvl": st.sampled_from(["qwen2", "qwen3", "qwen3_moe", "llama"]).flatmap(lambda text: whole(
         "internvl", text, _set(text), internvl_vision(), downsample_ratio=st.sampled_from([0.5, 1.0, 0.25, 0.4]))),
+    "shieldgemma2": retyped("shieldgemma2", _set("gemma3"), tie=True),
+    "glm46v": retyped("glm46v", _set("glm4v")),
+    "lighton_ocr": whole("lighton_ocr", "qwen3", _set("qwen3"), vit("pixtral", step=2),
+                         spatial_merge_size=st.integers(1, 3)),
     "qwen3_5": whole("qwen3_5", "qwen3_5_text", _set("qwen3_5_text"), qwen3_5_vision("qwen3_5_vision")),
     "qwen3_5_moe": whole("qwen3_5_moe", "qwen3_5_moe_text", _set("qwen3_5_moe_text"),
                          qwen3_5_vision("qwen3_5_moe_vision")),

@@ -75,7 +75,7 @@ def test_internvls_projector_is_the_multimodal_projector_and_its_vision_the_towe
     assert (ours["projector"], ours["vision"]) == (projector, tower)
 
 
-@pytest.mark.parametrize("model_type", sorted(WHOLE))
+@pytest.mark.parametrize("model_type", sorted(WHOLE | {"lighton_ocr", "shieldgemma2"}))
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_the_decoder_alone_is_its_text_configs_causal_lm(model_type, data):
@@ -129,3 +129,33 @@ def test_a_qwen3_5_vision_config_by_its_old_type_or_aliases_is_the_same_tower(mo
 ])
 def test_a_qwen3_5_vision_config_it_cannot_count_is_one_line(vision, message):
     _refused({"model_type": "qwen3_5", "vision_config": vision}, message)
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({"model_type": "glm46v", "text_config": {"model_type": "glm4v_moe_text"}},
+     "text_config.model_type: 'glm4v_moe_text' is not a text decoder paramledger builds in glm46v"),
+    ({"model_type": "lighton_ocr", "spatial_merge_size": 0}, "spatial_merge_size: must be a positive whole number"),
+    ({"model_type": "lighton_ocr", "text_config": {"model_type": "llama"}},
+     "text_config.model_type: 'llama' is not a text decoder paramledger builds in lighton_ocr"),
+    ({"model_type": "lighton_ocr", "vision_config": {"model_type": "pixtral", "hidden_size": 1026,
+                                                     "num_attention_heads": 2}},
+     "vision_config.num_attention_heads: 2 heads of hidden_size=1026 are 513 wide"),
+    ({"model_type": "shieldgemma2", "mm_tokens_per_image": 0}, "mm_tokens_per_image: must be a positive whole"),
+])
+def test_a_config_of_the_other_whole_models_it_cannot_count_is_one_line(config, message):
+    _refused(config, message)
+
+
+@pytest.mark.parametrize(("whole", "text", "tied"), [(None, None, True), (False, None, True), (None, False, False),
+                                                     (True, False, True), (False, False, False)])
+def test_shieldgemma2_ties_by_its_own_key_or_else_its_text_configs(whole, text, tied):
+    """ShieldGemma2Config.__post_init__: a false tie_word_embeddings takes text_config's (Gemma 3's: true)."""
+    config = {"model_type": "shieldgemma2", "text_config": {"num_hidden_layers": 1}, "vision_config": {
+        "num_hidden_layers": 1}}
+    if whole is not None:
+        config["tie_word_embeddings"] = whole
+    if text is not None:
+        config["text_config"]["tie_word_embeddings"] = text
+    inv = paramledger.inventory(paramledger.load(config))
+    assert inv.tied is tied
+    assert diff(inv, build_reference(config)).matches
