@@ -19,7 +19,11 @@ from fractions import Fraction
 from operator import itemgetter, ne
 from typing import TYPE_CHECKING, NamedTuple
 
-from ._layers import Layers  # noqa: F401 (re-exported: a kind's layers in a design whose kinds alternate)
+from ._layers import (  # Layers re-exported: a kind's layers in a design whose kinds alternate
+    Layers,
+    canonical_kinds,
+    grouped_kinds,
+)
 
 if TYPE_CHECKING:
     from .architecture import Architecture
@@ -59,14 +63,14 @@ ACTIVE_DEFINITION = (
 )
 
 
-class _cached:  # noqa: N801 (a decorator, named like functools.cached_property)
+class _cached:
     """functools.cached_property without the lock Python 3.11 takes on every first read
     (a third of the time of an inventory's total)."""
 
     def __init__(self, func: Callable) -> None:
         self.func, self.name, self.__doc__ = func, func.__name__, func.__doc__
 
-    def __get__(self, instance: object, owner: type | None = None):  # noqa: ANN204
+    def __get__(self, instance: object, owner: type | None = None):
         if instance is None:
             return self
         value = instance.__dict__[self.name] = self.func(instance)  # later reads find it there
@@ -134,7 +138,19 @@ class StampedTensors(Sequence[Tensor]):
     once times the layers that share it, which keeps a count of a 100-layer model in
     microseconds: totals still come from the tensor list, only its repetition is factored."""
 
-    __slots__ = ("head", "layer_prefix", "blocks", "tail", "_flat", "_kinds", "_runs", "layer_order", "model_order")
+    __slots__ = (
+        "_canon",
+        "_flat",
+        "_kind_layers",
+        "_kinds",
+        "_runs",
+        "blocks",
+        "head",
+        "layer_order",
+        "layer_prefix",
+        "model_order",
+        "tail",
+    )
 
     def __init__(self, head: Sequence[Tensor], layer_prefix: str, blocks: Sequence[tuple[Tensor, ...]],
                  tail: Sequence[Tensor], kinds: Sequence[tuple[tuple[Tensor, ...], int]] | None = None,
@@ -146,13 +162,15 @@ class StampedTensors(Sequence[Tensor]):
         self.tail = tuple(tail)
         self._flat: tuple[Tensor, ...] | None = None
         self._kinds = tuple(kinds) if kinds is not None else None  # (block, its layers), if known; else counted
-        self._runs: tuple | None = None  # layer_runs (before, after, runs) and layer_kinds, made on first use
+        self._runs: tuple | None = None  # layer_runs (before, after, runs), made on first use; so are these two
+        self._canon: tuple | None = None
+        self._kind_layers: tuple | None = None
         # The order the flat list follows (Naming.layer_order, model_order: transformers' registration
         # order); sums never look at it, only _expand does.
         self.layer_order = layer_order
         self.model_order = model_order
 
-    def _outside(self) -> tuple[Sequence[Tensor], Sequence[Tensor]]:
+    def outside(self) -> tuple[Sequence[Tensor], Sequence[Tensor]]:
         """The tensors before the layers and after them, in the flat list's order."""
         before, after = self.head, self.tail
         if self.model_order:  # the tensors outside the layers, sorted around the layers' place
@@ -177,7 +195,7 @@ class StampedTensors(Sequence[Tensor]):
     def _expand(self) -> tuple[Tensor, ...]:
         if self._flat is None:
             new = tuple.__new__  # NamedTuple's _make without its length check: the fields are ours
-            before, after = self._outside()
+            before, after = self.outside()
             flat = list(before)
             order = self._ordered()
             for i, block in enumerate(self.blocks):
@@ -187,39 +205,40 @@ class StampedTensors(Sequence[Tensor]):
             self._flat = tuple(flat)
         return self._flat
 
+    def kinds_by_layer(self) -> tuple[list[tuple[Tensor, ...]], list[int] | None]:
+        """Each kind of block in the flat list's order, and each layer's kind (_layers.canonical_kinds)."""
+        if self._canon is None:
+            kinds, keys = canonical_kinds([block for block, _ in self.distinct_blocks()], self.blocks)
+            self._canon = (list(map(self._ordered(), kinds)), keys)
+        return self._canon
+
+    def run_count(self) -> int:
+        """How many runs of consecutive layers whose blocks hold equal tensors (layer_runs' runs), counted in C."""
+        keys = self.kinds_by_layer()[1]
+        return 1 if keys is None else 1 + sum(map(ne, keys, keys[1:]))
+
     def layer_runs(self) -> tuple[Sequence[Tensor], list[tuple[range, tuple[Tensor, ...]]], Sequence[Tensor]]:
-        """The flat list with no layer repeated: the tensors before, (layers, block) per run of consecutive layers
-        whose blocks hold equal tensors (a sliding and a full layer may), the tensors after; in the flat list's
-        order, a block's names relative and its layer None.  Work per run, never per layer (issue 23)."""
+        """The tensors before, (layers, block) per run of consecutive layers whose blocks hold equal tensors (names
+        relative, layer None), the tensors after, in the flat list's order: work per run, never per layer (issue
+        23); where kinds alternate past a view's listing (run_count()), layer_kinds() instead."""
         if self._runs is None:
-            kinds: list[tuple[Tensor, ...]] = []
-            canonical: dict[int, int] = {}  # id(block) -> index of the first distinct block with equal tensors
-            for block, _ in self.distinct_blocks():
-                same = next((k for k, other in enumerate(kinds) if other == block), None)
-                canonical[id(block)] = len(kinds) if same is None else same
-                if same is None:
-                    kinds.append(block)
-            order = self._ordered()
-            runs = [(range(len(self.blocks)), order(kinds[0]))]  # every layer alike: no need to look at each
-            if len(kinds) > 1:  # where the kind changes, found in C; then one step per run, none per layer
-                keys = list(map(canonical.__getitem__, map(id, self.blocks)))
+            kinds, keys = self.kinds_by_layer()
+            runs = [(range(len(self.blocks)), kinds[0])]  # every layer alike: no need to look at each
+            if keys is not None:  # where the kind changes, found in C; then one step per run, none per layer
                 starts = [0, *itertools.compress(itertools.count(1), map(ne, keys, keys[1:])), len(keys)]
-                ordered = [order(block) for block in kinds]
-                runs = [(range(start, stop), ordered[keys[start]]) for start, stop in itertools.pairwise(starts)]
-            self._runs = (*self._outside(), tuple(runs))
-        before, after, runs = self._runs[:3]
+                runs = [(range(start, stop), kinds[keys[start]]) for start, stop in itertools.pairwise(starts)]
+            self._runs = (*self.outside(), tuple(runs))
+        before, after, runs = self._runs
         return before, list(runs), after
 
     def layer_kinds(self) -> list[tuple[Layers, tuple[Tensor, ...]]]:
-        """(its layers, its block) for each kind of layer (layer_runs' blocks), in the order the kinds first
-        appear: a design whose kinds alternate is a few kinds, not a run per switch (made once, as the runs)."""
-        self.layer_runs()
-        if len(self._runs) == 3:  # type: ignore[arg-type] (made by layer_runs)
-            kinds: dict[int, tuple[list[range], tuple[Tensor, ...]]] = {}
-            for layers, block in self._runs[2]:
-                kinds.setdefault(id(block), ([], block))[0].append(layers)
-            self._runs = (*self._runs, tuple((Layers(ranges), block) for ranges, block in kinds.values()))
-        return list(self._runs[3])
+        """(its layers, its block) for each kind of layer, in the order the kinds first appear; where the kinds
+        repeat with a period (a family's pattern at a new depth), found with no step per run (_layers.py)."""
+        if self._kind_layers is None:
+            kinds, keys = self.kinds_by_layer()
+            found = [(0, Layers([range(len(self.blocks))]))] if keys is None else grouped_kinds(keys)
+            self._kind_layers = tuple((layers, kinds[key]) for key, layers in found)
+        return list(self._kind_layers)
 
     def __iter__(self) -> Iterator[Tensor]:
         return iter(self._expand())

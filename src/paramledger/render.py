@@ -48,6 +48,14 @@ def by_layer_json(inv: Inventory) -> dict[str, int]:
     if isinstance(tensors, StampedTensors) and len(tensors.blocks) > LISTED_LAYERS:  # per run of alike layers
         outside = tensors.head + tensors.tail
         out = {"outside": sum(t.count for t in outside)} if outside else {}
+        if tensors.run_count() > LISTED_RUNS:  # kinds alternate: one entry per layer total, its layers in runs
+            kinds: dict[int, list[Layers]] = {}
+            for layers, block in tensors.layer_kinds():
+                kinds.setdefault(sum(t.count for t in block), []).append(layers)
+            for total, parts in kinds.items():
+                layers = Layers.union(parts)
+                out[f"{layers[0]}-{layers[-1]}, {len(layers):,} layers in {layers.runs:,} runs"] = total
+            return out
         runs: list[tuple[range, int]] = []
         totals: dict[int, int] = {}  # each kind of block summed once
         for layers, block in tensors.layer_runs()[1]:
@@ -55,13 +63,6 @@ def by_layer_json(inv: Inventory) -> dict[str, int]:
             if runs and runs[-1][1] == total:
                 layers = range(runs.pop()[0][0], layers[-1] + 1)
             runs.append((layers, total))
-        if len(runs) > LISTED_RUNS:  # kinds alternate: one entry per layer total, its layers in runs
-            kinds: dict[int, list[range]] = {}
-            for r, total in runs:
-                kinds.setdefault(total, []).append(r)
-            out.update((f"{r[0][0]}-{r[-1][-1]}, {sum(map(len, r)):,} layers in {len(r):,} runs", total)
-                       for total, r in kinds.items())
-            return out
         out.update((f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]), total) for r, total in runs)
         return out
     totals = inv.by_layer
@@ -158,7 +159,7 @@ def manifest_rows(inv: Inventory, view: list | None = None) -> list[tuple[str, T
             rows.append((item.name, item, None))
             continue
         layers, first = item
-        span = (f"{{{layers[0]}-{layers[-1]}, {len(layers.ranges):,} runs}}" if isinstance(layers, Layers)
+        span = (f"{{{layers[0]}-{layers[-1]}, {layers.runs:,} runs}}" if isinstance(layers, Layers)
                 else f"{{{layers[0]}-{layers[-1]}}}" if len(layers) > 1 else str(layers[0]))
         start = len(tensors.layer_prefix.format(i=layers[0]))
         rows.extend((f"{static}{span}.{t.name[start:]}", t, layers) for t in first)
@@ -172,7 +173,7 @@ def layers_text(layers: range | Layers | None, grouped: bool) -> str:
     if not grouped:
         return str(layers[0])
     if isinstance(layers, Layers):
-        return f"{len(layers):,} layers in {layers[0]:,}–{layers[-1]:,} ({len(layers.ranges):,} runs)"
+        return f"{len(layers):,} layers in {layers[0]:,}–{layers[-1]:,} ({layers.runs:,} runs)"
     return f"{layers[0]:,}–{layers[-1]:,}" if len(layers) > 1 else f"{layers[0]:,}"
 
 
@@ -234,7 +235,7 @@ def inventory_json(inv: Inventory, *, manifest: bool = False) -> dict[str, Any]:
     if manifest and manifest_grouped(inv):  # every layer's tensors would be millions: one entry per run
         out["tensors"] = [{"name": name, "shape": list(t.shape), "count": t.count, "component": t.component,
                            **({"layer": None} if layers is None else {"layers": f"{layers[0]}-{layers[-1]}"}),
-                           **({"layer_count": len(layers), "runs": len(layers.ranges)}
+                           **({"layer_count": len(layers), "runs": layers.runs}
                               if isinstance(layers, Layers) else {}),
                            "frozen": t.frozen, "aliases": inv.aliases_of(t.name)}
                           for name, t, layers in manifest_rows(inv)]

@@ -10,12 +10,12 @@ cache, a linear-attention state) are memory.py's reports, shown as they come.
 from __future__ import annotations
 
 import html
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from ._files import output_file
+from ._json import indented
 from .inventory import COMPONENTS, Inventory, Layers, StampedTensors, Tensor
 from .palette import color
 from .render import (GROUPED_MANIFEST, LISTED_LAYERS, heading, human, inventory_json, layers_text, manifest_grouped,
@@ -87,7 +87,7 @@ def _block_kinds(runs: list[tuple[range, tuple, int]]) -> str:
     if len(runs) > 6:
         return f"{len(runs)} runs of different blocks; the sum over every layer"
     return "; ".join(f"layer{'s' if len(r) > 1 else ''} {r[0]}{f'–{r[-1]}' if len(r) > 1 else ''}"
-                     f"{f' in {len(r.ranges):,} runs' if isinstance(r, Layers) else ''}: "
+                     f"{f' in {r.runs:,} runs' if isinstance(r, Layers) else ''}: "
                      f"{len(r)} × {count:,}" for r, _, count in runs)
 
 
@@ -98,9 +98,10 @@ def calculator_rows(inv: Inventory) -> list[Row]:
     The rows partition the inventory: ``blocks`` plus every row after it (but the total)
     adds up to ``total``.  Read per run of identical layers (treemap.layer_view), never per layer."""
     if isinstance(inv.tensors, StampedTensors):  # every run, however many: a signature per kind of block
-        before, layered, after = inv.tensors.layer_runs()
-        if len(layered) > TREEMAP_RUNS:  # kinds alternate: each kind once, its layers in runs (as the treemap)
-            layered = inv.tensors.layer_kinds()
+        if inv.tensors.run_count() > TREEMAP_RUNS:  # kinds alternate: each kind once, its layers (as the treemap)
+            (before, after), layered = inv.tensors.outside(), inv.tensors.layer_kinds()
+        else:
+            before, layered, after = inv.tensors.layer_runs()
         layered, outside = [(layers, block) for layers, block in layered if block], [*before, *after]
     else:
         view = layer_view(inv)
@@ -278,7 +279,7 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
         out.append("</ul>")
     # The same JSON as `paramledger count --json --manifest`, for a reader that wants data;
     # "</" is escaped so no tensor name can close the element.
-    payload = json.dumps(data, indent=1).replace("</", "<\\/")
+    payload = "".join(indented(data, 1)).replace("</", "<\\/")
     out.append(f'<script type="application/json" id="inventory-json">{payload}</script>')
     out.append(f"<footer>paramledger {html.escape(__version__)}: every unique learned tensor counted once. "
                "This file is self-contained and needs no network.</footer></body></html>")

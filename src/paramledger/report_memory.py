@@ -4,10 +4,10 @@ cache itself, as memory.py reports them (`paramledger memory` at each dtype), wi
 from __future__ import annotations
 
 import html
-import json
 from dataclasses import dataclass, replace
 
 from ._exceptions import OptionError
+from ._json import indented
 from .dtypes import get_dtype
 from .inventory import Inventory
 from .kvcache import MLA_LAYOUTS, KVCache
@@ -123,5 +123,5 @@ def memory_section(inv: Inventory, context: int | None = None, kv_dtype: str | N
         return out + ["<p>No KV cache: this inventory has no architecture (layers, heads) to size one from.</p>"]
     out += _kv_table(reference)
     # "</" escaped so no text can close the element (as the inventory's JSON below)
-    payload = json.dumps(report_json(reference), indent=1).replace("</", "<\\/")
+    payload = "".join(indented(report_json(reference), 1)).replace("</", "<\\/")
     return out + [f'<script type="application/json" id="memory-json">{payload}</script>']

@@ -71,9 +71,10 @@ def layer_view(inv: Inventory) -> list[Tensor | tuple[range | Layers, list[Tenso
     tensor, its layers identical when their tensors have the same components and shapes."""
     tensors = inv.tensors
     if isinstance(tensors, StampedTensors):
-        before, runs, after = tensors.layer_runs()
-        if len(runs) > LISTED_RUNS:  # kinds alternate: one item per kind of layer, its layers in runs
-            runs = tensors.layer_kinds()
+        if tensors.run_count() > LISTED_RUNS:  # kinds alternate: one item per kind of layer, its layers a Layers
+            (before, after), runs = tensors.outside(), tensors.layer_kinds()
+        else:
+            before, runs, after = tensors.layer_runs()
         prefix = tensors.layer_prefix
         return [*before, *((layers, [t._replace(name=prefix.format(i=layers[0]) + t.name, layer=layers[0])
                                      for t in block]) for layers, block in runs if block), *after]
@@ -104,7 +105,7 @@ def layer_view(inv: Inventory) -> list[Tensor | tuple[range | Layers, list[Tenso
 
 def _span(layers: Sequence[int]) -> str:
     if isinstance(layers, Layers):
-        return f"layers {layers[0]}–{layers[-1]}, {len(layers.ranges):,} runs ({len(layers):,} alike)"
+        return f"layers {layers[0]}–{layers[-1]}, {layers.runs:,} runs ({len(layers):,} alike)"
     return f"layer {layers[0]}" if len(layers) == 1 else f"layers {layers[0]}–{layers[-1]} ({len(layers)} alike)"
 
 

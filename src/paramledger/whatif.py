@@ -16,9 +16,11 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import add, mul
 from typing import Any
 
 from ._exceptions import OptionError, UnknownKeyError
+from ._layers import grouped_kinds
 from .architecture import Architecture
 from .inventory import COMPONENTS, Inventory, Layers, StampedTensors, Tensor
 from .limits import number_text
@@ -170,21 +172,25 @@ def _diff_by_runs(base: StampedTensors, other: StampedTensors) -> tuple[list[Dif
     if not all(map(_PREFIX.fullmatch, prefixes)) or (
             prefixes[0] != prefixes[1] and (statics[0].startswith(statics[1]) or statics[1].startswith(statics[0]))):
         return None
-    (a_before, a_runs, a_after), (b_before, b_runs, b_after) = base.layer_runs(), other.layer_runs()
+    (a_before, a_after), (b_before, b_after) = base.outside(), other.outside()
     layered = re.compile("|".join(re.escape(static) + r"\d+\." for static in statics))
     if any(layered.match(t.name) for t in (*a_before, *a_after, *b_before, *b_after)):
         return None
     added, removed, reshaped = _by_name((*a_before, *a_after), (*b_before, *b_after))
     first_b, first_a = {t.name for t in b_before}, {t.name for t in a_before}
     segments: list[tuple[range, tuple[Tensor, ...], tuple[Tensor, ...]]] = []
-    if prefixes[0] == prefixes[1]:  # layer i against layer i, over the spans where neither side's kind changes
+    paired = _paired_kinds(base, other) if prefixes[0] == prefixes[1] else None
+    a_runs, b_runs = ([], []) if paired is not None else (base.layer_runs()[1], other.layer_runs()[1])
+    if paired is not None:  # kinds alternate with a period on both sides: each pair of kinds once, no step per run
+        segments = paired  # type: ignore[assignment] (Layers, not ranges)
+    elif prefixes[0] == prefixes[1]:  # layer i against layer i, over the spans where neither side's kind changes
         a_blocks, b_blocks = _blocks_at(a_runs), _blocks_at(b_runs)
         cuts = sorted({0, *(r.stop for r, _ in a_runs), *(r.stop for r, _ in b_runs)})
         segments = [(range(start, stop), a_blocks(start), b_blocks(start))
                     for start, stop in itertools.pairwise(cuts)]
     else:  # different names: every layer of the base removed, every layer of the other added
         segments = [(layers, block, ()) for layers, block in a_runs] + [(layers, (), block) for layers, block in b_runs]
-    if len(segments) > LISTED_RUNS:  # kinds alternate: one entry per pair of kinds, its layers in runs
+    if paired is None and len(segments) > LISTED_RUNS:  # kinds alternate: one entry per pair of kinds, in runs
         kinds: dict[tuple[int, int], tuple[list[range], tuple[Tensor, ...], tuple[Tensor, ...]]] = {}
         for layers, old, new in segments:
             ranges = kinds.setdefault((id(old), id(new)), ([], old, new))[0]
@@ -205,6 +211,25 @@ def _diff_by_runs(base: StampedTensors, other: StampedTensors) -> tuple[list[Dif
 
     return (around(added, first_b, inside[0], 1), around(removed, first_a, inside[1], 0),
             around(reshaped, first_b, inside[2], 1))
+
+
+def _paired_kinds(base: StampedTensors, other: StampedTensors) -> list[tuple[Layers, tuple, tuple]] | None:
+    """(its layers, base's block, other's block; () past a side's depth) for each pair of kinds at one layer, where
+    one side's kinds alternate past LISTED_RUNS runs: the pairs grouped by _layers.grouped_kinds (offsets of a
+    period where they repeat), the layers both sides hold apart from those only the deeper holds; else None."""
+    if max(base.run_count(), other.run_count()) <= LISTED_RUNS:
+        return None
+    (a_kinds, a_keys), (b_kinds, b_keys) = base.kinds_by_layer(), other.kinds_by_layer()
+    a_depth, b_depth = len(base.blocks), len(other.blocks)
+    a_keys, b_keys = a_keys or [0] * a_depth, b_keys or [0] * b_depth
+    a_kinds, b_kinds = [*a_kinds, ()], [*b_kinds, ()]  # the last: no layer there
+    width, both = len(b_kinds), min(a_depth, b_depth)
+    # one int per layer, made in C: base's kind x width + other's
+    paired = list(map(add, map(mul, a_keys[:both], itertools.repeat(width)), b_keys[:both]))
+    deeper = [key * width + width - 1 for key in a_keys[both:]] if a_depth > both else \
+        [(len(a_kinds) - 1) * width + key for key in b_keys[both:]]
+    return [(layers, a_kinds[key // width], b_kinds[key % width])
+            for part, start in ((paired, 0), (deeper, both)) for key, layers in grouped_kinds(part, start)]
 
 
 def _blocks_at(runs: list[tuple[range, tuple[Tensor, ...]]]) -> Callable[[int], tuple[Tensor, ...]]:
@@ -362,7 +387,7 @@ def _lines(runs: tuple[DiffRun, ...], alike: Callable[[DiffRun], object]) -> lis
         if isinstance(run.layers, Layers):  # the layers of one kind: one line, never merged
             tensor, layers = run.new or run.old, run.layers
             start = run.prefix.format(i=layers[0])
-            name = f"{start.removesuffix(f'{layers[0]}.')}{{{layers[0]}-{layers[-1]}, {len(layers.ranges):,} runs}}."
+            name = f"{start.removesuffix(f'{layers[0]}.')}{{{layers[0]}-{layers[-1]}, {layers.runs:,} runs}}."
             out.append((name + tensor.name, run, layers[0], len(layers)))
             continue
         for name, first, last in _spans(run):
@@ -446,7 +471,7 @@ def comparison_json(row: Comparison, *, tensors: bool = False) -> dict[str, Any]
 def _layers_json(run: DiffRun, first: int, layers: int) -> dict[str, Any]:
     """"layers": "6-999999" (or "6"); for the layers of one kind, their last, their number and their runs."""
     if isinstance(run.layers, Layers):
-        return {"layers": f"{first}-{run.layers[-1]}", "layer_count": layers, "runs": len(run.layers.ranges)}
+        return {"layers": f"{first}-{run.layers[-1]}", "layer_count": layers, "runs": run.layers.runs}
     return {"layers": f"{first}-{first + layers - 1}" if layers > 1 else str(first)}
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import sys
 from typing import Any
 
 from .._exceptions import OptionError
+from .._json import indented
 from ..cli_numbers import count_type
 
 
@@ -80,12 +80,11 @@ def load_source(args: argparse.Namespace):
 def print_json(value: Any) -> None:
     """Strict JSON (RFC 8259): a NaN or an Infinity is refused in one line, never printed.  Checked whole by the
     C encoder first, then written indented in batches: a design's per-layer lists at 10^6 layers are millions of
-    chunks, which joined into one string held 400 MB."""
+    chunks, which joined into one string held 400 MB; each long list of scalars is one line (_json.py)."""
     try:
         json.dumps(value, allow_nan=False)
     except ValueError:
         raise OptionError("--json", "the result holds a NaN or an infinity, which JSON cannot hold") from None
-    chunks = json.JSONEncoder(indent=2, allow_nan=False).iterencode(value)
-    for batch in iter(lambda: "".join(itertools.islice(chunks, 65_536)), ""):
-        sys.stdout.write(batch)
+    for piece in indented(value):
+        sys.stdout.write(piece)
     sys.stdout.write("\n")
