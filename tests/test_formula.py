@@ -221,3 +221,23 @@ def test_parsers():
     assert parse_share("1/2") == parse_share("50%") == Fraction(1, 2)
     with pytest.raises(OptionError, match="--budget: expected a parameter count"):
         parse_count("", "--budget")
+
+
+@pytest.mark.parametrize("model", ["mamba-2.8b-hf", "falcon-mamba-7b", "Mamba-Codestral-7B-v0.1", "AI21-Jamba-1.5-Mini",
+                                   "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "Qwen3-Next-80B-A3B-Instruct"])
+def test_closed_form_of_a_hybrid(model):
+    """A state-space or hybrid design's form equals the inventory at the design and at a deeper one: its new layers
+    unlisted (attention ones), as a design's new layers are, but of the listed kind where a list names every
+    layer (a Mamba's).  Every such design was refused as having no closed form before."""
+    from paramledger.design.values import repeating_lists
+
+    arch = paramledger.load(model)
+    form = closed_form(arch)
+    assert form.evaluate() == paramledger.inventory(arch).total
+    depth = arch.num_hidden_layers
+    lists = {key: tuple(range(depth + 2)) if len(getattr(arch, key)) == depth else getattr(arch, key)
+             for key in repeating_lists(arch) if getattr(arch, key)}
+    deeper = arch.replace(num_hidden_layers=depth + 2, **lists)
+    assert form.evaluate(form.coupled_total, deeper) == paramledger.inventory(deeper).total
+    if model == "mamba-2.8b-hf":  # every layer a Mamba block: L of them
+        assert form.coupled_total == sympy.sympify("15361*L*d + V*d + 1920000*L + d", locals={"L": L, "V": V, "d": d})

@@ -111,10 +111,13 @@ class _SymbolicArchitecture:
         self.per_layer_input_rows = arch.vocab_size_per_layer_input or s["V"]
         self.per_layer_input_width = s["L"] * arch.hidden_size_per_layer_input
 
-        # Trace deep enough that the last layer is routed: layers added beyond the design's
-        # depth are MoE layers (mlp_only_layers names fixed indices), and L counts them.
-        self.num_hidden_layers = max(arch.num_hidden_layers,
-                                     max(arch.mlp_only_layers) + 2 if arch.is_moe and arch.mlp_only_layers else 0)
+        # Trace deep enough that the last layer is one no list names: layers added beyond the design's depth are
+        # unlisted (mlp_only_layers and a mixer's or sublayer's lists name fixed indices: routed, attention
+        # layers), and L counts them; a list naming every layer (a state-space model's mixers) names them too.
+        every, fixed = _lists_at_depth(arch)
+        self.num_hidden_layers = max(arch.num_hidden_layers, max(fixed) + 2 if fixed else 0)
+        for key in every:
+            setattr(self, key, tuple(range(self.num_hidden_layers)))
 
     def layer_head_dim(self, layer: int) -> Any:
         """d_head, or a layer's own width where head_dim_per_layer gives another (Gemma 4's full layers)."""
@@ -311,6 +314,20 @@ def _verify(form: ClosedForm, arch: Architecture) -> None:
         del expected, arch_at  # one design's layers alive at a time
 
 
+def _lists_at_depth(arch: Architecture) -> tuple[list[str], list[int]]:
+    """The per-layer lists that name every layer of a family's config (a state-space model's mixers: a new depth
+    repeats them, Architecture.replace; a design's own lists stay as declared), and the last layer each other list
+    names (mlp_only_layers only in an MoE design: without experts it means nothing)."""
+    every, fixed, repeating = [], [], repeating_lists(arch)
+    for key in dict.fromkeys([*repeating, "mlp_only_layers"]):  # first-k dense layers too
+        listed = getattr(arch, key)
+        if len(listed) == arch.num_hidden_layers and key in repeating and arch.model_type != "paramledger":
+            every.append(key)
+        elif listed and (key != "mlp_only_layers" or arch.is_moe):
+            fixed.append(max(listed))
+    return every, fixed
+
+
 def _perturbed(arch: Architecture) -> Iterator[Architecture]:
     """Valid designs with every size moved (heads and width scaled together so that heads
     still divide the width); count-neutral per-layer patterns are dropped."""
@@ -331,9 +348,13 @@ def _perturbed(arch: Architecture) -> Iterator[Architecture]:
                 changes[key] = getattr(arch, key) + bump
         if arch.is_moe:
             changes["num_experts"] = arch.num_experts + bump
-        for key in ("head_dim_per_layer", "num_key_value_heads_per_layer", *repeating_lists(arch)):
+        for key in ("head_dim_per_layer", "num_key_value_heads_per_layer"):
             if getattr(arch, key):  # kept as declared (no symbol per layer; the new layers are full-attention ones)
                 changes[key] = getattr(arch, key)
+        every, _ = _lists_at_depth(arch)
+        for key in repeating_lists(arch):  # as the stand-in reads them: the new layers unlisted, but where a
+            if listed := getattr(arch, key):  # list names every layer
+                changes[key] = tuple(range(arch.num_hidden_layers + bump)) if key in every else listed
         try:
             yield arch.replace(where=f"{arch.source} (perturbed)", **changes)
         except ValueError:  # an unusual design the perturbation breaks: the design itself still checks
