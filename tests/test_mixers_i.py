@@ -80,7 +80,7 @@ def _elementwise(config: dict, suffixes: tuple[str, ...]) -> int:
 
 
 @pytest.mark.parametrize(("config", "elementwise"), [
-    (GRIFFIN, ("conv_1d.weight",)),  # decoding, the conv is sum(conv_state × weight) (lines 451-453)
+    (GRIFFIN, ("conv_1d.weight",)),  # decoding, the conv is sum(conv_state × weight): modeling lines 447-450
     (RWKV, ("time_mix_key", "time_mix_value", "time_mix_receptance")),  # the token shift's (1, 1, hidden) mixes
     (XLSTM, ()),
 ])

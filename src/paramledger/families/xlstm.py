@@ -69,7 +69,8 @@ FAMILIES = [] if "xlstm" not in MIXER_MODULES else [
         causal_lm_class="xLSTMForCausalLM",
         source=TF,
         naming=NAMING,
-        keys=same("vocab_size", "hidden_size", "num_hidden_layers", num_heads="xlstm_num_heads", use_bias="xlstm_use_bias"),
+        keys=same("vocab_size", "hidden_size", "num_hidden_layers", num_heads="xlstm_num_heads",
+                  use_bias="xlstm_use_bias"),
         defaults={"vocab_size": 50304, "hidden_size": 4096, "embedding_dim": None, "num_hidden_layers": 32,
                   "num_blocks": None, "num_heads": 8, "use_bias": False, "tie_word_embeddings": False,
                   "qk_dim_factor": 0.5, "v_dim_factor": 1.0, "ffn_proj_factor": 2.667,
@@ -77,13 +78,13 @@ FAMILIES = [] if "xlstm" not in MIXER_MODULES else [
         # No attention: the design's one required head count is a placeholder no tensor reads; the block holds
         # its own norms (placement none), and the model's out_norm is an RMSNorm without a bias.
         # The head is never tied, whatever tie_word_embeddings says: xLSTMForCausalLM has no _tied_weights_keys.
-        switches={"tie_word_embeddings": False, "num_attention_heads": 1, "norm_type": "rmsnorm", "norm_placement": "none",
-                  "position_embedding_type": "none"},
+        switches={"tie_word_embeddings": False, "num_attention_heads": 1, "norm_type": "rmsnorm",
+                  "norm_placement": "none", "position_embedding_type": "none"},
         # Read by the rule: num_blocks, embedding_dim, the three factors, the rounding and weight_mode.  The
         # rest are kernels, numerics and inference chunking; add_out_norm is not read by transformers' own
         # block (xLSTMModel always builds out_norm).
-        count_neutral=frozenset({"tie_word_embeddings", "num_blocks", "embedding_dim", "qk_dim_factor", "v_dim_factor", "ffn_proj_factor",
-                                 "ffn_round_up_to_multiple_of", "weight_mode", "add_out_norm",
+        count_neutral=frozenset({"tie_word_embeddings", "num_blocks", "embedding_dim", "qk_dim_factor", "v_dim_factor",
+                                 "ffn_proj_factor", "ffn_round_up_to_multiple_of", "weight_mode", "add_out_norm",
                                  "norm_reduction_force_float32", "chunkwise_kernel", "sequence_kernel",
                                  "step_kernel", "mode", "chunk_size", "return_last_states", "autocast_kernel_dtype",
                                  "eps", "inference_state_dtype", "gate_soft_cap", "output_logit_soft_cap",

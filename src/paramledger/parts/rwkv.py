@@ -4,7 +4,7 @@ shift no FFN part builds, so this part holds it too, with the layer's FFN none. 
 before the channel mix, as the FFN's norm would be listed (the block registers pre_ln, ln1, ln2, attention,
 feed_forward: RwkvBlock, lines 325-338; the family's layer_order puts them in that order).
 
-It caches no keys or values: per sequence, five hidden_size vectors (RwkvModel.forward's state, lines 557-566: the
+It caches no keys or values: per sequence, five hidden_size vectors (RwkvModel.forward's state, lines 560-568: the
 two token shifts at the model's dtype, the WKV numerator, denominator and running maximum at float32)."""
 
 from __future__ import annotations

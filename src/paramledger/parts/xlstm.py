@@ -5,7 +5,7 @@ the FFN's gate and up projections under a name of its own, so the part holds the
 the layer's FFN and block norms none.
 
 It caches no keys or values: per sequence and head, the mLSTM's matrix memory (qk head × v head), its normalizer
-(qk head) and its running maximum (one value): xLSTMCache.rnn_state, lines 1353-1362."""
+(qk head) and its running maximum (one value): xLSTMCache.rnn_state, lines 1355-1367."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ class XLSTMBlock(NamedTuple):
     num_heads: int  # xlstm_num_heads: num_heads
     qk_dim: int  # xlstm_qk_dim: int(hidden_size × qk_dim_factor)
     v_dim: int  # xlstm_v_dim: int(hidden_size × v_dim_factor)
-    intermediate_size: int  # intermediate_size: hidden_size × ffn_proj_factor rounded up to ffn_round_up_to_multiple_of
+    intermediate_size: int  # intermediate_size: hidden_size × ffn_proj_factor rounded up (xlstm family)
     use_bias: bool = False  # xlstm_use_bias: use_bias
     fused: bool = False  # xlstm_fused_projections: weight_mode "fused" (qkv_opreact, ifgate_preact, proj_up_gate_z)
 
@@ -94,7 +94,7 @@ class Keys:
 
 
 class Names:
-    xlstm_block: str = ""  # the block's own path in its layer, ending in "." ("": the layer itself, backbone.blocks.{i})
+    xlstm_block: str = ""  # the block's path in its layer, ending in "." ("": the layer itself, backbone.blocks.{i})
 
 
 def _check(arch: Any, where: str | None) -> None:
