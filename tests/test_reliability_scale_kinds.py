@@ -6,7 +6,7 @@ of test_reliability_scale.py; on the machine this was written on each takes 0.1-
 - formula at 10^7 layers (524 MB before: the traced stand-in's layers and each check's held at once);
 - a hybrid (Mamba + attention, Jamba and Nemotron-H) at 10^6 layers through every command (count 3.8 s
   before: the builder listed one block per layer; the blocks are now looked up in the layer plan on use);
-- the API at its bound of 10^5 layers on a hybrid, the fit panel included (fit's caches per stage counted per run).
+- the API at its bound of 10^6 layers on a hybrid, the fit panel included (fit's caches per stage counted per run).
 Since a family config's lists repeat per period at a new depth (fc7d01b), Jamba's and Nemotron-H's kinds alternate
 every layer: the views read each kind once (StampedTensors.layer_kinds), its layers offsets of the period."""
 
@@ -76,7 +76,7 @@ def test_whatif_of_a_hybrid_to_a_million_layers(tmp_path, model):
 @pytest.mark.parametrize("route", ["count", "view", "memory", "fit?gpu=h100", "fit/view?gpu=h100"])
 def test_api_answers_a_hybrid_at_the_bound(tmp_path, route):
     name, _, query = route.partition("?")
-    status, body = ask(tmp_path, f"api/{name}?source=AI21-Jamba-1.5-Mini&num_hidden_layers=100000"
+    status, body = ask(tmp_path, f"api/{name}?source=AI21-Jamba-1.5-Mini&num_hidden_layers=1000000"
                                  + (f"&{query}" if query else ""))
     assert status == 200, body
 

@@ -201,7 +201,7 @@ REFUSALS = [
     ({"vocab_size": str(10**30)}, r"vocab_size: 1e\+30 is above the API's bound of 2\*\*40"),
     ({"intermediate_size": str(2**40 + 1)}, r"intermediate_size: .* is above the API's bound"),
     ({"intermediate_ratio": "1e999999999"}, r"intermediate_ratio: expected a number like 4"),
-    ({"num_hidden_layers": "100001"}, r"num_hidden_layers: 100,001 is above the page's bound of 100,000"),
+    ({"num_hidden_layers": "1000001"}, r"num_hidden_layers: 1,000,001 is above the page's bound of 1,000,000"),
     ({"altup_num_inputs": "76804"}, r"altup_num_inputs: 76,804 is above the page's bound of 1,024"),
     ({"source": "stablelm-2-zephyr-1_6b", "qk_norm": "per_head", "num_attention_heads": "1048576", "head_dim": "1"},
      r"num_attention_heads: 1,048,576 is above the page's bound of 4,096"),
