@@ -155,6 +155,17 @@ def test_choosing_a_bundled_model_fills_the_inputs(server, page):
     assert "source=Qwen3-4B" in page.url
 
 
+def test_a_whole_multimodal_model_gives_its_text_decoder_and_says_so(server, page):
+    """Issue #16: Gemma 3 4B counts whole on the page, its decoder's total a line of its own and the note saying
+    what is counted."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{server.url}?source=gemma-3-4b-it")
+    wait_for_total(page, 4_300_079_472)
+    expect(page.locator("#facts")).to_contain_text("text decoder: 3,880,263,168 (the total less the towers)")
+    expect(page.locator("body")).to_contain_text("counting the whole model (vision tower, projector and text decoder)")
+
+
 @pytest.mark.parametrize(("key", "value", "message"), [
     ("num_attention_heads", "3", "num_attention_heads: 3 heads do not divide hidden_size=256; set head_dim"),
     ("num_key_value_heads", "3", "num_key_value_heads: 3 does not divide num_attention_heads=4"),

@@ -119,3 +119,27 @@ def test_an_image_token_count_it_cannot_read_is_one_line(value):
     with pytest.raises(ArchitectureError, match=r"config: mm_tokens_per_image: must be a positive whole number") as e:
         paramledger.load({"model_type": "gemma3", "mm_tokens_per_image": value})
     assert "\n" not in str(e.value)
+
+
+def test_every_view_gives_the_text_decoder_on_a_line(cli, tmp_path):
+    """Issue #16: the text decoder's own total (the whole less the towers) is a line of every view."""
+    from paramledger.server import api_view
+
+    decoder, total = 3_880_263_168, 4_300_079_472
+    report = tmp_path / "r.html"
+    cli("report", "gemma-3-4b-it", "-o", str(report))
+    assert f'<strong id="text-decoder">{decoder:,}</strong>' in report.read_text()
+    _, out, _ = cli("memory", "gemma-3-4b-it", "--json")
+    memory = json.loads(out)
+    by = memory["weights_bytes_by_component"]
+    assert memory["text_decoder_weights_bytes"] == memory["weights_bytes"] - by["vision"] - by["projector"]
+    _, out, _ = cli("memory", "gemma-3-4b-it")
+    assert f"text decoder: {memory['text_decoder_weights_bytes']:,} bytes" in out
+    _, out, _ = cli("compare", "gemma-3-4b-it", "gemma-3-1b-it")
+    assert f"{total:,} parameters (text decoder {decoder:,})" in out and "text decoder" in out.splitlines()[2]
+    _, out, _ = cli("whatif", "gemma-3-4b-it", "--vary", "num_hidden_layers=34", "--json")
+    row = json.loads(out)[0] if isinstance(json.loads(out), list) else json.loads(out)["rows"][0]
+    assert (row["base_text_decoder"], row["text_decoder"]) == (decoder, decoder)
+    assert f"text decoder: {decoder:,} (the total less the towers)" in api_view({"source": "gemma-3-4b-it"})["facts"]
+    for argv in (("memory", "Llama-3.2-1B"), ("compare", "Llama-3.2-1B", "Qwen3-0.6B")):
+        assert "text decoder" not in cli(*argv)[1]

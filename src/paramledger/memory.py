@@ -30,7 +30,7 @@ from .compute import (MATMUL_DEFINITION, TRAINING_DEFINITION, ForwardFlops, as_i
                       per_expert_rank, training_flops)
 from .dtypes import ALIASES as DTYPE_ALIASES
 from .dtypes import DTYPES, KV_DTYPES, DType, get_dtype, group_size_for, tensor_bytes
-from .inventory import ACTIVE_DEFINITION, COMPONENTS, Inventory, StampedTensors, Tensor
+from .inventory import ACTIVE_DEFINITION, COMPONENTS, TOWER_COMPONENTS, Inventory, StampedTensors, Tensor
 from .kvcache import KVCache, kv_cache
 from .sources import load
 from .training import TrainingMemory, training_memory
@@ -86,6 +86,11 @@ class WeightBytes:
     gguf_rows: tuple[TensorBytes, ...] | None = None
     # bytes of the buffers computed when the model is built (RoPE's inv_freq), in memory but in no checkpoint
     unstored: int = 0
+
+    @property
+    def text_decoder(self) -> int:
+        """The bytes of the text decoder's weights: the total less a multimodal model's towers (TOWER_COMPONENTS)."""
+        return self.total - sum(self.by_component.get(name, 0) for name in TOWER_COMPONENTS)
 
     @property
     def parameters(self) -> int:
@@ -380,6 +385,7 @@ def report_json(report: MemoryReport) -> dict[str, Any]:
         "buffers_bytes": report.weights.by_component.get("buffers", 0),
         "checkpoint_bytes": report.weights.checkpoint,
         "weights_bytes_by_component": report.weights.by_component,
+        "text_decoder_weights_bytes": report.weights.text_decoder,  # less a multimodal model's towers
         "weights_bytes_by_dtype": report.weights.by_dtype,
         # what the weights were sized as, and where that came from (the config, or --dtype)
         "weights_as": "stored" if report.weights.stored is not None else "dtype",

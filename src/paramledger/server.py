@@ -274,7 +274,8 @@ def _facts(inv: Any, count: dict[str, Any]) -> list[str]:
     from .render import percent
 
     arch = inv.architecture
-    facts = [f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)",
+    facts = [f"text decoder: {inv.text_decoder:,} (the total less the towers)"] if arch.towers else []
+    facts += [f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)",
              f"non-embedding (Hugging Face exclude_embeddings): {inv.non_embedding('hf'):,}"]
     even = count["break_even_vocab_size"]
     facts.append("the token table outgrows everything else when vocab_size ≥ "

@@ -347,14 +347,23 @@ def comparison_table(rows: list[Comparison], heading: str | None = None) -> str:
     from .render import percent, table
 
     base = rows[0].base
-    lines = [heading or f"{base.source or 'base'}: {base.total:,} parameters, embedding share "
+    # a whole multimodal model on either side: each total's text decoder (the total less the towers) beside it
+    towers = any(_has_towers(inv) for row in rows for inv in (row.base, row.other))
+    decoder = f" (text decoder {base.text_decoder:,})" if towers else ""
+    lines = [heading or f"{base.source or 'base'}: {base.total:,} parameters{decoder}, embedding share "
              f"{percent(base.embedding_share, digits=6)}", ""]
-    cells = [("change", "total", "delta", "delta %", "embedding share", "from (component deltas, largest first)")]
+    cells = [("change", "total", *(("text decoder",) if towers else ()), "delta", "delta %", "embedding share",
+              "from (component deltas, largest first)")]
     for row in rows:
-        cells.append((row.label, f"{row.total:,}", signed(row.delta), signed_percent(row.delta_fraction),
-                      percent(row.embedding_share, digits=6), components_text(row.components_delta)))
-    lines.append(table(cells, "lrrrrl"))
+        cells.append((row.label, f"{row.total:,}", *((f"{row.other.text_decoder:,}",) if towers else ()),
+                      signed(row.delta), signed_percent(row.delta_fraction), percent(row.embedding_share, digits=6),
+                      components_text(row.components_delta)))
+    lines.append(table(cells, "lrrrrrl" if towers else "lrrrrl"))
     return "\n".join(lines)
+
+
+def _has_towers(inv: Inventory) -> bool:
+    return inv.architecture is not None and bool(inv.architecture.towers)
 
 
 _LAYER_INDEX = re.compile(r"^(.*?\.)(\d+)(\..*)$")
@@ -456,6 +465,8 @@ def comparison_json(row: Comparison, *, tensors: bool = False) -> dict[str, Any]
         "source": row.other.source,
         "base_total": row.base.total,
         "total": row.total,
+        "base_text_decoder": row.base.text_decoder,  # the total less a multimodal model's towers (= the total else)
+        "text_decoder": row.other.text_decoder,
         "delta": row.delta,
         "delta_percent": float(row.delta_fraction * 100),
         "delta_fraction": str(row.delta_fraction),
