@@ -124,9 +124,27 @@ def test_unknown_model_type_lists_supported_and_closest(cli, misspelt_model_type
 
 
 def test_unknown_model_type_with_nothing_close():
-    with pytest.raises(UnsupportedFamilyError, match=r"model_type 'rwkv' is not supported; `paramledger families "
-                                                      r"--supported` lists the \d+ that are$"):
-        paramledger.load({"model_type": "rwkv"})
+    with pytest.raises(UnsupportedFamilyError, match=r"model_type 'zqx_model' is not supported; `paramledger "
+                                                      r"families --supported` lists the \d+ that are$"):
+        paramledger.load({"model_type": "zqx_model"})
+
+
+@pytest.mark.parametrize(("model_type", "hint"), [
+    ("mllama", "(transformers builds it; paramledger does not count it yet)"),  # not "did you mean 'llama'"
+    ("mllamax", "(did you mean 'mllama'? transformers builds it; paramledger does not count it yet)"),
+])
+def test_a_type_transformers_builds_is_said_to_be_one(model_type, hint):
+    with pytest.raises(UnsupportedFamilyError) as caught:
+        paramledger.load({"model_type": model_type})
+    assert f"model_type {model_type!r} is not supported {hint}; `paramledger families" in str(caught.value)
+
+
+def test_the_types_transformers_builds_are_its_own():
+    """families/transformers_types.txt (package data: the core imports no transformers) is the pinned release's
+    CONFIG_MAPPING_NAMES; regenerate it from there when the pin moves."""
+    mapping = pytest.importorskip("transformers.models.auto.configuration_auto").CONFIG_MAPPING_NAMES
+    assert families.transformers_types() == frozenset(mapping)
+    assert set(families.supported()) - families.transformers_types() <= {"paramledger"}
 
 
 @pytest.mark.parametrize("model_type", ["deepseek_v4", "qwen4_exp", "gemma5"])

@@ -90,11 +90,17 @@ class UnknownModelError(SourceError):
 class UnsupportedFamilyError(SourceError):
     """A config whose model_type has no family table."""
 
-    def __init__(self, source: str, model_type: str, supported: Iterable[str]) -> None:
-        supported = sorted(supported)
+    def __init__(self, source: str, model_type: str, supported: Iterable[str], known: Iterable[str] = ()) -> None:
+        """``known``: the types transformers has; one of them is said to be one (mllama is not llama), and a
+        near-spelling of one is suggested as it (mllamax: mllama, not llama)."""
+        supported, known = sorted(supported), frozenset(known)
         self.model_type = model_type
-        match = same_thing_misspelt(model_type, supported)
-        hint = f" (did you mean {match!r}?)" if match else ""
+        uncounted = "transformers builds it; paramledger does not count it yet"
+        if model_type in known:
+            hint = f" ({uncounted})"
+        else:
+            match = same_thing_misspelt(model_type, sorted(known.union(supported)))
+            hint = "" if match is None else f" (did you mean {match!r}?{'' if match in supported else ' ' + uncounted})"
         super().__init__(source, f"model_type {quoted(model_type, 60)} is not supported{hint}; `paramledger families "
                                  f"--supported` lists the {len(supported)} that are")
 

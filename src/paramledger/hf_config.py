@@ -29,7 +29,7 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         notes.append(f"{model_type} is counted as {same[0]}: its remote code is {same[0]}'s ({same[1]})")
         family = families.get(same[0])
     if family is None:
-        raise UnsupportedFamilyError(where, str(model_type), families.supported())
+        raise UnsupportedFamilyError(where, str(model_type), families.supported(), families.transformers_types())
     top = config  # the dtype and quantization_config of a multimodal model are the whole model's
     if family.text_config:
         text = _text_config(family, config, where)
@@ -237,7 +237,8 @@ def config_with_overrides(config: Mapping[str, Any], overrides: Mapping[str, Any
     config of that family expresses it."""
     family = families.get(str(config.get("model_type")))
     if family is None:
-        raise UnsupportedFamilyError("config", str(config.get("model_type")), families.supported())
+        raise UnsupportedFamilyError("config", str(config.get("model_type")), families.supported(),
+                                     families.transformers_types())
     if not overrides:
         return dict(config)
     inner = dict(config.get("text_config") or {}) if family.text_config else dict(config)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import importlib.resources
 import pkgutil
 from typing import TYPE_CHECKING
 
@@ -57,6 +58,14 @@ def get(model_type: str) -> Family | None:
 
 def supported() -> list[str]:
     return sorted(_load())
+
+
+@functools.lru_cache(maxsize=1)
+def transformers_types() -> frozenset[str]:
+    """Every model_type transformers 5.24.0 registers a config class for (transformers_types.txt, package data):
+    a config naming one that is not counted is refused as such, with no near-spelling of another suggested."""
+    text = importlib.resources.files(__package__).joinpath("transformers_types.txt").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
 def all_families() -> list[Family]:
