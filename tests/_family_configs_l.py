@@ -39,11 +39,11 @@ def llama4_vision(draw) -> dict:
 
 
 @st.composite
-def internvl_vision(draw) -> dict:
+def internvl_vision(draw, model_type: str = "internvl_vision") -> dict:
     """InternVLVisionConfig: every switch that adds or drops a tensor, sizes and pairs drawn small."""
     heads, patch = draw(st.integers(1, 3)), draw(st.integers(1, 3))
     image = patch * draw(st.integers(1, 3)) + draw(st.integers(0, patch - 1))
-    return {"model_type": "internvl_vision", "hidden_size": heads * draw(st.integers(1, 6)),
+    return {"model_type": model_type, "hidden_size": heads * draw(st.integers(1, 6)),
             "num_hidden_layers": draw(st.integers(1, 2)), "num_attention_heads": heads,
             "intermediate_size": draw(st.integers(1, 32)), "num_channels": draw(st.integers(1, 3)),
             "image_size": draw(st.sampled_from([image, [image, image + patch]])),
@@ -84,6 +84,10 @@ CONFIGS_L: dict[str, st.SearchStrategy] = {
     "glm46v": retyped("glm46v", _set("glm4v")),
     "lighton_ocr": whole("lighton_ocr", "qwen3", _set("qwen3"), vit("pixtral", step=2),
                          spatial_merge_size=st.integers(1, 3)),
+    "deepseek_vl": whole("deepseek_vl", "llama", _set("llama"), st.deferred(
+        lambda: __import__("_family_configs").SIGLIP)),
+    "qianfan_ocr": whole("qianfan_ocr", "qwen3", _set("qwen3"), internvl_vision("qianfan_ocr_vision"),
+                         downsample_ratio=st.sampled_from([0.5, 1.0, 0.25])),
     "qwen3_5": whole("qwen3_5", "qwen3_5_text", _set("qwen3_5_text"), qwen3_5_vision("qwen3_5_vision")),
     "qwen3_5_moe": whole("qwen3_5_moe", "qwen3_5_moe_text", _set("qwen3_5_moe_text"),
                          qwen3_5_vision("qwen3_5_moe_vision")),

@@ -75,7 +75,7 @@ def test_internvls_projector_is_the_multimodal_projector_and_its_vision_the_towe
     assert (ours["projector"], ours["vision"]) == (projector, tower)
 
 
-@pytest.mark.parametrize("model_type", sorted(WHOLE | {"lighton_ocr", "shieldgemma2"}))
+@pytest.mark.parametrize("model_type", sorted(WHOLE | {"deepseek_vl", "lighton_ocr", "qianfan_ocr", "shieldgemma2"}))
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_the_decoder_alone_is_its_text_configs_causal_lm(model_type, data):
@@ -141,6 +141,11 @@ def test_a_qwen3_5_vision_config_it_cannot_count_is_one_line(vision, message):
                                                      "num_attention_heads": 2}},
      "vision_config.num_attention_heads: 2 heads of hidden_size=1026 are 513 wide"),
     ({"model_type": "shieldgemma2", "mm_tokens_per_image": 0}, "mm_tokens_per_image: must be a positive whole"),
+    ({"model_type": "deepseek_vl", "vision_config": {"image_size": 10, "patch_size": 16}},
+     "vision_config.patch_size: 16 is larger than image_size=10"),
+    ({"model_type": "qianfan_ocr", "vision_config": {"norm_type": "group_norm"}},
+     "vision_config.norm_type: 'group_norm' is not layer_norm or rms_norm"),
+    ({"model_type": "qianfan_ocr", "downsample_ratio": -0.5}, "downsample_ratio: must be a number above 0"),
 ])
 def test_a_config_of_the_other_whole_models_it_cannot_count_is_one_line(config, message):
     _refused(config, message)

@@ -39,6 +39,8 @@ class InternViT(NamedTuple):
     use_mask_token: bool
     positions: bool  # use_absolute_position_embeddings
     final_norm: bool  # not use_mean_pooling
+    layer: str = "encoder.layer.{i}"  # the layers' path (Qianfan-OCR's: "layers.{i}")
+    norm_first: bool = False  # the final LayerNorm registered before the layers (Qianfan-OCR's)
 
     @property
     def patches(self) -> int:
@@ -84,10 +86,13 @@ class InternViT(NamedTuple):
                 add(name + ".bias", (d,))
         block = [(t.name.removeprefix(p), t.shape) for t in out[start:]]
         del out[start:]
+        if self.final_norm and self.norm_first:
+            add("layernorm.weight", (d,))
+            add("layernorm.bias", (d,))
         for i in range(self.num_hidden_layers):
-            out.extend(_new(Tensor, (f"{p}encoder.layer.{i}.{name}", shape, "vision", None, False, 0))
-                       for name, shape in block)
-        if self.final_norm:
+            layer = p + self.layer.format(i=i) + "."
+            out.extend(_new(Tensor, (layer + name, shape, "vision", None, False, 0)) for name, shape in block)
+        if self.final_norm and not self.norm_first:
             add("layernorm.weight", (d,))
             add("layernorm.bias", (d,))
         return tuple(out)
@@ -118,7 +123,9 @@ def _pair(vision: Mapping[str, Any], key: str, where: str | None) -> tuple[int, 
     return pair  # type: ignore[return-value]
 
 
-def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> InternViT:
+def make(prefix: str, vision: Mapping[str, Any], where: str | None, **layout: Any) -> InternViT:
+    """An InternViT of ``vision``, its sizes and switches checked, one line each; ``layout``: where it places its
+    layers and final norm (InternViT's fields)."""
     sizes = {key: _positive(vision, key, where) for key in ("hidden_size", "intermediate_size", "num_hidden_layers",
                                                             "num_attention_heads", "num_channels")}
     if sizes["hidden_size"] % sizes["num_attention_heads"]:  # InternVLVisionAttention's own refusal
@@ -136,7 +143,7 @@ def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> InternViT
                      attention_bias=bool(vision.get("attention_bias")), use_qk_norm=bool(vision.get("use_qk_norm")),
                      norm_bias=NORMS[norm], use_mask_token=bool(vision.get("use_mask_token")),
                      positions=bool(vision.get("use_absolute_position_embeddings")),
-                     final_norm=not vision.get("use_mean_pooling"))
+                     final_norm=not vision.get("use_mean_pooling"), **layout)
 
 
 INTERNVL_DEFAULTS = {"hidden_size": 1024, "num_hidden_layers": 24, "num_attention_heads": 16, "attention_bias": False,
