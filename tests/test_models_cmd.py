@@ -52,10 +52,10 @@ def test_json_is_one_list_counted_from_the_inventories(cli):
 
 @pytest.fixture
 def registry_with_an_unsupported_family(tmp_path, monkeypatch):
-    path = tmp_path / "rwkv-4-169m-pile.json"
-    path.write_text(json.dumps({"repo": "RWKV/rwkv-4-169m-pile", "source": "test",
-                                "config": {"model_type": "rwkv", "vocab_size": 50280, "hidden_size": 768}}))
-    extra = registry.BundledModel("rwkv-4-169m-pile", "RWKV/rwkv-4-169m-pile", "test", "rwkv", path)
+    path = tmp_path / "moshiko-pytorch-bf16.json"
+    path.write_text(json.dumps({"repo": "kyutai/moshiko-pytorch-bf16", "source": "test",
+                                "config": {"model_type": "moshi", "vocab_size": 32000, "hidden_size": 4096}}))
+    extra = registry.BundledModel("moshiko-pytorch-bf16", "kyutai/moshiko-pytorch-bf16", "test", "moshi", path)
     real = registry.bundled()
     monkeypatch.setattr(registry, "bundled", lambda: (*real, extra))
 
@@ -63,13 +63,13 @@ def registry_with_an_unsupported_family(tmp_path, monkeypatch):
 def test_an_unsupported_family_is_listed_with_the_reason(cli, registry_with_an_unsupported_family):
     status, out, err = cli("models")
     assert status == 0 and err == ""
-    row = next(line for line in out.splitlines() if line.startswith("rwkv-4-169m-pile "))
+    row = next(line for line in out.splitlines() if line.startswith("moshiko-pytorch-bf16 "))
     assert row.split()[-3:] == ["-", "-", "-"]
-    assert "rwkv-4-169m-pile: not counted: model_type 'rwkv' is not supported yet" in out
+    assert "moshiko-pytorch-bf16: not counted: model_type 'moshi' is not supported yet" in out
     status, out, _ = cli("models", "--json")
-    assert json.loads(out)[-1] == {"name": "rwkv-4-169m-pile", "repo": "RWKV/rwkv-4-169m-pile",
-                                   "model_type": "rwkv", "source": "test",
-                                   "not_counted": "model_type 'rwkv' is not supported yet"}
+    assert json.loads(out)[-1] == {"name": "moshiko-pytorch-bf16", "repo": "kyutai/moshiko-pytorch-bf16",
+                                   "model_type": "moshi", "source": "test",
+                                   "not_counted": "model_type 'moshi' is not supported yet"}
 
 
 def test_an_unknown_option_is_one_line_and_status_2(cli):
