@@ -6,9 +6,18 @@ them (which a CausalLM never reads: drawn so that a table reading them instead f
 
 from __future__ import annotations
 
+from _family_configs_d import CONFIGS_D
+from _family_configs_h import CONFIGS_H
 from hypothesis import strategies as st
 
 booleans = st.booleans()
+
+
+def with_cross_attention(base: st.SearchStrategy) -> st.SearchStrategy:
+    """``base`` (a BERT-code family's strategy, set D's or H's) as a decoder or not, and with add_cross_attention
+    only in a decoder (BertLayer refuses it in an encoder)."""
+    return st.tuples(base, booleans, booleans).map(
+        lambda drawn: {**drawn[0], "is_decoder": drawn[1], "add_cross_attention": drawn[1] and drawn[2]})
 
 
 @st.composite
@@ -40,4 +49,10 @@ CONFIGS_J: dict[str, st.SearchStrategy] = {
     "blenderbot-small": bart_decoder("blenderbot-small"),
     "plbart": bart_decoder("plbart"),
     "mvp": bart_decoder("mvp", prompt_length=st.integers(1, 8), prompt_mid_dim=st.integers(1, 8)),
+    "trocr": bart_decoder("trocr", use_learned_position_embeddings=booleans, layernorm_embedding=booleans,
+                          cross_attention_hidden_size=st.one_of(st.none(), st.integers(1, 24))).filter(
+        # TrOCRSinusoidalPositionalEmbedding divides by d_model // 2 - 1: transformers builds no 2-wide table
+        lambda config: config["use_learned_position_embeddings"] or config["d_model"] > 2),
+    "bert": with_cross_attention(CONFIGS_H["bert"]),
+    "bert-generation": with_cross_attention(CONFIGS_D["bert-generation"]),
 }

@@ -21,21 +21,32 @@ torch = pytest.importorskip("torch")
 TINY = dict(vocab_size=64, d_model=32, decoder_layers=3, decoder_attention_heads=4, decoder_ffn_dim=24,
             encoder_layers=3, encoder_attention_heads=2, encoder_ffn_dim=8, max_position_embeddings=40,
             pad_token_id=0, bos_token_id=0, eos_token_id=0, decoder_start_token_id=0, forced_eos_token_id=None)
-FAMILIES = ("bart", "mbart", "marian", "pegasus", "blenderbot", "blenderbot-small", "plbart", "mvp")
+# TrOCR's cross-attention reads a narrower encoder (cross_attention_hidden_size: TrOCRAttention's kdim, vdim).
+# BERT's decoder (BertLayer.crossattention with is_decoder): BertConfig's own keys.
+BERT = dict(vocab_size=64, hidden_size=32, num_hidden_layers=3, num_attention_heads=4, intermediate_size=24,
+            max_position_embeddings=40, pad_token_id=0, is_decoder=True, add_cross_attention=True)
+FAMILIES = {"bart": {}, "mbart": {}, "marian": {}, "pegasus": {}, "blenderbot": {}, "blenderbot-small": {},
+            "plbart": {}, "mvp": {}, "trocr": {"cross_attention_hidden_size": 12}, "bert": BERT, "bert-generation": BERT}
+
+
+def _config(model_type: str) -> dict:
+    return FAMILIES[model_type] if "is_decoder" in FAMILIES[model_type] else {**TINY, **FAMILIES[model_type]}
 
 
 def _model(model_type: str):
     from transformers import AutoConfig, AutoModelForCausalLM
 
     torch.manual_seed(0)
-    return AutoModelForCausalLM.from_config(AutoConfig.for_model(model_type, **TINY)).eval()
+    config = AutoConfig.for_model(model_type, **_config(model_type))
+    return AutoModelForCausalLM.from_config(config).eval()
 
 
 def _run(model, batch: int, tokens: int, encoder_tokens: int, decode_steps: int = 0):
     """Prefill ``tokens`` for ``batch`` sequences attending over ``encoder_tokens`` random encoder states, then
     decode ``decode_steps`` more; the EncoderDecoderCache transformers returns."""
     generator = torch.Generator().manual_seed(1)
-    encoder = torch.randn(batch, encoder_tokens, model.config.d_model, generator=generator)
+    width = getattr(model.config, "cross_attention_hidden_size", None) or model.config.hidden_size
+    encoder = torch.randn(batch, encoder_tokens, width, generator=generator)
     ids = torch.randint(0, model.config.vocab_size, (batch, tokens), generator=generator)
     with torch.no_grad():
         cache = model(ids, encoder_hidden_states=encoder, use_cache=True).cache
@@ -49,12 +60,12 @@ def _bytes(cache) -> int:
     return sum(layer.keys.nbytes + layer.values.nbytes for layer in cache.layers if layer.keys is not None)
 
 
-@pytest.mark.parametrize("model_type", FAMILIES)
+@pytest.mark.parametrize("model_type", sorted(FAMILIES))
 @pytest.mark.parametrize(("tokens", "encoder_tokens", "decode_steps"), [(5, 7, 0), (2, 11, 3)])
 def test_cross_attention_cache_equals_the_encoder_decoder_cache(model_type, tokens, encoder_tokens, decode_steps):
     """The cross-attention's keys and values are fixed by the encoder's length (decoding adds none), and the
     self-attention's figure holds none of them."""
-    arch = paramledger.load({"model_type": model_type, **TINY})
+    arch = paramledger.load({"model_type": model_type, **_config(model_type)})
     batch = 2
     cache = _run(_model(model_type), batch, tokens, encoder_tokens, decode_steps)
     cross = cross_attention_cache(arch, encoder_length=encoder_tokens, batch=batch, dtype="fp32")
@@ -63,6 +74,32 @@ def test_cross_attention_cache_equals_the_encoder_decoder_cache(model_type, toke
     own = kv_cache(arch, context=tokens + decode_steps, batch=batch, dtype="fp32")
     assert own.bytes == _bytes(cache.self_attention_cache)
     assert "reported apart (cross_attention_cache)" in own.definition
+
+
+@pytest.mark.parametrize("model_type", ["bart", "mbart", "trocr", "bert"])
+@pytest.mark.parametrize("encoder_tokens", [None, 1, 9])
+def test_decoding_step_flops_equal_torch(model_type, encoder_tokens):
+    """One decoded token after 6 (torch's FlopCounterMode, eager attention): the cross-attention's q and o and its
+    attention over the encoder's cached keys and values; none of it without an encoder's output."""
+    from torch.utils.flop_counter import FlopCounterMode
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    from paramledger.compute import forward_flops_per_token
+
+    config = AutoConfig.for_model(model_type, **_config(model_type))
+    model = AutoModelForCausalLM.from_config(config, attn_implementation="eager").eval()
+    generator = torch.Generator().manual_seed(2)
+    ids = torch.randint(0, config.vocab_size, (1, 7), generator=generator)
+    width = getattr(config, "cross_attention_hidden_size", None) or config.hidden_size
+    encoder = None if encoder_tokens is None else torch.randn(1, encoder_tokens, width, generator=generator)
+    with torch.no_grad():
+        cache = model(ids[:, :-1], encoder_hidden_states=encoder, use_cache=True).cache
+        with FlopCounterMode(display=False) as counter:
+            model(ids[:, -1:], encoder_hidden_states=encoder, cache=cache, use_cache=True)
+    ours = forward_flops_per_token(paramledger.inventory(paramledger.load({"model_type": model_type,
+                                                                            **_config(model_type)})), 7, encoder_tokens)
+    assert counter.get_total_flops() == ours.total
+    assert (ours.cross_attention_flops > 0) == (encoder_tokens is not None)
 
 
 def test_cross_attention_cache_figures():
@@ -120,18 +157,20 @@ def test_cross_attention_beside_latent_attention_is_refused(cli):
                           "add_cross_attention": True})
 
 
+def _written(tmp_path, config: dict):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    return path
+
+
 @pytest.fixture
 def mvp_with_prompts(tmp_path):
-    path = tmp_path / "config.json"
-    path.write_text(json.dumps({"model_type": "mvp", **TINY, "use_prompt": True}), encoding="utf-8")
-    return path
+    return _written(tmp_path, {"model_type": "mvp", **TINY, "use_prompt": True})
 
 
 @pytest.fixture
 def marian_with_its_own_decoder_vocabulary(tmp_path):
-    path = tmp_path / "config.json"
-    path.write_text(json.dumps({"model_type": "marian", **TINY, "decoder_vocab_size": 32}), encoding="utf-8")
-    return path
+    return _written(tmp_path, {"model_type": "marian", **TINY, "decoder_vocab_size": 32})
 
 
 def test_mvp_prompts_are_refused(cli, mvp_with_prompts):
@@ -141,3 +180,23 @@ def test_mvp_prompts_are_refused(cli, mvp_with_prompts):
 def test_marian_decoder_vocabulary_apart_is_refused(cli, marian_with_its_own_decoder_vocabulary):
     _assert_one_line(cli, str(marian_with_its_own_decoder_vocabulary),
                      pattern=r"decoder_vocab_size: 32 != vocab_size=64 is not supported")
+
+
+@pytest.fixture
+def bert_encoder_with_cross_attention(tmp_path):
+    return _written(tmp_path, {"model_type": "bert", **BERT, "is_decoder": False})
+
+
+@pytest.fixture
+def roberta_with_cross_attention(tmp_path):
+    return _written(tmp_path, {"model_type": "roberta", **BERT})
+
+
+def test_bert_cross_attention_in_an_encoder_is_refused(cli, bert_encoder_with_cross_attention):
+    """transformers' BertLayer raises "should be used as a decoder model if cross attention is added"."""
+    _assert_one_line(cli, str(bert_encoder_with_cross_attention), pattern=r"add_cross_attention: needs is_decoder true")
+
+
+def test_cross_attention_of_a_bert_code_family_not_yet_checked_is_refused(cli, roberta_with_cross_attention):
+    _assert_one_line(cli, str(roberta_with_cross_attention),
+                     pattern=r"add_cross_attention: True is not supported for roberta")

@@ -31,7 +31,7 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         c.add(n.token_types + ".weight", (arch.type_vocab_size, width), "token_types")
     if arch.task_type_vocab_size is not None:  # (an nn.Embedding: out of every non-embedding count, as token types)
         c.add(n.task_types + ".weight", (arch.task_type_vocab_size, width), "token_types")
-    if n.embed_norm is not None:
+    if n.embed_norm is not None and arch.layernorm_embedding:
         c.norm(n.embed_norm, width)
     if width != d:  # ElectraModel.embeddings_project (a dense matrix: Hugging Face's non-embedding count keeps it)
         c.linear(n.embed_project, d, width, "ffn", None, True)

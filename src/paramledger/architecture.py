@@ -76,6 +76,7 @@ class Architecture:
     # the width of the token, position and token-type tables and of the head when it differs from the layers'
     # (ELECTRA's factorized embeddings: a Linear to hidden_size after them); None: hidden_size
     embedding_size: int | None = None
+    layernorm_embedding: bool = True  # False: no norm on the embeddings where the family names one (TrOCR's key)
     # buckets of one relative-position bias table (buckets × heads) for the whole encoder, after its layers (MPNet's
     # encoder.relative_attention_bias); None: none
     relative_attention_num_buckets: int | None = None

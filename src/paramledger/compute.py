@@ -37,6 +37,12 @@ A multiply-add is 2 FLOPs.  The forward pass of one token that attends to ``cont
   (correct), so once more than its weights say, 2 × n × hidden_size; and the predicted n × n
   coefficients mix the n streams, 2 × hidden_size × n² (a matmul of activations, no weights)
   (modeling_gemma3n.py, Gemma3nTextAltUp).  Reported as ``altup_flops``, in ``total``.
+- Cross-attention (add_cross_attention: a decoder attending over an encoder's output): its k and v
+  project the encoder's states once, on the first step (EncoderDecoderCache.cross_attention_cache), so
+  a decoded token runs only its q and o, 2 × (q + o weights), and QKᵀ and AV over the encoder's
+  ``encoder_length`` cached keys, 2 × 2 × heads × head_dim × encoder_length per layer: reported as
+  ``cross_attention_flops``, in ``total``, and its weights left out of ``matmul_parameters``.  Without
+  an encoder length, no encoder output: the sublayer does not run (BartDecoderLayer skips it).
 """
 
 from __future__ import annotations
@@ -113,30 +119,40 @@ class ForwardFlops:
     attention_flops: int  # QKᵀ and AV over the keys each layer attends to
     mla_expansion_flops: int = 0  # MLA decode from a latent cache: cached latents through kv_b_proj again
     altup_flops: int = 0  # AltUp's second router pass and its stream mixing (Gemma 3n)
+    cross_attention_flops: int = 0  # q, o and attention over an encoder's cached keys and values
+    encoder_length: int | None = None  # the encoder's input tokens the cross-attention reads (None: no encoder)
 
     @property
     def total(self) -> int:
-        return self.weight_flops + self.attention_flops + self.altup_flops
+        return self.weight_flops + self.attention_flops + self.altup_flops + self.cross_attention_flops
 
 
-def forward_flops_per_token(source: Inventory | Architecture, context: int) -> ForwardFlops:
-    """FLOPs for one token that attends to ``context`` keys (itself included)."""
+def forward_flops_per_token(source: Inventory | Architecture, context: int,
+                            encoder_length: int | None = None) -> ForwardFlops:
+    """FLOPs for one token that attends to ``context`` keys (itself included) and, through any cross-attention,
+    to an encoder's ``encoder_length`` tokens (None: no encoder output, the cross-attention does not run)."""
     check_context(context, 1)
+    if encoder_length is not None and (isinstance(encoder_length, bool) or not isinstance(encoder_length, int)
+                                       or encoder_length < 1):
+        raise OptionError("encoder-length", f"must be a whole number of at least 1, got {encoder_length!r}")
     inv = as_inventory(source)
     arch = inv.architecture
     if arch is None:
         raise OptionError("source", "FLOPs need the architecture (heads, head_dim), not a bare tensor list")
-    attention = expansion = 0
+    attention = expansion = cross = cross_weights = 0
     window = arch.sliding_window
     # each (kind of layer, sliding or not) once, times its layers: a 10⁷-layer design in milliseconds
     for run in layer_runs(arch):
         keys = min(context, window) if run.sliding else context
         attention += run.layers * run.layer.attention_flops(keys)
         expansion += run.layers * run.layer.expansion_flops(keys)
-    matmul = matmul_parameters(inv)
+        if arch.add_cross_attention:
+            cross_weights += run.layers * run.layer.encoder_weights()
+            cross += run.layers * run.layer.encoder_flops(encoder_length) if encoder_length else 0
+    matmul = matmul_parameters(inv) - cross_weights
     streams, d = arch.altup_num_inputs, arch.hidden_size
     altup = arch.num_hidden_layers * (2 * streams * d + 2 * d * streams * streams)
-    return ForwardFlops(context, matmul, 2 * matmul, attention, expansion, altup)
+    return ForwardFlops(context, matmul, 2 * matmul, attention, expansion, altup, cross, encoder_length)
 
 
 def training_flops(source: Inventory | Architecture, tokens: int, parameters: int | None = None) -> int:

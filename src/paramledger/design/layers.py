@@ -29,6 +29,12 @@ class Layer(NamedTuple):
         """Keys and values cached per encoder token (cross-attention: fixed by the encoder's length)."""
         return sum(part.cross_kv_values_per_token() for part in self.parts)
 
+    def encoder_weights(self) -> int:
+        return sum(part.encoder_weights() for part in self.parts)
+
+    def encoder_flops(self, encoder_keys: int) -> int:
+        return sum(part.encoder_flops(encoder_keys) for part in self.parts)
+
     def state_values(self) -> int:
         return sum(part.state_values() for part in self.parts)
 

@@ -129,7 +129,26 @@ MVP = derived_from(BART, model_type="mvp", causal_lm_class="MvpForCausalLM", sou
                    defaults=_defaults(50267, 1024, 12, 4096, 16, 1024),
                    count_neutral=ENCODER_SIDE | {"prompt_length", "prompt_mid_dim"}, requires={"use_prompt": False})
 
-FAMILIES = [BART, MBART, MARIAN, PEGASUS, BLENDERBOT, BLENDERBOT_SMALL, PLBART, MVP]
+# identical to bart except: the decoder alone is the model (TrOCRConfig's attribute_map reads num_hidden_layers and
+# num_attention_heads as the decoder's), the head named output_projection, sinusoidal positions holding no tensor
+# unless use_learned_position_embeddings (TrOCRSinusoidalPositionalEmbedding keeps its table as a plain attribute),
+# the embedding LayerNorm by layernorm_embedding (before the layers), and the cross-attention's keys and values read
+# cross_attention_hidden_size channels (TrOCRAttention's kdim and vdim; modeling_trocr.py TrOCRDecoderLayer).
+TROCR = derived_from(
+    BART, model_type="trocr", causal_lm_class="TrOCRForCausalLM", source=TF.format("trocr"),
+    naming=_naming(lm_head="output_projection",  # TrOCRDecoder registers layernorm_embedding before the layers
+                   model_order=(f"{DECODER}.embed_tokens", f"{DECODER}.embed_positions",
+                                f"{DECODER}.layernorm_embedding", f"{DECODER}.layers")),
+    keys={**DECODER_KEYS, **same("cross_attention_hidden_size", "layernorm_embedding"),
+          "num_hidden_layers": "num_hidden_layers", "num_attention_heads": "num_attention_heads"},
+    defaults={**_defaults(50265, 512, 12, 4096, 16, 1024), "use_learned_position_embeddings": True,
+              "layernorm_embedding": True, "cross_attention_hidden_size": None},
+    switches={key: value for key, value in BIASED_POST.items() if key != "position_embedding_type"},
+    derive=(lambda config: {"position_embedding_type": "learned" if config["use_learned_position_embeddings"]
+                            else "sinusoidal"},),
+    count_neutral=ENCODER_SIDE - {"num_hidden_layers", "num_attention_heads"} | {"use_learned_position_embeddings"})
+
+FAMILIES = [BART, MBART, MARIAN, PEGASUS, BLENDERBOT, BLENDERBOT_SMALL, PLBART, MVP, TROCR]
 # Not here: BigBirdPegasusForCausalLM, whose head transformers never ties (the class declares no _tied_weights_keys)
 # whatever tie_word_embeddings says, which tests/test_families.py's tying check does not allow yet; WhisperForCausalLM,
 # whose k_proj holds no bias (parts/attention.py has no such option yet): docs/notes/cross-attention-j.md.

@@ -12,7 +12,7 @@ import dataclasses
 from typing import Any
 
 from ._family import derived_from
-from .bert_generation import FAMILIES as GENERATION
+from .bert_generation import FAMILIES as GENERATION, cross_attention
 
 BERT_GENERATION = GENERATION[0]
 
@@ -35,7 +35,8 @@ BERT = derived_from(
         model_buffers=(("bert.embeddings.position_ids", (1, "max_position_embeddings"), "int64", False),
                        ("bert.embeddings.token_type_ids", (1, "max_position_embeddings"), "int64", False)),
         model_order=("bert.embeddings", "bert.encoder.layer", "cls.predictions.bias", "cls.predictions.transform")),
-    keys={**BERT_GENERATION.keys, "type_vocab_size": "type_vocab_size"},
+    keys={**{key: field for key, field in BERT_GENERATION.keys.items() if key != "add_cross_attention"},
+          "type_vocab_size": "type_vocab_size"},
     defaults={"vocab_size": 30522, "hidden_size": 768, "num_hidden_layers": 12, "num_attention_heads": 12,
               "intermediate_size": 3072, "hidden_act": "gelu", "max_position_embeddings": 512, "type_vocab_size": 2,
               "tie_word_embeddings": True},
@@ -45,5 +46,14 @@ BERT = derived_from(
     # transformers 5.24.0 reads no position_embedding_type; "relative_key" checkpoints hold tables it does not build
     expects={"position_embedding_type": "absolute"},
     explain=(pretraining_heads,),
+    # The table every BERT-code family derives from (roberta.py, bert_variants.py, ...) refuses add_cross_attention:
+    # a derivative's own crossattention block is named and placed by its own code (Megatron-BERT's crossattention.ln,
+    # RoBERTa-PreLayerNorm's crossattention.LayerNorm, none in MPNet, I-BERT, MRA or YOSO), so each reads the key
+    # only once its table is checked against transformers (docs/notes/cross-attention-j.md).
+    requires={"add_cross_attention": False}, derive=(),
 )
-FAMILIES = [BERT]
+# identical to the table above except: add_cross_attention read, with is_decoder (BertLayer.crossattention,
+# modeling_bert.py lines 356-372: query, key, value, output.dense and its LayerNorm after the layer's attention).
+BERT_WITH_CROSS_ATTENTION = derived_from(BERT, keys={**BERT.keys, "add_cross_attention": "add_cross_attention"},
+                                         requires={}, derive=(cross_attention,))
+FAMILIES = [BERT_WITH_CROSS_ATTENTION]

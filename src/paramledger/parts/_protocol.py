@@ -37,6 +37,14 @@ class Part(Protocol):
     def expansion_flops(self, keys: int) -> int:
         """FLOPs of re-expanding ``keys`` cached latents for one decoded token (MLA's kv_b_proj)."""
 
+    def encoder_weights(self) -> int:
+        """Matmul weights the part holds that a token does not multiply by as the others (cross-attention's q, k,
+        v and o: its k and v run once per encoder token, and none runs without an encoder's output)."""
+
+    def encoder_flops(self, encoder_keys: int) -> int:
+        """Forward FLOPs of one token in the part over an encoder's ``encoder_keys`` cached keys and values, its
+        weights included as far as the token runs them (cross-attention's q and o, QKᵀ and AV)."""
+
     def state_label(self) -> str | None:
         """What holds the fixed state, in the cache's words ("linear-attention (Gated DeltaNet)"); None: none."""
 
@@ -70,6 +78,12 @@ class Stateless:
         return 0
 
     def expansion_flops(self, keys: int) -> int:
+        return 0
+
+    def encoder_weights(self) -> int:
+        return 0
+
+    def encoder_flops(self, encoder_keys: int) -> int:
         return 0
 
     def mixer_label(self) -> tuple[str, str | None] | None:

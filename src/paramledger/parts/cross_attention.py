@@ -37,6 +37,16 @@ class CrossAttention(NamedTuple):
         if self.norm:
             c.norm(n.cross_attn_norm, d)
 
+    def encoder_weights(self) -> int:
+        inner = self.num_heads * self.head_dim
+        return 2 * inner * self.hidden_size + 2 * inner * self.encoder_width  # q and o; k and v
+
+    def encoder_flops(self, encoder_keys: int) -> int:
+        # a decoded token runs q_proj and out_proj, then QKᵀ and AV over the cached keys and values (BartAttention
+        # projects the encoder's states once, on the first step: is_updated)
+        inner = self.num_heads * self.head_dim
+        return 2 * 2 * inner * self.hidden_size + 2 * 2 * inner * encoder_keys
+
     def cross_kv_values_per_token(self) -> int:
         # a key and a value of head_dim per head, for every encoder token (BartAttention caches
         # key_states and value_states of the encoder's hidden states once, in cross_attention_cache)
