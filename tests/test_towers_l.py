@@ -75,7 +75,7 @@ def test_internvls_projector_is_the_multimodal_projector_and_its_vision_the_towe
     assert (ours["projector"], ours["vision"]) == (projector, tower)
 
 
-@pytest.mark.parametrize("model_type", sorted(WHOLE | {"deepseek_vl", "lighton_ocr", "qianfan_ocr", "shieldgemma2"}))
+@pytest.mark.parametrize("model_type", sorted(WHOLE | {"aria", "deepseek_vl", "lighton_ocr", "qianfan_ocr", "shieldgemma2", "video_llama_3"}))
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_the_decoder_alone_is_its_text_configs_causal_lm(model_type, data):
@@ -146,6 +146,14 @@ def test_a_qwen3_5_vision_config_it_cannot_count_is_one_line(vision, message):
     ({"model_type": "qianfan_ocr", "vision_config": {"norm_type": "group_norm"}},
      "vision_config.norm_type: 'group_norm' is not layer_norm or rms_norm"),
     ({"model_type": "qianfan_ocr", "downsample_ratio": -0.5}, "downsample_ratio: must be a number above 0"),
+    ({"model_type": "aria", "projector_patch_to_query_dict": {"1225": "many"}},
+     r"projector_patch_to_query_dict: its values must be whole numbers, got \['many'\]"),
+    ({"model_type": "aria", "projector_patch_to_query_dict": []},
+     "projector_patch_to_query_dict: must be a JSON object of patches to queries"),
+    ({"model_type": "aria", "vision_config": {"hidden_size": 100, "num_attention_heads": 16}},
+     "vision_config.num_attention_heads: 16 heads do not divide hidden_size=100"),
+    ({"model_type": "video_llama_3", "vision_config": {"patch_size": 0}},
+     "vision_config.patch_size: must be a positive whole number, got 0"),
 ])
 def test_a_config_of_the_other_whole_models_it_cannot_count_is_one_line(config, message):
     _refused(config, message)
