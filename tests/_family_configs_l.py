@@ -5,6 +5,7 @@ Each spells the keys the way the family's config class does (tests/_family_confi
 from __future__ import annotations
 
 from _family_configs_f import vit
+from _family_configs_g import qwen2_5_vl_vision
 from hypothesis import strategies as st
 
 booleans = st.booleans()
@@ -76,6 +77,15 @@ def retyped(model_type: str, base: st.SearchStrategy, tie: bool = False) -> st.S
         **({} if drawn[1] is None else {"tie_word_embeddings": drawn[1]})})
 
 
+@st.composite
+def exaone4_5_vision(draw) -> dict:
+    """Exaone4_5_VisionConfig: Qwen2.5-VL's tower and key-value heads dividing its heads."""
+    config = draw(qwen2_5_vl_vision())
+    heads = config["num_heads"]
+    return {**config, "model_type": "exaone4_5_vision",
+            "num_key_value_heads": draw(st.sampled_from([k for k in (1, 2, 3) if heads % k == 0]))}
+
+
 CONFIGS_L: dict[str, st.SearchStrategy] = {
     "llama4": whole("llama4", "llama4_text", _set("llama4_text"), llama4_vision()),
     "internvl": st.sampled_from(["qwen2", "qwen3", "qwen3_moe", "llama"]).flatmap(lambda text: whole(
@@ -92,6 +102,8 @@ CONFIGS_L: dict[str, st.SearchStrategy] = {
                   projector_patch_to_query_dict=st.dictionaries(st.integers(1, 5000).map(str), st.integers(1, 9),
                                                                 min_size=1, max_size=3)),
     "video_llama_3": whole("video_llama_3", "qwen2", _set("qwen2"), vit("video_llama_3_vision", image=False)),
+    "exaone4_5": st.sampled_from(["exaone4", "exaone4_5_text"]).flatmap(lambda text: whole(
+        "exaone4_5", text, _set("exaone4"), exaone4_5_vision())),
     "qwen3_5": whole("qwen3_5", "qwen3_5_text", _set("qwen3_5_text"), qwen3_5_vision("qwen3_5_vision")),
     "qwen3_5_moe": whole("qwen3_5_moe", "qwen3_5_moe_text", _set("qwen3_5_moe_text"),
                          qwen3_5_vision("qwen3_5_moe_vision")),

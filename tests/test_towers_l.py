@@ -152,6 +152,10 @@ def test_a_qwen3_5_vision_config_it_cannot_count_is_one_line(vision, message):
      "projector_patch_to_query_dict: must be a JSON object of patches to queries"),
     ({"model_type": "aria", "vision_config": {"hidden_size": 100, "num_attention_heads": 16}},
      "vision_config.num_attention_heads: 16 heads do not divide hidden_size=100"),
+    ({"model_type": "exaone4_5", "vision_config": {"num_key_value_heads": 3}},
+     "vision_config.num_key_value_heads: 3 does not divide num_heads=16"),
+    ({"model_type": "exaone4_5", "vision_config": {"num_key_value_heads": None}},
+     "vision_config.num_key_value_heads: must be a positive whole number, got None"),
     ({"model_type": "video_llama_3", "vision_config": {"patch_size": 0}},
      "vision_config.patch_size: must be a positive whole number, got 0"),
 ])
