@@ -5,7 +5,7 @@ Each spells the keys the way the family's config class does (tests/_family_confi
 from __future__ import annotations
 
 from _family_configs_f import vit
-from _family_configs_g import qwen2_5_vl_vision
+from _family_configs_g import glm4v_vision, qwen2_5_vl_vision
 from hypothesis import strategies as st
 
 booleans = st.booleans()
@@ -104,6 +104,8 @@ CONFIGS_L: dict[str, st.SearchStrategy] = {
     "video_llama_3": whole("video_llama_3", "qwen2", _set("qwen2"), vit("video_llama_3_vision", image=False)),
     "exaone4_5": st.sampled_from(["exaone4", "exaone4_5_text"]).flatmap(lambda text: whole(
         "exaone4_5", text, _set("exaone4"), exaone4_5_vision())),
+    "glm4v_moe": whole("glm4v_moe", "glm4v_moe_text", _set("glm4_moe"), glm4v_vision().map(
+        lambda vision: {**vision, "model_type": "glm4v_moe_vision"})),
     "qwen3_5": whole("qwen3_5", "qwen3_5_text", _set("qwen3_5_text"), qwen3_5_vision("qwen3_5_vision")),
     "qwen3_5_moe": whole("qwen3_5_moe", "qwen3_5_moe_text", _set("qwen3_5_moe_text"),
                          qwen3_5_vision("qwen3_5_moe_vision")),

@@ -156,6 +156,8 @@ def test_a_qwen3_5_vision_config_it_cannot_count_is_one_line(vision, message):
      "vision_config.num_key_value_heads: 3 does not divide num_heads=16"),
     ({"model_type": "exaone4_5", "vision_config": {"num_key_value_heads": None}},
      "vision_config.num_key_value_heads: must be a positive whole number, got None"),
+    ({"model_type": "glm4v_moe", "vision_config": {"image_size": 8, "patch_size": 14}},
+     "vision_config.patch_size: 14 is larger than image_size=8"),
     ({"model_type": "video_llama_3", "vision_config": {"patch_size": 0}},
      "vision_config.patch_size: must be a positive whole number, got 0"),
 ])
@@ -165,6 +167,15 @@ def test_a_config_of_the_other_whole_models_it_cannot_count_is_one_line(config, 
 
 @pytest.mark.parametrize(("whole", "text", "tied"), [(None, None, True), (False, None, True), (None, False, False),
                                                      (True, False, True), (False, False, False)])
+def test_glm4v_moe_builds_no_qk_norm_whatever_use_qk_norm_says():
+    """Glm4vMoeTextAttention has no q/k norms (GLM-4-MoE's use_qk_norm is not a key of its text config class)."""
+    config = {"model_type": "glm4v_moe", "text_config": {"num_hidden_layers": 2, "n_routed_experts": 4,
+                                                         "num_experts_per_tok": 2, "use_qk_norm": True}}
+    inv = paramledger.inventory(paramledger.load(config))
+    assert not any("q_norm" in t.name for t in inv.tensors)
+    assert diff(inv, build_reference(config)).matches
+
+
 def test_shieldgemma2_ties_by_its_own_key_or_else_its_text_configs(whole, text, tied):
     """ShieldGemma2Config.__post_init__: a false tie_word_embeddings takes text_config's (Gemma 3's: true)."""
     config = {"model_type": "shieldgemma2", "text_config": {"num_hidden_layers": 1}, "vision_config": {
