@@ -75,7 +75,8 @@ def deberta_v2(draw) -> dict:
                   norm_rel_ebd=draw(st.sampled_from(["none", "layer_norm", "layer_norm|none"])),
                   relative_attention=False, legacy=True,
                   pos_att_type=draw(st.sampled_from([None, "p2c|c2p", ["c2p"]])), share_att_key=draw(booleans),
-                  position_buckets=draw(st.sampled_from([-1, 4])), max_relative_positions=draw(st.sampled_from([-1, 8])))
+                  position_buckets=draw(st.sampled_from([-1, 4])),
+                  max_relative_positions=draw(st.sampled_from([-1, 8])))
     if draw(booleans):
         config["attention_head_size"] = config["hidden_size"] // config["num_attention_heads"]
     if draw(booleans):

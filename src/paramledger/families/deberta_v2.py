@@ -55,7 +55,8 @@ DEBERTA_V2 = derived_from(
                                         "pooler_dropout", "pooler_hidden_act", "pooler_hidden_size",
                                         "max_relative_positions", "position_buckets", "pos_att_type",
                                         "share_att_key", "conv_groups", "conv_act", "cls_dropout"},
-    switches={key: value for key, value in BERT.switches.items() if key not in ("position_embedding_type", "final_norm")},
+    switches={key: value for key, value in BERT.switches.items()
+              if key not in ("position_embedding_type", "final_norm")},
     requires={"relative_attention": False, "conv_kernel_size": 0, "legacy": True}, expects={},
     derive=(deberta_tables, rules.heads_fill_hidden("DebertaV2SelfOutput's dense is hidden × hidden")), explain=())
 MASKED_LM_ONLY = [DEBERTA_V2]  # only in the masked-LM mapping: its reference is AutoModelForMaskedLM's model
