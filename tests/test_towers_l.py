@@ -165,8 +165,6 @@ def test_a_config_of_the_other_whole_models_it_cannot_count_is_one_line(config, 
     _refused(config, message)
 
 
-@pytest.mark.parametrize(("whole", "text", "tied"), [(None, None, True), (False, None, True), (None, False, False),
-                                                     (True, False, True), (False, False, False)])
 def test_glm4v_moe_builds_no_qk_norm_whatever_use_qk_norm_says():
     """Glm4vMoeTextAttention has no q/k norms (GLM-4-MoE's use_qk_norm is not a key of its text config class)."""
     config = {"model_type": "glm4v_moe", "text_config": {"num_hidden_layers": 2, "n_routed_experts": 4,
@@ -176,6 +174,8 @@ def test_glm4v_moe_builds_no_qk_norm_whatever_use_qk_norm_says():
     assert diff(inv, build_reference(config)).matches
 
 
+@pytest.mark.parametrize(("whole", "text", "tied"), [(None, None, True), (False, None, True), (None, False, False),
+                                                     (True, False, True), (False, False, False)])
 def test_shieldgemma2_ties_by_its_own_key_or_else_its_text_configs(whole, text, tied):
     """ShieldGemma2Config.__post_init__: a false tie_word_embeddings takes text_config's (Gemma 3's: true)."""
     config = {"model_type": "shieldgemma2", "text_config": {"num_hidden_layers": 1}, "vision_config": {
