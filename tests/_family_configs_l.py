@@ -106,6 +106,8 @@ CONFIGS_L: dict[str, st.SearchStrategy] = {
         "exaone4_5", text, _set("exaone4"), exaone4_5_vision())),
     "glm4v_moe": whole("glm4v_moe", "glm4v_moe_text", _set("glm4_moe"), glm4v_vision().map(
         lambda vision: {**vision, "model_type": "glm4v_moe_vision"})),
+    "glm_ocr": whole("glm_ocr", "glm_ocr_text", _set("glm4"),
+                     glm4v_vision().map(lambda vision: {**vision, "model_type": "glm_ocr_vision"})),
     "qwen3_5": whole("qwen3_5", "qwen3_5_text", _set("qwen3_5_text"), qwen3_5_vision("qwen3_5_vision")),
     "qwen3_5_moe": whole("qwen3_5_moe", "qwen3_5_moe_text", _set("qwen3_5_moe_text"),
                          qwen3_5_vision("qwen3_5_moe_vision")),

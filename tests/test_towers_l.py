@@ -45,8 +45,8 @@ def _refused(config: dict, message: str) -> None:
     ({"downsample_ratio": 0}, "downsample_ratio: must be a number above 0 and at most 1, got 0"),
     ({"downsample_ratio": 2.0}, "downsample_ratio: must be a number above 0 and at most 1, got 2.0"),
     ({"downsample_ratio": "half"}, "downsample_ratio: must be a number above 0 and at most 1, got 'half'"),
-    ({"text_config": {"model_type": "gpt2"}}, "text_config.model_type: 'gpt2' is not a text decoder paramledger "
-                                              "builds in internvl"),
+    ({"text_config": {"model_type": "gpt2"}},
+     "text_config.model_type: 'gpt2' is not a text decoder paramledger builds in internvl"),
 ])
 def test_an_internvl_config_it_cannot_count_is_one_line(config, message):
     _refused({"model_type": "internvl", **config}, message)
@@ -55,7 +55,8 @@ def test_an_internvl_config_it_cannot_count_is_one_line(config, message):
 def test_the_cli_refuses_patches_larger_than_the_image_in_one_line(tmp_path):
     path = tmp_path / "config.json"
     path.write_text('{"model_type": "internvl", "vision_config": {"image_size": 10, "patch_size": 14}}')
-    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True,
+                          check=False)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1
     assert "vision_config.patch_size: [14, 14] is larger than image_size=[10, 10]" in done.stderr
@@ -158,6 +159,10 @@ def test_a_qwen3_5_vision_config_it_cannot_count_is_one_line(vision, message):
      "vision_config.num_key_value_heads: must be a positive whole number, got None"),
     ({"model_type": "glm4v_moe", "vision_config": {"image_size": 8, "patch_size": 14}},
      "vision_config.patch_size: 14 is larger than image_size=8"),
+    ({"model_type": "glm_ocr", "vision_config": {"hidden_size": 10, "num_heads": 3}},
+     "vision_config.num_heads: 3 heads do not divide hidden_size=10"),
+    ({"model_type": "glm_ocr", "vision_config": {"out_hidden_size": 0}},
+     "vision_config.out_hidden_size: must be a positive whole number, got 0"),
     ({"model_type": "video_llama_3", "vision_config": {"patch_size": 0}},
      "vision_config.patch_size: must be a positive whole number, got 0"),
 ])

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
 from ._kind import TowerKind
+from .qwen_vl import _size as positive  # a vision_config size, refused in one line unless a positive whole number
 
 _new = tuple.__new__
 NORMS = {"layer_norm": True, "rms_norm": False}  # norm_type -> whether the norm has a bias
@@ -106,13 +107,6 @@ def _listed(tower: InternViT) -> tuple[Tensor, ...]:
     return tower.listed()
 
 
-def _positive(vision: Mapping[str, Any], key: str, where: str | None) -> int:
-    value = vision.get(key)
-    if type(value) is not int or value <= 0:
-        raise ArchitectureError(f"vision_config.{key}", f"must be a positive whole number, got {value!r}", where)
-    return value
-
-
 def _pair(vision: Mapping[str, Any], key: str, where: str | None) -> tuple[int, int]:
     """A number or a (height, width) pair of positive whole numbers (InternVLVisionConfig.__post_init__)."""
     value = vision.get(key)
@@ -126,7 +120,7 @@ def _pair(vision: Mapping[str, Any], key: str, where: str | None) -> tuple[int, 
 def make(prefix: str, vision: Mapping[str, Any], where: str | None, **layout: Any) -> InternViT:
     """An InternViT of ``vision``, its sizes and switches checked, one line each; ``layout``: where it places its
     layers and final norm (InternViT's fields)."""
-    sizes = {key: _positive(vision, key, where) for key in ("hidden_size", "intermediate_size", "num_hidden_layers",
+    sizes = {key: positive(vision, key, where) for key in ("hidden_size", "intermediate_size", "num_hidden_layers",
                                                             "num_attention_heads", "num_channels")}
     if sizes["hidden_size"] % sizes["num_attention_heads"]:  # InternVLVisionAttention's own refusal
         raise ArchitectureError("vision_config.num_attention_heads", f"{sizes['num_attention_heads']} heads do not "

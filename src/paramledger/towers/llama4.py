@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
 from ..naming import Naming
 from ._kind import TowerKind
+from .qwen_vl import _size as positive  # a vision_config size, refused in one line unless a positive whole number
 from .vision import VisionLayout, VisionTower, vit
 
 _new = tuple.__new__
@@ -93,13 +93,7 @@ _vit = vit(LLAMA4)
 def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> Llama4Tower:
     # Llama4VisionAttention: head_dim is hidden_size // num_attention_heads, whatever the config says.
     tower = _vit(prefix, {k: v for k, v in vision.items() if k not in ("head_dim", "vision_use_head")}, where)
-    sizes = []
-    for key in ADAPTER_SIZES:
-        value = vision.get(key)
-        if type(value) is not int or value <= 0:
-            raise ArchitectureError(f"vision_config.{key}", f"must be a positive whole number, got {value!r}", where)
-        sizes.append(value)
-    return Llama4Tower(tower, *sizes)
+    return Llama4Tower(tower, *(positive(vision, key, where) for key in ADAPTER_SIZES))
 
 
 TOWERS = {"llama4_vision_model": TowerKind(LLAMA4_DEFAULTS, make)}
