@@ -86,6 +86,13 @@ def exaone4_5_vision(draw) -> dict:
             "num_key_value_heads": draw(st.sampled_from([k for k in (1, 2, 3) if heads % k == 0]))}
 
 
+def flattened(config: dict) -> dict:
+    """A whole config without text_config: its decoder's keys at the top level (the releases' layout where the
+    config class reads them so: Whole.text_at_top)."""
+    text = {key: value for key, value in config["text_config"].items() if key != "model_type"}
+    return {**{key: value for key, value in config.items() if key != "text_config"}, **text}
+
+
 CONFIGS_L: dict[str, st.SearchStrategy] = {
     "llama4": whole("llama4", "llama4_text", _set("llama4_text"), llama4_vision()),
     "internvl": st.sampled_from(["qwen2", "qwen3", "qwen3_moe", "llama"]).flatmap(lambda text: whole(
@@ -108,6 +115,9 @@ CONFIGS_L: dict[str, st.SearchStrategy] = {
         lambda vision: {**vision, "model_type": "glm4v_moe_vision"})),
     "glm_ocr": whole("glm_ocr", "glm_ocr_text", _set("glm4"),
                      glm4v_vision().map(lambda vision: {**vision, "model_type": "glm_ocr_vision"})),
+    "paddleocr_vl": whole("paddleocr_vl", "paddleocr_vl_text", _set("ernie4_5"), vit("paddleocr_vl_vision").flatmap(
+        lambda vision: st.integers(1, 3).map(lambda merge: {**vision, "spatial_merge_size": merge}))).flatmap(
+        lambda config: st.sampled_from([config, flattened(config)])),
     "qwen3_5": whole("qwen3_5", "qwen3_5_text", _set("qwen3_5_text"), qwen3_5_vision("qwen3_5_vision")),
     "qwen3_5_moe": whole("qwen3_5_moe", "qwen3_5_moe_text", _set("qwen3_5_moe_text"),
                          qwen3_5_vision("qwen3_5_moe_vision")),

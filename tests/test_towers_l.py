@@ -163,11 +163,24 @@ def test_a_qwen3_5_vision_config_it_cannot_count_is_one_line(vision, message):
      "vision_config.num_heads: 3 heads do not divide hidden_size=10"),
     ({"model_type": "glm_ocr", "vision_config": {"out_hidden_size": 0}},
      "vision_config.out_hidden_size: must be a positive whole number, got 0"),
+    ({"model_type": "paddleocr_vl", "vision_config": {"spatial_merge_size": 0}},
+     "vision_config.spatial_merge_size: must be a positive whole number, got 0"),
     ({"model_type": "video_llama_3", "vision_config": {"patch_size": 0}},
      "vision_config.patch_size: must be a positive whole number, got 0"),
 ])
 def test_a_config_of_the_other_whole_models_it_cannot_count_is_one_line(config, message):
     _refused(config, message)
+
+
+@pytest.mark.parametrize("tie", [None, False, True])
+def test_a_flat_paddleocr_vl_config_ties_whatever_its_top_level_says(tie):
+    """PaddleOCRVLConfig moves a flat config's decoder keys into text_config, but not tie_word_embeddings (its own
+    field): text_config ties by its class default, and the whole model by either."""
+    config = {"model_type": "paddleocr_vl", "num_hidden_layers": 1, "vocab_size": 50,
+              "vision_config": {"num_hidden_layers": 1}, **({} if tie is None else {"tie_word_embeddings": tie})}
+    inv = paramledger.inventory(paramledger.load(config))
+    assert inv.tied
+    assert diff(inv, build_reference(config)).matches
 
 
 def test_glm4v_moe_builds_no_qk_norm_whatever_use_qk_norm_says():
