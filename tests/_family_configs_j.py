@@ -14,10 +14,10 @@ booleans = st.booleans()
 
 
 def with_cross_attention(base: st.SearchStrategy) -> st.SearchStrategy:
-    """``base`` (a BERT-code family's strategy, set D's or H's) as a decoder or not, and with add_cross_attention
-    only in a decoder (BertLayer refuses it in an encoder)."""
-    return st.tuples(base, booleans, booleans).map(
-        lambda drawn: {**drawn[0], "is_decoder": drawn[1], "add_cross_attention": drawn[1] and drawn[2]})
+    """``base`` (a BERT-code family's strategy, set D's or H's, which draws is_decoder or fixes it), with
+    add_cross_attention drawn where it is a decoder (BertLayer refuses cross-attention in an encoder)."""
+    return st.tuples(base, booleans).map(
+        lambda drawn: {**drawn[0], "add_cross_attention": bool(drawn[0].get("is_decoder")) and drawn[1]})
 
 
 @st.composite
