@@ -42,21 +42,32 @@ def rwkv() -> st.SearchStrategy:
                   "context_length": st.integers(1, 64), "rescale_every": st.integers(0, 6)})
 
 
-def xlstm(weight_mode: str = "single") -> st.SearchStrategy:
-    """xLSTMConfig: the depth as num_hidden_layers or num_blocks, biases, the mLSTM's and the FFN's width factors and
-    rounding (heads need not divide the widths: the per-head norm is heads × v head).  weight_mode "single" only:
+@st.composite
+def xlstm(draw, weight_mode: str = "single") -> dict:
+    """xLSTMConfig: the depth as num_hidden_layers, num_blocks or both (equal: xLSTMCache holds num_hidden_layers
+    layers' state, the model runs num_blocks), biases, the mLSTM's and the FFN's width factors and rounding.  Half
+    the draws are odd (heads need not divide the widths: the per-head norm is heads × v head), half runnable: widths
+    multiples of 64 and of the heads, as xLSTMCache sizes its state.  weight_mode "single" only:
     xLSTMPreTrainedModel._init_weights cannot initialize "fused" (it copies the 2 × heads gate bias into heads rows),
     so a real model is never built with it (the slow tests build one); tests/test_mixers_i.py draws "fused" on the
     meta device."""
-    factor = st.sampled_from([0.25, 0.5, 0.75, 1.0, 1.5])
-    return st.fixed_dictionaries(
-        {"model_type": st.just("xlstm"), "vocab_size": st.integers(4, 300), "hidden_size": st.integers(4, 48),
-         "num_heads": st.integers(1, 4), "use_bias": booleans, "weight_mode": st.just(weight_mode),
-         "tie_word_embeddings": booleans},
-        optional={"num_hidden_layers": st.integers(1, 4), "num_blocks": st.integers(1, 4), "qk_dim_factor": factor,
-                  "v_dim_factor": factor, "ffn_proj_factor": st.sampled_from([1.0, 1.3, 2.667]),
-                  "ffn_round_up_to_multiple_of": st.sampled_from([1, 4, 8, 64]),
-                  "add_out_norm": booleans})
+    config = {"model_type": "xlstm", "vocab_size": draw(st.integers(4, 300)), "use_bias": draw(booleans),
+              "weight_mode": weight_mode, "tie_word_embeddings": draw(booleans)}
+    depth = draw(st.integers(1, 4))
+    for key in draw(st.sampled_from([("num_hidden_layers",), ("num_blocks",), ("num_hidden_layers", "num_blocks")])):
+        config[key] = depth
+    if draw(booleans):  # runnable: qk 64 or 128 wide, v 128 or 256
+        config.update(hidden_size=draw(st.sampled_from([128, 256])), num_heads=draw(st.sampled_from([1, 2, 4])),
+                      qk_dim_factor=0.5, v_dim_factor=1.0)
+    else:
+        factor = st.sampled_from([0.25, 0.5, 0.75, 1.0, 1.5])
+        config.update(hidden_size=draw(st.integers(4, 48)), num_heads=draw(st.integers(1, 4)))
+        config.update(draw(st.fixed_dictionaries({}, optional={"qk_dim_factor": factor, "v_dim_factor": factor})))
+    config.update(draw(st.fixed_dictionaries({}, optional={
+        "ffn_proj_factor": st.sampled_from([1.0, 1.3, 2.667]),
+        "ffn_round_up_to_multiple_of": st.sampled_from([1, 4, 8, 64]), "add_out_norm": booleans,
+        "chunk_size": st.sampled_from([4, 64])})))
+    return config
 
 
 CONFIGS_I: dict[str, st.SearchStrategy] = {}
