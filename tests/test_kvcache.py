@@ -136,6 +136,8 @@ def _cache_bytes(cache) -> int:
     indexer, the indexer's own keys (DynamicIndexedLayer.indexer_keys); a layer that reuses an
     earlier layer's keys and values (Gemma 3n) holds a slot with none, and a Gated DeltaNet layer
     (LinearAttentionLayer) has no keys at all, only its state (_state_bytes)."""
+    if hasattr(cache, "rnn_state"):  # xLSTMCache: a recurrent state per layer, no keys
+        return 0
     return sum(0 if getattr(layer, "keys", None) is None  # None: Gemma 3n's shared layers; absent: linear
                else layer.keys.nbytes + layer.values.nbytes
                + (0 if getattr(layer, "indexer_keys", None) is None else layer.indexer_keys.nbytes)
@@ -144,7 +146,9 @@ def _cache_bytes(cache) -> int:
 
 def _state_bytes(cache) -> int:
     """The fixed states transformers' LinearAttentionLayer holds (Gated DeltaNet: conv_states and
-    recurrent_states); 0 for a cache with no linear-attention layers."""
+    recurrent_states; xLSTMCache's rnn_state); 0 for a cache with no linear-attention layers."""
+    if hasattr(cache, "rnn_state"):
+        return sum(t.nbytes for states in cache.rnn_state.values() for t in states)
     return sum(state.nbytes for layer in cache.layers
                for states in (getattr(layer, "conv_states", {}), getattr(layer, "recurrent_states", {}))
                for state in states.values() if state is not None)
