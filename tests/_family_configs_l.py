@@ -93,6 +93,18 @@ def flattened(config: dict) -> dict:
     return {**{key: value for key, value in config.items() if key != "text_config"}, **text}
 
 
+@st.composite
+def kimi_k25_vision(draw) -> dict:
+    """Kimi_K25VisionConfig: heads dividing an even width (its frame sinusoid), the position grid, the merge."""
+    heads = draw(st.integers(1, 3))
+    return {"model_type": "kimi_k25_vision", "hidden_size": heads * draw(st.sampled_from([2, 4, 6, 8])),
+            "num_attention_heads": heads, "num_hidden_layers": draw(st.integers(1, 2)),
+            "intermediate_size": draw(st.integers(1, 32)), "patch_size": draw(st.integers(1, 4)),
+            "pos_emb_height": draw(st.integers(1, 4)), "pos_emb_width": draw(st.integers(1, 4)),
+            "pos_emb_time": draw(st.integers(1, 4)),
+            "merge_kernel_size": draw(st.lists(st.integers(1, 3), min_size=2, max_size=2))}
+
+
 CONFIGS_L: dict[str, st.SearchStrategy] = {
     "llama4": whole("llama4", "llama4_text", _set("llama4_text"), llama4_vision()),
     "internvl": st.sampled_from(["qwen2", "qwen3", "qwen3_moe", "llama"]).flatmap(lambda text: whole(
@@ -118,6 +130,8 @@ CONFIGS_L: dict[str, st.SearchStrategy] = {
     "paddleocr_vl": whole("paddleocr_vl", "paddleocr_vl_text", _set("ernie4_5"), vit("paddleocr_vl_vision").flatmap(
         lambda vision: st.integers(1, 3).map(lambda merge: {**vision, "spatial_merge_size": merge}))).flatmap(
         lambda config: st.sampled_from([config, flattened(config)])),
+    "kimi_k25": whole("kimi_k25", "deepseek_v3", _set("deepseek_v3"), kimi_k25_vision(),
+                      projection_hidden_size=st.integers(1, 32)),
     "qwen3_5": whole("qwen3_5", "qwen3_5_text", _set("qwen3_5_text"), qwen3_5_vision("qwen3_5_vision")),
     "qwen3_5_moe": whole("qwen3_5_moe", "qwen3_5_moe_text", _set("qwen3_5_moe_text"),
                          qwen3_5_vision("qwen3_5_moe_vision")),

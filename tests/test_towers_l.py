@@ -165,6 +165,12 @@ def test_a_qwen3_5_vision_config_it_cannot_count_is_one_line(vision, message):
      "vision_config.out_hidden_size: must be a positive whole number, got 0"),
     ({"model_type": "paddleocr_vl", "vision_config": {"spatial_merge_size": 0}},
      "vision_config.spatial_merge_size: must be a positive whole number, got 0"),
+    ({"model_type": "kimi_k25", "vision_config": {"hidden_size": 9, "num_attention_heads": 3}},
+     "vision_config.hidden_size: 9 is odd: Kimi K2.5's frame sinusoid needs an even width"),
+    ({"model_type": "kimi_k25", "vision_config": {"merge_kernel_size": [2]}},
+     r"vision_config.merge_kernel_size: must be a \[height, width\] pair of positive whole numbers, got \[2\]"),
+    ({"model_type": "kimi_k25", "projection_hidden_size": None},
+     "projection_hidden_size: must be a positive whole number, got None"),
     ({"model_type": "video_llama_3", "vision_config": {"patch_size": 0}},
      "vision_config.patch_size: must be a positive whole number, got 0"),
 ])

@@ -1,0 +1,24 @@
+"""Kimi K2.5 (Kimi_K25ForConditionalGeneration) counted whole: MoonViT under "model.vision_tower"
+(towers/kimi_k25.py; Kimi_K25VisionModel whatever vision_config's model_type says), DeepSeek-V3's decoder read from
+text_config by the deepseek_v3 family's own table (Kimi_K25Config.__post_init__ reads a text_config typed kimi_k2 as
+deepseek_v3), then the projector ("model.mm_projector", registered after the decoder) and the head; tied by the
+whole config's tie_word_embeddings alone (True)."""
+
+import dataclasses
+
+from ..towers import Whole
+from ..towers.kimi_k25 import kimi_k25
+from ._family import multimodal
+from .deepseek import FAMILIES as DEEPSEEK
+
+DEEPSEEK_V3 = next(family for family in DEEPSEEK if family.model_type == "deepseek_v3")
+# Kimi_K25Model registers vision_tower, language_model, then mm_projector.
+ORDER = ("model.vision_tower", "model.language_model.embed_tokens", "model.language_model.layers",
+         "model.language_model.norm", "model.mm_projector")
+
+WHOLE = multimodal(DEEPSEEK_V3, "kimi_k25", "transformers 5.24.0 models/kimi_k25/configuration_kimi_k25.py "
+                   "(Kimi_K25Config)",
+                   Whole({"model_type": "kimi_k25_vision"}, kimi_k25, projector_prefix="model.mm_projector.",
+                         tie_word_embeddings=True, vision_kind="kimi_k25_vision"),
+                   "Kimi_K25ForConditionalGeneration")
+FAMILIES = [dataclasses.replace(WHOLE, naming=dataclasses.replace(WHOLE.naming, model_order=ORDER))]
