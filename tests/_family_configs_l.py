@@ -132,6 +132,9 @@ CONFIGS_L: dict[str, st.SearchStrategy] = {
         lambda config: st.sampled_from([config, flattened(config)])),
     "kimi_k25": whole("kimi_k25", "deepseek_v3", _set("deepseek_v3"), kimi_k25_vision(),
                       projection_hidden_size=st.integers(1, 32)),
+    "minicpmv4_6": whole("minicpmv4_6", "qwen3_5_text", _set("qwen3_5_text"), vit("minicpmv4_6_vision").flatmap(
+        lambda vision: st.lists(st.integers(1, 3), min_size=2, max_size=2).map(
+            lambda kernel: {**vision, "window_kernel_size": kernel})), merger_times=st.integers(1, 3)),
     "qwen3_5": whole("qwen3_5", "qwen3_5_text", _set("qwen3_5_text"), qwen3_5_vision("qwen3_5_vision")),
     "qwen3_5_moe": whole("qwen3_5_moe", "qwen3_5_moe_text", _set("qwen3_5_moe_text"),
                          qwen3_5_vision("qwen3_5_moe_vision")),

@@ -76,7 +76,10 @@ def test_internvls_projector_is_the_multimodal_projector_and_its_vision_the_towe
     assert (ours["projector"], ours["vision"]) == (projector, tower)
 
 
-@pytest.mark.parametrize("model_type", sorted(WHOLE | {"aria", "deepseek_vl", "lighton_ocr", "qianfan_ocr", "shieldgemma2", "video_llama_3"}))
+TEXT_ONLY = ("aria", "deepseek_vl", "lighton_ocr", "minicpmv4_6", "qianfan_ocr", "shieldgemma2", "video_llama_3")
+
+
+@pytest.mark.parametrize("model_type", sorted(WHOLE.union(TEXT_ONLY)))
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_the_decoder_alone_is_its_text_configs_causal_lm(model_type, data):
@@ -171,6 +174,9 @@ def test_a_qwen3_5_vision_config_it_cannot_count_is_one_line(vision, message):
      r"vision_config.merge_kernel_size: must be a \[height, width\] pair of positive whole numbers, got \[2\]"),
     ({"model_type": "kimi_k25", "projection_hidden_size": None},
      "projection_hidden_size: must be a positive whole number, got None"),
+    ({"model_type": "minicpmv4_6", "merger_times": 0}, "merger_times: must be a positive whole number, got 0"),
+    ({"model_type": "minicpmv4_6", "vision_config": {"window_kernel_size": 2}},
+     r"vision_config.window_kernel_size: must be a \[height, width\] pair of positive whole numbers, got 2"),
     ({"model_type": "video_llama_3", "vision_config": {"patch_size": 0}},
      "vision_config.patch_size: must be a positive whole number, got 0"),
 ])
