@@ -28,7 +28,8 @@ def bart_decoder(draw, model_type: str, **extra: st.SearchStrategy) -> dict:
     encoder_heads = draw(st.sampled_from([1, 2]))
     config = {"model_type": model_type, "pad_token_id": 0, "bos_token_id": 0, "eos_token_id": 0,
               "decoder_start_token_id": 0, "forced_eos_token_id": None,
-              "vocab_size": draw(st.integers(4, 300)), "d_model": heads * encoder_heads * draw(st.sampled_from([2, 4, 8])),
+              "vocab_size": draw(st.integers(4, 300)),
+              "d_model": heads * encoder_heads * draw(st.sampled_from([2, 4, 8])),
               "decoder_layers": draw(st.integers(1, 4)), "decoder_attention_heads": heads,
               "decoder_ffn_dim": draw(st.integers(1, 96)), "max_position_embeddings": draw(st.integers(1, 64)),
               "encoder_layers": draw(st.integers(1, 3)), "encoder_attention_heads": encoder_heads,

@@ -28,6 +28,7 @@ class Naming:
     v: str = "self_attn.v_proj"
     o: str = "self_attn.o_proj"
     qkv: str | None = None
+    key_bias: bool = True  # k carries attention_bias's bias as q and v do (False: WhisperAttention's k_proj, unbiased)
     kv: str | None = None  # one fused key and value projection (JetMoE's kv_proj), with attention_experts
     # mixture of attention heads (attention_experts): a router, routed q and o experts, an output bias
     attn_router: str = "self_attention.experts.router.layer"

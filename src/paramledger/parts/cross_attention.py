@@ -31,7 +31,7 @@ class CrossAttention(NamedTuple):
         n, d, bias = c.naming, self.hidden_size, self.bias
         inner = self.num_heads * self.head_dim
         c.linear(n.cross_q, inner, d, "attention", None, bias)  # (heads × head_dim, d_model)
-        c.linear(n.cross_k, inner, self.encoder_width, "attention", None, bias)  # (heads × head_dim, encoder width)
+        c.linear(n.cross_k, inner, self.encoder_width, "attention", None, bias and n.key_bias)  # (inner, encoder)
         c.linear(n.cross_v, inner, self.encoder_width, "attention", None, bias)
         c.linear(n.cross_o, d, inner, "attention", None, self.output_bias)  # (d_model, heads × head_dim)
         if self.norm:
