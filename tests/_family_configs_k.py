@@ -6,8 +6,8 @@ Each spells the keys the way the family's config class does (tests/_family_confi
 from __future__ import annotations
 
 from _family_configs_d import _typed, booleans, modernbert_decoder
-from hypothesis import strategies as st
 from _family_configs_h import bert
+from hypothesis import strategies as st
 from strategies import small_decoder
 
 CONFIGS_K: dict[str, st.SearchStrategy] = {

@@ -10,7 +10,6 @@ Each is refused in one line (docs/notes/encoders-k.md has the shared change that
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 

@@ -5,6 +5,7 @@ masked-LM mapping: the reference is NomicBertForMaskedLM / JinaEmbeddingsV3ForMa
 from __future__ import annotations
 
 import dataclasses
+
 from ..naming import LLAMA
 from ._family import derived_from, same
 from .bert import BERT
