@@ -70,6 +70,32 @@ def xlstm(draw, weight_mode: str = "single") -> dict:
     return config
 
 
+@st.composite
+def beam(draw) -> dict:
+    """BeamConfig: KV heads dividing the heads (its validate_architecture), head_dim its own, layer_types and
+    mlp_layer_types given or left to the class, experts that split into n_group groups of at least two
+    (BeamTopKRouter takes each group's top two) with topk_group <= n_group and top-k within what those groups hold."""
+    heads = draw(st.sampled_from([1, 2, 4]))
+    layers = draw(st.integers(1, 8))
+    groups = draw(st.sampled_from([1, 2]))
+    experts = groups * draw(st.integers(2, 4))
+    config = {"model_type": "beam", "vocab_size": draw(st.integers(4, 300)), "hidden_size": draw(st.integers(2, 40)),
+              "intermediate_size": draw(st.integers(1, 64)), "num_hidden_layers": layers,
+              "num_attention_heads": heads, "head_dim": draw(st.sampled_from([2, 4, 8])),
+              "num_key_value_heads": draw(st.sampled_from([k for k in (1, 2, 4) if heads % k == 0])),
+              "moe_intermediate_size": draw(st.integers(1, 32)), "num_experts": experts, "n_group": groups,
+              "topk_group": draw(st.integers(1, groups)), "num_experts_per_tok": draw(st.integers(1, 2)),
+              "sliding_window": draw(st.integers(1, 16)), "attention_bias": draw(booleans),
+              "tie_word_embeddings": draw(booleans)}
+    kinds = st.sampled_from(["full_attention", "sliding_attention"])
+    if draw(booleans):
+        config["layer_types"] = draw(st.lists(kinds, min_size=layers, max_size=layers))
+    if draw(booleans):
+        config["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
+                                                  max_size=layers))
+    return config
+
+
 CONFIGS_I: dict[str, st.SearchStrategy] = {}
 if "rglru" in MIXER_MODULES:
     CONFIGS_I["recurrent_gemma"] = recurrent_gemma()
@@ -77,3 +103,5 @@ if "rwkv" in MIXER_MODULES:
     CONFIGS_I["rwkv"] = rwkv()
 if "xlstm" in MIXER_MODULES:
     CONFIGS_I["xlstm"] = xlstm()
+if "gate_bias_attention" in MIXER_MODULES:
+    CONFIGS_I["beam"] = beam()

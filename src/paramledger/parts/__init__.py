@@ -10,6 +10,7 @@ from importlib import import_module
 
 from ._protocol import MixerKind
 
-MIXER_MODULES = ("deltanet", "mamba", "conv", "lightning", "kda", "rglru", "local_attention", "rwkv", "xlstm")
+MIXER_MODULES = ("deltanet", "mamba", "conv", "lightning", "kda", "rglru", "local_attention", "rwkv", "xlstm",
+                 "gate_bias_attention")
 
 MIXERS: tuple[MixerKind, ...] = tuple(import_module(f"{__name__}.{name}").MIXER for name in MIXER_MODULES)
