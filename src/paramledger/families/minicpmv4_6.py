@@ -4,21 +4,17 @@ model_type says), a Qwen3.5 decoder read from text_config by the qwen3_5_text fa
 ("model.merger", registered after the decoder) and the head; tied by the whole config's tie_word_embeddings alone
 (False)."""
 
-import dataclasses
-
 from ..towers import Whole
 from ..towers.minicpmv4_6 import minicpmv4_6
 from ._family import multimodal
+from ._projector_last import projector_last
 from .qwen3_next import FAMILIES as QWEN3_NEXT
 
 QWEN3_5_TEXT = next(family for family in QWEN3_NEXT if family.model_type == "qwen3_5_text")
-# MiniCPMV4_6Model registers vision_tower, language_model, then merger.
-ORDER = ("model.vision_tower", "model.language_model.embed_tokens", "model.language_model.layers",
-         "model.language_model.norm", "model.merger")
-
-WHOLE = multimodal(QWEN3_5_TEXT, "minicpmv4_6", "transformers 5.24.0 models/minicpmv4_6/configuration_minicpmv4_6.py "
-                   "(MiniCPMV4_6Config)",
-                   Whole({"model_type": "minicpmv4_6_vision"}, minicpmv4_6, projector_prefix="model.merger.",
-                         tie_word_embeddings=False, vision_kind="minicpmv4_6_vision", text_types=("qwen3_5_text",)),
-                   "MiniCPMV4_6ForConditionalGeneration")
-FAMILIES = [dataclasses.replace(WHOLE, naming=dataclasses.replace(WHOLE.naming, model_order=ORDER))]
+FAMILIES = [projector_last(
+    multimodal(QWEN3_5_TEXT, "minicpmv4_6",
+               "transformers 5.24.0 models/minicpmv4_6/configuration_minicpmv4_6.py (MiniCPMV4_6Config)",
+               Whole({"model_type": "minicpmv4_6_vision"}, minicpmv4_6, projector_prefix="model.merger.",
+                     tie_word_embeddings=False, vision_kind="minicpmv4_6_vision", text_types=("qwen3_5_text",)),
+               "MiniCPMV4_6ForConditionalGeneration"),
+    "model.vision_tower", "model.merger")]

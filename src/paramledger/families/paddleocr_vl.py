@@ -10,14 +10,10 @@ import dataclasses
 from ..towers import Whole
 from ..towers.paddleocr_vl import paddleocr_vl
 from ._family import multimodal
+from ._projector_last import projector_last
 from .llama import FAMILIES as LLAMA
 
 ERNIE4_5 = next(family for family in LLAMA if family.model_type == "ernie4_5")
-
-# PaddleOCRVLModel registers visual, language_model, then projector.
-ORDER = ("model.visual", "model.language_model.embed_tokens", "model.language_model.layers",
-         "model.language_model.norm", "model.projector")
-
 
 
 def flat_config_ties(config):
@@ -29,10 +25,11 @@ def flat_config_ties(config):
 # ERNIE 4.5's decoder read under the whole model's type, as families/qwen_vl.py reads GLM-4.1V's: a flat config's
 # own keys (its model_type among them) reach the rules.
 TEXT = dataclasses.replace(ERNIE4_5, model_type="paddleocr_vl", derive=(*ERNIE4_5.derive, flat_config_ties))
-WHOLE = multimodal(TEXT, "paddleocr_vl",
-                   "transformers 5.24.0 models/paddleocr_vl/configuration_paddleocr_vl.py (PaddleOCRVLConfig)",
-                   Whole({"model_type": "paddleocr_vl_vision"}, paddleocr_vl, vision_prefix="model.visual.",
-                         projector_prefix="model.projector.", tie_word_embeddings=True, tie_from_text=True,
-                         text_at_top=True),
-                   "PaddleOCRVLForConditionalGeneration")
-FAMILIES = [dataclasses.replace(WHOLE, naming=dataclasses.replace(WHOLE.naming, model_order=ORDER))]
+FAMILIES = [projector_last(
+    multimodal(TEXT, "paddleocr_vl",
+               "transformers 5.24.0 models/paddleocr_vl/configuration_paddleocr_vl.py (PaddleOCRVLConfig)",
+               Whole({"model_type": "paddleocr_vl_vision"}, paddleocr_vl, vision_prefix="model.visual.",
+                     projector_prefix="model.projector.", tie_word_embeddings=True, tie_from_text=True,
+                     text_at_top=True),
+               "PaddleOCRVLForConditionalGeneration"),
+    "model.visual", "model.projector")]
