@@ -12,6 +12,10 @@ from paramledger._exceptions import ArchitectureError
 FLAT = {"vocab_size": 64, "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
         "intermediate_size": 32}
 GATED = {**FLAT, "attention_output_gate": "per_channel"}
+# latent attention whose layers hold their own norms (A.X-K2's)
+LATENT = {**FLAT, "kv_lora_rank": 8, "q_lora_rank": 8, "qk_nope_head_dim": 4, "qk_rope_head_dim": 4, "v_head_dim": 4,
+          "norm_placement": "none"}
+AXK2 = {"model_type": "axk2"}
 
 
 @pytest.mark.parametrize(("config", "changes", "message"), [
@@ -21,6 +25,18 @@ GATED = {**FLAT, "attention_output_gate": "per_channel"}
     (GATED, {"gate_bias_attention_layers": "all"}, r"gate_bias_attention_layers: must be a list of whole numbers"),
     (GATED, {"gate_bias_attention_layers": [0], "conv_layers": [0], "conv_L_cache": 3},
      r"gate_bias_attention_layers: layer 0 is in conv_layers too"),
+    (LATENT, {"gated_norm_mla_layers": [0]},
+     r"gated_norm_rank: required with gated_norm_mla_layers \(the norms' gate bottleneck\)"),
+    (LATENT, {"gated_input_norm_mla_layers": [1]}, r"gated_norm_rank: required with gated_input_norm_mla_layers"),
+    (LATENT, {"gated_norm_mla_layers": [0], "gated_norm_rank": 0}, r"gated_norm_rank: must be positive, got 0"),
+    ({**LATENT, "norm_placement": "pre"}, {"gated_norm_mla_layers": [0], "gated_norm_rank": 4},
+     r"gated_norm_mla_layers: its layers hold their own norms: needs norm_placement 'none', got 'pre'"),
+    ({**LATENT, "q_lora_rank": None}, {"gated_norm_mla_layers": [0], "gated_norm_rank": 4},
+     r"q_lora_rank: required with gated_norm_mla_layers \(its latent attention's rank\)"),
+    (LATENT, {"gated_norm_mla_layers": [0], "gated_input_norm_mla_layers": [0], "gated_norm_rank": 4},
+     r"gated_input_norm_mla_layers: layer 0 is in gated_norm_mla_layers too"),
+    (AXK2, {"gated_norm_rank": 0}, r"gated_norm_rank: must be positive, got 0"),
+    (AXK2, {"gated_norm_rank": "16"}, r"gated_norm_rank: must be a whole number, got .16."),
 ])
 def test_bad_mixer_keys_are_refused_in_one_line_naming_the_key(config, changes, message):
     with pytest.raises(ArchitectureError, match=message) as caught:
@@ -30,7 +46,8 @@ def test_bad_mixer_keys_are_refused_in_one_line_naming_the_key(config, changes, 
 
 @pytest.mark.parametrize("config", ['{"vocab_size": 64, "hidden_size": 16, "num_hidden_layers": 2, '
                                     '"num_attention_heads": 2, "intermediate_size": 32, '
-                                    '"gate_bias_attention_layers": [0]}'])
+                                    '"gate_bias_attention_layers": [0]}',
+                                    '{"model_type": "axk2", "gated_norm_rank": 0}'])
 def test_a_bad_mixer_key_exits_2_in_one_line(cli, tmp_path, config):
     path = tmp_path / "config.json"
     path.write_text(config)
