@@ -105,6 +105,19 @@ def kimi_k25_vision(draw) -> dict:
             "merge_kernel_size": draw(st.lists(st.integers(1, 3), min_size=2, max_size=2))}
 
 
+@st.composite
+def got_ocr2_vision(draw) -> dict:
+    """GotOcr2VisionConfig: SAM's ViT, windowed or global layers, each position switch, the neck's width."""
+    heads, patch, layers = draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    return {"model_type": "got_ocr2_vision", "hidden_size": heads * draw(st.integers(1, 6)),
+            "num_attention_heads": heads, "num_hidden_layers": layers, "mlp_dim": draw(st.integers(1, 32)),
+            "num_channels": draw(st.integers(1, 3)), "patch_size": patch,
+            "image_size": patch * draw(st.integers(1, 4)) + draw(st.integers(0, patch - 1)),
+            "output_channels": draw(st.integers(1, 16)), "window_size": draw(st.integers(0, 3)),
+            "global_attn_indexes": draw(st.lists(st.integers(0, layers), unique=True, max_size=layers)),
+            "qkv_bias": draw(booleans), "use_abs_pos": draw(booleans), "use_rel_pos": draw(booleans)}
+
+
 CONFIGS_L: dict[str, st.SearchStrategy] = {
     "llama4": whole("llama4", "llama4_text", _set("llama4_text"), llama4_vision()),
     "internvl": st.sampled_from(["qwen2", "qwen3", "qwen3_moe", "llama"]).flatmap(lambda text: whole(
@@ -135,6 +148,7 @@ CONFIGS_L: dict[str, st.SearchStrategy] = {
     "minicpmv4_6": whole("minicpmv4_6", "qwen3_5_text", _set("qwen3_5_text"), vit("minicpmv4_6_vision").flatmap(
         lambda vision: st.lists(st.integers(1, 3), min_size=2, max_size=2).map(
             lambda kernel: {**vision, "window_kernel_size": kernel})), merger_times=st.integers(1, 3)),
+    "got_ocr2": whole("got_ocr2", "qwen2", _set("qwen2"), got_ocr2_vision()),
     "qwen3_5": whole("qwen3_5", "qwen3_5_text", _set("qwen3_5_text"), qwen3_5_vision("qwen3_5_vision")),
     "qwen3_5_moe": whole("qwen3_5_moe", "qwen3_5_moe_text", _set("qwen3_5_moe_text"),
                          qwen3_5_vision("qwen3_5_moe_vision")),

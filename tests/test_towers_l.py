@@ -76,7 +76,8 @@ def test_internvls_projector_is_the_multimodal_projector_and_its_vision_the_towe
     assert (ours["projector"], ours["vision"]) == (projector, tower)
 
 
-TEXT_ONLY = ("aria", "deepseek_vl", "lighton_ocr", "minicpmv4_6", "qianfan_ocr", "shieldgemma2", "video_llama_3")
+TEXT_ONLY = ("aria", "deepseek_vl", "got_ocr2", "lighton_ocr", "minicpmv4_6", "qianfan_ocr", "shieldgemma2",
+             "video_llama_3")
 
 
 @pytest.mark.parametrize("model_type", sorted(WHOLE.union(TEXT_ONLY)))
@@ -177,6 +178,12 @@ def test_a_qwen3_5_vision_config_it_cannot_count_is_one_line(vision, message):
     ({"model_type": "minicpmv4_6", "merger_times": 0}, "merger_times: must be a positive whole number, got 0"),
     ({"model_type": "minicpmv4_6", "vision_config": {"window_kernel_size": 2}},
      r"vision_config.window_kernel_size: must be a \[height, width\] pair of positive whole numbers, got 2"),
+    ({"model_type": "got_ocr2", "vision_config": {"window_size": -1}},
+     "vision_config.window_size: must be a whole number from 0, got -1"),
+    ({"model_type": "got_ocr2", "vision_config": {"global_attn_indexes": 2}},
+     "vision_config.global_attn_indexes: must be a list of layer indexes, got 2"),
+    ({"model_type": "got_ocr2", "vision_config": {"image_size": 8}},
+     "vision_config.patch_size: 16 is larger than image_size=8"),
     ({"model_type": "video_llama_3", "vision_config": {"patch_size": 0}},
      "vision_config.patch_size: must be a positive whole number, got 0"),
 ])
