@@ -146,9 +146,8 @@ def forward_flops_per_token(source: Inventory | Architecture, context: int,
         keys = min(context, window) if run.sliding else context
         attention += run.layers * run.layer.attention_flops(keys)
         expansion += run.layers * run.layer.expansion_flops(keys)
-        if arch.add_cross_attention:
-            cross_weights += run.layers * run.layer.encoder_weights()
-            cross += run.layers * run.layer.encoder_flops(encoder_length) if encoder_length else 0
+        cross_weights += run.layers * run.layer.encoder_weights()  # (0 but in a layer attending over an encoder)
+        cross += run.layers * run.layer.encoder_flops(encoder_length) if encoder_length else 0
     matmul = matmul_parameters(inv) - cross_weights
     streams, d = arch.altup_num_inputs, arch.hidden_size
     altup = arch.num_hidden_layers * (2 * streams * d + 2 * d * streams * streams)

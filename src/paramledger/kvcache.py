@@ -273,7 +273,7 @@ class KVCache:
             text += f"; MLA {self.mla_layout}: {MLA_LAYOUTS[self.mla_layout]}"
         if self.note:
             text += f"; note: {self.note}"
-        if self.architecture is not None and self.architecture.add_cross_attention:
+        if any(run.layer.cross_kv_values_per_token() for run in self.layer_runs):  # a decoder over an encoder
             text += ("; the cross-attention's keys and values, fixed by the encoder's input length, are reported "
                      "apart (cross_attention_cache), not in this figure")
         return text
