@@ -200,3 +200,16 @@ def test_bert_cross_attention_in_an_encoder_is_refused(cli, bert_encoder_with_cr
 def test_cross_attention_of_a_bert_code_family_not_yet_checked_is_refused(cli, roberta_with_cross_attention):
     _assert_one_line(cli, str(roberta_with_cross_attention),
                      pattern=r"add_cross_attention: True is not supported for roberta")
+
+
+@pytest.mark.parametrize(("model_type", "legacy", "understood"), [
+    ("bart", {"add_final_layer_norm": False, "normalize_before": False, "normalize_embedding": True}, True),
+    ("pegasus", {"add_final_layer_norm": True, "normalize_before": True, "static_position_embeddings": True}, True),
+    ("bart", {"add_final_layer_norm": True}, False),  # a final norm BartDecoder does not build
+    ("marian", {"static_position_embeddings": False}, False),  # a learned table MarianDecoder does not build
+])
+def test_transformers_3_switches_are_read_as_each_family_builds(model_type, legacy, understood):
+    """facebook/bart-large's and google/pegasus-large's configs still carry BART's old shared switches; a value
+    other than the one the family's class builds describes another checkpoint, and is said."""
+    notes = paramledger.load({"model_type": model_type, **TINY, **legacy}).notes
+    assert any(key in note for note in notes for key in legacy) != understood

@@ -44,9 +44,16 @@ DECODER_KEYS = {**same("vocab_size", "max_position_embeddings", "tie_word_embedd
 ENCODER_SIDE = frozenset({
     "encoder_layers", "encoder_ffn_dim", "encoder_attention_heads", "encoder_layerdrop", "decoder_layerdrop",
     "num_hidden_layers", "num_attention_heads", "activation_dropout", "init_std", "classifier_dropout",
-    "scale_embedding", "add_cross_attention", "gradient_checkpointing", "normalize_before", "add_bias_logits",
-    "add_final_layer_norm", "normalize_embedding", "static_position_embeddings", "extra_pos_embeddings",
+    "scale_embedding", "add_cross_attention", "gradient_checkpointing", "add_bias_logits", "extra_pos_embeddings",
     "force_bos_token_to_be_generated", "num_labels", "output_past"})
+
+
+def _legacy(final: bool, before: bool, embedding: bool, sinusoidal: bool) -> dict:
+    """The switches transformers 3's shared BART code read, which 5.24.0's one class per family no longer does:
+    each family's releases carry the values its own code now builds (facebook/bart-large: no final norm, post-norm,
+    an embedding norm, learned positions), and any other describes a checkpoint this class would not build."""
+    return {"add_final_layer_norm": final, "normalize_before": before, "normalize_embedding": embedding,
+            "static_position_embeddings": sinusoidal}
 BIASED_POST = {"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "post", "position_embedding_type":
                "learned", "attention_bias": True, "attention_output_bias": True, "mlp_bias": True,
                "final_norm": False, "add_cross_attention": True}
@@ -67,6 +74,7 @@ BART = Family(
     defaults=_defaults(50265, 1024, 12, 4096, 16, 1024),
     switches=BIASED_POST,
     count_neutral=ENCODER_SIDE,
+    expects=_legacy(final=False, before=False, embedding=True, sinusoidal=False),
 )
 
 
@@ -82,7 +90,7 @@ SINUSOIDAL_FROZEN = ("model.decoder.embed_positions.weight",)
 # identical to bart except: a final LayerNorm (model.decoder.layer_norm) and the norms before each sublayer
 # (MBartDecoderLayer: self_attn_layer_norm, encoder_attn_layer_norm, final_layer_norm before theirs).
 MBART = derived_from(BART, model_type="mbart", causal_lm_class="MBartForCausalLM", source=TF.format("mbart"),
-                     switches=PRE)
+                     switches=PRE, expects=_legacy(final=True, before=True, embedding=True, sinusoidal=False))
 
 
 def _marian_vocab(config: Any) -> dict:
@@ -101,18 +109,21 @@ MARIAN = derived_from(BART, model_type="marian", causal_lm_class="MarianForCausa
                       defaults=_defaults(58101, 1024, 12, 4096, 16, 1024),
                       switches={**BIASED_POST, "frozen": SINUSOIDAL_FROZEN},
                       count_neutral=ENCODER_SIDE | {"decoder_vocab_size", "share_encoder_decoder_embeddings"},
-                      derive=(_marian_vocab,))
+                      derive=(_marian_vocab,),
+                      expects=_legacy(final=False, before=False, embedding=False, sinusoidal=True))
 
 # identical to mbart except: sinusoidal positions as a frozen weight (no offset) and no embedding LayerNorm
 # (PegasusDecoder).
 PEGASUS = derived_from(MBART, model_type="pegasus", causal_lm_class="PegasusForCausalLM", source=TF.format("pegasus"),
                        naming=_naming(position_offset=0, embed_norm=None),
-                       switches={**PRE, "frozen": SINUSOIDAL_FROZEN})
+                       switches={**PRE, "frozen": SINUSOIDAL_FROZEN},
+                       expects=_legacy(final=True, before=True, embedding=False, sinusoidal=True))
 
 # identical to mbart except: no offset in the learned positions and no embedding LayerNorm (BlenderbotDecoder).
 BLENDERBOT = derived_from(MBART, model_type="blenderbot", causal_lm_class="BlenderbotForCausalLM",
                           source=TF.format("blenderbot"), naming=_naming(position_offset=0, embed_norm=None),
-                          defaults=_defaults(8008, 128, 24, 10240, 32, 2560))
+                          defaults=_defaults(8008, 128, 24, 10240, 32, 2560),
+                          expects=_legacy(final=True, before=True, embedding=False, sinusoidal=False))
 
 # identical to bart except: no offset in the learned positions (BlenderbotSmallLearnedPositionalEmbedding).
 BLENDERBOT_SMALL = derived_from(BART, model_type="blenderbot-small", causal_lm_class="BlenderbotSmallForCausalLM",
@@ -146,7 +157,8 @@ TROCR = derived_from(
     switches={key: value for key, value in BIASED_POST.items() if key != "position_embedding_type"},
     derive=(lambda config: {"position_embedding_type": "learned" if config["use_learned_position_embeddings"]
                             else "sinusoidal"},),
-    count_neutral=ENCODER_SIDE - {"num_hidden_layers", "num_attention_heads"} | {"use_learned_position_embeddings"})
+    count_neutral=ENCODER_SIDE - {"num_hidden_layers", "num_attention_heads"} | {"use_learned_position_embeddings"},
+    expects={})
 
 FAMILIES = [BART, MBART, MARIAN, PEGASUS, BLENDERBOT, BLENDERBOT_SMALL, PLBART, MVP, TROCR]
 # Not here: BigBirdPegasusForCausalLM, whose head transformers never ties (the class declares no _tied_weights_keys)
