@@ -118,6 +118,21 @@ def got_ocr2_vision(draw) -> dict:
             "qkv_bias": draw(booleans), "use_abs_pos": draw(booleans), "use_rel_pos": draw(booleans)}
 
 
+@st.composite
+def cosmos3_edge_text(draw) -> dict:
+    """Cosmos3EdgeTextConfig: heads of an even width whose mrope_section (three parts) sums to half of it, the
+    ungated MLP's width, both biases, tying (which its model never does)."""
+    heads, head_dim = draw(st.sampled_from([1, 2, 4])), draw(st.sampled_from([6, 8, 10]))
+    return {"model_type": "cosmos3_edge_text", "vocab_size": draw(st.integers(4, 300)),
+            "hidden_size": heads * draw(st.sampled_from([2, 4, 8])), "num_hidden_layers": draw(st.integers(1, 3)),
+            "num_attention_heads": heads, "num_key_value_heads": draw(st.sampled_from([k for k in (1, 2, 4)
+                                                                                      if heads % k == 0])),
+            "head_dim": head_dim, "intermediate_size": draw(st.integers(1, 48)), "attention_bias": draw(booleans),
+            "mlp_bias": draw(booleans), "tie_word_embeddings": draw(booleans),
+            "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0,
+                                "mrope_section": [head_dim // 2 - 2, 1, 1]}}
+
+
 CONFIGS_L: dict[str, st.SearchStrategy] = {
     "llama4": whole("llama4", "llama4_text", _set("llama4_text"), llama4_vision()),
     "internvl": st.sampled_from(["qwen2", "qwen3", "qwen3_moe", "llama"]).flatmap(lambda text: whole(
@@ -149,6 +164,10 @@ CONFIGS_L: dict[str, st.SearchStrategy] = {
         lambda vision: st.lists(st.integers(1, 3), min_size=2, max_size=2).map(
             lambda kernel: {**vision, "window_kernel_size": kernel})), merger_times=st.integers(1, 3)),
     "got_ocr2": whole("got_ocr2", "qwen2", _set("qwen2"), got_ocr2_vision()),
+    "cosmos3_edge": whole("cosmos3_edge", "cosmos3_edge_text", cosmos3_edge_text(), vit(
+        "cosmos3_edge_vision", image=False).flatmap(lambda vision: st.tuples(st.integers(1, 20), st.integers(1, 3)).map(
+            lambda drawn: {**vision, "num_patches": drawn[0], "spatial_merge_size": drawn[1]})),
+        projector_hidden_size=st.integers(1, 32)),
     "qwen3_5": whole("qwen3_5", "qwen3_5_text", _set("qwen3_5_text"), qwen3_5_vision("qwen3_5_vision")),
     "qwen3_5_moe": whole("qwen3_5_moe", "qwen3_5_moe_text", _set("qwen3_5_moe_text"),
                          qwen3_5_vision("qwen3_5_moe_vision")),

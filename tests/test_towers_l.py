@@ -184,6 +184,9 @@ def test_a_qwen3_5_vision_config_it_cannot_count_is_one_line(vision, message):
      "vision_config.global_attn_indexes: must be a list of layer indexes, got 2"),
     ({"model_type": "got_ocr2", "vision_config": {"image_size": 8}},
      "vision_config.patch_size: 16 is larger than image_size=8"),
+    ({"model_type": "cosmos3_edge", "projector_hidden_size": 0}, "projector_hidden_size: must be a positive whole"),
+    ({"model_type": "cosmos3_edge", "vision_config": {"spatial_merge_size": "2"}},
+     "vision_config.spatial_merge_size: must be a positive whole number, got '2'"),
     ({"model_type": "video_llama_3", "vision_config": {"patch_size": 0}},
      "vision_config.patch_size: must be a positive whole number, got 0"),
 ])
@@ -199,6 +202,18 @@ def test_a_flat_paddleocr_vl_config_ties_whatever_its_top_level_says(tie):
               "vision_config": {"num_hidden_layers": 1}, **({} if tie is None else {"tie_word_embeddings": tie})}
     inv = paramledger.inventory(paramledger.load(config))
     assert inv.tied
+    assert diff(inv, build_reference(config)).matches
+
+
+@pytest.mark.parametrize(("whole", "text"), [(True, None), (None, True), (True, True)])
+def test_cosmos3_edge_never_ties_its_head(whole, text):
+    """Cosmos3EdgeForConditionalGeneration's _tied_weights_keys is empty: neither tie_word_embeddings ties it."""
+    config = {"model_type": "cosmos3_edge", "text_config": {"num_hidden_layers": 1, "vocab_size": 40},
+              "vision_config": {"num_hidden_layers": 1}, **({} if whole is None else {"tie_word_embeddings": whole})}
+    if text is not None:
+        config["text_config"]["tie_word_embeddings"] = text
+    inv = paramledger.inventory(paramledger.load(config))
+    assert not inv.tied
     assert diff(inv, build_reference(config)).matches
 
 
