@@ -160,9 +160,10 @@ CONFIGS_L: dict[str, st.SearchStrategy] = {
         lambda config: st.sampled_from([config, flattened(config)])),
     "kimi_k25": whole("kimi_k25", "deepseek_v3", _set("deepseek_v3"), kimi_k25_vision(),
                       projection_hidden_size=st.integers(1, 32)),
-    "minicpmv4_6": whole("minicpmv4_6", "qwen3_5_text", _set("qwen3_5_text"), vit("minicpmv4_6_vision").flatmap(
+    **{name: whole(name, "qwen3_5_text", _set("qwen3_5_text"), vit(f"{name}_vision").flatmap(
         lambda vision: st.lists(st.integers(1, 3), min_size=2, max_size=2).map(
-            lambda kernel: {**vision, "window_kernel_size": kernel})), merger_times=st.integers(1, 3)),
+            lambda kernel: {**vision, "window_kernel_size": kernel})), merger_times=st.integers(1, 3))
+       for name in ("minicpmv4_6", "minicpmv4_7")},
     "got_ocr2": whole("got_ocr2", "qwen2", _set("qwen2"), got_ocr2_vision()),
     "cosmos3_edge": whole("cosmos3_edge", "cosmos3_edge_text", cosmos3_edge_text(), vit(
         "cosmos3_edge_vision", image=False).flatmap(lambda vision: st.tuples(st.integers(1, 20), st.integers(1, 3)).map(
