@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from paramledger.families import cpmant as cpmant_family
 from paramledger.parts import MIXER_MODULES
 
 booleans = st.booleans()
@@ -128,6 +129,18 @@ def axk2(draw) -> dict:
     return config
 
 
+def cpmant() -> st.SearchStrategy:
+    """CpmAntConfig: every size its own (dim_head need not divide hidden_size), the prompt rows, segments and
+    relative-bias buckets; tie_word_embeddings drawn though the head is never tied."""
+    return st.fixed_dictionaries(
+        {"model_type": st.just("cpmant"), "vocab_size": st.integers(4, 300), "hidden_size": st.integers(2, 48),
+         "num_hidden_layers": st.integers(1, 4), "num_attention_heads": st.integers(1, 4),
+         "dim_head": st.integers(1, 16), "dim_ff": st.integers(1, 96), "tie_word_embeddings": booleans},
+        optional={"prompt_types": st.integers(0, 4), "prompt_length": st.integers(0, 8),
+                  "segment_types": st.integers(1, 6), "position_bias_num_buckets": st.integers(1, 64),
+                  "position_bias_max_distance": st.integers(1, 128)})
+
+
 CONFIGS_I: dict[str, st.SearchStrategy] = {}
 if "rglru" in MIXER_MODULES:
     CONFIGS_I["recurrent_gemma"] = recurrent_gemma()
@@ -139,3 +152,5 @@ if "gate_bias_attention" in MIXER_MODULES:
     CONFIGS_I["beam"] = beam()
 if "gated_norm_mla" in MIXER_MODULES:
     CONFIGS_I["axk2"] = axk2()
+if cpmant_family.FAMILIES:  # once Naming.relative_attention_bias_raw lands (docs/notes/coverage-set-m.patch)
+    CONFIGS_I["cpmant"] = cpmant()

@@ -7,6 +7,7 @@ import pytest
 
 import paramledger
 from paramledger._exceptions import ArchitectureError
+from paramledger.families import cpmant as cpmant_family
 
 # a flat spec: the mixers' own keys given directly, as a spec file or --set gives them
 FLAT = {"vocab_size": 64, "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
@@ -16,6 +17,8 @@ GATED = {**FLAT, "attention_output_gate": "per_channel"}
 LATENT = {**FLAT, "kv_lora_rank": 8, "q_lora_rank": 8, "qk_nope_head_dim": 4, "qk_rope_head_dim": 4, "v_head_dim": 4,
           "norm_placement": "none"}
 AXK2 = {"model_type": "axk2"}
+CPMANT = {"model_type": "cpmant"}
+CPMANT_LANDED = bool(cpmant_family.FAMILIES)  # once docs/notes/coverage-set-m.patch lands
 
 
 @pytest.mark.parametrize(("config", "changes", "message"), [
@@ -53,3 +56,16 @@ def test_a_bad_mixer_key_exits_2_in_one_line(cli, tmp_path, config):
     path.write_text(config)
     code, _, err = cli("count", str(path))
     assert code == 2 and err.strip().count("\n") == 0
+
+
+@pytest.mark.skipif(not CPMANT_LANDED, reason="CPM-Ant needs Naming.relative_attention_bias_raw (the set M patch)")
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"prompt_types": -1}, r"prompt_types: must be a whole number of zero or more, got -1"),
+    ({"segment_types": 2.5}, r"segment_types: must be a whole number, got 2.5"),
+    ({"prompt_length": 2.5}, r"prompt_length: must be a whole number of zero or more, got 2.5"),
+    ({"position_bias_num_buckets": "512"}, r"position_bias_num_buckets: must be a whole number of zero or more"),
+])
+def test_bad_cpmant_sizes_are_refused_in_one_line_naming_the_key(changes, message):
+    with pytest.raises(ArchitectureError, match=message) as caught:
+        paramledger.load({**CPMANT, **changes})
+    assert "\n" not in str(caught.value)
