@@ -141,6 +141,22 @@ def cpmant() -> st.SearchStrategy:
                   "position_bias_max_distance": st.integers(1, 128)})
 
 
+@st.composite
+def moshi(draw) -> dict:
+    """MoshiConfig's text decoder: heads dividing the width (MoshiAttention refuses others), head_dim its own or
+    unset, KV heads dividing the heads, an even ffn_dim (its validate_architecture), the window; tie_word_embeddings
+    drawn though the head is never tied."""
+    heads = draw(st.sampled_from([1, 2, 4]))
+    config = {"model_type": "moshi", "vocab_size": draw(st.integers(4, 300)),
+              "num_hidden_layers": draw(st.integers(1, 4)), "num_attention_heads": heads, "hidden_size": heads * draw(st.sampled_from([2, 4, 8])),
+              "num_key_value_heads": draw(st.sampled_from([k for k in (1, 2, 4) if heads % k == 0])),
+              "ffn_dim": 2 * draw(st.integers(1, 48)), "sliding_window": draw(st.integers(1, 64)),
+              "tie_word_embeddings": draw(booleans)}
+    if draw(booleans):
+        config["head_dim"] = draw(st.sampled_from([2, 4, 8]))
+    return config
+
+
 CONFIGS_I: dict[str, st.SearchStrategy] = {}
 if "rglru" in MIXER_MODULES:
     CONFIGS_I["recurrent_gemma"] = recurrent_gemma()
@@ -152,5 +168,7 @@ if "gate_bias_attention" in MIXER_MODULES:
     CONFIGS_I["beam"] = beam()
 if "gated_norm_mla" in MIXER_MODULES:
     CONFIGS_I["axk2"] = axk2()
+if "local_attention" in MIXER_MODULES:
+    CONFIGS_I["moshi"] = moshi()
 if cpmant_family.FAMILIES:  # once Naming.relative_attention_bias_raw lands (docs/notes/coverage-set-m.patch)
     CONFIGS_I["cpmant"] = cpmant()

@@ -38,6 +38,8 @@ CPMANT_LANDED = bool(cpmant_family.FAMILIES)  # once docs/notes/coverage-set-m.p
      r"q_lora_rank: required with gated_norm_mla_layers \(its latent attention's rank\)"),
     (LATENT, {"gated_norm_mla_layers": [0], "gated_input_norm_mla_layers": [0], "gated_norm_rank": 4},
      r"gated_input_norm_mla_layers: layer 0 is in gated_norm_mla_layers too"),
+    ({"model_type": "moshi"}, {"ffn_dim": 7}, r"ffn_dim: must be an even whole number of at least 2, got 7"),
+    ({"model_type": "moshi"}, {"ffn_dim": 0}, r"ffn_dim: must be an even whole number of at least 2, got 0"),
     (AXK2, {"gated_norm_rank": 0}, r"gated_norm_rank: must be positive, got 0"),
     (AXK2, {"gated_norm_rank": "16"}, r"gated_norm_rank: must be a whole number, got .16."),
 ])
@@ -47,10 +49,11 @@ def test_bad_mixer_keys_are_refused_in_one_line_naming_the_key(config, changes, 
     assert "\n" not in str(caught.value)
 
 
-@pytest.mark.parametrize("config", ['{"vocab_size": 64, "hidden_size": 16, "num_hidden_layers": 2, '
-                                    '"num_attention_heads": 2, "intermediate_size": 32, '
-                                    '"gate_bias_attention_layers": [0]}',
-                                    '{"model_type": "axk2", "gated_norm_rank": 0}'])
+@pytest.mark.parametrize("config", [('{"vocab_size": 64, "hidden_size": 16, "num_hidden_layers": 2, '
+                                     '"num_attention_heads": 2, "intermediate_size": 32, '
+                                     '"gate_bias_attention_layers": [0]}'),
+                                    '{"model_type": "axk2", "gated_norm_rank": 0}',
+                                    '{"model_type": "moshi", "ffn_dim": 7}'])
 def test_a_bad_mixer_key_exits_2_in_one_line(cli, tmp_path, config):
     path = tmp_path / "config.json"
     path.write_text(config)
