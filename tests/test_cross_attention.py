@@ -209,7 +209,7 @@ def test_cross_attention_of_a_bert_code_family_not_yet_checked_is_refused(cli, r
     ("marian", {"static_position_embeddings": False}, False),  # a learned table MarianDecoder does not build
 ])
 def test_transformers_3_switches_are_read_as_each_family_builds(model_type, legacy, understood):
-    """facebook/bart-large's and google/pegasus-large's configs still carry BART's old shared switches; a value
-    other than the one the family's class builds describes another checkpoint, and is said."""
+    """Released configs (google/pegasus-large's among them) still carry BART's old shared switches; a value other
+    than the one the family's class builds describes another checkpoint, and is said."""
     notes = paramledger.load({"model_type": model_type, **TINY, **legacy}).notes
     assert any(key in note for note in notes for key in legacy) != understood

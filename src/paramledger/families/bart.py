@@ -50,8 +50,8 @@ ENCODER_SIDE = frozenset({
 
 def _legacy(final: bool, before: bool, embedding: bool, sinusoidal: bool) -> dict:
     """The switches transformers 3's shared BART code read, which 5.24.0's one class per family no longer does:
-    each family's releases carry the values its own code now builds (facebook/bart-large: no final norm, post-norm,
-    an embedding norm, learned positions), and any other describes a checkpoint this class would not build."""
+    each family's releases carry the values its own code now builds (BART's: no final norm, post-norm, an embedding
+    norm, learned positions), and any other describes a checkpoint this class would not build."""
     return {"add_final_layer_norm": final, "normalize_before": before, "normalize_embedding": embedding,
             "static_position_embeddings": sinusoidal}
 BIASED_POST = {"mlp_gated": False, "norm_type": "layernorm", "norm_placement": "post", "position_embedding_type":
