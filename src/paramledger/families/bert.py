@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ._family import derived_from
+from ._family import Family, derived_from
 from .bert_generation import FAMILIES as GENERATION, cross_attention
 
 BERT_GENERATION = GENERATION[0]
@@ -52,8 +52,16 @@ BERT = derived_from(
     # only once its table is checked against transformers (docs/notes/cross-attention-j.md).
     requires={"add_cross_attention": False}, derive=(),
 )
-# identical to the table above except: add_cross_attention read, with is_decoder (BertLayer.crossattention,
-# modeling_bert.py lines 356-372: query, key, value, output.dense and its LayerNorm after the layer's attention).
-BERT_WITH_CROSS_ATTENTION = derived_from(BERT, keys={**BERT.keys, "add_cross_attention": "add_cross_attention"},
-                                         requires={}, derive=(cross_attention,))
-FAMILIES = [BERT_WITH_CROSS_ATTENTION]
+
+
+def reading_cross_attention(family: Family) -> Family:
+    """``family`` (a BERT-code table) identical except: add_cross_attention read, with is_decoder
+    (BertLayer.crossattention, modeling_bert.py lines 356-372: query, key, value, output.dense and its LayerNorm after
+    the layer's attention), for a family whose own layer builds that block under those names (checked against
+    transformers)."""
+    return derived_from(family, keys={**family.keys, "add_cross_attention": "add_cross_attention"},
+                        requires={key: value for key, value in family.requires.items() if key != "add_cross_attention"},
+                        derive=(*family.derive, cross_attention))
+
+
+FAMILIES = [reading_cross_attention(BERT)]
