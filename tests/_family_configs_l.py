@@ -169,6 +169,7 @@ CONFIGS_L: dict[str, st.SearchStrategy] = {
         "cosmos3_edge_vision", image=False).flatmap(lambda vision: st.tuples(st.integers(1, 20), st.integers(1, 3)).map(
             lambda drawn: {**vision, "num_patches": drawn[0], "spatial_merge_size": drawn[1]})),
         projector_hidden_size=st.integers(1, 32)),
+    "hyperclovax_vision_v2": whole("hyperclovax_vision_v2", "hyperclovax", _set("hyperclovax"), qwen2_5_vl_vision()),
     "qwen3_5": whole("qwen3_5", "qwen3_5_text", _set("qwen3_5_text"), qwen3_5_vision("qwen3_5_vision")),
     "qwen3_5_moe": whole("qwen3_5_moe", "qwen3_5_moe_text", _set("qwen3_5_moe_text"),
                          qwen3_5_vision("qwen3_5_moe_vision")),

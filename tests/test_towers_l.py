@@ -76,8 +76,8 @@ def test_internvls_projector_is_the_multimodal_projector_and_its_vision_the_towe
     assert (ours["projector"], ours["vision"]) == (projector, tower)
 
 
-TEXT_ONLY = ("aria", "deepseek_vl", "got_ocr2", "lighton_ocr", "minicpmv4_6", "qianfan_ocr", "shieldgemma2",
-             "video_llama_3")
+TEXT_ONLY = ("aria", "deepseek_vl", "got_ocr2", "hyperclovax_vision_v2", "lighton_ocr", "minicpmv4_6", "qianfan_ocr",
+             "shieldgemma2", "video_llama_3")
 
 
 @pytest.mark.parametrize("model_type", sorted(WHOLE.union(TEXT_ONLY)))
@@ -187,6 +187,8 @@ def test_a_qwen3_5_vision_config_it_cannot_count_is_one_line(vision, message):
     ({"model_type": "cosmos3_edge", "projector_hidden_size": 0}, "projector_hidden_size: must be a positive whole"),
     ({"model_type": "cosmos3_edge", "vision_config": {"spatial_merge_size": "2"}},
      "vision_config.spatial_merge_size: must be a positive whole number, got '2'"),
+    ({"model_type": "hyperclovax_vision_v2", "vision_config": {"model_type": "qwen2_5_vl", "out_hidden_size": 0}},
+     "vision_config.out_hidden_size: must be a positive whole number, got 0"),
     ({"model_type": "video_llama_3", "vision_config": {"patch_size": 0}},
      "vision_config.patch_size: must be a positive whole number, got 0"),
 ])
