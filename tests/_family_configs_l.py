@@ -139,6 +139,7 @@ CONFIGS_L: dict[str, st.SearchStrategy] = {
         "internvl", text, _set(text), internvl_vision(), downsample_ratio=st.sampled_from([0.5, 1.0, 0.25, 0.4]))),
     "shieldgemma2": retyped("shieldgemma2", _set("gemma3"), tie=True),
     "glm46v": retyped("glm46v", _set("glm4v")),
+    "glmga": retyped("glmga", _set("glm4v")),
     "lighton_ocr": whole("lighton_ocr", "qwen3", _set("qwen3"), vit("pixtral", step=2),
                          spatial_merge_size=st.integers(1, 3)),
     "deepseek_vl": whole("deepseek_vl", "llama", _set("llama"), st.deferred(
@@ -165,6 +166,8 @@ CONFIGS_L: dict[str, st.SearchStrategy] = {
             lambda kernel: {**vision, "window_kernel_size": kernel})), merger_times=st.integers(1, 3))
        for name in ("minicpmv4_6", "minicpmv4_7")},
     "got_ocr2": whole("got_ocr2", "qwen2", _set("qwen2"), got_ocr2_vision()),
+    "pp_chart2table": whole("pp_chart2table", "qwen2", _set("qwen2"), got_ocr2_vision().map(
+        lambda vision: {**vision, "model_type": "pp_chart2table_vision"})),
     "cosmos3_edge": whole("cosmos3_edge", "cosmos3_edge_text", cosmos3_edge_text(), vit(
         "cosmos3_edge_vision", image=False).flatmap(lambda vision: st.tuples(st.integers(1, 20), st.integers(1, 3)).map(
             lambda drawn: {**vision, "num_patches": drawn[0], "spatial_merge_size": drawn[1]})),

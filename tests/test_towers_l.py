@@ -76,8 +76,8 @@ def test_internvls_projector_is_the_multimodal_projector_and_its_vision_the_towe
     assert (ours["projector"], ours["vision"]) == (projector, tower)
 
 
-TEXT_ONLY = ("aria", "deepseek_vl", "got_ocr2", "hyperclovax_vision_v2", "lighton_ocr", "minicpmv4_6", "qianfan_ocr",
-             "shieldgemma2", "video_llama_3")
+TEXT_ONLY = ("aria", "deepseek_vl", "got_ocr2", "hyperclovax_vision_v2", "lighton_ocr", "minicpmv4_6", "pp_chart2table",
+             "qianfan_ocr", "shieldgemma2", "video_llama_3")
 
 
 @pytest.mark.parametrize("model_type", sorted(WHOLE.union(TEXT_ONLY)))
@@ -139,6 +139,8 @@ def test_a_qwen3_5_vision_config_it_cannot_count_is_one_line(vision, message):
 @pytest.mark.parametrize(("config", "message"), [
     ({"model_type": "glm46v", "text_config": {"model_type": "glm4v_moe_text"}},
      "text_config.model_type: 'glm4v_moe_text' is not a text decoder paramledger builds in glm46v"),
+    ({"model_type": "glmga", "text_config": {"model_type": "glm4v_moe_text"}},
+     "text_config.model_type: 'glm4v_moe_text' is not a text decoder paramledger builds in glmga"),
     ({"model_type": "lighton_ocr", "spatial_merge_size": 0}, "spatial_merge_size: must be a positive whole number"),
     ({"model_type": "lighton_ocr", "text_config": {"model_type": "llama"}},
      "text_config.model_type: 'llama' is not a text decoder paramledger builds in lighton_ocr"),
