@@ -7,6 +7,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from paramledger.families import cpmant as cpmant_family
+from paramledger.families import xlnet as xlnet_family
 from paramledger.parts import MIXER_MODULES
 
 booleans = st.booleans()
@@ -148,12 +149,27 @@ def moshi(draw) -> dict:
     drawn though the head is never tied."""
     heads = draw(st.sampled_from([1, 2, 4]))
     config = {"model_type": "moshi", "vocab_size": draw(st.integers(4, 300)),
-              "num_hidden_layers": draw(st.integers(1, 4)), "num_attention_heads": heads, "hidden_size": heads * draw(st.sampled_from([2, 4, 8])),
+              "num_hidden_layers": draw(st.integers(1, 4)), "num_attention_heads": heads,
+              "hidden_size": heads * draw(st.sampled_from([2, 4, 8])),
               "num_key_value_heads": draw(st.sampled_from([k for k in (1, 2, 4) if heads % k == 0])),
               "ffn_dim": 2 * draw(st.integers(1, 48)), "sliding_window": draw(st.integers(1, 64)),
               "tie_word_embeddings": draw(booleans)}
     if draw(booleans):
         config["head_dim"] = draw(st.sampled_from([2, 4, 8]))
+    return config
+
+
+@st.composite
+def xlnet(draw) -> dict:
+    """XLNetConfig: heads dividing d_model (its validate_architecture), d_head given as d_model // n_head or left
+    to the class, the feed-forward's width and the tying."""
+    heads = draw(st.sampled_from([1, 2, 4]))
+    config = {"model_type": "xlnet", "vocab_size": draw(st.integers(4, 300)), "n_layer": draw(st.integers(1, 4)),
+              "n_head": heads, "d_model": heads * draw(st.sampled_from([2, 4, 8])),
+              "d_inner": draw(st.integers(1, 96)),
+              "tie_word_embeddings": draw(booleans)}
+    if draw(booleans):
+        config["d_head"] = config["d_model"] // heads
     return config
 
 
@@ -170,5 +186,7 @@ if "gated_norm_mla" in MIXER_MODULES:
     CONFIGS_I["axk2"] = axk2()
 if "local_attention" in MIXER_MODULES:
     CONFIGS_I["moshi"] = moshi()
+if xlnet_family.FAMILIES:  # once Naming.mask_embedding lands (docs/notes/coverage-set-m.patch)
+    CONFIGS_I["xlnet"] = xlnet()
 if cpmant_family.FAMILIES:  # once Naming.relative_attention_bias_raw lands (docs/notes/coverage-set-m.patch)
     CONFIGS_I["cpmant"] = cpmant()

@@ -8,6 +8,7 @@ import pytest
 import paramledger
 from paramledger._exceptions import ArchitectureError
 from paramledger.families import cpmant as cpmant_family
+from paramledger.families import xlnet as xlnet_family
 
 # a flat spec: the mixers' own keys given directly, as a spec file or --set gives them
 FLAT = {"vocab_size": 64, "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
@@ -17,8 +18,11 @@ GATED = {**FLAT, "attention_output_gate": "per_channel"}
 LATENT = {**FLAT, "kv_lora_rank": 8, "q_lora_rank": 8, "qk_nope_head_dim": 4, "qk_rope_head_dim": 4, "v_head_dim": 4,
           "norm_placement": "none"}
 AXK2 = {"model_type": "axk2"}
+# XLNet's layers hold their feed-forward and norms
+XLNET_FLAT = {**FLAT, "norm_placement": "none", "layers_without_ffn": [0, 1], "norm_type": "layernorm"}
 CPMANT = {"model_type": "cpmant"}
 CPMANT_LANDED = bool(cpmant_family.FAMILIES)  # once docs/notes/coverage-set-m.patch lands
+XLNET_LANDED = bool(xlnet_family.FAMILIES)
 
 
 @pytest.mark.parametrize(("config", "changes", "message"), [
@@ -40,6 +44,14 @@ CPMANT_LANDED = bool(cpmant_family.FAMILIES)  # once docs/notes/coverage-set-m.p
      r"gated_input_norm_mla_layers: layer 0 is in gated_norm_mla_layers too"),
     ({"model_type": "moshi"}, {"ffn_dim": 7}, r"ffn_dim: must be an even whole number of at least 2, got 7"),
     ({"model_type": "moshi"}, {"ffn_dim": 0}, r"ffn_dim: must be an even whole number of at least 2, got 0"),
+    (XLNET_FLAT, {"relative_segment_attention_layers": [2]},
+     r"relative_segment_attention_layers: layer 2 is outside 0..1"),
+    (XLNET_FLAT, {"relative_segment_attention_layers": [0], "conv_layers": [0], "conv_L_cache": 3},
+     r"relative_segment_attention_layers: layer 0 is in conv_layers too"),
+    (XLNET_FLAT, {"relative_segment_attention_layers": [0], "norm_placement": "pre"},
+     r"relative_segment_attention_layers: its layers hold their own norms: needs norm_placement 'none'"),
+    (XLNET_FLAT, {"relative_segment_attention_layers": [0, 1], "layers_without_ffn": [0]},
+     r"relative_segment_attention_layers: its layers hold their own feed-forward: layer 1 must be in layers_"),
     (AXK2, {"gated_norm_rank": 0}, r"gated_norm_rank: must be positive, got 0"),
     (AXK2, {"gated_norm_rank": "16"}, r"gated_norm_rank: must be a whole number, got .16."),
 ])
@@ -72,3 +84,9 @@ def test_bad_cpmant_sizes_are_refused_in_one_line_naming_the_key(changes, messag
     with pytest.raises(ArchitectureError, match=message) as caught:
         paramledger.load({**CPMANT, **changes})
     assert "\n" not in str(caught.value)
+
+
+@pytest.mark.skipif(not XLNET_LANDED, reason="XLNet needs Naming.mask_embedding (the set M patch)")
+def test_an_xlnet_head_width_other_than_d_model_over_n_head_is_refused_in_one_line():
+    with pytest.raises(ArchitectureError, match=r"d_head: 32 is not d_model // n_head = 64 \(XLNetConfig refuses it\)"):
+        paramledger.load({"model_type": "xlnet", "d_head": 32})
