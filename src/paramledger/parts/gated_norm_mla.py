@@ -41,13 +41,15 @@ class GatedNormLatentAttention(NamedTuple):
         c.linear(n.o, d, heads * attention.v_head_dim, "attention", None, attention.output_bias)
         if attention.indexer is not None:
             attention.indexer.tensors(c, d, q_rank)
-        for path, gated in ((n.attn_pre_norm, True), (n.ffn_pre_norm, self.ffn_norm_gated)):
+        # each gate is a matmul on every token: counted with the sublayer it feeds, not with the norms (whose
+        # weights scale elementwise and add no FLOPs)
+        for path, gated, fed in ((n.attn_pre_norm, True, "attention"), (n.ffn_pre_norm, self.ffn_norm_gated, "ffn")):
             if not gated:
                 c.norm(path, d)
                 continue
             c.norm(path + ".norm", d)
-            c.linear(path + ".mlp.fc1", self.gate_rank, d, "norm")  # (gated_norm_rank, hidden)
-            c.linear(path + ".mlp.fc2", d, self.gate_rank, "norm")  # (hidden, gated_norm_rank)
+            c.linear(path + ".mlp.fc1", self.gate_rank, d, fed)  # (gated_norm_rank, hidden)
+            c.linear(path + ".mlp.fc2", d, self.gate_rank, fed)  # (hidden, gated_norm_rank)
 
     def kv_values_per_token(self, mla_layout: str = "latent") -> int:
         return self.latent.kv_values_per_token(mla_layout)
