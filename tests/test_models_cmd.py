@@ -52,10 +52,10 @@ def test_json_is_one_list_counted_from_the_inventories(cli):
 
 @pytest.fixture
 def registry_with_an_unsupported_family(tmp_path, monkeypatch):
-    path = tmp_path / "moshiko-pytorch-bf16.json"
-    path.write_text(json.dumps({"repo": "kyutai/moshiko-pytorch-bf16", "source": "test",
-                                "config": {"model_type": "moshi", "vocab_size": 32000, "hidden_size": 4096}}))
-    extra = registry.BundledModel("moshiko-pytorch-bf16", "kyutai/moshiko-pytorch-bf16", "test", "moshi", path)
+    path = tmp_path / "made-up-lm-1b.json"
+    path.write_text(json.dumps({"repo": "org/made-up-lm-1b", "source": "test",
+                                "config": {"model_type": "made_up_lm", "vocab_size": 32000, "hidden_size": 4096}}))
+    extra = registry.BundledModel("made-up-lm-1b", "org/made-up-lm-1b", "test", "made_up_lm", path)
     real = registry.bundled()
     monkeypatch.setattr(registry, "bundled", lambda: (*real, extra))
 
@@ -63,13 +63,13 @@ def registry_with_an_unsupported_family(tmp_path, monkeypatch):
 def test_an_unsupported_family_is_listed_with_the_reason(cli, registry_with_an_unsupported_family):
     status, out, err = cli("models")
     assert status == 0 and err == ""
-    row = next(line for line in out.splitlines() if line.startswith("moshiko-pytorch-bf16 "))
+    row = next(line for line in out.splitlines() if line.startswith("made-up-lm-1b "))
     assert row.split()[-3:] == ["-", "-", "-"]
-    assert "moshiko-pytorch-bf16: not counted: model_type 'moshi' is not supported yet" in out
+    assert "made-up-lm-1b: not counted: model_type 'made_up_lm' is not supported yet" in out
     status, out, _ = cli("models", "--json")
-    assert json.loads(out)[-1] == {"name": "moshiko-pytorch-bf16", "repo": "kyutai/moshiko-pytorch-bf16",
-                                   "model_type": "moshi", "source": "test",
-                                   "not_counted": "model_type 'moshi' is not supported yet"}
+    assert json.loads(out)[-1] == {"name": "made-up-lm-1b", "repo": "org/made-up-lm-1b",
+                                   "model_type": "made_up_lm", "source": "test",
+                                   "not_counted": "model_type 'made_up_lm' is not supported yet"}
 
 
 def test_an_unknown_option_is_one_line_and_status_2(cli):

@@ -239,16 +239,16 @@ def test_summaries_count_from_the_inventory():
 
 @pytest.fixture
 def entry_with_an_unsupported_family(tmp_path):
-    path = tmp_path / "moshiko-pytorch-bf16.json"
-    path.write_text(json.dumps({"repo": "kyutai/moshiko-pytorch-bf16", "source": "test",
-                                "config": {"model_type": "moshi", "vocab_size": 32000, "hidden_size": 4096}}))
-    return registry.BundledModel("moshiko-pytorch-bf16", "kyutai/moshiko-pytorch-bf16", "test", "moshi", path)
+    path = tmp_path / "made-up-lm-1b.json"
+    path.write_text(json.dumps({"repo": "org/made-up-lm-1b", "source": "test",
+                                "config": {"model_type": "made_up_lm", "vocab_size": 32000, "hidden_size": 4096}}))
+    return registry.BundledModel("made-up-lm-1b", "org/made-up-lm-1b", "test", "made_up_lm", path)
 
 
 def test_unsupported_family_is_a_reason_not_a_crash(entry_with_an_unsupported_family):
     summary = registry.summarize(entry_with_an_unsupported_family)
     assert not summary.counted and summary.total is None
-    assert summary.reason == "model_type 'moshi' is not supported yet"
+    assert summary.reason == "model_type 'made_up_lm' is not supported yet"
     assert registry.summary_json(summary)["not_counted"] == summary.reason
 
 
