@@ -234,7 +234,8 @@ def test_keys_transformers_ignores_are_understood_at_their_releases_value():
         "config keys not understood (they might change the count): attn_type_list, shared_intermediate_size",)
     # Qwen/Qwen3.5-9B's text_config: the output gate every Qwen3.5 attention layer has; the DeltaNet state's dtype.
     qwen35 = {"model_type": "qwen3_5", "text_config": {"attn_output_gate": True, "mamba_ssm_dtype": "float32"}}
-    assert paramledger.load(qwen35).notes == ("qwen3_5 is multimodal: counting its text decoder (text_config) only",)
+    assert paramledger.load(qwen35).notes == ("qwen3_5 is multimodal: counting the whole model (vision tower, "
+                                              "projector and text decoder); --text-only counts the decoder alone",)
     assert paramledger.load({"model_type": "qwen3_5_text", "attn_output_gate": False}).notes == (
         "config keys not understood (they might change the count): attn_output_gate",)
 

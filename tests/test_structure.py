@@ -10,6 +10,7 @@ import paramledger
 from paramledger import Architecture, ArchitectureError
 from paramledger.compute import forward_flops_per_token, matmul_parameters
 from paramledger.kvcache import kv_cache
+from paramledger.towers import text_only
 
 BASE = {"vocab_size": 100, "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4}
 
@@ -844,7 +845,9 @@ def test_qwen3_next_and_qwen3_5_config_defaults():
     assert next_.linear_attention_layers == tuple(i for i in range(48) if (i + 1) % 4)
     assert paramledger.inventory(next_).total == 79_674_391_296
     assert paramledger.inventory(paramledger.load({"model_type": "qwen3_5_text"})).total == 8_953_803_264
-    assert paramledger.inventory(paramledger.load({"model_type": "qwen3_5_moe"})).total == 34_660_610_688
+    moe = paramledger.load({"model_type": "qwen3_5_moe"})  # the whole model: its tower adds 453,650,672
+    assert paramledger.inventory(moe).total == 35_114_261_360
+    assert paramledger.inventory(text_only(moe)).total == 34_660_610_688
 
 
 def test_gated_deltanet_has_a_closed_form():

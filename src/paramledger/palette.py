@@ -1,7 +1,7 @@
 """One palette for the page, the report and the plots: a colour per inventory component (and the adapter's), so a
-component looks the same everywhere.  Okabe and Ito's colour-blind-safe set, with Tol's wine, teal and indigo for
-the components it runs out on; the FFN and the routed experts differ, as do the two tables.  The page's app.js holds
-a copy (JavaScript has no import of this), which tests/test_palette.py checks against this one."""
+component looks the same everywhere.  Okabe and Ito's colour-blind-safe set, with Tol's wine, teal, indigo, dark
+red and purple for the components it runs out on; the FFN and the routed experts differ, as do the two tables.  The
+page's app.js holds a copy (JavaScript has no import of this), which tests/test_palette.py checks against this one."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ COLORS: dict[str, str] = {
     "norm": "#999999",  # grey
     "lm_head": "#D55E00",  # vermillion
     "adapter": "#332288",  # indigo: a LoRA adapter's tensors
+    "vision": "#661100",  # Tol's dark red: a multimodal model's vision tower
+    "projector": "#AA4499",  # Tol's purple: its projector
 }
 OTHER = "#BBBBBB"  # a component outside the list
 

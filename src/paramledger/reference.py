@@ -147,15 +147,22 @@ def build_reference(config: Mapping[str, Any], *, text_config: bool = False) -> 
 def auto_class(cfg: Any) -> Any:
     """The auto class whose model is the reference for ``cfg``: the CausalLM where transformers registers one
     for the type, else the whole multimodal model (image-text-to-text, then multimodal LM), as issue #16 says,
-    else the masked-LM model of an encoder (issue #17)."""
+    else the masked-LM model of an encoder (issue #17).  A type counted whole whose CausalLM class is its text
+    decoder alone (Llama 4's, Qwen3.5's: Llama4ForCausalLM from a Llama4Config) is the auto class that builds its
+    family's class (``Family.causal_lm_class``, the ForConditionalGeneration)."""
     from transformers.models.auto import modeling_auto
 
+    from . import families
+
     _, transformers = _import_reference()
+    family = families.get(cfg.model_type)
+    wanted = family.causal_lm_class if family is not None and family.whole is not None else None
     for mapping, auto in (("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "AutoModelForCausalLM"),
                           ("MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES", "AutoModelForImageTextToText"),
                           ("MODEL_FOR_MULTIMODAL_LM_MAPPING_NAMES", "AutoModelForMultimodalLM"),
                           ("MODEL_FOR_MASKED_LM_MAPPING_NAMES", "AutoModelForMaskedLM")):
-        if cfg.model_type in getattr(modeling_auto, mapping):
+        names = getattr(modeling_auto, mapping)
+        if cfg.model_type in names and (wanted is None or names[cfg.model_type] == wanted):
             return getattr(transformers, auto)
     return transformers.AutoModelForCausalLM  # let it say what it cannot build
 

@@ -49,6 +49,7 @@ class Group:
 
 
 _OUTSIDE_LABELS = {"embedding": "embedding", "positions": "positions", "lm_head": "output head"}
+_TOWER_LABELS = {"vision": "vision tower", "projector": "projector"}  # a run of them is one box
 _PART_LABELS = {"ffn": "FFN", "norm": "norms", "router": "router", "experts": "routed experts",
                 "shared_experts": "shared experts", "mixer": "mixer"}
 
@@ -121,8 +122,9 @@ def _parts(tensors: list[Tensor], times: int) -> tuple[Leaf, ...]:
 
 
 def treemap_groups(inv: Inventory, view: list | None = None) -> list[Group]:
-    """The treemap's boxes in the inventory's order: each tensor outside the layers, and each run of
-    identical consecutive layers (``view``: layer_view(inv), when the caller has it)."""
+    """The treemap's boxes in the inventory's order: each tensor outside the layers (a run of a multimodal
+    model's tower tensors, or its projector's, one box), and each run of identical consecutive layers
+    (``view``: layer_view(inv), when the caller has it)."""
     groups: list[Group] = []
     seen_layers = False
     for item in layer_view(inv) if view is None else view:
@@ -130,6 +132,15 @@ def treemap_groups(inv: Inventory, view: list | None = None) -> list[Group]:
             layers, first = item
             groups.append(Group(_span(layers), layers, _parts(first, len(layers))))
             seen_layers = True
+            continue
+        if item.component in _TOWER_LABELS:  # a tower's tensors, and a projector's, one box each
+            label, last = _TOWER_LABELS[item.component], groups[-1] if groups else None
+            if last is not None and not last.layers and last.label == label:
+                held = last.leaves[0]
+                groups[-1] = Group(label, (), (Leaf(label, item.component, held.count + item.count,
+                                                    (*held.tensors, item.name)),))
+                continue
+            groups.append(Group(label, (), (Leaf(label, item.component, item.count, (item.name,)),)))
             continue
         label = _OUTSIDE_LABELS.get(item.component) or (
             ("final norm" if seen_layers else _module(item.name)) if item.component == "norm" else _module(item.name))

@@ -3,7 +3,11 @@ shared expert, experts stored (experts, in, out), dense layers intermediate_size
 the q/k norm is a parameter-free L2 norm.  Chunked-attention layers (RoPE layers) hold at
 most attention_chunk_size keys, so they are recorded as sliding with that window."""
 
+import dataclasses
+
 from ..naming import Naming
+from ..towers import Whole
+from ..towers.llama4 import llama4 as llama4_projector
 from . import _rules as rules
 from ._family import Family, multimodal, same
 from ._rules import layer_pattern
@@ -64,5 +68,13 @@ FAMILIES = [
         derive=(rules.output_bias_follows("attention_bias"), _llama4_layers),
     ),
 ]
-FAMILIES.append(multimodal(FAMILIES[0], "llama4",
-                           "transformers 5.24.0 models/llama4/configuration_llama4.py (Llama4Config.text_config)"))
+# Llama4ForConditionalGeneration: the tower (vision_model), the projector, then a whole Llama4ForCausalLM
+# (language_model: its model and its head under it), which ties its head by text_config's tie_word_embeddings
+# alone (Llama4Config's own ties nothing).
+FAMILIES.append(multimodal(
+    dataclasses.replace(FAMILIES[0], naming=dataclasses.replace(LLAMA4, lm_head="language_model.lm_head")), "llama4",
+    "transformers 5.24.0 models/llama4/configuration_llama4.py (Llama4Config, Llama4VisionConfig)",
+    Whole({"model_type": "llama4_vision_model"}, llama4_projector, vision_prefix="vision_model.",
+          projector_prefix="multi_modal_projector.", decoder_prefix="language_model.model.", tie_word_embeddings=False,
+          tie_from_text=True, tie_keys=()),
+    "Llama4ForConditionalGeneration"))

@@ -11,6 +11,8 @@ from typing import Any
 
 from .._exceptions import ArchitectureError
 from ..naming import Naming
+from ..towers import Whole
+from ..towers.qwen_vl import none
 from . import _rules as rules
 from ._family import Family, multimodal, same
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
@@ -129,7 +131,15 @@ FAMILIES = [
         derive=DERIVE,
     ),
 ]
+# Qwen3.5 and Qwen3.5-MoE counted whole (Qwen3_5ForConditionalGeneration, Qwen3_5MoeForConditionalGeneration):
+# Qwen3-VL's vision tower without its deepstack mergers under "model.visual" (towers/qwen3_5.py), the decoder under
+# "model.language_model", the head tied by the whole config's tie_word_embeddings alone (False).
 FAMILIES += [
-    multimodal(FAMILIES[1], "qwen3_5", TF.format("qwen3_5") + " (Qwen3_5Config.text_config)"),
-    multimodal(FAMILIES[2], "qwen3_5_moe", TF.format("qwen3_5_moe") + " (Qwen3_5MoeConfig.text_config)"),
+    multimodal(FAMILIES[1], "qwen3_5", TF.format("qwen3_5") + " (Qwen3_5Config, Qwen3_5VisionConfig)",
+               Whole({"model_type": "qwen3_5_vision"}, none, vision_prefix="model.visual.", tie_word_embeddings=False),
+               "Qwen3_5ForConditionalGeneration"),
+    multimodal(FAMILIES[2], "qwen3_5_moe", TF.format("qwen3_5_moe") + " (Qwen3_5MoeConfig, Qwen3_5MoeVisionConfig)",
+               Whole({"model_type": "qwen3_5_moe_vision"}, none, vision_prefix="model.visual.",
+                     tie_word_embeddings=False),
+               "Qwen3_5MoeForConditionalGeneration"),
 ]
