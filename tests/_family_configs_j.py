@@ -54,6 +54,12 @@ CONFIGS_J: dict[str, st.SearchStrategy] = {
                           cross_attention_hidden_size=st.one_of(st.none(), st.integers(1, 24))).filter(
         # TrOCRSinusoidalPositionalEmbedding divides by d_model // 2 - 1: transformers builds no 2-wide table
         lambda config: config["use_learned_position_embeddings"] or config["d_model"] > 2),
+    "whisper": bart_decoder("whisper", max_target_positions=st.integers(1, 64), max_source_positions=st.integers(1, 8),
+                            num_mel_bins=st.integers(1, 8)),
+    "bigbird_pegasus": bart_decoder("bigbird_pegasus", use_bias=booleans, block_size=st.integers(1, 8),
+                                    num_random_blocks=st.integers(1, 3)),
     "bert": with_cross_attention(CONFIGS_H["bert"]),
     "bert-generation": with_cross_attention(CONFIGS_D["bert-generation"]),
+    **{model_type: with_cross_attention(CONFIGS_H[model_type])
+       for model_type in ("roberta", "data2vec-text", "xlm-roberta", "camembert", "ernie", "electra", "big_bird")},
 }

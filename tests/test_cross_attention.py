@@ -26,7 +26,9 @@ TINY = dict(vocab_size=64, d_model=32, decoder_layers=3, decoder_attention_heads
 BERT = dict(vocab_size=64, hidden_size=32, num_hidden_layers=3, num_attention_heads=4, intermediate_size=24,
             max_position_embeddings=40, pad_token_id=0, is_decoder=True, add_cross_attention=True)
 FAMILIES = {"bart": {}, "mbart": {}, "marian": {}, "pegasus": {}, "blenderbot": {}, "blenderbot-small": {},
-            "plbart": {}, "mvp": {}, "trocr": {"cross_attention_hidden_size": 12}, "bert": BERT, "bert-generation": BERT}
+            "plbart": {}, "mvp": {}, "trocr": {"cross_attention_hidden_size": 12},
+            "whisper": {"max_target_positions": 40}, "bert": BERT, "bert-generation": BERT, "roberta": BERT,
+            "electra": BERT}
 
 
 def _config(model_type: str) -> dict:
@@ -41,6 +43,11 @@ def _model(model_type: str):
     return AutoModelForCausalLM.from_config(config).eval()
 
 
+def _encoder(model, states) -> dict:
+    """The encoder's output as the class takes it (WhisperForCausalLM names it encoder_outputs)."""
+    return {"encoder_outputs" if model.config.model_type == "whisper" else "encoder_hidden_states": states}
+
+
 def _run(model, batch: int, tokens: int, encoder_tokens: int, decode_steps: int = 0):
     """Prefill ``tokens`` for ``batch`` sequences attending over ``encoder_tokens`` random encoder states, then
     decode ``decode_steps`` more; the EncoderDecoderCache transformers returns."""
@@ -49,10 +56,10 @@ def _run(model, batch: int, tokens: int, encoder_tokens: int, decode_steps: int 
     encoder = torch.randn(batch, encoder_tokens, width, generator=generator)
     ids = torch.randint(0, model.config.vocab_size, (batch, tokens), generator=generator)
     with torch.no_grad():
-        cache = model(ids, encoder_hidden_states=encoder, use_cache=True).cache
+        cache = model(ids, **_encoder(model, encoder), use_cache=True).cache
         for _ in range(decode_steps):
             step = torch.randint(0, model.config.vocab_size, (batch, 1), generator=generator)
-            cache = model(step, encoder_hidden_states=encoder, cache=cache, use_cache=True).cache
+            cache = model(step, **_encoder(model, encoder), cache=cache, use_cache=True).cache
     return cache
 
 
@@ -76,7 +83,7 @@ def test_cross_attention_cache_equals_the_encoder_decoder_cache(model_type, toke
     assert "reported apart (cross_attention_cache)" in own.definition
 
 
-@pytest.mark.parametrize("model_type", ["bart", "mbart", "trocr", "bert"])
+@pytest.mark.parametrize("model_type", ["bart", "mbart", "trocr", "whisper", "bert"])
 @pytest.mark.parametrize("encoder_tokens", [None, 1, 9])
 def test_decoding_step_flops_equal_torch(model_type, encoder_tokens):
     """One decoded token after 6 (torch's FlopCounterMode, eager attention): the cross-attention's q and o and its
@@ -93,9 +100,9 @@ def test_decoding_step_flops_equal_torch(model_type, encoder_tokens):
     width = getattr(config, "cross_attention_hidden_size", None) or config.hidden_size
     encoder = None if encoder_tokens is None else torch.randn(1, encoder_tokens, width, generator=generator)
     with torch.no_grad():
-        cache = model(ids[:, :-1], encoder_hidden_states=encoder, use_cache=True).cache
+        cache = model(ids[:, :-1], **_encoder(model, encoder), use_cache=True).cache
         with FlopCounterMode(display=False) as counter:
-            model(ids[:, -1:], encoder_hidden_states=encoder, cache=cache, use_cache=True)
+            model(ids[:, -1:], **_encoder(model, encoder), cache=cache, use_cache=True)
     ours = forward_flops_per_token(paramledger.inventory(paramledger.load({"model_type": model_type,
                                                                             **_config(model_type)})), 7, encoder_tokens)
     assert counter.get_total_flops() == ours.total
@@ -188,8 +195,8 @@ def bert_encoder_with_cross_attention(tmp_path):
 
 
 @pytest.fixture
-def roberta_with_cross_attention(tmp_path):
-    return _written(tmp_path, {"model_type": "roberta", **BERT})
+def roberta_prelayernorm_with_cross_attention(tmp_path):
+    return _written(tmp_path, {"model_type": "roberta-prelayernorm", **BERT})
 
 
 def test_bert_cross_attention_in_an_encoder_is_refused(cli, bert_encoder_with_cross_attention):
@@ -197,9 +204,11 @@ def test_bert_cross_attention_in_an_encoder_is_refused(cli, bert_encoder_with_cr
     _assert_one_line(cli, str(bert_encoder_with_cross_attention), pattern=r"add_cross_attention: needs is_decoder true")
 
 
-def test_cross_attention_of_a_bert_code_family_not_yet_checked_is_refused(cli, roberta_with_cross_attention):
-    _assert_one_line(cli, str(roberta_with_cross_attention),
-                     pattern=r"add_cross_attention: True is not supported for roberta")
+def test_cross_attention_of_a_bert_code_family_not_yet_checked_is_refused(cli,
+                                                                         roberta_prelayernorm_with_cross_attention):
+    """RoBERTa-PreLayerNorm's crossattention norm is its own (crossattention.LayerNorm, before the block)."""
+    _assert_one_line(cli, str(roberta_prelayernorm_with_cross_attention),
+                     pattern=r"add_cross_attention: True is not supported for roberta-prelayernorm")
 
 
 @pytest.mark.parametrize(("model_type", "legacy", "understood"), [

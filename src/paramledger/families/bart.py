@@ -160,7 +160,36 @@ TROCR = derived_from(
     count_neutral=ENCODER_SIDE - {"num_hidden_layers", "num_attention_heads"} | {"use_learned_position_embeddings"},
     expects={})
 
-FAMILIES = [BART, MBART, MARIAN, PEGASUS, BLENDERBOT, BLENDERBOT_SMALL, PLBART, MVP, TROCR]
-# Not here: BigBirdPegasusForCausalLM, whose head transformers never ties (the class declares no _tied_weights_keys)
-# whatever tie_word_embeddings says, which tests/test_families.py's tying check does not allow yet; WhisperForCausalLM,
-# whose k_proj holds no bias (parts/attention.py has no such option yet): docs/notes/cross-attention-j.md.
+# identical to mbart except: learned positions of max_target_positions rows with no offset (WhisperPositionalEmbedding),
+# no embedding LayerNorm, the head named proj_out, and k_proj without a bias in both attentions (WhisperAttention,
+# modeling_whisper.py: k_proj bias=False; q_proj, v_proj, out_proj biased).
+WHISPER = derived_from(
+    MBART, model_type="whisper", causal_lm_class="WhisperForCausalLM", source=TF.format("whisper"),
+    naming=_naming(position_offset=0, embed_norm=None, lm_head="proj_out", key_bias=False),
+    keys={**{key: field for key, field in DECODER_KEYS.items() if key != "max_position_embeddings"},
+          "max_target_positions": "max_position_embeddings"},
+    defaults={**_defaults(51865, 448, 4, 1536, 6, 384), "max_target_positions": 448},
+    switches=PRE,
+    count_neutral=ENCODER_SIDE | {"max_source_positions", "num_mel_bins", "use_weighted_layer_sum",
+                                  "classifier_proj_size", "apply_spec_augment", "mask_time_prob", "mask_time_length",
+                                  "mask_time_min_masks", "mask_feature_prob", "mask_feature_length",
+                                  "mask_feature_min_masks", "median_filter_width", "num_key_value_heads"},
+    expects={})
+
+# identical to mbart except: no offset in the learned positions, no final norm but the embedding LayerNorm
+# (BigBirdPegasusDecoder), every attention projection biased by use_bias (BigBirdPegasusDecoderAttention), and a head
+# never tied (BigBirdPegasusForCausalLM declares no _tied_weights_keys, whatever tie_word_embeddings says).
+BIGBIRD_PEGASUS = derived_from(
+    MBART, model_type="bigbird_pegasus", causal_lm_class="BigBirdPegasusForCausalLM",
+    source=TF.format("bigbird_pegasus"), naming=_naming(position_offset=0),
+    keys={**{key: field for key, field in DECODER_KEYS.items() if key != "tie_word_embeddings"},
+          "use_bias": "attention_bias"},
+    defaults={**_defaults(96103, 4096, 16, 4096, 16, 1024, "gelu_new"), "use_bias": False},
+    switches={**{key: value for key, value in PRE.items() if key not in ("attention_bias", "attention_output_bias")},
+              "final_norm": False, "tie_word_embeddings": False},
+    derive=(lambda config: {"attention_output_bias": bool(config["use_bias"])},),
+    count_neutral=ENCODER_SIDE | {"attention_type", "block_size", "num_random_blocks", "attention_probs_dropout_prob",
+                                  "tie_word_embeddings"},
+    expects={})
+
+FAMILIES = [BART, MBART, MARIAN, PEGASUS, BLENDERBOT, BLENDERBOT_SMALL, PLBART, MVP, TROCR, WHISPER, BIGBIRD_PEGASUS]

@@ -9,7 +9,7 @@ import dataclasses
 
 from ..naming import Naming
 from ._family import derived_from, same
-from .bert import BERT
+from .bert import BERT, reading_cross_attention
 
 TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
 
@@ -111,4 +111,4 @@ MRA = derived_from(
 
 # Types transformers registers only as masked-LM models: their reference is AutoModelForMaskedLM's (auto_class)
 MASKED_LM_ONLY = [DISTILBERT, YOSO, MRA]
-FAMILIES = [ERNIE, MEGATRON_BERT, *MASKED_LM_ONLY]
+FAMILIES = [reading_cross_attention(ERNIE), MEGATRON_BERT, *MASKED_LM_ONLY]  # ERNIE's crossattention is BERT's

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from ._family import derived_from
-from .bert import BERT
+from .bert import BERT, reading_cross_attention
 
 BIG_BIRD = derived_from(
     BERT, model_type="big_bird", causal_lm_class="BigBirdForCausalLM",
@@ -23,4 +23,4 @@ BIG_BIRD = derived_from(
               "use_bias": True},
     count_neutral=BERT.count_neutral | {"attention_type", "rescale_embeddings", "block_size", "num_random_blocks"},
     explain=())
-FAMILIES = [BIG_BIRD]
+FAMILIES = [reading_cross_attention(BIG_BIRD)]  # BigBirdLayer's crossattention is BERT's

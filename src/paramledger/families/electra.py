@@ -8,7 +8,7 @@ Identical to bert except: those names and widths, the head's bias the Linear's o
 from __future__ import annotations
 
 from ._family import derived_from
-from .bert import BERT
+from .bert import BERT, reading_cross_attention
 from .bert_variants import renamed
 
 ELECTRA = derived_from(
@@ -24,4 +24,4 @@ ELECTRA = derived_from(
     defaults={**BERT.defaults, "embedding_size": 128, "hidden_size": 256, "num_attention_heads": 4,
               "intermediate_size": 1024},
     count_neutral=BERT.count_neutral | {"summary_last_dropout"}, explain=())
-FAMILIES = [ELECTRA]
+FAMILIES = [reading_cross_attention(ELECTRA)]  # ElectraLayer's crossattention is BERT's

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from ._family import derived_from
-from .bert import BERT
+from .bert import BERT, reading_cross_attention
 
 TF = "transformers 5.24.0 models/{0}/configuration_{1}.py"
 
@@ -87,4 +87,7 @@ XLM_ROBERTA = derived_from(
 # identical to xlm-roberta except: CamembertForCausalLM's name (CamembertConfig: the same keys and defaults)
 CAMEMBERT = derived_from(XLM_ROBERTA, model_type="camembert", causal_lm_class="CamembertForCausalLM",
                          source=TF.format("camembert", "camembert"))
-FAMILIES = [ROBERTA, DATA2VEC_TEXT, ROBERTA_PRELAYERNORM, XLM_ROBERTA_XL, XLM_ROBERTA, CAMEMBERT]
+# add_cross_attention read where the layer's crossattention block is BERT's under BERT's names (checked against
+# transformers: docs/notes/cross-attention-j.md); the pre-LN layers keep their own norms and still refuse it.
+FAMILIES = [*map(reading_cross_attention, (ROBERTA, DATA2VEC_TEXT)), ROBERTA_PRELAYERNORM, XLM_ROBERTA_XL,
+            *map(reading_cross_attention, (XLM_ROBERTA, CAMEMBERT))]

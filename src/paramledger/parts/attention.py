@@ -50,7 +50,7 @@ class Attention(NamedTuple):
             c.linear(n.qkv, q_out + q_gate_rows + kv_out + v_out, d, "attention", None, bias)
         else:
             c.linear(n.q, q_out + q_gate_rows, d, "attention", None, bias)
-            c.linear(n.k, kv_out, d, "attention", None, bias)
+            c.linear(n.k, kv_out, d, "attention", None, bias and n.key_bias)
             if v_out:
                 c.linear(n.v, v_out, d, "attention", None, bias)
         if self.dynamic_mask:
