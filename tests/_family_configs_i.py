@@ -7,6 +7,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from paramledger.families import cpmant as cpmant_family
+from paramledger.families import hy_v4 as hy_v4_family
 from paramledger.families import xlnet as xlnet_family
 from paramledger.parts import MIXER_MODULES
 
@@ -173,6 +174,35 @@ def xlnet(draw) -> dict:
     return config
 
 
+@st.composite
+def hy_v4(draw) -> dict:
+    """HYV4Config: DeepSeek-V3.2's sizes (q_lora_rank set), the streams, mlp_layer_types and indexer_types given
+    (the first layer "full": a "shared" one reuses an earlier selection) or left to the class, the indexer's width at
+    least qk_rope_head_dim and index_topk at least the 24 tokens the slow checks run."""
+    heads = draw(st.sampled_from([1, 2, 4]))
+    layers = draw(st.integers(1, 6))
+    experts = draw(st.integers(1, 8))
+    rope = draw(st.sampled_from([2, 4, 8]))
+    config = {"model_type": "hy_v4", "pad_token_id": 0, "vocab_size": draw(st.integers(4, 300)),
+              "num_hidden_layers": layers,
+              "num_attention_heads": heads, "hidden_size": heads * draw(st.sampled_from([2, 4, 8])),
+              "intermediate_size": draw(st.integers(1, 96)), "q_lora_rank": draw(st.integers(1, 24)),
+              "kv_lora_rank": draw(st.integers(1, 24)), "qk_nope_head_dim": draw(st.integers(1, 16)),
+              "qk_rope_head_dim": rope, "v_head_dim": draw(st.integers(1, 16)), "attention_bias": draw(booleans),
+              "n_routed_experts": experts, "num_experts_per_tok": draw(st.integers(1, experts)),
+              "moe_intermediate_size": draw(st.integers(1, 32)), "n_shared_experts": draw(st.integers(1, 2)),
+              "hc_mult": draw(st.integers(1, 4)), "index_n_heads": draw(st.integers(1, 4)),
+              "index_head_dim": draw(st.integers(rope, 16)), "index_topk": draw(st.integers(24, 64)),
+              "tie_word_embeddings": draw(booleans)}
+    if draw(booleans):
+        config["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
+                                                  max_size=layers))
+    if draw(booleans):
+        config["indexer_types"] = ["full"] + draw(st.lists(st.sampled_from(["full", "shared"]), min_size=layers - 1,
+                                                           max_size=layers - 1))
+    return config
+
+
 CONFIGS_I: dict[str, st.SearchStrategy] = {}
 if "rglru" in MIXER_MODULES:
     CONFIGS_I["recurrent_gemma"] = recurrent_gemma()
@@ -188,5 +218,7 @@ if "local_attention" in MIXER_MODULES:
     CONFIGS_I["moshi"] = moshi()
 if xlnet_family.FAMILIES:  # once Naming.mask_embedding lands (docs/notes/coverage-set-m.patch)
     CONFIGS_I["xlnet"] = xlnet()
+if hy_v4_family.FAMILIES:  # once Naming.hyper_head lands (docs/notes/coverage-set-m.patch)
+    CONFIGS_I["hy_v4"] = hy_v4()
 if cpmant_family.FAMILIES:  # once Naming.relative_attention_bias_raw lands (docs/notes/coverage-set-m.patch)
     CONFIGS_I["cpmant"] = cpmant()

@@ -11,6 +11,7 @@ from importlib import import_module
 from ._protocol import MixerKind
 
 MIXER_MODULES = ("deltanet", "mamba", "conv", "lightning", "kda", "rglru", "local_attention", "rwkv", "xlstm",
-                 "gate_bias_attention", "gated_norm_mla", "gated_input_norm_mla", "relative_segment_attention")
+                 "gate_bias_attention", "gated_norm_mla", "gated_input_norm_mla", "relative_segment_attention",
+                 "hyper_gate")
 
 MIXERS: tuple[MixerKind, ...] = tuple(import_module(f"{__name__}.{name}").MIXER for name in MIXER_MODULES)
