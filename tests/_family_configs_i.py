@@ -100,26 +100,32 @@ def beam(draw) -> dict:
 
 
 @st.composite
+def dsa_sizes(draw, depth: st.SearchStrategy) -> dict:
+    """DeepSeek-V3.2's sizes as A.X-K2's and HY-V4's configs spell them: MHA (KV heads are the heads), q_lora_rank
+    always set, routed and shared experts, the indexer's width at least qk_rope_head_dim (it ropes) and index_topk at
+    least the 24 tokens the slow checks run."""
+    heads = draw(st.sampled_from([1, 2, 4]))
+    experts = draw(st.integers(1, 8))
+    rope = draw(st.sampled_from([2, 4, 8]))
+    return {"vocab_size": draw(st.integers(4, 300)), "num_hidden_layers": draw(depth), "num_attention_heads": heads,
+            "num_key_value_heads": heads, "hidden_size": heads * draw(st.sampled_from([2, 4, 8])),
+            "intermediate_size": draw(st.integers(1, 96)), "q_lora_rank": draw(st.integers(1, 24)),
+            "kv_lora_rank": draw(st.integers(1, 24)), "qk_nope_head_dim": draw(st.integers(1, 16)),
+            "qk_rope_head_dim": rope, "v_head_dim": draw(st.integers(1, 16)), "attention_bias": draw(booleans),
+            "n_routed_experts": experts, "num_experts_per_tok": draw(st.integers(1, experts)),
+            "moe_intermediate_size": draw(st.integers(1, 32)), "n_shared_experts": draw(st.integers(1, 2)),
+            "index_n_heads": draw(st.integers(1, 4)), "index_head_dim": draw(st.integers(rope, 16)),
+            "index_topk": draw(st.integers(24, 64)), "tie_word_embeddings": draw(booleans)}
+
+
+@st.composite
 def axk2(draw) -> dict:
     """AXK2Config: DeepSeek-V3.2's sizes (q_lora_rank always set: its validate_architecture), the gates' rank, the
     dense layers by mlp_layer_types or the legacy first_k_dense_replace / moe_layer_freq, n_group and topk_group
     both unset or both set (they must be set together), the indexer's width at least qk_rope_head_dim (it ropes) and
     index_topk at least the 24 tokens the slow checks run."""
-    heads = draw(st.sampled_from([1, 2, 4]))
-    layers = draw(st.integers(1, 4))
-    experts = draw(st.integers(1, 8))
-    rope = draw(st.sampled_from([2, 4, 8]))
-    config = {"model_type": "axk2", "vocab_size": draw(st.integers(4, 300)), "num_hidden_layers": layers,
-              "num_attention_heads": heads, "num_key_value_heads": heads,
-              "hidden_size": heads * draw(st.sampled_from([2, 4, 8])), "intermediate_size": draw(st.integers(1, 96)),
-              "q_lora_rank": draw(st.integers(1, 24)), "kv_lora_rank": draw(st.integers(1, 24)),
-              "qk_nope_head_dim": draw(st.integers(1, 16)), "qk_rope_head_dim": rope,
-              "v_head_dim": draw(st.integers(1, 16)), "attention_bias": draw(booleans),
-              "n_routed_experts": experts, "num_experts_per_tok": draw(st.integers(1, experts)),
-              "moe_intermediate_size": draw(st.integers(1, 32)), "n_shared_experts": draw(st.integers(1, 2)),
-              "gated_norm_rank": draw(st.integers(1, 8)), "index_n_heads": draw(st.integers(1, 4)),
-              "index_head_dim": draw(st.integers(rope, 16)), "index_topk": draw(st.integers(24, 64)),
-              "tie_word_embeddings": draw(booleans)}
+    config = {"model_type": "axk2", **draw(dsa_sizes(st.integers(1, 4))), "gated_norm_rank": draw(st.integers(1, 8))}
+    layers = config["num_hidden_layers"]
     if draw(booleans):
         config.update(n_group=1, topk_group=1)
     if draw(booleans):
@@ -179,21 +185,9 @@ def hy_v4(draw) -> dict:
     """HYV4Config: DeepSeek-V3.2's sizes (q_lora_rank set), the streams, mlp_layer_types and indexer_types given
     (the first layer "full": a "shared" one reuses an earlier selection) or left to the class, the indexer's width at
     least qk_rope_head_dim and index_topk at least the 24 tokens the slow checks run."""
-    heads = draw(st.sampled_from([1, 2, 4]))
-    layers = draw(st.integers(1, 6))
-    experts = draw(st.integers(1, 8))
-    rope = draw(st.sampled_from([2, 4, 8]))
-    config = {"model_type": "hy_v4", "pad_token_id": 0, "vocab_size": draw(st.integers(4, 300)),
-              "num_hidden_layers": layers,
-              "num_attention_heads": heads, "hidden_size": heads * draw(st.sampled_from([2, 4, 8])),
-              "intermediate_size": draw(st.integers(1, 96)), "q_lora_rank": draw(st.integers(1, 24)),
-              "kv_lora_rank": draw(st.integers(1, 24)), "qk_nope_head_dim": draw(st.integers(1, 16)),
-              "qk_rope_head_dim": rope, "v_head_dim": draw(st.integers(1, 16)), "attention_bias": draw(booleans),
-              "n_routed_experts": experts, "num_experts_per_tok": draw(st.integers(1, experts)),
-              "moe_intermediate_size": draw(st.integers(1, 32)), "n_shared_experts": draw(st.integers(1, 2)),
-              "hc_mult": draw(st.integers(1, 4)), "index_n_heads": draw(st.integers(1, 4)),
-              "index_head_dim": draw(st.integers(rope, 16)), "index_topk": draw(st.integers(24, 64)),
-              "tie_word_embeddings": draw(booleans)}
+    config = {"model_type": "hy_v4", "pad_token_id": 0, **draw(dsa_sizes(st.integers(1, 6))),
+              "hc_mult": draw(st.integers(1, 4))}
+    layers = config["num_hidden_layers"]
     if draw(booleans):
         config["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
                                                   max_size=layers))
