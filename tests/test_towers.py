@@ -143,3 +143,17 @@ def test_every_view_gives_the_text_decoder_on_a_line(cli, tmp_path):
     assert f"text decoder: {decoder:,} (the total less the towers)" in api_view({"source": "gemma-3-4b-it"})["facts"]
     for argv in (("memory", "Llama-3.2-1B"), ("compare", "Llama-3.2-1B", "Qwen3-0.6B")):
         assert "text decoder" not in cli(*argv)[1]
+
+
+def test_llava_over_a_tower_without_a_patch_grid_counts_and_says_its_images_are_unknown(cli, tmp_path):
+    """Found by the slow config fuzzer: LLaVA's config may name any vision tower; a windowed Qwen3.5 tower has no
+    fixed patch grid, and the image-token rule raised AttributeError where it should say the count is unknown."""
+    config = {"model_type": "llava", "text_config": {"model_type": "llama", "vocab_size": 32064},
+              "vision_config": {"model_type": "qwen3_5", "depth": 2, "hidden_size": 64, "intermediate_size": 64,
+                                "num_heads": 2, "out_hidden_size": 128, "patch_size": 16, "spatial_merge_size": 2}}
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    status, out, _ = cli("count", str(path))
+    assert status == 0 and "llava" in out
+    status, _, err = cli("memory", str(path), "--images", "1")
+    assert status == 2 and err.count("\n") == 1 and "does not know how many tokens an image costs" in err

@@ -23,19 +23,26 @@ def _size(config: Mapping[str, Any], key: str, default: int) -> int:
     return value
 
 
-def fixed(count: Callable[[Mapping[str, Any], Any], int]) -> Rule:
-    """A count that is the same for every image."""
-    def rule(config: Mapping[str, Any], tower: Any) -> Callable[[Size], int]:
+def fixed(count: Callable[[Mapping[str, Any], Any], int | None]) -> Rule:
+    """A count that is the same for every image; None (not known) where ``count`` gives None."""
+    def rule(config: Mapping[str, Any], tower: Any) -> Callable[[Size], int] | None:
         tokens = count(config, tower)
-        return lambda size: tokens
+        return None if tokens is None else lambda size: tokens
     return rule
+
+
+def _grid(tower: Any) -> int | None:
+    """A ViT's patch grid; None for a tower of another kind (LLaVA's config may name any: a windowed Qwen tower's
+    tokens follow the image's size, which LLaVA's processor does not compute)."""
+    return getattr(tower, "patches", None)
 
 
 gemma3 = fixed(lambda config, tower: _size(config, "mm_tokens_per_image", 256))
 """Gemma3Processor: each image is mm_tokens_per_image soft tokens (the projector pools the patch grid to them)."""
-patches = fixed(lambda config, tower: tower.patches)
+patches = fixed(lambda config, tower: _grid(tower))
 """PaliGemma: one token per patch ((image_size / patch_size)², num_image_tokens)."""
-llava = fixed(lambda config, tower: tower.patches + (config.get("vision_feature_select_strategy", "default") == "full"))
+llava = fixed(lambda config, tower: None if _grid(tower) is None else
+              _grid(tower) + (config.get("vision_feature_select_strategy", "default") == "full"))
 """LlavaProcessor: the patch grid; the "default" feature strategy drops the class token, "full" keeps it."""
 
 
