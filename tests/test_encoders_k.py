@@ -9,10 +9,12 @@ import warnings
 
 import pytest
 from _family_configs_k import CONFIGS_K
+from hypothesis import given
+from hypothesis import strategies as st
 
 import paramledger
 from paramledger._exceptions import ArchitectureError
-from paramledger.reference import default_config, hf_config
+from paramledger.reference import default_config, diff, hf_config, reference_of
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -48,6 +50,17 @@ def test_hugging_face_non_embedding_count_at_the_class_defaults(model_type):
         assert inventory.non_embedding("hf") == model.num_parameters(exclude_embeddings=True)
 
 
+@pytest.mark.parametrize("model_type", ["rembert"])  # set K's types that register a CausalLM class too
+@given(data=st.data())
+def test_the_masked_lm_class_holds_the_causal_lm_class_tensors(model_type, data):
+    """test_families checks RemBertForCausalLM; RemBertForMaskedLM holds the same tensors, names and order."""
+    config = data.draw(CONFIGS_K[model_type], label="config")
+    inventory = paramledger.inventory(paramledger.load(config))
+    reference = reference_of(masked_lm(config), model_type)
+    assert diff(inventory, reference).matches
+    assert [t.name for t in inventory.tensors] == [name for name, _ in reference.tensors]
+
+
 def test_ibert_refuses_an_activation_other_than_gelu():
     with pytest.raises(ArchitectureError, match="hidden_act: 'relu' is not supported for ibert"):
         paramledger.load({"model_type": "ibert", "hidden_act": "relu"})
@@ -56,14 +69,38 @@ def test_ibert_refuses_an_activation_other_than_gelu():
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"relative_attention": True}, "relative_attention: True is not supported for deberta-v2"),
+    ({"relative_attention": True, "pos_att_type": "p2c|c2p"},
+     "share_att_key: false with pos_att_type c2p or p2c is not supported for deberta-v2"),
     ({"conv_kernel_size": 3}, "conv_kernel_size: 3 is not supported for deberta-v2"),
     ({"legacy": False}, "legacy: False is not supported for deberta-v2"),
     ({"embedding_size": 128}, "embedding_size: 128 apart from hidden_size is not supported for deberta-v2"),
     ({"attention_head_size": 32}, r"head_dim: 32 × 24 heads != hidden_size=1536"),
 ])
 def test_deberta_v2_refuses_what_its_table_does_not_build(change, message):
-    """Each of these builds tensors transformers has and this table does not (relative tables, a ConvLayer, a head
+    """Each of these builds tensors transformers has and this table does not (position projections, a ConvLayer, a head
     without a decoder, embed_proj without a bias, a hidden × hidden output dense beside narrower heads)."""
     with pytest.raises(ArchitectureError, match=message):
         paramledger.load({"model_type": "deberta-v2", **change})
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"num_key_value_heads": 8}, "num_key_value_heads: 8 != num_attention_heads=40"),
+    ({"head_dim": 32}, r"head_dim: 32 × 40 heads != hidden_size=2560"),
+])
+def test_esmc_refuses_what_its_hidden_wide_qk_norms_cannot_run(change, message):
+    with pytest.raises(ArchitectureError, match=message):
+        paramledger.load({"model_type": "esmc", **change})
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"position_embedding_type": "relative_key"}, "position_embedding_type: 'relative_key' is not supported for esm"),
+    ({"vocab_size": None}, "vocab_size: may not be null"),
+])
+def test_esm_refuses_what_its_table_does_not_build(change, message):
+    with pytest.raises(ArchitectureError, match=message):
+        paramledger.load({"model_type": "esm", "vocab_size": 33, **change})
+
+
+def test_esm_without_vocab_size_is_refused_as_transformers_cannot_build_it():
+    with pytest.raises(ArchitectureError, match="vocab_size: missing"):
+        paramledger.load({"model_type": "esm"})

@@ -27,13 +27,18 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     c.add(n.embed + ".weight", (arch.vocab_size, width), "embedding")
     if arch.position_embedding_type == "learned":
         c.add(n.positions + ".weight", (arch.max_position_embeddings + n.position_offset, width), "positions")
+    if arch.max_2d_position_embeddings is not None:  # nn.Embedding tables: out of Hugging Face's non-embedding count
+        for coordinate in "xyhw":
+            c.add(n.box_positions.format(p=coordinate) + ".weight", (arch.max_2d_position_embeddings, width),
+                  "positions")
     if arch.type_vocab_size is not None:  # (0 rows: an empty table, as BertEmbeddings builds it)
         c.add(n.token_types + ".weight", (arch.type_vocab_size, width), "token_types")
     if arch.task_type_vocab_size is not None:  # (an nn.Embedding: out of every non-embedding count, as token types)
         c.add(n.task_types + ".weight", (arch.task_type_vocab_size, width), "token_types")
     if n.embed_norm is not None and arch.layernorm_embedding:
         c.norm(n.embed_norm, width)
-    if width != d:  # ElectraModel.embeddings_project (a dense matrix: Hugging Face's non-embedding count keeps it)
+    # ElectraModel.embeddings_project (a dense matrix: Hugging Face's non-embedding count keeps it)
+    if width != d or n.embed_project_always:
         c.linear(n.embed_project, d, width, "ffn", None, True)
     _model_extras(c, arch)
     # Every layer of a kind holds the same tensors under its own prefix: build each kind once and
@@ -59,11 +64,19 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if arch.relative_attention_num_buckets is not None:  # one table for every layer, an nn.Embedding after them
         c.add(n.relative_attention_bias + ".weight", (arch.relative_attention_num_buckets, arch.num_attention_heads),
               "positions")
+    if arch.relative_embeddings_size is not None:  # one hidden-wide nn.Embedding after the layers (DeBERTa-v2)
+        c.add(n.relative_embeddings + ".weight", (arch.relative_embeddings_size, d), "positions")
     if arch.final_norm:
-        c.norm(n.final_norm, d)
+        c.norm(n.final_norm, d, offset=arch.final_norm_bias)
+    if n.contact_head is not None:  # EsmContactPredictionHead.regression over every layer's attention maps
+        c.linear(n.contact_head, 1, arch.num_hidden_layers * arch.num_attention_heads, "ffn", None, True)
+    head_width = arch.output_embedding_size or width  # the head's own width (RemBERT's output_embedding_size)
     if arch.lm_head_transform:  # a dense layer and a norm before the head (ModernBERT's, BERT's MLM head)
-        c.linear(n.lm_head_dense, width, d, "lm_head", None, arch.lm_head_transform_bias)
-        c.norm(n.lm_head_norm, width)
+        c.linear(n.lm_head_dense, head_width, d, "lm_head", None, arch.lm_head_transform_bias)
+        c.norm(n.lm_head_norm, head_width)
+    if arch.prediction_head_size is not None:  # UltrabertPredictionHead: linear1 and linear2, no biases
+        c.linear(n.lm_head_in, arch.prediction_head_size, d, "lm_head")
+        c.linear(n.lm_head_out, d, arch.prediction_head_size, "lm_head")
     lm_head, rows = n.lm_head + ".weight", arch.lm_head_rows
     head_bias = n.lm_head_bias if arch.lm_head_bias else None  # held apart, registered before the head's Linear
     if head_bias is not None:
@@ -74,10 +87,11 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     elif arch.tie_word_embeddings:
         aliases[lm_head] = n.embed + ".weight"
     else:
-        c.add(lm_head, (rows, width), "lm_head")
-    if head_bias is not None and arch.tie_word_embeddings:  # the Linear's own bias is the one held apart
+        c.add(lm_head, (rows, head_width), "lm_head")
+    own_bias = arch.lm_head_bias and n.lm_head_linear_bias  # (ESM's decoder has none: the one held apart is all)
+    if head_bias is not None and arch.tie_word_embeddings and own_bias:  # the Linear's own is the one held apart
         aliases[n.lm_head + ".bias"] = head_bias
-    elif arch.lm_head_bias:
+    elif own_bias:
         c.add(n.lm_head + ".bias", (rows,), "lm_head")
     tensors: StampedTensors | tuple[Tensor, ...] = StampedTensors(before, n.layer + ".", blocks, c.tensors, kinds,
                                                                   n.layer_order, n.model_order)

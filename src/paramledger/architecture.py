@@ -22,11 +22,12 @@ from .design.values import (  # noqa: F401 (the enumerations are re-exported)
 )
 from .design.values import coerce, positive as _positive, repeat_patterns, whole as _whole
 from .design.checks import check_structure
+from .design.encoder_keys import EncoderKeys
 
 DESIGN_MODEL_TYPE = "paramledger"
 """The model_type of a design of our own (a spec file, a mapping of fields): no Hugging Face family."""
 
-@record(extra=tuple(kind.keys for kind in DECLARED))
+@record(extra=(*(kind.keys for kind in DECLARED), EncoderKeys))
 class Architecture:
     """A decoder-only transformer, as declared.  Build one with :meth:`from_mapping`
     (validating) or with :func:`paramledger.load`.
@@ -67,21 +68,9 @@ class Architecture:
     attn_sub_norm: bool = False
     ffn_sub_norm: bool = False
     final_norm: bool = True
-    # A transform before the head: a hidden × hidden dense layer (biased by lm_head_transform_bias) and a norm
-    # (ModernBERT's head, BERT's MLM prediction head).
-    lm_head_transform: bool = False
-    lm_head_transform_bias: bool = False
     position_embedding_type: str = "rope"
     max_position_embeddings: int = 2048  # rows of a learned position table; 0 parameters otherwise
-    # the width of the token, position and token-type tables and of the head when it differs from the layers'
-    # (ELECTRA's factorized embeddings: a Linear to hidden_size after them); None: hidden_size
-    embedding_size: int | None = None
     layernorm_embedding: bool = True  # False: no norm on the embeddings where the family names one (TrOCR's key)
-    # buckets of one relative-position bias table (buckets × heads) for the whole encoder, after its layers (MPNet's
-    # encoder.relative_attention_bias); None: none
-    relative_attention_num_buckets: int | None = None
-    type_vocab_size: int | None = None  # rows of a token-type (segment) table added to the embeddings (BERT); None: none
-    task_type_vocab_size: int | None = None  # rows of a second, task-type table (ERNIE's use_task_id); None: none
     # The share of head_dim RoPE rotates (on sliding layers, where it differs: Laguna): sizes its buffers.
     partial_rotary_factor: float = 1.0
     sliding_partial_rotary_factor: float | None = None
@@ -280,6 +269,12 @@ class Architecture:
     @property
     def lm_head_rows(self) -> int:
         return self.output_vocab_size or self.vocab_size
+
+    @property
+    def is_rope(self) -> bool:
+        """RoPE rotates q and k: a buffer rule's condition (Naming.model_buffers' fifth entry) where a family's
+        rotary holds other buffers than the usual pair (ESM's one persistent inv_freq)."""
+        return self.position_embedding_type == "rope"
 
     @property
     def learned_activation(self) -> bool:
@@ -483,11 +478,11 @@ _POSITIVE_SIZES = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attent
 _POSITIVE_SIZES_OR_NULL = ("num_key_value_heads", "sliding_num_key_value_heads", "head_dim", "intermediate_size",
                            "moe_intermediate_size", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "v_head_dim",
                            "sliding_window", "index_n_heads", "output_vocab_size", "vocab_size_per_layer_input",
-                           "moe_latent_size", "attention_hidden_size", "adapter_rank", "embedding_size",
-                           *(key for kind in DECLARED for key in kind.positive_or_null))
+                           "moe_latent_size", "attention_hidden_size", "adapter_rank",
+                           *(key for kind in DECLARED for key in kind.positive_or_null), *EncoderKeys.positive_or_null)
 _ZERO_OR_MORE_SIZES = ("num_experts", "n_shared_experts", "shared_expert_intermediate_size", "qk_rope_head_dim",
                        "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank",
-                       "type_vocab_size", "relative_attention_num_buckets", "task_type_vocab_size")
+                       *EncoderKeys.zero_or_more)
 _PLAN_NEUTRAL = frozenset({"vocab_size"})
 """Fields no layer's parts read: a copy changing only these has the same layer plan (design/flat.py)."""
 _EXPERT_OPTIONS = ("router_correction_bias", "moe_output_norm", "experts_output_bias", "attention_experts",

@@ -21,6 +21,7 @@ class Naming:
     position_offset: int = 0  # extra rows some families allocate in the learned table (OPT: 2)
     layer: str = "model.layers.{i}"
     embed_project: str = "model.embeddings_project"  # embedding_size: the Linear from the tables' width to hidden_size
+    embed_project_always: bool = False  # that Linear even at equal widths (RemBertEncoder.embedding_hidden_mapping_in)
     embed_norm: str | None = None  # a norm on the token embeddings, before the blocks (BLOOM)
     # attention (separate projections, or one fused qkv when ``qkv`` is set)
     q: str = "self_attn.q_proj"
@@ -144,14 +145,23 @@ class Naming:
     laurel_norm: str = "laurel.post_laurel_norm"
     pooler: str | None = None  # a hidden × hidden Linear with its bias after the layers (BigBirdModel.pooler)
     relative_attention_bias: str = "model.relative_attention_bias"  # relative_attention_num_buckets (MPNet)
+    relative_embeddings: str = "model.rel_embeddings"  # relative_embeddings_size (DeBERTa-v2's encoder.rel_embeddings)
+    # max_2d_position_embeddings: LayoutLM's box tables, "{p}" standing for x, y, h and w, after the position table
+    box_positions: str = "model.embeddings.{p}_position_embeddings"
     final_norm: str = "model.norm"
     lm_head: str = "lm_head"
     lm_head_bias: str | None = None  # the head's bias held apart from its Linear (BertGenerationOnlyLMHead's lm_head.bias)
     # The head registered before the model (XLMRobertaForCausalLM sets lm_head first): a tied table is then named by
     # the head's Linear, where named_parameters() first meets it, and the token embedding is its alias
     tied_table_in_head: bool = False
+    # The head's Linear has no bias of its own: only the one held apart (EsmLMHead's decoder, bias=False)
+    lm_head_linear_bias: bool = True
+    # A Linear (layers × heads -> 1, with bias) over every attention map, after the layers (EsmContactPredictionHead)
+    contact_head: str | None = None
     lm_head_dense: str = "lm_head.dense"  # lm_head_transform: a dense layer and a norm before the head
     lm_head_norm: str = "lm_head.norm"
+    lm_head_in: str = "lm_head.linear1"  # prediction_head_size: the bottleneck's two Linears before the head
+    lm_head_out: str = "lm_head.linear2"
     conv1d: bool = False  # GPT-2's Conv1D stores weights as (in, out), not Linear's (out, in)
     # The order transformers registers the modules in, where it differs from the builder's (which
     # is Llama's: attention, FFN, norms), so that a listing follows named_parameters().  Module paths

@@ -31,6 +31,7 @@ DEFAULTS_NEED = {
     "hunyuan_v1_dense": {"head_dim": 128},  # HunYuanDenseV1Attention, the same
     "hunyuan_v1_moe": {"head_dim": 128},  # HunYuanMoEV1Attention, the same
     "nemotron": {"num_key_value_heads": 48},  # NemotronAttention: heads // None
+    "esm": {"vocab_size": 33},  # EsmConfig leaves vocab_size None (nn.Embedding(None, ...)): ESM-2's 33 tokens
     # Dots1Config leaves both expert counts None (torch.empty(None, ...)): dots.llm1's own values
     "dots1": {"n_routed_experts": 128, "n_shared_experts": 2},
     # Lfm2MoeDecoderLayer indexes config.layer_types, which Lfm2MoeConfig leaves None (no fallback)

@@ -90,6 +90,10 @@ def check_structure(arch: Architecture, where: str | None) -> None:
         if arch.tie_word_embeddings and arch.output_vocab_size != arch.vocab_size:
             raise ArchitectureError("output_vocab_size", "a pruned head cannot be tied to the token table "
                                     "(set tie_word_embeddings false)", where)
+    if (arch.tie_word_embeddings and arch.output_embedding_size is not None
+            and arch.output_embedding_size != (arch.embedding_size or arch.hidden_size)):
+        raise ArchitectureError("output_embedding_size", f"{arch.output_embedding_size} is not the token table's "
+                                "width: a head that wide cannot be tied to it (set tie_word_embeddings false)", where)
     for key, on in (("attn_sub_norm", arch.attn_sub_norm),
                     ("attention_output_gate", arch.attention_output_gate not in ("none", "per_head")),
                     ("attention_lambdas", arch.attention_lambdas)):

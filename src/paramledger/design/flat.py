@@ -178,7 +178,7 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
     if mixer is not None:  # each sublayer kind the design engages, after the mixer (a decoder's cross-attention)
         parts.extend([kind.build(arch) for kind in SUBLAYERS if kind.engaged(arch)])
     dense = _new(DenseFFN, (d, ffn_size or arch.ffn_size, arch.mlp_gated, arch.mlp_bias, arch.ffn_sub_norm,
-                            arch.learned_activation))
+                            arch.learned_activation, arch.mlp_down_bias))
     if ffn == MOE and arch.expert_embeddings:
         from ..parts.expert_embeddings import ExpertEmbeddings
 

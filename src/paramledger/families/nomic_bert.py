@@ -1,10 +1,12 @@
-"""NomicBERT and Jina Embeddings v3 (transformers 5.24.0 models/nomic_bert, models/jina_embeddings_v3): BERT's post-LN
-encoder (families/bert.py) with RoPE in place of a position table and Llama's projection names. Each only in the
-masked-LM mapping: the reference is NomicBertForMaskedLM / JinaEmbeddingsV3ForMaskedLM."""
+"""NomicBERT, Jina Embeddings v3 and GTE (transformers 5.24.0 models/nomic_bert, jina_embeddings_v3, gte): BERT's
+post-LN encoder (families/bert.py) with RoPE in place of a position table and Llama's projection names. Each only in the
+masked-LM mapping: the reference is its ForMaskedLM class."""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from typing import Any
 
 from ..naming import LLAMA
 from ._family import derived_from, same
@@ -64,5 +66,26 @@ JINA_EMBEDDINGS_V3 = derived_from(
               "max_position_embeddings": 8194, "type_vocab_size": 1},
     switches={**NOMIC_BERT.switches, "mlp_gated": False, "mlp_bias": True, "attention_bias": True,
               "attention_output_bias": True})
-MASKED_LM_ONLY = [NOMIC_BERT, JINA_EMBEDDINGS_V3]
+
+
+def token_types_unless_zero(config: Mapping[str, Any]) -> dict[str, Any]:
+    """GteEmbeddings builds no token-type table when type_vocab_size is 0 (modeling_gte.py lines 53-56)."""
+    return {"type_vocab_size": config.get("type_vocab_size") or None}
+
+
+# identical to nomic_bert except: GteModel under "gte" (no buffers in its embeddings), biases on q, k, v, o_proj and
+# on down_proj alone (GteMLP), no token-type table when type_vocab_size is 0, GteLMHead (lm_head.dense,
+# lm_head.layer_norm, lm_head.decoder with its own bias), GteConfig's defaults
+GTE = derived_from(
+    NOMIC_BERT, model_type="gte", causal_lm_class="GteForMaskedLM", source=TF.format("gte"),
+    naming=dataclasses.replace(
+        NOMIC_BERT.naming, embed="gte.embeddings.word_embeddings", token_types="gte.embeddings.token_type_embeddings",
+        embed_norm="gte.embeddings.LayerNorm", layer="gte.layers.{i}", rotary="gte.rotary_emb",
+        lm_head="lm_head.decoder", lm_head_bias=None, lm_head_dense="lm_head.dense", lm_head_norm="lm_head.layer_norm",
+        model_buffers=(), model_order=("gte.embeddings", "gte.layers", "lm_head")),
+    defaults={**NOMIC_BERT.defaults, "vocab_size": 250048, "hidden_act": "gelu", "max_position_embeddings": 8192,
+              "type_vocab_size": 1},
+    switches={**NOMIC_BERT.switches, "attention_bias": True, "attention_output_bias": True, "mlp_down_bias": True},
+    derive=(token_types_unless_zero,))
+MASKED_LM_ONLY = [NOMIC_BERT, JINA_EMBEDDINGS_V3, GTE]
 FAMILIES = MASKED_LM_ONLY

@@ -16,11 +16,12 @@ class DenseFFN(NamedTuple):
     bias: bool = False  # mlp_bias
     sub_norm: bool = False  # ffn_sub_norm: on the inner activations, before down_proj (BitNet)
     learned_activation: bool = False  # xIELU's alpha_p and alpha_n (hidden_act "xielu")
+    down_bias: bool = False  # mlp_down_bias: a bias on down alone (GteMLP)
 
     def tensors(self, c: Collector) -> None:
         n = c.naming
         dense(c, self.hidden_size, self.intermediate_size, self.gated, self.bias, n.gate, n.up, n.down, "ffn",
-              n.gate_up)
+              n.gate_up, self.down_bias)
         if self.sub_norm:
             c.norm(n.ffn_sub_norm, self.intermediate_size)
         if self.learned_activation:
@@ -34,7 +35,7 @@ class DenseFFN(NamedTuple):
 
 
 def dense(c: Collector, hidden: int, size: int, gated: bool, bias: bool, gate: str, up: str, down: str,
-          component: str, fused_gate_up: str | None = None) -> None:
+          component: str, fused_gate_up: str | None = None, down_bias: bool = False) -> None:
     """gate and up (or one fused gate_up of 2 × size rows), then down; up and down when not gated."""
     if gated and fused_gate_up is not None:
         c.linear(fused_gate_up, 2 * size, hidden, component, None, bias)
@@ -43,4 +44,4 @@ def dense(c: Collector, hidden: int, size: int, gated: bool, bias: bool, gate: s
         c.linear(up, size, hidden, component, None, bias)
     else:
         c.linear(up, size, hidden, component, None, bias)
-    c.linear(down, hidden, size, component, None, bias)
+    c.linear(down, hidden, size, component, None, bias or down_bias)

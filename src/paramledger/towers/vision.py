@@ -120,7 +120,7 @@ class VisionTower(NamedTuple):
         head_dim = self.head_dim or d // heads
         attention = _new(Attention, (d, heads, heads, head_dim, head_dim, lay.bias, lay.bias, "none", True, "none",
                                      False, False, False, False, 0, False, False))
-        ffn = _new(DenseFFN, (d, self.intermediate_size, lay.gated, lay.bias, False, False))
+        ffn = _new(DenseFFN, (d, self.intermediate_size, lay.gated, lay.bias, False, False, False))
         return _new(Layer, ((attention, ffn, _new(BlockNorms, (d, "pre", True, True, True))),))
 
 

@@ -1,0 +1,37 @@
+"""Flat keys of encoders' embeddings, heads and norms that only some masked-LM families read (issue #17), declared
+apart from the Architecture's own (they follow its fields and the part kinds', as a part kind's keys do)."""
+
+from __future__ import annotations
+
+
+class EncoderKeys:
+    """The annotated attributes are Architecture fields (HF config key names where a config spells them so)."""
+    # A transform before the head: a hidden × hidden dense layer (biased by lm_head_transform_bias) and a norm
+    # (ModernBERT's head, BERT's MLM prediction head).
+    lm_head_transform: bool = False
+    lm_head_transform_bias: bool = False
+    # the width of the token, position and token-type tables and of the head when it differs from the layers'
+    # (ELECTRA's factorized embeddings: a Linear to hidden_size after them); None: hidden_size
+    embedding_size: int | None = None
+    # buckets of one relative-position bias table (buckets × heads) for the whole encoder, after its layers (MPNet's
+    # encoder.relative_attention_bias); None: none
+    relative_attention_num_buckets: int | None = None
+    type_vocab_size: int | None = None  # rows of a token-type (segment) table on the embeddings (BERT); None: none
+    task_type_vocab_size: int | None = None  # rows of a second, task-type table (ERNIE's use_task_id); None: none
+    mlp_down_bias: bool = False  # a bias on the dense FFN's down projection alone (GteMLP), where mlp_bias is off
+    final_norm_bias: bool = True  # False: a LayerNorm final norm without its bias, the block norms keep theirs (ESMC)
+    # the head transform's output, the head norm's and the head's width when it differs from the tables' (RemBERT's
+    # output_embedding_size: cls.predictions.dense hidden -> it, the decoder it -> vocab); None: the tables' width
+    output_embedding_size: int | None = None
+    # a bottleneck before the head: hidden -> prediction_head_size -> hidden, no biases (UltraBERT's head.linear1 and
+    # head.linear2); None: none
+    prediction_head_size: int | None = None
+    # rows of one hidden-wide relative-position table for the whole encoder, after its layers (DeBERTa-v2's
+    # encoder.rel_embeddings: 2 × position_buckets, or 2 × max_relative_positions); None: none
+    relative_embeddings_size: int | None = None
+    # rows of each of four box-coordinate tables (x, y, h, w) beside the position table (LayoutLM); None: none
+    max_2d_position_embeddings: int | None = None
+
+    zero_or_more = ("type_vocab_size", "relative_attention_num_buckets", "task_type_vocab_size")
+    positive_or_null = ("embedding_size", "output_embedding_size", "prediction_head_size", "relative_embeddings_size",
+                        "max_2d_position_embeddings")
