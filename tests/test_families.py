@@ -95,7 +95,8 @@ def test_family_cites_its_configuration_file(model_type):
 
 
 # Classes that tie nothing whatever tie_word_embeddings says (no _tied_weights_keys): their heads are their own.
-NEVER_TIED = {"bigbird_pegasus": "BigBirdPegasusForCausalLM declares no _tied_weights_keys"}
+NEVER_TIED = {"bigbird_pegasus": "BigBirdPegasusForCausalLM declares no _tied_weights_keys",
+              "cpmant": "CpmAntForCausalLM declares _tied_weights_keys = {}"}
 ACTIVATION_KEYS = ("hidden_act", "hidden_activation", "activation_function", "afn")
 
 
@@ -117,7 +118,10 @@ def test_facts_for_the_family_table_match_the_config_class(model_type):
     assert arch.tie_word_embeddings == ties
     inventory = paramledger.inventory(arch)
     assert inventory.tied == ties
-    assert (inventory.component("positions") > 0) == (arch.position_embedding_type == "learned")
+    # learned positions: a position table, or a learned relative-position table (MPNet's, CPM-Ant's, DeBERTa-v2's)
+    learned = (arch.position_embedding_type == "learned" or arch.relative_attention_num_buckets is not None
+               or arch.relative_embeddings_size is not None)
+    assert (inventory.component("positions") > 0) == learned
     if not arch.is_mla and getattr(cfg, "num_key_value_heads", None):
         assert arch.kv_heads == cfg.num_key_value_heads
 

@@ -25,6 +25,8 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     d = arch.hidden_size
     width = arch.embedding_size or d  # the tables' width (ELECTRA's embedding_size), the head's too
     c.add(n.embed + ".weight", (arch.vocab_size, width), "embedding")
+    if n.mask_embedding is not None:  # a bare Parameter, no nn.Embedding: the HF non-embedding count keeps it
+        c.add(n.mask_embedding, (1, 1, d), "attention")
     if arch.position_embedding_type == "learned":
         c.add(n.positions + ".weight", (arch.max_position_embeddings + n.position_offset, width), "positions")
     if arch.max_2d_position_embeddings is not None:  # nn.Embedding tables: out of Hugging Face's non-embedding count
@@ -62,12 +64,17 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if n.pooler is not None:  # held by the model its head class builds (BigBirdForCausalLM, LayoutLMForMaskedLM)
         c.linear(n.pooler, d, d, "ffn", None, True)
     if arch.relative_attention_num_buckets is not None:  # one table for every layer, an nn.Embedding after them
-        c.add(n.relative_attention_bias + ".weight", (arch.relative_attention_num_buckets, arch.num_attention_heads),
-              "positions")
+        c.add(n.relative_attention_bias + ("" if n.relative_attention_bias_raw else ".weight"),
+              (arch.relative_attention_num_buckets, arch.num_attention_heads), "positions")
     if arch.relative_embeddings_size is not None:  # one hidden-wide nn.Embedding after the layers (DeBERTa-v2)
         c.add(n.relative_embeddings + ".weight", (arch.relative_embeddings_size, d), "positions")
     if arch.final_norm:
         c.norm(n.final_norm, d, offset=arch.final_norm_bias)
+    if n.hyper_head is not None:  # registered after the final norm (HYV4Model.hc_head), float32 matmul weights
+        streams = arch.hc_mult
+        c.add(n.hyper_head + ".hc_fn", (streams, streams * d), "ffn")
+        c.add(n.hyper_head + ".hc_base", (streams,), "ffn")
+        c.add(n.hyper_head + ".hc_scale", (1,), "ffn")
     if n.contact_head is not None:  # EsmContactPredictionHead.regression over every layer's attention maps
         c.linear(n.contact_head, 1, arch.num_hidden_layers * arch.num_attention_heads, "ffn", None, True)
     head_width = arch.output_embedding_size or width  # the head's own width (RemBERT's output_embedding_size)

@@ -23,6 +23,9 @@ class Naming:
     embed_project: str = "model.embeddings_project"  # embedding_size: the Linear from the tables' width to hidden_size
     embed_project_always: bool = False  # that Linear even at equal widths (RemBertEncoder.embedding_hidden_mapping_in)
     embed_norm: str | None = None  # a norm on the token embeddings, before the blocks (BLOOM)
+    # a learned (1, 1, hidden) embedding of the masked positions, built after the token table (XLNet's
+    # transformer.mask_emb, the query stream's start; its model_order puts it first); None: none
+    mask_embedding: str | None = None
     # attention (separate projections, or one fused qkv when ``qkv`` is set)
     q: str = "self_attn.q_proj"
     k: str = "self_attn.k_proj"
@@ -145,10 +148,15 @@ class Naming:
     laurel_norm: str = "laurel.post_laurel_norm"
     pooler: str | None = None  # a hidden × hidden Linear with its bias after the layers (BigBirdModel.pooler)
     relative_attention_bias: str = "model.relative_attention_bias"  # relative_attention_num_buckets (MPNet)
+    # The table is a bare Parameter at that path, no ".weight" (CPM-Ant's position_bias.relative_attention_bias)
+    relative_attention_bias_raw: bool = False
     relative_embeddings: str = "model.rel_embeddings"  # relative_embeddings_size (DeBERTa-v2's encoder.rel_embeddings)
     # max_2d_position_embeddings: LayoutLM's box tables, "{p}" standing for x, y, h and w, after the position table
     box_positions: str = "model.embeddings.{p}_position_embeddings"
     final_norm: str = "model.norm"
+    # the hyper-connection head collapsing hc_mult residual streams into one before the LM head (HY-V4's and
+    # DeepSeek-V4's hc_head: hc_fn (hc_mult, hc_mult × hidden), hc_base, hc_scale); None: none
+    hyper_head: str | None = None
     lm_head: str = "lm_head"
     lm_head_bias: str | None = None  # the head's bias held apart from its Linear (BertGenerationOnlyLMHead's lm_head.bias)
     # The head registered before the model (XLMRobertaForCausalLM sets lm_head first): a tied table is then named by
