@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import paramledger
 
 
@@ -113,3 +115,21 @@ def test_the_count_table_gives_each_figure_at_a_glance_beside_the_exact_one(cli)
     code, out, _ = cli("count", "Llama-3.1-8B")
     total = next(line for line in out.splitlines() if line.startswith("total"))
     assert total.split() == ["total", "8,030,261,248", "8.03", "B", "100.00", "%"]
+
+
+@pytest.mark.parametrize("model_type", sorted(paramledger.families.supported()))
+def test_every_family_answers_every_view_at_its_defaults(model_type):
+    """Each view of a family's class defaults answers (the table's break-even vocabulary, the JSON, memory and the
+    report): Moshi's and CPM-Ant's head of their own row count failed the table's break-even step, which the
+    inventory alone never reached."""
+    pytest.importorskip("transformers")
+    from paramledger.memory import memory_report
+    from paramledger.reference import default_config
+    from paramledger.render import inventory_json, inventory_table
+    from paramledger.report import report_html
+
+    inv = paramledger.inventory(paramledger.load(default_config(model_type)))
+    assert f"{inv.total:,}" in inventory_table(inv)
+    assert inventory_json(inv)["total"] == inv.total
+    assert memory_report(inv).weights.total > 0
+    assert "<html" in report_html(inv)

@@ -15,19 +15,25 @@ def break_even_vocab_size(architecture: Architecture) -> int | None:
 
     Everything else is linear in the vocabulary (rest = r0 + r1·V, r1 > 0 only for an
     untied head or output bias), so two inventories pin it down exactly:
-    V·d > r0 + r1·V  ⟺  V > r0 / (d − r1)."""
+    V·d > r0 + r1·V  ⟺  V > r0 / (d − r1).  A head of its own row count (output_vocab_size: a pruned head, or
+    Moshi's and CPM-Ant's table with rows past the vocabulary) keeps its distance to the table's rows."""
     from . import inventory
 
+    gap = architecture.vocab_size - (architecture.output_vocab_size or architecture.vocab_size)
+
     def rest(vocab: int) -> int:
-        inv = inventory(architecture.replace(vocab_size=vocab))
+        rows = {"output_vocab_size": vocab - gap} if architecture.output_vocab_size is not None else {}
+        inv = inventory(architecture.replace(vocab_size=vocab, **rows))
         return inv.total - inv.embedding
 
-    one, two = rest(1), rest(2)
-    r0, r1 = 2 * one - two, two - one
+    first = max(gap, 0) + 1  # the smallest table that leaves the head a row
+    one, two = rest(first), rest(first + 1)
+    r1 = two - one
+    r0 = one - r1 * first
     d = architecture.hidden_size
     if d <= r1:
         return None
-    return r0 // (d - r1) + 1
+    return max(r0 // (d - r1) + 1, first)
 
 
 @dataclass(frozen=True)
