@@ -123,21 +123,27 @@ MAX_PERIOD = 4_096
 """The longest period periodic_kinds looks for (a real pattern repeats every few layers)."""
 
 
-def periodic_kinds(keys: Sequence[Hashable], start: int = 0) -> list[tuple[Hashable, Layers]] | None:
-    """``keys[i]``: layer start + i's kind.  Where they repeat with a period of at most MAX_PERIOD (keys[i] ==
-    keys[i + p] for every i), each kind in the order it first appears with its layers as offsets of the period;
-    else None.  The smallest period of the first 2 x MAX_PERIOD keys is the only candidate (two periods p, q <=
-    MAX_PERIOD of that window make gcd(p, q) one, Fine and Wilf), checked once over every key: a compare in C."""
+def smallest_period(keys: Sequence[Hashable]) -> int | None:
+    """The smallest p of at most MAX_PERIOD with keys[i] == keys[i + p] for every i, the keys holding at least two
+    periods; else None.  The smallest period of the first 2 x MAX_PERIOD keys is the only candidate (two periods
+    p, q <= MAX_PERIOD of that window make gcd(p, q) one, Fine and Wilf), checked once over every key (in C)."""
     depth = len(keys)
     window = keys[:2 * MAX_PERIOD]
     period = next((p for p in range(1, min(MAX_PERIOD, depth // 2) + 1)
                    if keys[p] == keys[0] and window[p:] == window[:len(window) - p]), None)
-    if period is None or keys[period:] != keys[:depth - period]:
+    return None if period is None or keys[period:] != keys[:depth - period] else period
+
+
+def periodic_kinds(keys: Sequence[Hashable], start: int = 0) -> list[tuple[Hashable, Layers]] | None:
+    """``keys[i]``: layer start + i's kind.  Where they repeat with a period (smallest_period), each kind in the
+    order it first appears with its layers as offsets of the period; else None."""
+    period = smallest_period(keys)
+    if period is None:
         return None
     offsets: dict[Hashable, list[int]] = {}
     for at, key in enumerate(keys[:period]):
         offsets.setdefault(key, []).append(at)
-    return [(key, Layers.periodic(at, period, start + depth, start)) for key, at in offsets.items()]
+    return [(key, Layers.periodic(at, period, start + len(keys), start)) for key, at in offsets.items()]
 
 
 def grouped_kinds(keys: Sequence[Hashable], start: int = 0) -> list[tuple[Hashable, Layers]]:

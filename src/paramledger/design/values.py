@@ -123,20 +123,43 @@ def repeat_patterns(arch: Any, layers: int, changes: Any) -> dict[str, Any]:
     Gemma's and Mistral's configs generate it; per-layer attention shapes repeat alongside it, so each
     layer keeps its attention type's shape (Gemma 4), and so do the lists that place the mixers and
     sublayers of a family's config (Jamba's one attention layer in eight; Nemotron-H's layers without an
-    FFN): layer i holds what layer i mod the old depth held.  Its dense layers of an MoE design repeat
-    too (Jamba's expert period), unless they are the first k layers, which stay the first k (DeepSeek's
-    first_k_dense_replace).  A design of our own keeps the lists it declares, its new layers plain ones."""
+    FFN).  Its dense layers of an MoE design repeat too (Jamba's expert period), unless they are the first
+    k layers, which stay the first k (DeepSeek's first_k_dense_replace).  Layer i holds what layer i mod the
+    patterns' smallest period held (RecurrentGemma's three-layer block_types at 28 layers, from 26: as its
+    config cycles them), or i mod the old depth where they hold no period twice.  A design of our own keeps
+    the lists it declares, its new layers plain ones."""
     if layers <= 0:
         return {}
-    out = {key: tuple(getattr(arch, key)[i % len(getattr(arch, key))] for i in range(layers))
-           for key in ("layer_types", "head_dim_per_layer", "num_key_value_heads_per_layer")
-           if getattr(arch, key) and key not in changes}
     depth = arch.num_hidden_layers
-    for key in repeating_lists(arch) if arch.model_type != "paramledger" else ():  # a design's own lists stay
-        listed = frozenset(getattr(arch, key) if key not in changes else ())
-        if listed:  # each listed offset's layers of every period, merged (in C: ranges and one sort)
-            out[key] = tuple(sorted(chain.from_iterable(range(i, layers, depth) for i in listed if i < depth)))
+    shapes = [key for key in ("layer_types", "head_dim_per_layer", "num_key_value_heads_per_layer")
+              if getattr(arch, key) and key not in changes]
+    lists = [key for key in (repeating_lists(arch) if arch.model_type != "paramledger" else ())  # a design's stay
+             if getattr(arch, key) and key not in changes]
+    period = _period(arch, depth, shapes, lists)
+    out = {key: tuple(getattr(arch, key)[i % min(period, len(getattr(arch, key)))] for i in range(layers))
+           for key in shapes}
+    for key in lists:  # each listed offset's layers of every period, merged (in C: ranges and one sort)
+        out[key] = tuple(sorted(chain.from_iterable(range(i, layers, period) for i in getattr(arch, key)
+                                                    if i < period)))
     return out
+
+
+def _period(arch: Any, depth: int, shapes: list[str], lists: list[str]) -> int:
+    """The smallest period of every layer's place in ``shapes`` and ``lists`` (_layers.smallest_period), or the
+    depth where they hold none twice."""
+    from .._layers import smallest_period
+
+    if not shapes and not lists:
+        return depth
+    columns: list[Any] = []
+    for key in lists:
+        member = bytearray(depth)
+        for i in getattr(arch, key):
+            if i < depth:
+                member[i] = 1
+        columns.append(member)
+    columns += [getattr(arch, key) for key in shapes if len(getattr(arch, key)) == depth]
+    return smallest_period(list(zip(*columns))) or depth
 
 
 def repeating_lists(arch: Any) -> list[str]:
