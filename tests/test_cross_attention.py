@@ -222,3 +222,23 @@ def test_transformers_3_switches_are_read_as_each_family_builds(model_type, lega
     than the one the family's class builds describes another checkpoint, and is said."""
     notes = paramledger.load({"model_type": model_type, **TINY, **legacy}).notes
     assert any(key in note for note in notes for key in legacy) != understood
+
+
+def test_memory_adds_the_cross_attention_cache_of_an_encoder_input(cli, tmp_path):
+    """memory --encoder-length N (issue #17 item 3): the cross-attention keys and values of an N-token encoder input
+    (checked against EncoderDecoderCache above), beside the self-attention cache, in the total; refused in one
+    line for a decoder with no cross-attention."""
+    from paramledger.kvcache import cross_attention_cache
+
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "bart"}))
+    status, out, _ = cli("memory", str(path), "--encoder-length", "1024", "--context", "256", "--batch", "2", "--json")
+    data = json.loads(out)
+    cross = cross_attention_cache(paramledger.load(str(path)), 1024, 2, "bf16")
+    assert status == 0 and data["encoder_length"] == 1024 and data["cross_attention_cache_bytes"] == cross.bytes
+    assert cross.bytes == 2 * 1024 * 12 * 2 * 1024 * 2  # batch × tokens × layers × (k, v) × d_model × 2 bytes
+    assert data["total_bytes"] == data["weights_bytes"] + data["kv_cache_bytes"] + cross.bytes
+    status, out, _ = cli("memory", str(path), "--encoder-length", "1024")
+    assert "cross-attention cache at bf16: 24,576 values per encoder token" in out
+    status, _, err = cli("memory", "Llama-3.2-1B", "--encoder-length", "10")
+    assert status == 2 and err.count("\n") == 1 and "llama has no cross-attention" in err

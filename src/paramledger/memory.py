@@ -31,7 +31,7 @@ from .compute import (MATMUL_DEFINITION, TRAINING_DEFINITION, ForwardFlops, as_i
 from .dtypes import ALIASES as DTYPE_ALIASES
 from .dtypes import DTYPES, KV_DTYPES, DType, get_dtype, group_size_for, tensor_bytes
 from .inventory import ACTIVE_DEFINITION, COMPONENTS, TOWER_COMPONENTS, Inventory, StampedTensors, Tensor
-from .kvcache import KVCache, kv_cache
+from .kvcache import CrossAttentionCache, KVCache, cross_attention_cache, kv_cache
 from .sources import load
 from .training import TrainingMemory, training_memory
 
@@ -328,23 +328,25 @@ class MemoryReport:
     training: TrainingMemory | None = None
     training_tokens: int | None = None
     image_tokens: int = 0  # the decoder tokens of the images the context holds (counted in kv.context)
+    cross: CrossAttentionCache | None = None  # --encoder-length: the cross-attention cache of an encoder's input
 
     @property
     def total_bytes(self) -> int:
-        return self.weights.total + self.kv.bytes + self.kv.state_bytes
+        return self.weights.total + self.kv.bytes + self.kv.state_bytes + (self.cross.bytes if self.cross else 0)
 
 
 def memory_report(source: Inventory | Architecture | str, *, dtype: str | None = None, kv_dtype: str | None = None,
                   context: int | None = None, batch: int = 1, keep: Mapping[str, str] | list[str] | None = None,
                   group_size: int | None = None, training: str | None = None, zero_stage: int | None = None,
                   devices: int | None = None, tokens: int | None = None, images: int = 0,
-                  image_size: tuple[int, int] | None = None) -> MemoryReport:
+                  image_size: tuple[int, int] | None = None, encoder_length: int | None = None) -> MemoryReport:
     """Weights, KV cache, active parameters, FLOPs per token and (with ``training``) training memory.
 
     ``dtype`` None: the weights as the checkpoint stores them (weight_bytes); ``kv_dtype`` defaults to
     ``dtype`` when that is a KV format (KV_DTYPES), else bf16; ``context`` defaults to
     max_position_embeddings; ``images`` (of ``image_size``, where the count follows it) add the tokens they cost
-    a whole multimodal model's decoder to the context."""
+    a whole multimodal model's decoder to the context; ``encoder_length``: a decoder's cross-attention cache of an
+    encoder input that long (fixed by it, whatever the context), in the total and in FLOPs."""
     inv = as_inventory(load(source) if isinstance(source, str) else source)
     arch = inv.architecture
     if arch is None:
@@ -366,11 +368,18 @@ def memory_report(source: Inventory | Architecture | str, *, dtype: str | None =
         pictured = image_tokens(arch, images, image_size)
         context += pictured
     kv = kv_cache(arch, context, batch, kv_dtype)
+    cross = None
+    if encoder_length is not None:
+        cross = cross_attention_cache(arch, encoder_length, batch, kv_dtype)
+        if not cross.layers:
+            raise OptionError("--encoder-length", f"{arch.model_type} has no cross-attention: no layer reads an "
+                              "encoder's output")
     decompressed = kv_cache(arch, context, batch, kv_dtype, "decompressed") if arch.is_mla else None
     train = training_memory(inv, training, zero_stage or 0, devices) if training is not None else None
     if tokens is not None:
         training_flops(inv, tokens)  # validates
-    return MemoryReport(inv, weights, kv, forward_flops_per_token(inv, context), decompressed, train, tokens, pictured)
+    return MemoryReport(inv, weights, kv, forward_flops_per_token(inv, context, encoder_length), decompressed, train,
+                        tokens, pictured, cross)
 
 
 def report_json(report: MemoryReport) -> dict[str, Any]:
@@ -394,6 +403,9 @@ def report_json(report: MemoryReport) -> dict[str, Any]:
         "kv_dtype": kv.dtype.name,
         "context": kv.context,
         "image_tokens": report.image_tokens,  # of the context: the images' (memory --images)
+        # --encoder-length: a decoder's cross-attention keys and values of an encoder input that long (else null)
+        "encoder_length": report.cross.encoder_length if report.cross else None,
+        "cross_attention_cache_bytes": report.cross.bytes if report.cross else None,
         "batch": kv.batch,
         "kv_values_per_token": kv.values_per_token,
         "kv_bytes_per_token": kv.bytes_per_token,

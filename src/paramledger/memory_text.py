@@ -51,7 +51,12 @@ def report_text(report: MemoryReport, *, flops: bool = False) -> str:
                   *_wrapped(MLA_LAYOUTS["decompressed"], "  ")]
     if kv.state_values:
         lines += [f"  {state_label(kv)}:", f"    {kv.state_values:,} values = {format_bytes(kv.state_bytes)}"]
-    lines += ["", f"total ({total_label(kv)}): {format_bytes(report.total_bytes)}",
+    if (cross := report.cross) is not None:  # --encoder-length: fixed by the encoder's input, not the context
+        lines += ["", f"cross-attention cache at {cross.dtype.name}: {cross.values_per_token:,} values per encoder "
+                      f"token, {cross.batch} × {cross.encoder_length:,} encoder tokens: {format_bytes(cross.bytes)}",
+                  *_wrapped(cross.definition, "  ")]
+    total = total_label(kv) + (" + cross-attention cache" if cross is not None else "")
+    lines += ["", f"total ({total}): {format_bytes(report.total_bytes)}",
               *_wrapped(TOTAL_DEFINITION, "  "), "",
               f"active parameters per token: {inv.active:,}"
               + (" (dense: every parameter)" if not arch.is_moe else ""),

@@ -29,6 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "(Gemma 3's 256 each, LLaVA's patch grid, Qwen2-VL's from --image)")
     parser.add_argument("--image", type=_image_size, default=None, metavar="WxH",
                         help="the images' size in pixels, where their token count follows it (Qwen2-VL)")
+    parser.add_argument("--encoder-length", type=count_type("--encoder-length", "tokens"), default=None, metavar="N",
+                        help="a decoder's cross-attention cache of an N-token encoder input (BART's, Whisper's "
+                             "decoder), fixed by N whatever the context; in the total and the FLOPs")
     parser.add_argument("--flops", action="store_true",
                         help="add the forward FLOPs per token at --context (memory --json always holds them)")
     parser.add_argument("--lora", metavar="ADAPTER",
@@ -56,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         inv, dtype=args.dtype, kv_dtype=args.kv_dtype, context=args.context,
         batch=args.batch, keep=args.keep, group_size=args.group_size, training=args.training,
         zero_stage=args.zero, devices=args.devices, tokens=args.tokens, images=args.images, image_size=args.image,
+        **({"encoder_length": args.encoder_length} if args.encoder_length is not None else {}),
     )
     if args.json:
         print_json(report_json(report))
