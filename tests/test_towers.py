@@ -5,6 +5,7 @@ tensor against transformers in tests/test_families.py; these are the whole-model
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -157,3 +158,20 @@ def test_llava_over_a_tower_without_a_patch_grid_counts_and_says_its_images_are_
     assert status == 0 and "llava" in out
     status, _, err = cli("memory", str(path), "--images", "1")
     assert status == 2 and err.count("\n") == 1 and "does not know how many tokens an image costs" in err
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ({"spatial_merge_size": float("nan")}, "spatial_merge_size: must be a whole number, got nan"),
+    ({"spatial_merge_size": float("inf")}, "spatial_merge_size: must be a whole number, got inf"),
+    ({"spatial_merge_size": []}, r"spatial_merge_size: must be a whole number, got \[\]"),
+    ({"multimodal_projector_bias": "false"}, "multimodal_projector_bias: must be true or false, got 'false'"),
+    ({"tie_word_embeddings": "false"}, "tie_word_embeddings: must be true or false, got 'false'"),
+])
+def test_a_projector_or_tying_value_it_cannot_take_is_one_line(cli, tmp_path, extra, message):
+    """Found by the slow config fuzzer on Mistral 3 (NaN, Infinity and a list raised ValueError, OverflowError and
+    TypeError in its projector); a whole model's tying key is a boolean, as transformers' config classes read it."""
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "mistral3", **extra}))
+    status, out, err = cli("count", str(path))
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert re.search(f"config.json: {message}", err), err

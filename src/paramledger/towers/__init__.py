@@ -16,7 +16,8 @@ from functools import lru_cache
 from importlib import import_module
 from typing import Any, NamedTuple
 
-from .._exceptions import ArchitectureError
+from .._exceptions import ArchitectureError, quoted
+from ..limits import MAX_INTEGER
 from ..inventory import Inventory, StampedTensors, Tensor, inventory_from_tensors
 from ..naming import Naming
 from ._kind import TowerKind
@@ -71,10 +72,13 @@ class Projected(NamedTuple):
         return []
 
 
-def tied(whole: Whole, config: Mapping[str, Any], text_tied: bool) -> bool:
+def tied(whole: Whole, config: Mapping[str, Any], text_tied: bool, where: str | None = None) -> bool:
     """Whether the whole model ties its head to the token table."""
-    tie = next((config[key] for key in whole.tie_keys if key in config), whole.tie_word_embeddings)
-    return bool(tie or whole.tie_from_text and text_tied)
+    key = next((key for key in whole.tie_keys if key in config), None)
+    tie = whole.tie_word_embeddings if key is None or config[key] is None else config[key]
+    if not isinstance(tie, bool):  # as transformers' config classes read a boolean: "false" is no False
+        raise ArchitectureError(key or "tie_word_embeddings", f"must be true or false, got {quoted(tie)}", where)
+    return tie or whole.tie_from_text and text_tied
 
 
 def embedding_tables(arch: Any) -> frozenset[str]:
@@ -100,7 +104,7 @@ def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str |
     towers = Towers(parts, text_family.model_type, arch.tie_word_embeddings,
                     None if own is not None and naming == whole_naming(own.naming, whole.decoder_prefix) else naming,
                     images)
-    tie, notes = tied(whole, config, arch.tie_word_embeddings), arch.notes
+    tie, notes = tied(whole, config, arch.tie_word_embeddings, where), arch.notes
     if tie and not arch.tie_word_embeddings and not any(key in config for key in whole.tie_keys):
         head = arch.lm_head_rows * arch.hidden_size  # the config is silent; its class ties, its text_config does not
         notes = (*notes, (f"the head is tied, as transformers builds this config (its class's default; the config "
@@ -136,8 +140,19 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
     tower_kind = kinds[kind]
     vision = {**tower_kind.defaults, **given}
     towers = tuple(tower_kind.make(prefix, vision, where) for prefix in (whole.vision_prefix, *whole.twin_prefixes))
-    projected = Projected(projector_tensors(whole.projector_prefix, whole.projector(config, towers[0], text_hidden)))
-    return (*towers, projected)
+    try:
+        named = whole.projector(config, towers[0], text_hidden)
+    except ArchitectureError as error:  # a projector's refusal, said about this config
+        raise ArchitectureError(error.key, error.message, where) from None
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError, KeyError, IndexError) as error:
+        # a projector's own keys read as its class reads them; a value it cannot take, said in one line
+        raise ArchitectureError("config", f"a value does not fit the projector ({error.__class__.__name__}: "
+                                f"{str(error)[:120]})", where) from None
+    for name, shape in named:
+        if not all(type(size) is int and 0 <= size <= MAX_INTEGER for size in shape):
+            raise ArchitectureError("config", f"the projector's {name} would be {quoted(shape)}: its sizes must be "
+                                    "whole numbers within the bound (docs/limits.md)", where)
+    return (*towers, Projected(projector_tensors(whole.projector_prefix, named)))
 
 
 @lru_cache(maxsize=1)

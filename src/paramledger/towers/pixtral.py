@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ArchitectureError
+from ..design.values import positive
 from ..inventory import Buffer
 from ..naming import Naming
 from ._kind import TowerKind
@@ -58,10 +59,12 @@ def mistral3(config: Mapping[str, Any], vision: Any, hidden: int) -> list[tuple[
     """Mistral3MultiModalProjector (models/mistral3/modeling_mistral3.py): an RMSNorm over the vision width, the
     patch merger (spatial_merge_size² patches into one, no bias), then LLaVA's two Linears, linear_1 from the
     vision width times the feature layers; biased by multimodal_projector_bias (Mistral3Config: False)."""
-    merge = int(config.get("spatial_merge_size", 2))
+    merge = positive(config.get("spatial_merge_size", 2), "spatial_merge_size", None)
     layers = config.get("vision_feature_layer", -1)
     width = vision.hidden_size * (len(layers) if isinstance(layers, list) else 1)
-    bias = bool(config.get("multimodal_projector_bias", False))
+    bias = config.get("multimodal_projector_bias", False)
+    if not isinstance(bias, bool):
+        raise ArchitectureError("multimodal_projector_bias", f"must be true or false, got {bias!r}")
     out = [("norm.weight", (vision.hidden_size,)),
            ("patch_merger.merging_layer.weight", (vision.hidden_size, vision.hidden_size * merge * merge))]
     for name, shape in (("linear_1", (hidden, width)), ("linear_2", (hidden, hidden))):
