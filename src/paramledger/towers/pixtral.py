@@ -13,6 +13,7 @@ from ..design.values import positive
 from ..inventory import Buffer
 from ..naming import Naming
 from ._kind import TowerKind
+from .projectors import flag
 from .vision import VisionLayout, VisionTower, vit
 
 PIXTRAL = VisionLayout(
@@ -62,9 +63,7 @@ def mistral3(config: Mapping[str, Any], vision: Any, hidden: int) -> list[tuple[
     merge = positive(config.get("spatial_merge_size", 2), "spatial_merge_size", None)
     layers = config.get("vision_feature_layer", -1)
     width = vision.hidden_size * (len(layers) if isinstance(layers, list) else 1)
-    bias = config.get("multimodal_projector_bias", False)
-    if not isinstance(bias, bool):
-        raise ArchitectureError("multimodal_projector_bias", f"must be true or false, got {bias!r}")
+    bias = flag(config, "multimodal_projector_bias", False)
     out = [("norm.weight", (vision.hidden_size,)),
            ("patch_merger.merging_layer.weight", (vision.hidden_size, vision.hidden_size * merge * merge))]
     for name, shape in (("linear_1", (hidden, width)), ("linear_2", (hidden, hidden))):

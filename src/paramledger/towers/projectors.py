@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .._exceptions import ArchitectureError
 from ..inventory import Tensor
 
 if TYPE_CHECKING:
@@ -14,6 +15,17 @@ if TYPE_CHECKING:
 _new = tuple.__new__
 Projector = Callable[[Mapping[str, Any], Any, int], list[tuple[str, tuple[int, ...]]]]
 """(the whole config, its vision tower, the decoder's hidden size) -> [(name under the prefix, shape)]."""
+
+
+def flag(config: Mapping[str, Any], key: str, default: bool) -> bool:
+    """A projector's boolean key as transformers' config classes read it (null: the class default); "false" and
+    0 are refused, never taken as true."""
+    value = config.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise ArchitectureError(key, f"must be true or false, got {value!r}")
+    return value
 
 
 def gemma3(config: Mapping[str, Any], vision: VisionTower, hidden: int) -> list[tuple[str, tuple[int, ...]]]:
@@ -34,7 +46,7 @@ def llava(config: Mapping[str, Any], vision: VisionTower, hidden: int) -> list[t
     layers = config.get("vision_feature_layer", -2)
     width = vision.hidden_size * (len(layers) if isinstance(layers, list) else 1)
     out = [("linear_1.weight", (hidden, width))]
-    bias = config.get("multimodal_projector_bias", True)
+    bias = flag(config, "multimodal_projector_bias", True)
     if bias:
         out.append(("linear_1.bias", (hidden,)))
     out.append(("linear_2.weight", (hidden, hidden)))

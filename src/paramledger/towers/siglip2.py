@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
 from ._kind import TowerKind
+from .projectors import flag
 from .vision import SIGLIP, VisionTower, vit
 
 _new = tuple.__new__
@@ -65,9 +66,9 @@ def lfm2_vl(config: Mapping[str, Any], vision: Any, hidden: int) -> list[tuple[s
     for key, value in (("downsample_factor", factor), ("projector_hidden_size", width)):
         if type(value) is not int or value <= 0:
             raise ArchitectureError(key, f"must be a positive whole number, got {value!r}")
-    wide, bias = vision.hidden_size * factor * factor, bool(config.get("projector_bias", True))
+    wide, bias = vision.hidden_size * factor * factor, flag(config, "projector_bias", True)
     out = []
-    if config.get("projector_use_layernorm", True):
+    if flag(config, "projector_use_layernorm", True):
         out += [("layer_norm.weight", (wide,)), ("layer_norm.bias", (wide,))]
     for name, shape in (("linear_1", (width, wide)), ("linear_2", (hidden, width))):
         out.append((f"{name}.weight", shape))
