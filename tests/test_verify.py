@@ -126,9 +126,9 @@ def test_missing_file_is_one_line(cli, tmp_path):
 
 def test_unsupported_model_type_is_one_line(cli, tmp_path):
     path = tmp_path / "config.json"
-    path.write_text(json.dumps({"model_type": "rwkv"}))
+    path.write_text(json.dumps({"model_type": "made_up_lm"}))
     line = one_error_line(cli, str(path))
-    assert "model_type 'rwkv' is not supported" in line and "paramledger families --supported" in line
+    assert "model_type 'made_up_lm' is not supported" in line and "paramledger families --supported" in line
 
 
 def test_config_transformers_refuses_is_one_line(cli, tmp_path):

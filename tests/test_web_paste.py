@@ -110,7 +110,7 @@ def test_the_notes_come_with_the_count(server):
     (b'{"model_type": "no-such-family"}', "pasted config.json: model_type 'no-such-family' is not supported"),
     (b'{"model_type": "llama", "hidden_size": "wide"}', "hidden_size: must be a whole number, got 'wide'"),
     (b'{"model_type": "llama", "hidden_size": -5}', "hidden_size: must be positive, got -5"),
-    (b'{"model_type": "llama", "num_hidden_layers": 100001}', "num_hidden_layers: 100,001 is above the page's bound"),
+    (b'{"model_type": "llama", "num_hidden_layers": 1000001}', "num_hidden_layers: 1,000,001 is above the page's bound"),
     (b'{"model_type": "llama", "vocab_size": 1e400}', "pasted config.json"),
     (b"[" * 100 + b"]" * 100, "nested too deeply (more than 64 levels)"),
     (b"[" + b"0," * 1_000_000 + b"0]", "more than 1,000,000 values"),
