@@ -109,6 +109,21 @@ def part(cls: type) -> type:
     return cls
 
 
+_ATTENTION_ANSWERS = ("kv_values_per_token", "attention_flops", "expansion_flops", "mixer_label")
+
+
+def wrapping(field: str) -> Callable[[type], type]:
+    """A part that wraps an attention part under ``field`` (a layer's own rotary, a gate's bias, gated norms
+    around MLA): its KV cache, attention FLOPs and label are the wrapped part's, unless it answers them itself;
+    then part()'s defaults for the rest."""
+    def decorate(cls: type) -> type:
+        for name in _ATTENTION_ANSWERS:
+            if name not in vars(cls):
+                setattr(cls, name, lambda self, *args, _name=name: getattr(getattr(self, field), _name)(*args))
+        return part(cls)
+    return decorate
+
+
 class MixerKind(NamedTuple):
     """A token mixer other than self-attention, declared whole by its own module as ``MIXER``: the flat
     keys it adds to the Architecture, the tensor paths it adds to the Naming, the per-layer list that

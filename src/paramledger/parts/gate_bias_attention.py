@@ -10,29 +10,20 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ._collector import Collector
-from ._protocol import MixerKind, part
+from ._protocol import MixerKind, wrapping
 from .attention import Attention
 from .local_attention import MIXER as LOCAL_ATTENTION
 
 _new = tuple.__new__
 
 
-@part
+@wrapping("attention")
 class GateBiasAttention(NamedTuple):
     attention: Attention  # the layer's self-attention, its output gate per channel (attention_output_gate)
 
     def tensors(self, c: Collector) -> None:
         c.add(c.naming.attn_gate_bias, (self.attention.num_heads,), "attention")  # (heads,)
         self.attention.tensors(c)
-
-    def kv_values_per_token(self, mla_layout: str = "latent") -> int:
-        return self.attention.kv_values_per_token(mla_layout)
-
-    def attention_flops(self, keys: int) -> int:
-        return self.attention.attention_flops(keys)
-
-    def mixer_label(self) -> tuple[str, str | None]:
-        return self.attention.mixer_label()
 
 
 class Keys:

@@ -15,13 +15,13 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ._collector import Collector
-from ._protocol import MixerKind, part
+from ._protocol import MixerKind, wrapping
 from .latent import Indexer, LatentAttention
 
 _new = tuple.__new__
 
 
-@part
+@wrapping("latent")
 class GatedNormLatentAttention(NamedTuple):
     latent: LatentAttention  # its sizes, its indexer and biases (q_b_proj aside: q_gate_proj replaces it)
     gate_rank: int  # gated_norm_rank: the norms' gate bottleneck
@@ -50,18 +50,6 @@ class GatedNormLatentAttention(NamedTuple):
             c.norm(path + ".norm", d)
             c.linear(path + ".mlp.fc1", self.gate_rank, d, fed)  # (gated_norm_rank, hidden)
             c.linear(path + ".mlp.fc2", d, self.gate_rank, fed)  # (hidden, gated_norm_rank)
-
-    def kv_values_per_token(self, mla_layout: str = "latent") -> int:
-        return self.latent.kv_values_per_token(mla_layout)
-
-    def attention_flops(self, keys: int) -> int:
-        return self.latent.attention_flops(keys)
-
-    def expansion_flops(self, keys: int) -> int:
-        return self.latent.expansion_flops(keys)
-
-    def mixer_label(self) -> tuple[str, str | None]:
-        return self.latent.mixer_label()
 
 
 class Keys:

@@ -8,28 +8,19 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ._collector import BufferCollector, Collector
-from ._protocol import MixerKind, part
+from ._protocol import MixerKind, wrapping
 from .attention import Attention
 
 _new = tuple.__new__
 
 
-@part
+@wrapping("attention")
 class LocalAttention(NamedTuple):
     attention: Attention  # the layer's self-attention, built from the design's attention keys
     rotary_factor: float  # partial_rotary_factor: RoPE rotates int(head_dim × it) channels
 
     def tensors(self, c: Collector) -> None:
         self.attention.tensors(c)
-
-    def kv_values_per_token(self, mla_layout: str = "latent") -> int:
-        return self.attention.kv_values_per_token(mla_layout)
-
-    def attention_flops(self, keys: int) -> int:
-        return self.attention.attention_flops(keys)
-
-    def mixer_label(self) -> tuple[str, str | None]:
-        return self.attention.mixer_label()
 
     def buffers(self, c: BufferCollector) -> None:
         """RoPE's two float32 tables, non-persistent, in the layer (torch.arange(0, dim, 2): (dim + 1) // 2)."""
