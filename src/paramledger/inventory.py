@@ -19,11 +19,7 @@ from fractions import Fraction
 from operator import itemgetter, ne
 from typing import TYPE_CHECKING, NamedTuple
 
-from ._layers import (  # Layers re-exported: a kind's layers in a design whose kinds alternate
-    Layers,
-    canonical_kinds,
-    grouped_kinds,
-)
+from ._layers import Layers, canonical_kinds, grouped_kinds  # Layers re-exported: a kind's layers, kinds alternating
 
 if TYPE_CHECKING:
     from .architecture import Architecture
@@ -138,19 +134,8 @@ class StampedTensors(Sequence[Tensor]):
     once times the layers that share it, which keeps a count of a 100-layer model in
     microseconds: totals still come from the tensor list, only its repetition is factored."""
 
-    __slots__ = (
-        "_canon",
-        "_flat",
-        "_kind_layers",
-        "_kinds",
-        "_runs",
-        "blocks",
-        "head",
-        "layer_order",
-        "layer_prefix",
-        "model_order",
-        "tail",
-    )
+    __slots__ = ("_canon", "_flat", "_kind_layers", "_kinds", "_runs", "blocks", "head", "layer_order", "layer_prefix",
+                 "model_order", "tail")
 
     def __init__(self, head: Sequence[Tensor], layer_prefix: str, blocks: Sequence[tuple[Tensor, ...]],
                  tail: Sequence[Tensor], kinds: Sequence[tuple[tuple[Tensor, ...], int]] | None = None,
@@ -379,6 +364,11 @@ class Inventory:
     @property
     def tied(self) -> bool:
         return bool(self.aliases)
+
+    @property
+    def has_towers(self) -> bool:
+        """A whole multimodal model: towers beside its text decoder (every view gives the decoder's own total)."""
+        return self.architecture is not None and bool(self.architecture.towers)
 
     @property
     def text_decoder(self) -> int:

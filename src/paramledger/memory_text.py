@@ -34,7 +34,7 @@ def report_text(report: MemoryReport, *, flops: bool = False) -> str:
             lines.append("  note: the head is tied to the token table, stored once at the embedding's dtype")
     for component, size in w.by_component.items():
         lines.append(f"  {component:<15}{size:>20,} bytes")
-    if arch is not None and arch.towers:  # a whole multimodal model: its decoder's own weights, a line of their own
+    if inv.has_towers:  # a whole multimodal model: its decoder's own weights, a line of their own
         lines.append(f"  text decoder: {format_bytes(w.text_decoder)} (the weights less the towers)")
     if w.unstored:
         lines += _wrapped(f"the checkpoint's files: {w.checkpoint:,} bytes; the other {w.unstored:,} are buffers the "

@@ -38,7 +38,7 @@ def table(rows: list[tuple[str, ...]], align: str) -> str:
 LISTED_LAYERS = 10_000
 """Beyond this depth, count --json gives the layers' totals as runs of alike layers ("0-999999"), not one by one;
 past LISTED_RUNS runs, one entry per layer total, its layers in runs ("3-999999, 250,000 layers in 250,000 runs")."""
-LISTED_RUNS = 2_000  # as whatif's (compare --tensors groups the runs of each kind past it)
+LISTED_RUNS = 2_000  # as tensor_diff.py's (compare --tensors groups the runs of each kind past it)
 
 
 def by_layer_json(inv: Inventory) -> dict[str, int]:
@@ -87,7 +87,7 @@ def inventory_table(inv: Inventory) -> str:
     rows.append(("total", f"{total:,}", human(total), "100.00 %"))
     out = [heading(inv), table(rows, "lrrr"), ""]
     arch = inv.architecture
-    if arch is not None and arch.towers:  # a whole multimodal model: its decoder's own total, a line of its own
+    if inv.has_towers:  # a whole multimodal model: its decoder's own total, a line of its own
         out.append(f"text decoder: {inv.text_decoder:,} ({human(inv.text_decoder)}; the total less the towers; "
                    "--text-only counts it alone)")
     out.append(f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)")

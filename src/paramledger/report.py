@@ -214,7 +214,7 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
            f"{len(inv.tensors):,} unique tensors; embedding share "
            f"{html.escape(percent(inv.embedding_share, digits=6))}; output head "
            f"{'tied to the token table (counted once)' if inv.tied else 'untied (its own table)'}</p>"]
-    if inv.architecture is not None and inv.architecture.towers:  # a whole multimodal model: its decoder's own
+    if inv.has_towers:  # a whole multimodal model: its decoder's own total
         out.append(f'<p>text decoder <strong id="text-decoder">{inv.text_decoder:,}</strong> '
                    f"(≈ {human(inv.text_decoder)}): the total less the towers; --text-only counts it alone</p>")
     if notes := caveats(inv):

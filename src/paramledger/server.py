@@ -274,7 +274,7 @@ def _facts(inv: Any, count: dict[str, Any]) -> list[str]:
     from .render import percent
 
     arch = inv.architecture
-    facts = [f"text decoder: {inv.text_decoder:,} (the total less the towers)"] if arch.towers else []
+    facts = [f"text decoder: {inv.text_decoder:,} (the total less the towers)"] if inv.has_towers else []
     facts += [f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)",
              f"non-embedding (Hugging Face exclude_embeddings): {inv.non_embedding('hf'):,}"]
     even = count["break_even_vocab_size"]
