@@ -193,13 +193,13 @@ def test_compare_tensors_of_a_hybrid_groups_each_kind_of_layer(tmp_path):
 def test_kinds_of_layers_account_for_every_tensor(monkeypatch):
     """The grouping by kind that a deep hybrid gets, forced on a small one: the same tensors, the same sums."""
     import paramledger
-    from paramledger import report, treemap, whatif
+    from paramledger import report, tensor_diff, treemap, whatif
 
     base = paramledger.inventory(paramledger.load("Qwen3-Next-80B-A3B-Instruct", num_hidden_layers=2))
     other = paramledger.inventory(paramledger.load("Qwen3-Next-80B-A3B-Instruct", num_hidden_layers=13))
     row = whatif.compare(base, other)
     flat = {t.name for t in row.tensor_diff().added}
-    monkeypatch.setattr(whatif, "LISTED_RUNS", 2)
+    monkeypatch.setattr(tensor_diff, "LISTED_RUNS", 2)
     diff = row.tensor_diff()
     assert {t.name for t in diff.added} == flat and diff.delta == row.delta
     assert "model.layers.{3-11, 3 runs}.self_attn.q_proj.weight" in whatif.tensor_diff_text(diff)
