@@ -16,9 +16,7 @@ multiple (seed 000: m = 4d).  sympy is imported lazily (inside functions).
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -27,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ._exceptions import OptionError, did_you_mean
 from .architecture import Architecture
 from .cli_numbers import parse_count, parse_share  # noqa: F401  (formula's own options; re-exported)
-from .design.values import repeating_lists
+from .formula_checks import lists_at_depth, verify
 from .limits import ENUMERATED, MAX_INTEGER, MAX_REPEAT
 
 if TYPE_CHECKING:
@@ -114,7 +112,7 @@ class _SymbolicArchitecture:
         # Trace deep enough that the last layer is one no list names: layers added beyond the design's depth are
         # unlisted (mlp_only_layers and a mixer's or sublayer's lists name fixed indices: routed, attention
         # layers), and L counts them; a list naming every layer (a state-space model's mixers) names them too.
-        every, fixed = _lists_at_depth(arch)
+        every, fixed = lists_at_depth(arch)
         self.num_hidden_layers = max(arch.num_hidden_layers, max(fixed) + 2 if fixed else 0)
         for key in every:
             setattr(self, key, tuple(range(self.num_hidden_layers)))
@@ -287,7 +285,7 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
         declared=frozenset(stand_in.declared),
     )
     traced = None  # the stand-in's layers (one entry per layer) gone before the checks build their own
-    _verify(form, arch)
+    verify(form, arch)
     return form
 
 
@@ -295,70 +293,6 @@ def _components_of(arch: Architecture) -> dict[str, int]:
     from . import inventory
 
     return inventory(arch).components
-
-
-def _verify(form: ClosedForm, arch: Architecture) -> None:
-    """The form must give the inventory's total at the design and at perturbed designs
-    (every size moved at once): a builder step read as a constant would show here."""
-    from . import inventory
-
-    for arch_at in itertools.chain((arch,), _perturbed(arch)):  # one design at a time: each holds its layers
-        expected = inventory(arch_at)
-        for name, expr, value in (("total", form.total, expected.total),
-                                  ("embedding", form.embedding, expected.embedding),
-                                  ("active", form.active, expected.active)):
-            for got in (form.evaluate(expr, arch_at), form.evaluate(form.substitute(expr), arch_at)):
-                if got != value:
-                    raise OptionError("formula", f"the traced {name} gives {got:,} but the inventory counts "
-                                                 f"{value:,} for {arch_at.source}; this design has no closed form")
-        del expected, arch_at  # one design's layers alive at a time
-
-
-def _lists_at_depth(arch: Architecture) -> tuple[list[str], list[int]]:
-    """The per-layer lists that name every layer of a family's config (a state-space model's mixers: a new depth
-    repeats them, Architecture.replace; a design's own lists stay as declared), and the last layer each other list
-    names (mlp_only_layers only in an MoE design: without experts it means nothing)."""
-    every, fixed, repeating = [], [], repeating_lists(arch)
-    for key in dict.fromkeys([*repeating, "mlp_only_layers"]):  # first-k dense layers too
-        listed = getattr(arch, key)
-        if len(listed) == arch.num_hidden_layers and key in repeating and arch.model_type != "paramledger":
-            every.append(key)
-        elif listed and (key != "mlp_only_layers" or arch.is_moe):
-            fixed.append(max(listed))
-    return every, fixed
-
-
-def _perturbed(arch: Architecture) -> Iterator[Architecture]:
-    """Valid designs with every size moved (heads and width scaled together so that heads
-    still divide the width); count-neutral per-layer patterns are dropped."""
-    for bump in (1, 3):
-        changes: dict[str, Any] = {
-            "vocab_size": arch.vocab_size + 2 * bump + 1,
-            "num_hidden_layers": arch.num_hidden_layers + bump,
-            "num_attention_heads": 2 * arch.num_attention_heads,
-            "hidden_size": 2 * (arch.hidden_size + bump * arch.num_attention_heads),
-            "max_position_embeddings": arch.max_position_embeddings + bump,
-            "layer_types": (),
-        }
-        if arch.num_key_value_heads is not None:
-            changes["num_key_value_heads"] = 2 * arch.num_key_value_heads
-        for key in ("head_dim", "intermediate_size", "moe_intermediate_size", "shared_expert_intermediate_size",
-                    "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
-            if getattr(arch, key) is not None:
-                changes[key] = getattr(arch, key) + bump
-        if arch.is_moe:
-            changes["num_experts"] = arch.num_experts + bump
-        for key in ("head_dim_per_layer", "num_key_value_heads_per_layer"):
-            if getattr(arch, key):  # kept as declared (no symbol per layer; the new layers are full-attention ones)
-                changes[key] = getattr(arch, key)
-        every, _ = _lists_at_depth(arch)
-        for key in repeating_lists(arch):  # as the stand-in reads them: the new layers unlisted, but where a
-            if listed := getattr(arch, key):  # list names every layer
-                changes[key] = tuple(range(arch.num_hidden_layers + bump)) if key in every else listed
-        try:
-            yield arch.replace(where=f"{arch.source} (perturbed)", **changes)
-        except ValueError:  # an unusual design the perturbation breaks: the design itself still checks
-            continue
 
 
 # ---------------------------------------------------------------------- solving
