@@ -20,6 +20,10 @@ from _family_configs_i import CONFIGS_I
 from _family_configs_j import CONFIGS_J
 from _family_configs_k import CONFIGS_K
 from _family_configs_l import CONFIGS_L
+from _family_configs_n import CONFIGS_N
+from _family_configs_o import CONFIGS_O
+from _family_configs_p import CONFIGS_P
+from _family_configs_q import CONFIGS_Q
 from hypothesis import assume
 from hypothesis import strategies as st
 
@@ -829,7 +833,7 @@ CONFIGS.update(CONFIGS_E)
 CONFIGS.update(CONFIGS_F)
 CONFIGS.update(CONFIGS_G)
 CONFIGS.update(CONFIGS_H)
-for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L):
+for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, CONFIGS_P, CONFIGS_Q):
     CONFIGS.update(_set)
 
 
