@@ -1,0 +1,47 @@
+"""Set Q's decoder-only types: the one-line refusals of their kinds' keys and what a count says of them (each
+family's tensors are checked against transformers 5.24.0 by tests/test_families.py and tests/test_buffers.py, its
+strategy in tests/_family_configs_q.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+import paramledger
+from paramledger._exceptions import ArchitectureError
+
+FLAT = {"vocab_size": 64, "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
+        "intermediate_size": 32}
+
+
+@pytest.mark.parametrize(("config", "changes", "message"), [
+    (FLAT, {"ngpt_scales_layers": [0]},
+     r"ngpt_scales_layers: the kind sits beside the attention only: set ngpt_scales_beside_attention instead"),
+])
+def test_bad_kind_keys_are_refused_in_one_line_naming_the_key(config, changes, message):
+    with pytest.raises(ArchitectureError, match=message) as caught:
+        paramledger.load({**config, **changes})
+    assert "\n" not in str(caught.value)
+
+
+def test_ngpt_scales_beside_attention_add_four_vectors_to_every_layer():
+    plain = paramledger.inventory(paramledger.load(FLAT))
+    scaled = paramledger.inventory(paramledger.load({**FLAT, "ngpt_scales_beside_attention": True}))
+    # sqk and s_gate (heads × head_dim = 16), suv_gate and suv_up (intermediate_size = 32), in each of 2 layers
+    assert scaled.total - plain.total == 2 * (16 + 16 + 32 + 32)
+
+
+def test_dory_released_layout_counts_as_transformers_builds_it():
+    # A released config.json names each layer as an attention and an mlp block, every count doubled
+    # (DoryConfig.__post_init__ halves them): the count is what DoryForCausalLM builds, the recurrence in a note.
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    halved = {"model_type": "dory", "num_hidden_layers": 4, "n_input_layers": 1, "n_recurrent_layers": 2,
+              "n_output_layers": 1, "layer_types": ["sliding_attention"] * 3 + ["full_attention"]}
+    released = {**halved, "num_hidden_layers": 8, "n_input_layers": 2, "n_recurrent_layers": 4, "n_output_layers": 2,
+                "layer_types": [block for kind in halved["layer_types"] for block in (kind, "mlp")]}
+    arch = paramledger.load(released)
+    assert arch.num_hidden_layers == 4
+    with torch.device("meta"):
+        model = transformers.AutoModelForCausalLM.from_config(transformers.AutoConfig.for_model(**released))
+    assert paramledger.inventory(arch).total == sum(p.numel() for p in model.parameters())
+    assert any("n_recurrent_loops" in note for note in arch.notes)
