@@ -50,14 +50,19 @@ def record(cls: type | None = None, *, extra: tuple[type, ...] = ()) -> Any:
         object.__setattr__(self, "__dict__", own)
 
     def __eq__(self: Any, other: object) -> bool:
+        if other is self:  # the same frozen record (a family's naming against itself): no field compared
+            return True
         if other.__class__ is not self.__class__:
             return NotImplemented
         mine, theirs = self.__dict__, other.__dict__
         return all(mine[key] == theirs[key] for key in compared)
 
-    def __hash__(self: Any) -> int:
-        mine = self.__dict__
-        return hash(tuple(mine[key] for key in compared))
+    def __hash__(self: Any) -> int:  # kept in the instance dict: a Naming's hundred fields are hashed once, not
+        mine = self.__dict__          # at every cache look-up (a whole model's naming is looked up twice a count)
+        value = mine.get("_hash")
+        if value is None:
+            value = mine["_hash"] = hash(tuple(mine[key] for key in compared))
+        return value
 
     def __repr__(self: Any) -> str:
         mine = self.__dict__

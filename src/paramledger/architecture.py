@@ -356,7 +356,9 @@ class Architecture:
         """A copy with ``fields`` set as given, unvalidated: for what the reader adds to a validated design (its
         notes, a whole model's towers and tying), a dict copy rather than a rebuild of every field."""
         copy = object.__new__(Architecture)
-        object.__setattr__(copy, "__dict__", {**self.__dict__, **fields})
+        values = {**self.__dict__, **fields}
+        values.pop("_hash", None)  # _record's kept hash is of the fields before
+        object.__setattr__(copy, "__dict__", values)
         return copy
 
     def to_mapping(self, *, include_defaults: bool = False) -> dict[str, Any]:

@@ -10,3 +10,14 @@ class TowerKind(NamedTuple):
     """A tower a module of this package builds."""
     defaults: Mapping[str, Any]  # its config class's defaults (cite the configuration file)
     make: Any  # (module prefix, the vision_config over the defaults, where) -> the tower (tensors(), buffers())
+
+
+def stamped(prefixes: Any, block: Any, component: str = "vision") -> list[Any]:
+    """Every layer of a tower: ``block``'s (name, shape) pairs under each of ``prefixes`` (a layer's full path and
+    its dot), layer by layer.  One comprehension: half the time of a generator extended per layer (a Qwen3.5
+    tower's 351 tensors were most of its whole model's count)."""
+    from ..inventory import Tensor
+
+    new = tuple.__new__
+    return [new(Tensor, (prefix + name, shape, component, None, False, 0)) for prefix in prefixes
+            for name, shape in block]

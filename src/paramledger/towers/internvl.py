@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ._kind import TowerKind
+from ._kind import TowerKind, stamped
 from .qwen_vl import _size as positive  # a vision_config size, refused in one line unless a positive whole number
 
 _new = tuple.__new__
@@ -90,9 +90,7 @@ class InternViT(NamedTuple):
         if self.final_norm and self.norm_first:
             add("layernorm.weight", (d,))
             add("layernorm.bias", (d,))
-        for i in range(self.num_hidden_layers):
-            layer = p + self.layer.format(i=i) + "."
-            out.extend(_new(Tensor, (layer + name, shape, "vision", None, False, 0)) for name, shape in block)
+        out += stamped([p + self.layer.format(i=i) + "." for i in range(self.num_hidden_layers)], block)
         if self.final_norm and not self.norm_first:
             add("layernorm.weight", (d,))
             add("layernorm.bias", (d,))

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ._kind import TowerKind
+from ._kind import TowerKind, stamped
 from .qwen_vl import _size as positive  # a vision_config size, refused in one line unless a positive whole number
 
 _new = tuple.__new__
@@ -51,8 +51,7 @@ class MoonViT(NamedTuple):
             block += [(f"attn.{name}.weight", (d, d)), (f"attn.{name}.bias", (d,))]
         block += [("mlp.fc1.weight", (inner, d)), ("mlp.fc1.bias", (inner,)), ("mlp.fc2.weight", (d, inner)),
                   ("mlp.fc2.bias", (d,))]
-        for i in range(self.num_hidden_layers):
-            out.extend(_new(Tensor, (f"{p}layers.{i}.{name}", shape, "vision", None, False, 0)) for name, shape in block)
+        out += stamped([f"{p}layers.{i}." for i in range(self.num_hidden_layers)], block)
         add("final_layernorm.weight", (d,))
         add("final_layernorm.bias", (d,))
         return tuple(out)

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ._kind import TowerKind
+from ._kind import TowerKind, stamped
 
 _new = tuple.__new__
 
@@ -108,9 +108,7 @@ class WindowedTower(NamedTuple):
         linear("mlp." + down, d, self.mlp_width, lay.mlp_bias)
         block = [(t.name.removeprefix(p), t.shape) for t in out[start:]]
         del out[start:]
-        for i in range(self.depth):
-            out.extend(_new(Tensor, (f"{p}blocks.{i}.{name}", shape, "vision", None, False, 0))
-                       for name, shape in block)
+        out += stamped([f"{p}blocks.{i}." for i in range(self.depth)], block)
         merged = d * self.spatial_merge_size ** 2
         if lay.merger == "qwen2":  # PatchMerger: ln_q over the tower width, then Linear, GELU, Linear
             norm("merger.ln_q", d, lay.merger_norm, "projector")

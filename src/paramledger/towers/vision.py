@@ -20,7 +20,7 @@ from ..naming import Naming
 from ..parts.attention import Attention
 from ..parts.ffn import DenseFFN
 from ..parts.norms import BlockNorms
-from ._kind import TowerKind
+from ._kind import TowerKind, stamped
 
 _new = tuple.__new__
 
@@ -84,9 +84,8 @@ class VisionTower(NamedTuple):
         block = self._layer().tensors(lay.naming, lay.norm_type)
         if lay.naming.layer_order:  # transformers' registration order (SigLIP's k, v, q)
             block = tuple(sorted(block, key=_position_in(lay.naming.layer_order)))
-        for i in range(self.num_hidden_layers):
-            layer = lay.naming.layer.format(i=i) + "."
-            out.extend(_new(Tensor, (p + layer + t.name, t.shape, "vision", None, False, 0)) for t in block)
+        out += stamped([p + lay.naming.layer.format(i=i) + "." for i in range(self.num_hidden_layers)],
+                       [(t.name, t.shape) for t in block])
         if lay.post_norm is not None:
             _norm(add, lay.post_norm, d, norm_bias)
         if self.use_head and lay.head is not None:  # SiglipMultiheadAttentionPoolingHead
