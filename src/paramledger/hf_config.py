@@ -118,6 +118,10 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         from .towers import with_towers
 
         return with_towers(arch, whole, top, where, family)
+    if family.seq2seq is not None:  # an encoder-decoder: the encoder beside the decoder (towers/encoder.py)
+        from .towers.encoder import with_encoder
+
+        return with_encoder(arch, family, config, where)
     return arch
 
 

@@ -136,17 +136,19 @@ def build_reference(config: Mapping[str, Any], *, text_config: bool = False) -> 
     cfg = hf_config(config)
     if text_config:
         cfg = causal_lm_config(cfg)
+    alone = text_config or _decoder_named(config)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         try:
             with torch.device("meta"):
-                model = auto_class(cfg).from_config(cfg)
+                model = auto_class(cfg, alone).from_config(cfg)
         except Exception as error:
             raise ParamledgerError(f"transformers cannot build {cfg.model_type}: {_one_line(error)}") from None
     return reference_of(model, cfg.model_type)
 
 
-def auto_class(cfg: Any) -> Any:
-    """The auto class whose model is the reference for ``cfg``: the CausalLM where transformers registers one
+def auto_class(cfg: Any, decoder_alone: bool = False) -> Any:
+    """The auto class whose model is the reference for ``cfg``: an encoder-decoder's whole model (seq2seq LM;
+    ``decoder_alone``: its decoder's CausalLM), else the CausalLM where transformers registers one
     for the type, else the whole multimodal model (image-text-to-text, then multimodal LM), as issue #16 says,
     else the masked-LM model of an encoder (issue #17).  A type counted whole whose CausalLM class is its text
     decoder alone (Llama 4's, Qwen3.5's: Llama4ForCausalLM from a Llama4Config) is the auto class that builds its
@@ -157,6 +159,8 @@ def auto_class(cfg: Any) -> Any:
 
     _, transformers = _import_reference()
     family = families.get(cfg.model_type)
+    if family is not None and family.seq2seq is not None and not decoder_alone:  # the whole encoder-decoder
+        return transformers.AutoModelForSeq2SeqLM
     wanted = family.causal_lm_class if family is not None and family.whole is not None else None
     for mapping, auto in (("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "AutoModelForCausalLM"),
                           ("MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES", "AutoModelForImageTextToText"),
@@ -166,6 +170,18 @@ def auto_class(cfg: Any) -> Any:
         if cfg.model_type in names and (wanted is None or names[cfg.model_type] == wanted):
             return getattr(transformers, auto)
     return transformers.AutoModelForCausalLM  # let it say what it cannot build
+
+
+def _decoder_named(config: Mapping[str, Any]) -> bool:
+    """An encoder-decoder's config whose architectures name its decoder alone (counted so: towers/encoder.py)."""
+    from . import families
+
+    family = families.get(str(config.get("model_type")))
+    if family is None or family.seq2seq is None:
+        return False
+    from .towers.encoder import causal_lm_named
+
+    return causal_lm_named(config, family)
 
 
 def causal_lm_config(cfg: Any) -> Any:
@@ -253,8 +269,8 @@ def verify(source: Any, *, text_only: bool = False, **overrides: Any) -> Verific
         ours = decoder_alone(ours)
     inv = paramledger.inventory(ours)
     family = get(str(config["model_type"]))
-    reference = build_reference(config, text_config=bool(family and (family.text_decoder_only or
-                                                                      text_only and family.text_config)))
+    reference = build_reference(config, text_config=bool(family and (family.text_decoder_only or text_only and (
+        family.text_config or family.seq2seq is not None))))
     return Verification(inv, reference, diff(inv, reference), config, note)
 
 

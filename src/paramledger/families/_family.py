@@ -78,6 +78,9 @@ class Family:
     # The whole multimodal model beside that decoder (towers.Whole: its vision tower and projector); None:
     # the family counts its text decoder alone.
     whole: Any = None
+    # An encoder-decoder: the encoder stack and the shared table beside this decoder (towers.encoder.Seq2Seq), the
+    # whole model counted by default and ``causal_lm_class`` the decoder alone; None: the decoder is the model.
+    seq2seq: Any = None
     # Config keys holding a nested object (DBRX's attn_config, ffn_config) -> the keys inside it that
     # the family reads or knows to change no count; any other is reported as "section.key".
     sections: Mapping[str, frozenset[str]] = field(default_factory=dict)

@@ -18,7 +18,9 @@ import dataclasses
 from typing import Any
 
 from .._exceptions import ArchitectureError
+from ..inventory import TOWER_COMPONENTS
 from ..naming import Naming
+from ..towers.encoder import COMPONENT, Seq2Seq
 from ._family import Family, derived_from, same
 
 TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
@@ -65,6 +67,21 @@ def _defaults(vocab: int, positions: int, layers: int, ffn: int, heads: int, d_m
             "tie_word_embeddings": True}
 
 
+# The whole models need a tower's aliases carried into the whole inventory and the encoder component apart
+# (docs/notes/seq2seq-n.patch: towers.attach, inventory.TOWER_COMPONENTS); until that lands, the decoder alone.
+WHOLE = COMPONENT in TOWER_COMPONENTS
+ENCODER_KEYS = {"encoder_layers": "num_hidden_layers", "encoder_attention_heads": "num_attention_heads",
+                "encoder_ffn_dim": "intermediate_size"}
+
+
+def _seq2seq(whole_class: str, layers: int, ffn: int, heads: int, **changes: Any) -> Seq2Seq | None:
+    """The whole model (``whole_class``): the encoder's keys and their config class defaults."""
+    if not WHOLE:
+        return None
+    return Seq2Seq(whole_class, ENCODER_KEYS, {"encoder_layers": layers, "encoder_ffn_dim": ffn,
+                                               "encoder_attention_heads": heads}, **changes)
+
+
 BART = Family(
     model_type="bart",
     causal_lm_class="BartForCausalLM",
@@ -75,6 +92,7 @@ BART = Family(
     switches=BIASED_POST,
     count_neutral=ENCODER_SIDE,
     expects=_legacy(final=False, before=False, embedding=True, sinusoidal=False),
+    seq2seq=_seq2seq("BartForConditionalGeneration", 12, 4096, 16),
 )
 
 
@@ -146,7 +164,7 @@ MVP = derived_from(BART, model_type="mvp", causal_lm_class="MvpForCausalLM", sou
 # the embedding LayerNorm by layernorm_embedding (before the layers), and the cross-attention's keys and values read
 # cross_attention_hidden_size channels (TrOCRAttention's kdim and vdim; modeling_trocr.py TrOCRDecoderLayer).
 TROCR = derived_from(
-    BART, model_type="trocr", causal_lm_class="TrOCRForCausalLM", source=TF.format("trocr"),
+    BART, model_type="trocr", causal_lm_class="TrOCRForCausalLM", source=TF.format("trocr"), seq2seq=None,
     naming=_naming(lm_head="output_projection",  # TrOCRDecoder registers layernorm_embedding before the layers
                    model_order=(f"{DECODER}.embed_tokens", f"{DECODER}.embed_positions",
                                 f"{DECODER}.layernorm_embedding", f"{DECODER}.layers")),
@@ -164,7 +182,7 @@ TROCR = derived_from(
 # no embedding LayerNorm, the head named proj_out, and k_proj without a bias in both attentions (WhisperAttention,
 # modeling_whisper.py: k_proj bias=False; q_proj, v_proj, out_proj biased).
 WHISPER = derived_from(
-    MBART, model_type="whisper", causal_lm_class="WhisperForCausalLM", source=TF.format("whisper"),
+    MBART, model_type="whisper", causal_lm_class="WhisperForCausalLM", source=TF.format("whisper"), seq2seq=None,
     naming=_naming(position_offset=0, embed_norm=None, lm_head="proj_out", key_bias=False),
     keys={**{key: field for key, field in DECODER_KEYS.items() if key != "max_position_embeddings"},
           "max_target_positions": "max_position_embeddings"},

@@ -1,0 +1,167 @@
+"""An encoder-decoder's encoder: another stack of the decoder's own parts, beside the decoder (issue #17).
+
+A seq2seq family (``Family.seq2seq``: a ``Seq2Seq`` record) is its decoder's table plus this: the encoder is the
+decoder's design with the encoder's own sizes (encoder_layers, encoder_attention_heads, encoder_ffn_dim ...) and no
+cross-attention, built by the same builder under the encoder's names (the decoder's, "model.decoder" made
+"model.encoder"), every tensor of it the "encoder" component.  The whole model (transformers 5.24.0
+BartForConditionalGeneration, modeling_bart.py BartModel: shared, encoder, decoder; lm_head) registers one token
+table, model.shared, that the encoder's and the decoder's embed_tokens and the head are tied to
+(BartModel._tied_weights_keys, honoured only while tie_word_embeddings is true: else each is a table of its own);
+final_logits_bias is a buffer (register_buffer), never counted.
+
+The encoder rides on the Architecture as a tower (``towers.Towers``), so every view that shows a multimodal
+model's tower and its "text decoder" line shows the encoder and the decoder's own total the same way."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from .._exceptions import ArchitectureError
+from ..inventory import Buffer, Tensor
+from ..naming import Naming
+
+_new = tuple.__new__
+COMPONENT = "encoder"
+
+
+class Seq2Seq(NamedTuple):
+    """What a seq2seq family's whole model holds beside its decoder, as data."""
+    whole_class: str  # the whole model (BartForConditionalGeneration): the reference of a count
+    # The encoder's own config keys -> the decoder's design field each sets in the encoder (HF names), and their
+    # config class defaults.
+    keys: Mapping[str, str]
+    defaults: Mapping[str, Any]
+    shared: str = "model.shared"  # the one token table the whole model registers first
+    decoder: str = "model.decoder"  # the decoder's module path (its names under the CausalLM's "model.decoder")
+    encoder: str = "model.encoder"
+    head_buffers: tuple[tuple, ...] = (("final_logits_bias", (1, "vocab_size"), None, True),)
+    # the encoder's design where it differs from the decoder's beyond its sizes (its fields -> values)
+    encoder_fields: Mapping[str, Any] = {}
+    # the encoder's names where they differ from the decoder's moved under ``encoder`` (Naming fields -> values)
+    encoder_naming: Mapping[str, Any] = {}
+
+
+class EncoderStack(NamedTuple):
+    """The encoder of one whole seq2seq model, its tensors listed once (a tower: tensors(), buffers(), aliases())."""
+    listed: tuple[Tensor, ...]  # in registration order, the "encoder" component
+    tables: tuple[str, ...]  # its nn.Embedding tables (HF's non-embedding count drops them)
+    aliases_: tuple[tuple[str, str], ...]  # (alias, target): its embed_tokens tied to the shared table
+    buffers_: tuple[Buffer, ...] = ()
+    text_only_note: str = ""
+
+    def tensors(self) -> list[Tensor]:
+        return list(self.listed)
+
+    def buffers(self) -> list[Buffer]:
+        return list(self.buffers_)
+
+    def embedding_tables(self) -> list[str]:
+        return list(self.tables)
+
+    def aliases(self) -> dict[str, str]:
+        return dict(self.aliases_)
+
+
+def causal_lm_named(config: Mapping[str, Any], family: Any) -> bool:
+    """The config's ``architectures`` names the decoder alone (XForCausalLM) and not the whole model: it is counted
+    as that class builds it; a config that names neither, or the whole model, is counted whole."""
+    named = config.get("architectures")
+    return (isinstance(named, list) and family.causal_lm_class in named
+            and family.seq2seq.whole_class not in named)
+
+
+def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str | None) -> Any:
+    """``arch`` (the decoder, read by ``family``'s table) with the encoder beside it and the whole model's names."""
+    from . import Towers
+
+    spec: Seq2Seq = family.seq2seq
+    if causal_lm_named(config, family):
+        return arch.with_fields(notes=(f"{arch.model_type}: counting the decoder alone, as {family.causal_lm_class} "
+                                       "builds it (the config's architectures name it)", *arch.notes))
+    merged = {**spec.defaults, **config}
+    changes = {**spec.encoder_fields, "add_cross_attention": False, "tie_word_embeddings": True}
+    for key, field_name in spec.keys.items():
+        value = merged.get(key)
+        if value is None:
+            continue  # (the decoder's own value: a config class that says null for "as the decoder")
+        if type(value) is not int or value <= 0:
+            raise ArchitectureError(key, f"must be a positive whole number, got {value!r}", where)
+        changes[field_name] = value
+    if arch.frozen:  # the decoder's frozen tables (a sinusoidal one) have the encoder's twin
+        changes["frozen"] = tuple(name.replace(spec.decoder + ".", spec.encoder + ".") for name in arch.frozen)
+    try:
+        encoder = arch.replace(where, **changes)
+    except ArchitectureError as error:  # said under the encoder's key, not the design field's
+        key = next((key for key, name in spec.keys.items() if name == error.key), error.key)
+        raise ArchitectureError(key, error.message, where) from None
+    tied = arch.tie_word_embeddings
+    stack = _stack(encoder, family.naming, spec, tied)
+    note = (f"{arch.model_type} is an encoder-decoder: counting the whole model ({family.seq2seq.whole_class}: "
+            f"the encoder, the decoder and the shared table); --text-only counts the decoder alone "
+            f"({family.causal_lm_class})")
+    stack = stack._replace(text_only_note=f"{arch.model_type} is an encoder-decoder: counting its decoder alone "
+                                          f"({family.causal_lm_class})")
+    towers = Towers((stack,), family.model_type, tied, whole_naming(family.naming, spec, tied))
+    return arch.with_fields(towers=towers, notes=(note, *arch.notes))
+
+
+def _stack(encoder: Any, naming: Naming, spec: Seq2Seq, tied: bool) -> EncoderStack:
+    """The encoder's tensors: the builder's for the encoder's design under the encoder's names, less the token
+    table (the shared one, or its own when untied), each the encoder component, outside the layers' numbering."""
+    from .._builder import build
+
+    names = encoder_naming(naming, spec)
+    built = build(encoder, names)
+    table = names.embed + ".weight"
+    shared = spec.shared + ".weight"
+    out: list[Tensor] = []
+    if not tied:  # every table its own: model.shared first, then the encoder's (BartModel registers shared first)
+        rows, width = built[table].shape
+        out.append(_new(Tensor, (shared, (rows, width), "embedding", None, False, 0)))
+        out.append(_new(Tensor, (table, (rows, width), COMPONENT, None, False, 0)))
+    out += [_new(Tensor, (t.name, t.shape, COMPONENT, None, t.frozen, t.experts)) for t in built.tensors
+            if t.name != table]
+    tables = tuple(t.name for t in out if t.component == COMPONENT and t.name.endswith("embed_positions.weight"))
+    tables = (*((table,) if not tied else ()), *tables)
+    decoder_table = spec.decoder + ".embed_tokens.weight"
+    aliases = ((table, shared), (decoder_table, shared)) if tied else ()
+    return EncoderStack(tuple(out), tables, aliases)
+
+
+def encoder_naming(naming: Naming, spec: Seq2Seq) -> Naming:
+    """The encoder's names: the decoder's moved from ``spec.decoder`` to ``spec.encoder`` (BartEncoder names its
+    modules as BartDecoder does), with the spec's own changes."""
+    return _encoder_naming(naming, spec.decoder, spec.encoder, tuple(spec.encoder_naming.items()))
+
+
+@lru_cache(maxsize=64)
+def _encoder_naming(naming: Naming, decoder: str, encoder: str, own: tuple[tuple[str, Any], ...]) -> Naming:
+    prefix, into = decoder + ".", encoder + "."
+
+    def moved(value: Any) -> Any:
+        if isinstance(value, str) and value.startswith(prefix):
+            return into + value.removeprefix(prefix)
+        if isinstance(value, tuple) and value and isinstance(value[0], str):
+            return tuple(moved(entry) for entry in value)
+        return value
+
+    changes = {f.name: moved(getattr(naming, f.name)) for f in dataclasses.fields(naming)
+               if f.name not in ("model_buffers", "rotary")}
+    return dataclasses.replace(naming, **{**changes, "model_buffers": (), "rotary": None, **dict(own)})
+
+
+def whole_naming(naming: Naming, spec: Seq2Seq, tied: bool) -> Naming:
+    """The decoder's names inside the whole model: its table the shared one where tied, the outside tensors in the
+    whole model's order (the shared table, the encoder, then the decoder's own), the head's buffers added."""
+    return _whole_naming(naming, spec.shared, spec.encoder, spec.head_buffers, tied)
+
+
+@lru_cache(maxsize=64)
+def _whole_naming(naming: Naming, shared: str, encoder: str, head_buffers: tuple, tied: bool) -> Naming:
+    order = (shared, encoder, *(naming.model_order or (naming.embed, naming.positions, naming.layer.partition(
+        ".{i}")[0], *((naming.embed_norm,) if naming.embed_norm else ()), naming.final_norm)))
+    return dataclasses.replace(naming, embed=shared if tied else naming.embed, model_order=order,
+                               model_buffers=(*naming.model_buffers, *head_buffers))
