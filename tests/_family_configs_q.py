@@ -28,6 +28,27 @@ def dory(draw) -> dict:
     return config
 
 
-_STRATEGIES = {"dory": dory}
+# gemma4_text's strategy (tests/_family_configs.py, which imports this module: looked up on first draw)
+_gemma4_text = st.deferred(lambda: __import__("_family_configs").CONFIGS["gemma4_text"])
+_NOT_UNIFIED = ("model_type", "hidden_size_per_layer_input", "vocab_size_per_layer_input", "enable_moe_block",
+                "num_experts", "top_k_experts", "moe_intermediate_size")
+
+
+@st.composite
+def gemma4_unified_text(draw) -> dict:
+    """gemma4_text's configs (retyped) without per-layer inputs or the MoE block (not fields of
+    Gemma4UnifiedTextConfig), and KV-sharing last layers drawn without them (Gemma4UnifiedTextModel runs them),
+    with or without the double-width FFN."""
+    config = {key: value for key, value in draw(_gemma4_text).items() if key not in _NOT_UNIFIED}
+    layers = config["num_hidden_layers"]
+    types = list(config.get("layer_types") or ["full_attention" if (i + 1) % 6 == 0 else "sliding_attention"
+                                               for i in range(layers)])
+    types[-1] = "full_attention"
+    most = max(s for s in range(layers) if set(types[:layers - s]) == set(types))
+    config["num_kv_shared_layers"] = draw(st.integers(0, most))
+    return config
+
+
+_STRATEGIES = {"dory": dory, "gemma4_unified_text": gemma4_unified_text}
 CONFIGS_Q: dict[str, st.SearchStrategy] = {model_type: _typed(model_type, strategy())
                                            for model_type, strategy in _STRATEGIES.items() if families.get(model_type)}
