@@ -6,4 +6,44 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-CONFIGS_O: dict[str, st.SearchStrategy] = {}
+booleans = st.booleans()
+
+
+def _set(name: str) -> st.SearchStrategy:
+    """A text strategy of tests/_family_configs.py, drawn when a test runs (that module imports this one)."""
+    return st.deferred(lambda: __import__("_family_configs").CONFIGS[name])
+
+
+WHISPER_NAMES = ("d_model", "encoder_layers", "encoder_attention_heads", "encoder_ffn_dim")
+LLAMA_NAMES = ("hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size")
+
+
+@st.composite
+def whisper_encoder(draw, model_type: str, own: tuple[str, ...] = WHISPER_NAMES,
+                    alias: tuple[str, ...] | None = LLAMA_NAMES) -> dict:
+    """A Whisper-style encoder config (WhisperEncoder's sizes), each of the four aliased sizes spelled by its class's
+    own name or, where the class has an attribute_map (``alias``), drawn either way."""
+    heads = draw(st.integers(1, 3))
+    sizes = (heads * draw(st.sampled_from([2, 4, 6, 8])), draw(st.integers(1, 2)), heads, draw(st.integers(1, 32)))
+    config = {"model_type": model_type, "num_mel_bins": draw(st.integers(1, 8)),
+              "max_source_positions": draw(st.integers(1, 64))}
+    for i, size in enumerate(sizes):
+        config[alias[i] if alias and draw(booleans) else own[i]] = size
+    return config
+
+
+def whole(model_type: str, text_type: str, text: st.SearchStrategy, audio: st.SearchStrategy,
+          **extra: st.SearchStrategy) -> st.SearchStrategy:
+    """The whole config: text_config, audio_config, a tie_word_embeddings drawn or left out (at the top and in
+    text_config: none of these classes ties) and ``extra`` keys of the whole config."""
+    return st.tuples(text, audio, st.one_of(st.none(), booleans), st.fixed_dictionaries(extra)).map(
+        lambda drawn: {"model_type": model_type, "text_config": {"model_type": text_type, **drawn[0]},
+                       "audio_config": drawn[1], **drawn[3],
+                       **({} if drawn[2] is None else {"tie_word_embeddings": drawn[2]})})
+
+
+CONFIGS_O: dict[str, st.SearchStrategy] = {
+    "qwen2_audio": whole("qwen2_audio", "qwen2", _set("qwen2"), whisper_encoder("qwen2_audio_encoder")),
+    "voxtral": whole("voxtral", "llama", _set("llama"),
+                     whisper_encoder("voxtral_encoder", own=LLAMA_NAMES, alias=WHISPER_NAMES)),
+}

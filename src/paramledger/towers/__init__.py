@@ -2,7 +2,8 @@
 
 A multimodal family's ``Family.whole`` says, as data, what its whole model holds beside the decoder the family
 table reads from text_config: its vision tower (vision.py: a layout and its vision config class's defaults),
-its projector (projectors.py) and where the decoder's modules sit in the whole model.  ``read`` makes the
+its audio tower (audio.py, read from audio_config), its projector (projectors.py) and where the decoder's modules
+sit in the whole model.  ``read`` makes the
 towers from a config (they ride on the Architecture, ``Architecture.towers``); ``attach`` puts their tensors
 before the decoder's, as transformers registers them (the tower, the projector, the language model, the head).
 """
@@ -27,7 +28,8 @@ from .projectors import tensors as projector_tensors
 
 class Whole(NamedTuple):
     """What a multimodal family's whole model holds beside its text decoder."""
-    vision_config: Mapping[str, Any]  # the vision_config the config class builds when a config gives none
+    # the vision_config the config class builds when a config gives none; {}: no vision tower (an audio-text model)
+    vision_config: Mapping[str, Any]
     projector: Projector
     vision_prefix: str = "model.vision_tower."
     projector_prefix: str = "model.multi_modal_projector."
@@ -50,6 +52,13 @@ class Whole(NamedTuple):
     text_types: tuple[str, ...] = ()
     text_model_type: str = ""  # the text decoder's own family (set by families._family.multimodal)
     text_config: Mapping[str, Any] = {}  # the text_config the class builds when a config gives none (Mistral 3's)
+    # The audio tower (audio.py), read from the config's audio_config like the vision tower from vision_config: the
+    # audio_config the class builds when a config gives none ({}: no audio tower), its prefix, its kind whatever
+    # audio_config's model_type says (""), and whether it is registered before the vision tower (Qwen2.5-Omni's).
+    audio_config: Mapping[str, Any] = {}
+    audio_prefix: str = "model.audio_tower."
+    audio_kind: str = ""
+    audio_first: bool = True
 
 
 class Towers(NamedTuple):
@@ -125,21 +134,13 @@ def text_only(arch: Any) -> Any:
 
 def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str | None) -> tuple[Any, ...]:
     """The towers of a whole multimodal ``config``: its vision tower, by its vision_config's model_type over
-    that tower's config class defaults, then the projector."""
-    given = config.get("vision_config")
-    if given is None:
-        given = whole.vision_config
-    if not isinstance(given, Mapping):
-        raise ArchitectureError("vision_config", "must be a JSON object", where)
-    kinds = tower_kinds()
-    kind = whole.vision_kind or given.get("model_type", whole.vision_config["model_type"])
-    if kind not in kinds:
-        raise ArchitectureError("vision_config.model_type", f"{kind!r} is a vision tower paramledger does not "
-                                f"build yet (it builds {', '.join(sorted(kinds))}); --text-only counts the text "
-                                "decoder alone", where)
-    tower_kind = kinds[kind]
-    vision = {**tower_kind.defaults, **given}
-    towers = tuple(tower_kind.make(prefix, vision, where) for prefix in (whole.vision_prefix, *whole.twin_prefixes))
+    that tower's config class defaults, its audio tower the same way from audio_config, then the projector (which
+    reads the first tower registered)."""
+    vision = (_towers(whole, config, "vision_config", whole.vision_config, whole.vision_kind,
+                      (whole.vision_prefix, *whole.twin_prefixes), where) if whole.vision_config else ())
+    audio = (_towers(whole, config, "audio_config", whole.audio_config, whole.audio_kind, (whole.audio_prefix,),
+                     where) if whole.audio_config else ())
+    towers = (*audio, *vision) if whole.audio_first else (*vision, *audio)
     try:
         named = whole.projector(config, towers[0], text_hidden)
     except ArchitectureError as error:  # a projector's refusal, said about this config
@@ -153,6 +154,25 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
             raise ArchitectureError("config", f"the projector's {name} would be {quoted(shape)}: its sizes must be "
                                     "whole numbers within the bound (docs/limits.md)", where)
     return (*towers, Projected(projector_tensors(whole.projector_prefix, named)))
+
+
+def _towers(whole: Whole, config: Mapping[str, Any], key: str, default: Mapping[str, Any], fixed_kind: str,
+            prefixes: tuple[str, ...], where: str | None) -> tuple[Any, ...]:
+    """The towers one sub-config (``key``: vision_config, audio_config) builds, one per prefix."""
+    given = config.get(key)
+    if given is None:
+        given = default
+    if not isinstance(given, Mapping):
+        raise ArchitectureError(key, "must be a JSON object", where)
+    kinds = tower_kinds()
+    kind = fixed_kind or given.get("model_type", default["model_type"])
+    if kind not in kinds:
+        raise ArchitectureError(f"{key}.model_type", f"{kind!r} is a{'n' if key == 'audio_config' else ''} "
+                                f"{key.removesuffix('_config')} tower paramledger does not build yet (it builds "
+                                f"{', '.join(sorted(kinds))}); --text-only counts the text decoder alone", where)
+    tower_kind = kinds[kind]
+    merged = {**tower_kind.defaults, **given}
+    return tuple(tower_kind.make(prefix, merged, where) for prefix in prefixes)
 
 
 @lru_cache(maxsize=1)

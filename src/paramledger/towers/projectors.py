@@ -45,8 +45,13 @@ def llava(config: Mapping[str, Any], vision: VisionTower, hidden: int) -> list[t
     vision_feature_layer is a list), linear_2 at the text width; biased by multimodal_projector_bias."""
     layers = config.get("vision_feature_layer", -2)
     width = vision.hidden_size * (len(layers) if isinstance(layers, list) else 1)
+    return two_linears(width, hidden, flag(config, "multimodal_projector_bias", True))
+
+
+def two_linears(width: int, hidden: int, bias: bool) -> list[tuple[str, tuple[int, ...]]]:
+    """linear_1 from ``width`` into the text width ``hidden``, linear_2 at it, both biased or neither (LLaVA's,
+    Audio Flamingo 3's)."""
     out = [("linear_1.weight", (hidden, width))]
-    bias = flag(config, "multimodal_projector_bias", True)
     if bias:
         out.append(("linear_1.bias", (hidden,)))
     out.append(("linear_2.weight", (hidden, hidden)))

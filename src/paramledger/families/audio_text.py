@@ -1,0 +1,53 @@
+"""The audio-text models over a Whisper-style encoder (towers/audio.py), counted whole: the encoder under
+"model.audio_tower" (built by audio_config's model_type over its class's defaults: AutoModel.from_config), a
+projector (towers/audio_projectors.py) and the decoder read from text_config by its own family's table.  None of
+these classes ties its head, whatever tie_word_embeddings says (checked for the whole config's and text_config's
+key, each unset, false and true): their text configs default to false and the whole class has no tying key of its
+own that transformers reads."""
+
+from ..towers import Whole
+from ..towers import audio_projectors as projectors
+from ._family import derived_from, multimodal
+from ._projector_last import projector_last
+from .llama import FAMILIES as LLAMA
+
+QWEN2, LLAMA_TEXT = (next(family for family in LLAMA if family.model_type == name) for name in ("qwen2", "llama"))
+TF = "transformers 5.24.0 models/{0}/configuration_{0}.py ({1})"
+AUDIO_TYPES = ("qwen2_audio_encoder", "voxtral_encoder", "audioflamingo3_encoder")
+NEVER_TIED = {"tie_word_embeddings": False, "tie_keys": ()}
+
+# The audio_config Qwen2AudioConfig builds when a config gives none (its sub_configs_defaults' init_kwargs, the keys
+# that change no count left out): the encoder class's own defaults.
+QWEN2_AUDIO = {"model_type": "qwen2_audio_encoder", "d_model": 1280, "encoder_attention_heads": 20,
+               "encoder_ffn_dim": 5120, "encoder_layers": 32, "num_mel_bins": 128, "max_source_positions": 1500}
+# identical to llama except: VoxtralConfig.__post_init__ puts its text_config's init_kwargs under any text_config
+# given (not only when none is), so its decoder is read by Llama's table with these defaults, under voxtral's own
+# type (no registered family has them): --text-only counts this decoder under the whole model's names.
+VOXTRAL_TEXT = derived_from(LLAMA_TEXT, model_type="voxtral", defaults={
+    **LLAMA_TEXT.defaults, "vocab_size": 131072, "hidden_size": 3072, "intermediate_size": 8192,
+    "num_hidden_layers": 30, "num_key_value_heads": 8, "max_position_embeddings": 131072, "head_dim": 128})
+
+
+def _last(family):
+    return projector_last(family, "model.audio_tower", "model.multi_modal_projector")
+
+
+FAMILIES = [
+    # Qwen2AudioForConditionalGeneration: audio_tower, multi_modal_projector, language_model (Qwen2), lm_head.
+    multimodal(QWEN2, "qwen2_audio", TF.format("qwen2_audio", "Qwen2AudioConfig"),
+               Whole({}, projectors.qwen2_audio, audio_config=QWEN2_AUDIO, text_types=("qwen2",), **NEVER_TIED),
+               "Qwen2AudioForConditionalGeneration"),
+    # VoxtralForConditionalGeneration: audio_tower, language_model (Llama), then multi_modal_projector.
+    _last(multimodal(VOXTRAL_TEXT, "voxtral", TF.format("voxtral", "VoxtralConfig"),
+                     Whole({}, projectors.voxtral, audio_config={"model_type": "voxtral_encoder"}, **NEVER_TIED),
+                     "VoxtralForConditionalGeneration")),
+]
+
+# AudioFlamingo3ForConditionalGeneration: audio_tower, language_model (Qwen2), multi_modal_projector.  Registered by
+# docs/notes/audio-o.patch: transformers 5.24.0 maps audioflamingo3 only to AutoModelForSeq2SeqLM (the
+# seq-to-seq-causal-LM mapping), which reference.auto_class does not yet try.
+AUDIOFLAMINGO3 = _last(multimodal(QWEN2, "audioflamingo3", TF.format("audioflamingo3", "AudioFlamingo3Config"),
+                                  Whole({}, projectors.audioflamingo3,
+                                        audio_config={"model_type": "audioflamingo3_encoder"}, text_types=("qwen2",),
+                                        **NEVER_TIED),
+                                  "AudioFlamingo3ForConditionalGeneration"))
