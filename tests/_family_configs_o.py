@@ -32,6 +32,41 @@ def whisper_encoder(draw, model_type: str, own: tuple[str, ...] = WHISPER_NAMES,
     return config
 
 
+@st.composite
+def glmasr_encoder(draw) -> dict:
+    """GlmAsrEncoderConfig: GQA heads (or none given: the attention heads), head_dim given or not, the rotary factor
+    in rope_parameters, at the top or left to its default."""
+    kv = draw(st.integers(1, 3))
+    heads = kv * draw(st.integers(1, 2))
+    config = {"model_type": "glmasr_encoder", "hidden_size": heads * draw(st.sampled_from([2, 4, 8])),
+              "num_hidden_layers": draw(st.integers(1, 2)), "num_attention_heads": heads,
+              "intermediate_size": draw(st.integers(1, 32)), "num_mel_bins": draw(st.integers(1, 8))}
+    if draw(booleans):
+        config["num_key_value_heads"] = kv
+    if draw(booleans):
+        config["head_dim"] = draw(st.sampled_from([2, 4, 6, 8]))
+    factor = draw(st.sampled_from([None, 0.25, 0.5, 1.0]))
+    if factor is not None:
+        if draw(booleans):
+            config["rope_parameters"] = {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": factor}
+        else:
+            config["partial_rotary_factor"] = factor
+    return config
+
+
+@st.composite
+def qwen3_asr_encoder(draw) -> dict:
+    """Qwen3ASREncoderConfig: Whisper's sizes (an even width: the sinusoid table), the downsampling front end, the
+    projector's output_dim, the sinusoid table's rows."""
+    config = draw(whisper_encoder("qwen3_asr_encoder"))
+    heads = config.get("encoder_attention_heads", config.get("num_attention_heads"))
+    width = heads * draw(st.sampled_from([2, 4, 6]))
+    config.pop("max_source_positions")
+    config["d_model" if "d_model" in config else "hidden_size"] = width * 2 if width < 4 else width
+    return {**config, "num_mel_bins": draw(st.integers(1, 20)), "downsample_hidden_size": draw(st.integers(1, 8)),
+            "output_dim": draw(st.integers(1, 32)), "max_position_embeddings": draw(st.integers(1, 20))}
+
+
 def whole(model_type: str, text_type: str, text: st.SearchStrategy, audio: st.SearchStrategy,
           **extra: st.SearchStrategy) -> st.SearchStrategy:
     """The whole config: text_config, audio_config, a tie_word_embeddings drawn or left out (at the top and in
@@ -44,6 +79,8 @@ def whole(model_type: str, text_type: str, text: st.SearchStrategy, audio: st.Se
 
 CONFIGS_O: dict[str, st.SearchStrategy] = {
     "qwen2_audio": whole("qwen2_audio", "qwen2", _set("qwen2"), whisper_encoder("qwen2_audio_encoder")),
+    "glmasr": whole("glmasr", "llama", _set("llama"), glmasr_encoder()),
+    "qwen3_asr": whole("qwen3_asr", "qwen3", _set("qwen3"), qwen3_asr_encoder()),
     "voxtral": whole("voxtral", "llama", _set("llama"),
                      whisper_encoder("voxtral_encoder", own=LLAMA_NAMES, alias=WHISPER_NAMES)),
 }

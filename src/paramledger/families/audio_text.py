@@ -1,17 +1,20 @@
 """The audio-text models over a Whisper-style encoder (towers/audio.py), counted whole: the encoder under
 "model.audio_tower" (built by audio_config's model_type over its class's defaults: AutoModel.from_config), a
-projector (towers/audio_projectors.py) and the decoder read from text_config by its own family's table.  None of
-these classes ties its head, whatever tie_word_embeddings says (checked for the whole config's and text_config's
-key, each unset, false and true): their text configs default to false and the whole class has no tying key of its
-own that transformers reads."""
+projector (towers/audio_projectors.py, or the tower's module) and the decoder read from text_config by its own
+family's table.  How each ties its head was checked for the whole config's and text_config's key, each unset, false
+and true: Qwen2-Audio, Voxtral and Audio Flamingo 3 never tie (their classes declare no tied weights); GLM-ASR and
+Qwen3-ASR tie by the whole config's tie_word_embeddings alone (True)."""
 
 from ..towers import Whole
 from ..towers import audio_projectors as projectors
+from ..towers.glmasr import glmasr
+from ..towers.qwen3_asr import qwen3_asr
 from ._family import derived_from, multimodal
 from ._projector_last import projector_last
 from .llama import FAMILIES as LLAMA
 
-QWEN2, LLAMA_TEXT = (next(family for family in LLAMA if family.model_type == name) for name in ("qwen2", "llama"))
+QWEN2, LLAMA_TEXT, QWEN3 = (next(family for family in LLAMA if family.model_type == name)
+                            for name in ("qwen2", "llama", "qwen3"))
 TF = "transformers 5.24.0 models/{0}/configuration_{0}.py ({1})"
 AUDIO_TYPES = ("qwen2_audio_encoder", "voxtral_encoder", "audioflamingo3_encoder")
 NEVER_TIED = {"tie_word_embeddings": False, "tie_keys": ()}
@@ -27,6 +30,16 @@ VOXTRAL_TEXT = derived_from(LLAMA_TEXT, model_type="voxtral", defaults={
     **LLAMA_TEXT.defaults, "vocab_size": 131072, "hidden_size": 3072, "intermediate_size": 8192,
     "num_hidden_layers": 30, "num_key_value_heads": 8, "max_position_embeddings": 131072, "head_dim": 128})
 
+GLMASR_TEXT = derived_from(LLAMA_TEXT, model_type="glmasr", defaults={
+    **LLAMA_TEXT.defaults, "vocab_size": 59264, "hidden_size": 2048, "intermediate_size": 6144,
+    "num_hidden_layers": 28, "num_attention_heads": 16, "num_key_value_heads": 4, "max_position_embeddings": 8192})
+
+# The text_config Qwen3ASRConfig builds when a config gives none (its init_kwargs; a text_config given is read over
+# Qwen3Config's own defaults).
+QWEN3_ASR_TEXT = {"model_type": "qwen3", "hidden_size": 2048, "intermediate_size": 6144, "num_hidden_layers": 28,
+                  "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 128,
+                  "max_position_embeddings": 65536, "tie_word_embeddings": True}
+
 
 def _last(family):
     return projector_last(family, "model.audio_tower", "model.multi_modal_projector")
@@ -38,6 +51,17 @@ FAMILIES = [
                Whole({}, projectors.qwen2_audio, audio_config=QWEN2_AUDIO, text_types=("qwen2",), **NEVER_TIED),
                "Qwen2AudioForConditionalGeneration"),
     # VoxtralForConditionalGeneration: audio_tower, language_model (Llama), then multi_modal_projector.
+    # GlmAsrForConditionalGeneration: audio_tower, language_model (Llama, GlmAsrConfig's init_kwargs under any
+    # text_config, as Voxtral's), multi_modal_projector; the head tied by the whole config's key alone (True).
+    _last(multimodal(GLMASR_TEXT, "glmasr", TF.format("glmasr", "GlmAsrConfig"),
+                     Whole({}, glmasr, audio_config={"model_type": "glmasr_encoder"}, tie_word_embeddings=True),
+                     "GlmAsrForConditionalGeneration")),
+    # Qwen3ASRForConditionalGeneration: audio_tower, language_model (Qwen3), multi_modal_projector; tied by the whole
+    # config's key alone (True).
+    _last(multimodal(QWEN3, "qwen3_asr", TF.format("qwen3_asr", "Qwen3ASRConfig"),
+                     Whole({}, qwen3_asr, audio_config={"model_type": "qwen3_asr_encoder"}, tie_word_embeddings=True,
+                           text_config=QWEN3_ASR_TEXT, text_types=("qwen3",)),
+                     "Qwen3ASRForConditionalGeneration")),
     _last(multimodal(VOXTRAL_TEXT, "voxtral", TF.format("voxtral", "VoxtralConfig"),
                      Whole({}, projectors.voxtral, audio_config={"model_type": "voxtral_encoder"}, **NEVER_TIED),
                      "VoxtralForConditionalGeneration")),

@@ -74,20 +74,7 @@ class WhisperEncoder(NamedTuple):
         add("conv2.weight", (d, d, 3))
         add("conv2.bias", (d,))
         add("embed_positions.weight", (self.max_source_positions, d), True)  # requires_grad_(False)
-        for i in range(self.encoder_layers):
-            layer = f"layers.{i}."
-            add(layer + "self_attn.k_proj.weight", (d, d))  # k_proj has no bias (WhisperAttention)
-            for proj in ("v_proj", "q_proj", "out_proj"):
-                add(layer + f"self_attn.{proj}.weight", (d, d))
-                add(layer + f"self_attn.{proj}.bias", (d,))
-            add(layer + "self_attn_layer_norm.weight", (d,))
-            add(layer + "self_attn_layer_norm.bias", (d,))
-            add(layer + "fc1.weight", (ffn, d))
-            add(layer + "fc1.bias", (ffn,))
-            add(layer + "fc2.weight", (d, ffn))
-            add(layer + "fc2.bias", (d,))
-            add(layer + "final_layer_norm.weight", (d,))
-            add(layer + "final_layer_norm.bias", (d,))
+        encoder_layers(add, self.encoder_layers, d, ffn)
         add("layer_norm.weight", (d,))
         add("layer_norm.bias", (d,))
         return tuple(out)
@@ -98,6 +85,23 @@ class WhisperEncoder(NamedTuple):
 
     def buffers(self) -> list[Buffer]:
         return []
+
+
+def encoder_layers(add: Any, count: int, d: int, ffn: int, key_bias: bool = False) -> None:
+    """``count`` WhisperEncoderLayers of width ``d`` through ``add(name, shape)``: self_attn's k_proj (biased only
+    where ``key_bias``: Qwen3-ASR's), v_proj, q_proj, out_proj, self_attn_layer_norm, fc1, fc2, final_layer_norm."""
+    for i in range(count):
+        layer = f"layers.{i}."
+        add(layer + "self_attn.k_proj.weight", (d, d))
+        if key_bias:
+            add(layer + "self_attn.k_proj.bias", (d,))
+        for proj in ("v_proj", "q_proj", "out_proj"):
+            add(layer + f"self_attn.{proj}.weight", (d, d))
+            add(layer + f"self_attn.{proj}.bias", (d,))
+        for name, shape in (("self_attn_layer_norm.weight", (d,)), ("self_attn_layer_norm.bias", (d,)),
+                            ("fc1.weight", (ffn, d)), ("fc1.bias", (ffn,)), ("fc2.weight", (d, ffn)),
+                            ("fc2.bias", (d,)), ("final_layer_norm.weight", (d,)), ("final_layer_norm.bias", (d,))):
+            add(layer + name, shape)
 
 
 @lru_cache(maxsize=64)
