@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from _family_configs_d import _typed, booleans
 from _family_configs_d import dory as dory_d
+from _family_configs_d import gemma4_assistant as gemma4_assistant_d
 from hypothesis import strategies as st
 
 from paramledger import families
@@ -40,15 +41,32 @@ def gemma4_unified_text(draw) -> dict:
     Gemma4UnifiedTextConfig), and KV-sharing last layers drawn without them (Gemma4UnifiedTextModel runs them),
     with or without the double-width FFN."""
     config = {key: value for key, value in draw(_gemma4_text).items() if key not in _NOT_UNIFIED}
-    layers = config["num_hidden_layers"]
-    types = list(config.get("layer_types") or ["full_attention" if (i + 1) % 6 == 0 else "sliding_attention"
-                                               for i in range(layers)])
-    types[-1] = "full_attention"
-    most = max(s for s in range(layers) if set(types[:layers - s]) == set(types))
-    config["num_kv_shared_layers"] = draw(st.integers(0, most))
+    config["num_kv_shared_layers"] = draw(st.integers(0, _shareable(config)))
     return config
 
 
-_STRATEGIES = {"dory": dory, "gemma4_unified_text": gemma4_unified_text}
+def _shareable(text: dict) -> int:
+    """The most last layers that can share keys and values: every attention type still computed before them."""
+    layers = text["num_hidden_layers"]
+    types = list(text.get("layer_types") or ["full_attention" if (i + 1) % 6 == 0 else "sliding_attention"
+                                             for i in range(layers)])
+    types[-1] = "full_attention"  # Gemma4TextConfig and Gemma4UnifiedTextConfig force it
+    return max(s for s in range(layers) if set(types[:layers - s]) == set(types))
+
+
+@st.composite
+def gemma4_unified_assistant(draw) -> dict:
+    """Set D's gemma4_assistant over Gemma 4 unified's decoder (no per-layer input keys: not its fields), whose
+    sharing this class leaves as given: 0 (every layer), all, or a valid partial count (layers then hold k_proj)."""
+    config = draw(gemma4_assistant_d())
+    text = {key: value for key, value in config["text_config"].items() if key not in _NOT_UNIFIED}
+    layers = text["num_hidden_layers"]
+    text.update(model_type="gemma4_unified_text",
+                num_kv_shared_layers=draw(st.sampled_from([0, layers, *range(1, _shareable(text) + 1)])))
+    return {**config, "text_config": text}
+
+
+_STRATEGIES = {"dory": dory, "gemma4_unified_text": gemma4_unified_text,
+               "gemma4_unified_assistant": gemma4_unified_assistant}
 CONFIGS_Q: dict[str, st.SearchStrategy] = {model_type: _typed(model_type, strategy())
                                            for model_type, strategy in _STRATEGIES.items() if families.get(model_type)}

@@ -7,7 +7,11 @@ from __future__ import annotations
 import pytest
 
 import paramledger
+from paramledger import families
 from paramledger._exceptions import ArchitectureError
+
+# registered by docs/notes/decoders-q.patch (a whole model without a tower, every layer sharing keys and values)
+ASSISTANTS = pytest.mark.skipif(families.get("gemma4_assistant") is None, reason="docs/notes/decoders-q.patch")
 
 FLAT = {"vocab_size": 64, "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
         "intermediate_size": 32}
@@ -45,3 +49,29 @@ def test_dory_released_layout_counts_as_transformers_builds_it():
         model = transformers.AutoModelForCausalLM.from_config(transformers.AutoConfig.for_model(**released))
     assert paramledger.inventory(arch).total == sum(p.numel() for p in model.parameters())
     assert any("n_recurrent_loops" in note for note in arch.notes)
+
+
+@ASSISTANTS
+@pytest.mark.parametrize(("text", "message"), [
+    ({"hidden_size_per_layer_input": 256}, r"config: text_config.hidden_size_per_layer_input: must be 0 in a Gemma 4 "
+                                           r"assistant, got 256 \(Gemma4AssistantConfig.validate_architecture"),
+    ({"hidden_size_per_layer_input": 0, "vocab_size_per_layer_input": 0, "use_double_wide_mlp": True},
+     r"config: text_config.use_double_wide_mlp: must be False in a Gemma 4 assistant, got True"),
+    ({"hidden_size_per_layer_input": 0, "vocab_size_per_layer_input": 0, "num_hidden_layers": 4,
+      "num_kv_shared_layers": 2},
+     r"config: text_config.num_kv_shared_layers: must be num_hidden_layers \(4\) in a Gemma 4 assistant, got 2"),
+])
+def test_a_gemma4_assistant_transformers_refuses_is_refused_in_one_line(text, message):
+    with pytest.raises(ArchitectureError, match=message) as caught:
+        paramledger.load({"model_type": "gemma4_assistant", "text_config": text})
+    assert "\n" not in str(caught.value)
+
+
+@ASSISTANTS
+def test_a_gemma4_assistant_caches_nothing_of_its_own():
+    # every layer reads the main model's keys and values (shared_kv_states): no k_proj, v_proj, and no cache
+    arch = paramledger.load({"model_type": "gemma4_unified_assistant"})
+    names = [tensor.name for tensor in paramledger.inventory(arch).tensors]
+    assert not any(name.endswith("k_proj.weight") for name in names)
+    assert names[-2:] == ["pre_projection.weight", "post_projection.weight"]
+    assert paramledger.kv_values_per_token(arch) == 0
