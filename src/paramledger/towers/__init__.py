@@ -60,6 +60,14 @@ class Whole(NamedTuple):
     audio_kind: str = ""
     audio_first: bool = True
 
+    @property
+    def towers_said(self) -> str:
+        """The towers in words, for the note a whole model's count carries ("vision tower", "audio tower")."""
+        said = [name for name, config in (("audio", self.audio_config), ("vision", self.vision_config)) if config]
+        if not self.audio_first:
+            said.reverse()
+        return " and ".join(said) + (" towers" if len(said) > 1 else " tower")
+
 
 class Towers(NamedTuple):
     """What an Architecture of a whole multimodal model holds beside its decoder (``Architecture.towers``)."""
