@@ -350,6 +350,9 @@ class Architecture:
         plan = self.__dict__.get("_layer_plan")
         if plan is not None and changes.keys() <= _PLAN_NEUTRAL:  # the same layers: the plan is kept
             copy.__dict__["_layer_plan"] = plan
+        config = self.__dict__.get("_config")  # the config read (sources.keep_config), for another depth
+        if config is not None and changes.keys() <= _CONFIG_KEPT:
+            copy.__dict__["_config"] = config
         return copy
 
     def with_fields(self, **fields: Any) -> Architecture:
@@ -486,6 +489,7 @@ _ZERO_OR_MORE_SIZES = ("num_experts", "n_shared_experts", "shared_expert_interme
                        "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank",
                        *EncoderKeys.zero_or_more)
 _PLAN_NEUTRAL = frozenset({"vocab_size"})
+_CONFIG_KEPT = frozenset({"num_hidden_layers", "vocab_size"})  # its config at another depth is still its own
 """Fields no layer's parts read: a copy changing only these has the same layer plan (design/flat.py)."""
 _EXPERT_OPTIONS = ("router_correction_bias", "moe_output_norm", "experts_output_bias", "attention_experts",
                    "expert_embeddings")  # each means nothing without num_experts

@@ -76,7 +76,8 @@ def parsed_entry(path: Path) -> dict[str, Any]:
 def architecture(path: Path) -> Architecture:
     """The architecture of the bundled entry at ``path``, read by its family's table."""
     entry = parsed_entry(path)
-    return architecture_from_config(entry["config"], entry["repo"], bundled=True)
+    return sources.keep_config(architecture_from_config(entry["config"], entry["repo"], bundled=True),
+                               entry["config"], entry["repo"])
 
 
 @lru_cache(maxsize=1)

@@ -113,9 +113,19 @@ def read_config(path: Path, label: str | None = None) -> Architecture:
     from .hf_config import architecture_from_config
     from .tokenizer_vocab import tokenizer_note
 
-    arch = architecture_from_config(read_json(path), label or str(path))
+    config = read_json(path)
+    arch = architecture_from_config(config, label or str(path))
     note = tokenizer_note(path)
-    return dataclasses.replace(arch, notes=(*arch.notes, note)) if note else arch
+    return keep_config(dataclasses.replace(arch, notes=(*arch.notes, note)) if note else arch, config,
+                       label or str(path))
+
+
+def keep_config(arch: Architecture, config: Mapping[str, Any], where: str) -> Architecture:
+    """``arch`` holding the config it was read from, unvalidated and unseen by every view: at another depth
+    (Architecture.replace) it is read again there, so the family's rules place the layers as its config class
+    does (design/values.config_at_depth).  Set in the fresh instance's dict: no copy."""
+    arch.__dict__["_config"] = (config, where)
+    return arch
 
 
 def load(source: str | os.PathLike[str] | Mapping[str, Any] | Architecture, /, **overrides: Any) -> Architecture:
@@ -168,7 +178,7 @@ def _load(source: Any) -> Architecture:
         if "model_type" in source and source["model_type"] != DESIGN_MODEL_TYPE:
             from .hf_config import architecture_from_config
 
-            return architecture_from_config(source, "config")
+            return keep_config(architecture_from_config(source, "config"), source, "config")
         return Architecture.from_mapping(source, "mapping")
     text = os.fspath(source)
     kind, file = _locate(text)

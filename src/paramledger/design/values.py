@@ -126,31 +126,47 @@ def repeat_patterns(arch: Any, layers: int, changes: Any) -> dict[str, Any]:
     FFN).  Its dense layers of an MoE design repeat too (Jamba's expert period), unless they are the first
     k layers, which stay the first k (DeepSeek's first_k_dense_replace).  Layer i holds what layer i mod the
     patterns' smallest period held (RecurrentGemma's three-layer block_types at 28 layers, from 26: as its
-    config cycles them), or i mod the old depth where they hold no period twice.  A design of our own keeps
-    the lists it declares, its new layers plain ones."""
+    config cycles them), after the few first layers that hold no period (LFM3's layer 0, a short conv where
+    its period of four would put a sliding-attention layer), or i mod the old depth where they hold no period
+    twice.  A design of our own keeps the lists it declares, its new layers plain ones."""
     if layers <= 0:
         return {}
+    reread = config_at_depth(arch, layers)
+    if reread is not None:  # the config it was read from, at the new depth: what transformers builds from it
+        mine, names = arch.__dict__, frozenset(type(arch).field_names())
+        return {key: value for key, value in reread.__dict__.items()
+                if key in names and key not in changes and mine[key] != value}
     depth = arch.num_hidden_layers
     shapes = [key for key in ("layer_types", "head_dim_per_layer", "num_key_value_heads_per_layer")
               if getattr(arch, key) and key not in changes]
     lists = [key for key in (repeating_lists(arch) if arch.model_type != "paramledger" else ())  # a design's stay
              if getattr(arch, key) and key not in changes]
-    period = _period(arch, depth, shapes, lists)
-    out = {key: tuple(getattr(arch, key)[i % min(period, len(getattr(arch, key)))] for i in range(layers))
-           for key in shapes}
-    for key in lists:  # each listed offset's layers of every period, merged (in C: ranges and one sort)
-        out[key] = tuple(sorted(chain.from_iterable(range(i, layers, period) for i in getattr(arch, key)
-                                                    if i < period)))
+    lead, period = _period(arch, depth, shapes, lists)
+    out = {}
+    for key in shapes:
+        held = getattr(arch, key)
+        cycle = min(period, len(held) - lead) if len(held) > lead else len(held)
+        start = lead if len(held) > lead else 0
+        out[key] = tuple(held[i] if i < start else held[start + (i - start) % cycle] for i in range(layers))
+    for key in lists:  # the lead's own, then each listed offset's layers of every period (in C: ranges, one sort)
+        held = getattr(arch, key)
+        out[key] = tuple(sorted(chain((i for i in held if i < min(lead, layers)),
+                                      chain.from_iterable(range(i, layers, period) for i in held
+                                                          if lead <= i < lead + period))))
     return out
 
 
-def _period(arch: Any, depth: int, shapes: list[str], lists: list[str]) -> int:
-    """The smallest period of every layer's place in ``shapes`` and ``lists`` (_layers.smallest_period), or the
-    depth where they hold none twice."""
+_MAX_LEAD = 8
+"""The most first layers a pattern may hold before it repeats (LFM3's one; DeepSeek's dense first k are apart)."""
+
+
+def _period(arch: Any, depth: int, shapes: list[str], lists: list[str]) -> tuple[int, int]:
+    """The fewest first layers (at most _MAX_LEAD) after which every layer's place in ``shapes`` and ``lists``
+    repeats, and that repeat's smallest period (_layers.smallest_period); (0, the depth) where none holds twice."""
     from .._layers import smallest_period
 
     if not shapes and not lists:
-        return depth
+        return 0, depth
     columns: list[Any] = []
     for key in lists:
         member = bytearray(depth)
@@ -159,7 +175,44 @@ def _period(arch: Any, depth: int, shapes: list[str], lists: list[str]) -> int:
                 member[i] = 1
         columns.append(member)
     columns += [getattr(arch, key) for key in shapes if len(getattr(arch, key)) == depth]
-    return smallest_period(list(zip(*columns))) or depth
+    keys = list(zip(*columns))
+    for lead in range(min(_MAX_LEAD, depth) + 1):
+        period = smallest_period(keys[lead:])
+        if period is not None:
+            return lead, period
+    return 0, depth
+
+
+def config_at_depth(arch: Any, layers: int) -> Any:
+    """``arch``'s own config.json read again with its depth key at ``layers`` (its family's rules then place the
+    layers as its config class does: LFM3's, Zamba's, Gemma 4's patterns come from a rule, not a period), or None
+    where ``arch`` came from no config, the config lists its layers itself (it is refused at another depth), or
+    transformers would keep its depth (Nemotron-H's hybrid_override_pattern sets it): then the patterns repeat."""
+    held = arch.__dict__.get("_config")
+    if held is None:
+        return None
+    from .. import families
+    from .._exceptions import ParamledgerError
+    from ..hf_config import architecture_from_config
+
+    config, where = held
+    family = families.get(str(config.get("model_type")))
+    text = config.get("text_config") if family is not None and family.text_config else None
+    if isinstance(text, dict):
+        family = families.get(str(text.get("model_type", ""))) or (
+            families.get(family.whole.text_model_type) if family.whole is not None else None)
+    if family is None or family.text_config and text is None:
+        return None
+    inner = text if text is not None else config
+    keys = [key for key, name in family.keys.items() if name == "num_hidden_layers"]
+    deeper = {**inner, **{key: layers for key in ([key for key in keys if key in inner] or keys[:1])}}
+    if text is not None:
+        deeper = {**config, "text_config": deeper}
+    try:
+        reread = architecture_from_config(deeper, where)
+    except ParamledgerError:
+        return None
+    return reread if reread.num_hidden_layers == layers else None
 
 
 def repeating_lists(arch: Any) -> list[str]:
