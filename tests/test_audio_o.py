@@ -6,9 +6,6 @@ checked tensor by tensor in tests/test_families.py and test_buffers.py."""
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
-
 import pytest
 from _family_configs_o import CONFIGS_O, whisper_encoder
 from hypothesis import given, settings
@@ -117,14 +114,12 @@ def test_an_audio_config_it_cannot_count_is_one_line(config, message):
     _refused(config, message)
 
 
-def test_the_cli_refuses_a_bad_audio_config_in_one_line_exit_2(tmp_path):
+def test_the_cli_refuses_a_bad_audio_config_in_one_line_exit_2(tmp_path, cli):
     path = tmp_path / "config.json"
     path.write_text('{"model_type": "qwen2_audio", "audio_config": {"encoder_layers": -1}}')
-    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True,
-                          check=False)
-    assert done.returncode == 2
-    assert len(done.stderr.strip().splitlines()) == 1
-    assert "audio_config.encoder_layers: must be a positive whole number, got -1" in done.stderr
+    status, _, err = cli("count", str(path))
+    assert (status, len(err.strip().splitlines())) == (2, 1)
+    assert "audio_config.encoder_layers: must be a positive whole number, got -1" in err
 
 
 def test_the_note_names_the_audio_tower():
