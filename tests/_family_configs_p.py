@@ -4,7 +4,7 @@ Each spells the keys the way the family's config class does (tests/_family_confi
 
 from __future__ import annotations
 
-from _family_configs_d import _typed, booleans
+from _family_configs_d import _typed
 from _family_configs_h import bert
 from hypothesis import strategies as st
 
@@ -24,3 +24,19 @@ def fnet(draw) -> dict:
 
 
 CONFIGS_P["fnet"] = _typed("fnet", fnet())
+
+
+@st.composite
+def albert(draw) -> dict:
+    """AlbertConfig: BERT's sizes with the tables' own width (equal to hidden_size or not), the shared groups (the
+    layers that hold tensors) and the steps run through them (any number: no tensor of their own), one layer a
+    group."""
+    config = draw(bert())
+    config.pop("is_decoder")
+    config.update(embedding_size=draw(st.sampled_from([config["hidden_size"], 1, 3, 8])),
+                  num_hidden_groups=draw(st.integers(1, 4)), num_hidden_layers=draw(st.integers(1, 12)),
+                  inner_group_num=1, classifier_dropout_prob=draw(st.sampled_from([0.0, 0.1])))
+    return config
+
+
+CONFIGS_P["albert"] = _typed("albert", albert())
