@@ -66,7 +66,21 @@ def gemma4_unified_assistant(draw) -> dict:
     return {**config, "text_config": text}
 
 
-_STRATEGIES = {"dory": dory, "gemma4_unified_text": gemma4_unified_text,
+_persimmon = st.deferred(lambda: __import__("_family_configs").CONFIGS["persimmon"])
+
+
+@st.composite
+def fuyu(draw) -> dict:
+    """Persimmon's configs as text_config (or none: FuyuConfig's own), the patch's size and channels (the one Linear
+    beside the decoder), the whole model's own tying."""
+    config = {"patch_size": draw(st.integers(1, 4)), "num_channels": draw(st.integers(1, 3)),
+              "tie_word_embeddings": draw(booleans)}
+    if draw(st.integers(0, 9)):  # mostly small: FuyuConfig's own decoder is 9.4 billion parameters
+        config["text_config"] = {**draw(_persimmon), "model_type": "persimmon"}
+    return config
+
+
+_STRATEGIES = {"dory": dory, "fuyu": fuyu, "gemma4_unified_text": gemma4_unified_text,
                "gemma4_unified_assistant": gemma4_unified_assistant}
 CONFIGS_Q: dict[str, st.SearchStrategy] = {model_type: _typed(model_type, strategy())
                                            for model_type, strategy in _STRATEGIES.items() if families.get(model_type)}
