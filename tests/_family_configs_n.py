@@ -1,9 +1,29 @@
-"""Hypothesis strategies: random small configs for the families of set N (seq2seq models (BART and T5 lineages)), typed here.
+"""Hypothesis strategies: random small configs for the families of set N (whole seq2seq models: BART and T5
+lineages), typed here.
 
-Each spells the keys the way the family's config class does (tests/_family_configs.py's style)."""
+Each spells the keys the way the family's config class does (tests/_family_configs.py's style).  A BART-lineage
+whole model reads the same keys set J draws for its decoder, the encoder's own among them (encoder_layers,
+encoder_attention_heads, encoder_ffn_dim), now read: set J's strategy, with architectures naming the whole model,
+the decoder alone (XForCausalLM: counted as that class builds it) or nothing (the whole model)."""
 
 from __future__ import annotations
 
+from _family_configs_j import CONFIGS_J
 from hypothesis import strategies as st
 
-CONFIGS_N: dict[str, st.SearchStrategy] = {}
+from paramledger import families
+from paramledger.families.bart import WHOLE
+
+
+def named(model_type: str) -> st.SearchStrategy:
+    """Set J's config of ``model_type`` with its architectures drawn."""
+    family = families.get(model_type)
+    names = st.sampled_from([None, [family.seq2seq.whole_class], [family.causal_lm_class]])
+    return st.tuples(CONFIGS_J[model_type], names).map(
+        lambda drawn: drawn[0] if drawn[1] is None else {**drawn[0], "architectures": drawn[1]})
+
+
+BART_LINEAGE = ("bart", "mbart", "marian", "pegasus", "blenderbot", "blenderbot-small", "plbart", "mvp",
+                "bigbird_pegasus")
+
+CONFIGS_N: dict[str, st.SearchStrategy] = {model_type: named(model_type) for model_type in BART_LINEAGE} if WHOLE else {}

@@ -122,9 +122,12 @@ def hf_config(config: Mapping[str, Any]) -> Any:
     for key in ("architectures", "transformers_version", "_name_or_path", "auto_map"):
         values.pop(key, None)
     try:
-        return transformers.AutoConfig.for_model(model_type, **values)
+        cfg = transformers.AutoConfig.for_model(model_type, **values)
     except Exception as error:  # transformers' own validation: one line, never a traceback
         raise ParamledgerError(f"transformers refuses the config: {_one_line(error)}") from None
+    if _decoder_named(config):  # kept where it chooses the class: an encoder-decoder's decoder alone (auto_class)
+        cfg.architectures = list(config["architectures"])
+    return cfg
 
 
 def build_reference(config: Mapping[str, Any], *, text_config: bool = False) -> Reference:
@@ -136,7 +139,7 @@ def build_reference(config: Mapping[str, Any], *, text_config: bool = False) -> 
     cfg = hf_config(config)
     if text_config:
         cfg = causal_lm_config(cfg)
-    alone = text_config or _decoder_named(config)
+    alone = text_config or _decoder_named(config)  # (a multimodal text_config: its own CausalLM)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         try:
             with torch.device("meta"):
@@ -159,8 +162,9 @@ def auto_class(cfg: Any, decoder_alone: bool = False) -> Any:
 
     _, transformers = _import_reference()
     family = families.get(cfg.model_type)
-    if family is not None and family.seq2seq is not None and not decoder_alone:  # the whole encoder-decoder
-        return transformers.AutoModelForSeq2SeqLM
+    if family is not None and family.seq2seq is not None and not (
+            decoder_alone or _decoder_named({"model_type": cfg.model_type, "architectures": cfg.architectures})):
+        return transformers.AutoModelForSeq2SeqLM  # the whole encoder-decoder
     wanted = family.causal_lm_class if family is not None and family.whole is not None else None
     for mapping, auto in (("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "AutoModelForCausalLM"),
                           ("MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES", "AutoModelForImageTextToText"),

@@ -79,7 +79,8 @@ def _seq2seq(whole_class: str, layers: int, ffn: int, heads: int, **changes: Any
     if not WHOLE:
         return None
     return Seq2Seq(whole_class, ENCODER_KEYS, {"encoder_layers": layers, "encoder_ffn_dim": ffn,
-                                               "encoder_attention_heads": heads}, **changes)
+                                               "encoder_attention_heads": heads, "tie_word_embeddings": True,
+                                               "share_encoder_decoder_embeddings": True}, **changes)
 
 
 BART = Family(
@@ -108,6 +109,7 @@ SINUSOIDAL_FROZEN = ("model.decoder.embed_positions.weight",)
 # identical to bart except: a final LayerNorm (model.decoder.layer_norm) and the norms before each sublayer
 # (MBartDecoderLayer: self_attn_layer_norm, encoder_attn_layer_norm, final_layer_norm before theirs).
 MBART = derived_from(BART, model_type="mbart", causal_lm_class="MBartForCausalLM", source=TF.format("mbart"),
+                     seq2seq=_seq2seq("MBartForConditionalGeneration", 12, 4096, 16),
                      switches=PRE, expects=_legacy(final=True, before=True, embedding=True, sinusoidal=False))
 
 
@@ -123,6 +125,7 @@ def _marian_vocab(config: Any) -> dict:
 # identical to bart except: sinusoidal positions as a frozen weight of max_position_embeddings rows (no offset), no
 # embedding LayerNorm, the table unscaled by a module of its own (MarianDecoder.embed_scale).
 MARIAN = derived_from(BART, model_type="marian", causal_lm_class="MarianForCausalLM", source=TF.format("marian"),
+                      seq2seq=_seq2seq("MarianMTModel", 12, 4096, 16, shared_key="share_encoder_decoder_embeddings"),
                       naming=_naming(position_offset=0, embed_norm=None),
                       defaults=_defaults(58101, 1024, 12, 4096, 16, 1024),
                       switches={**BIASED_POST, "frozen": SINUSOIDAL_FROZEN},
@@ -133,28 +136,33 @@ MARIAN = derived_from(BART, model_type="marian", causal_lm_class="MarianForCausa
 # identical to mbart except: sinusoidal positions as a frozen weight (no offset) and no embedding LayerNorm
 # (PegasusDecoder).
 PEGASUS = derived_from(MBART, model_type="pegasus", causal_lm_class="PegasusForCausalLM", source=TF.format("pegasus"),
+                       seq2seq=_seq2seq("PegasusForConditionalGeneration", 12, 4096, 16),
                        naming=_naming(position_offset=0, embed_norm=None),
                        switches={**PRE, "frozen": SINUSOIDAL_FROZEN},
                        expects=_legacy(final=True, before=True, embedding=False, sinusoidal=True))
 
 # identical to mbart except: no offset in the learned positions and no embedding LayerNorm (BlenderbotDecoder).
 BLENDERBOT = derived_from(MBART, model_type="blenderbot", causal_lm_class="BlenderbotForCausalLM",
+                          seq2seq=_seq2seq("BlenderbotForConditionalGeneration", 2, 10240, 32),
                           source=TF.format("blenderbot"), naming=_naming(position_offset=0, embed_norm=None),
                           defaults=_defaults(8008, 128, 24, 10240, 32, 2560),
                           expects=_legacy(final=True, before=True, embedding=False, sinusoidal=False))
 
 # identical to bart except: no offset in the learned positions (BlenderbotSmallLearnedPositionalEmbedding).
 BLENDERBOT_SMALL = derived_from(BART, model_type="blenderbot-small", causal_lm_class="BlenderbotSmallForCausalLM",
+                                seq2seq=_seq2seq("BlenderbotSmallForConditionalGeneration", 8, 2048, 16),
                                 source=TF.format("blenderbot_small"), naming=_naming(position_offset=0),
                                 defaults=_defaults(50265, 512, 8, 2048, 16, 512))
 
 # identical to bart except: PLBartConfig's defaults.
 PLBART = derived_from(BART, model_type="plbart", causal_lm_class="PLBartForCausalLM", source=TF.format("plbart"),
+                      seq2seq=_seq2seq("PLBartForConditionalGeneration", 6, 3072, 12),
                       defaults=_defaults(50005, 1024, 6, 3072, 12, 768))
 
 # identical to bart except: MvpConfig's defaults, and its prompts refused (use_prompt: MvpDecoder's
 # self_attn_prompt and cross_attn_prompt, each an MvpPrompt table and two Linears).
 MVP = derived_from(BART, model_type="mvp", causal_lm_class="MvpForCausalLM", source=TF.format("mvp"),
+                   seq2seq=_seq2seq("MvpForConditionalGeneration", 12, 4096, 16),
                    defaults=_defaults(50267, 1024, 12, 4096, 16, 1024),
                    count_neutral=ENCODER_SIDE | {"prompt_length", "prompt_mid_dim"}, requires={"use_prompt": False})
 
@@ -199,6 +207,10 @@ WHISPER = derived_from(
 # never tied (BigBirdPegasusForCausalLM declares no _tied_weights_keys, whatever tie_word_embeddings says).
 BIGBIRD_PEGASUS = derived_from(
     MBART, model_type="bigbird_pegasus", causal_lm_class="BigBirdPegasusForCausalLM",
+    seq2seq=_seq2seq("BigBirdPegasusForConditionalGeneration", 16, 4096, 16, encoder_naming=(
+        ("q", "self_attn.self.query"), ("k", "self_attn.self.key"), ("v", "self_attn.self.value"),
+        ("o", "self_attn.output"), ("layer_order", ("self_attn.self", "self_attn.output", "self_attn_layer_norm",
+                                                      "fc1", "fc2", "final_layer_norm")))),
     source=TF.format("bigbird_pegasus"), naming=_naming(position_offset=0),
     keys={**{key: field for key, field in DECODER_KEYS.items() if key != "tie_word_embeddings"},
           "use_bias": "attention_bias"},

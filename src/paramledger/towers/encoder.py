@@ -38,10 +38,16 @@ class Seq2Seq(NamedTuple):
     decoder: str = "model.decoder"  # the decoder's module path (its names under the CausalLM's "model.decoder")
     encoder: str = "model.encoder"
     head_buffers: tuple[tuple, ...] = (("final_logits_bias", (1, "vocab_size"), None, True),)
+    # the whole model ties its tables by this key of the whole config (its class default in ``defaults``), not by
+    # the decoder's table (BigBirdPegasusForCausalLM never ties; its ForConditionalGeneration does)
+    tie_key: str = "tie_word_embeddings"
+    # the whole config's key saying whether the shared table exists (Marian's share_encoder_decoder_embeddings: false,
+    # each stack its own table, the head tied to the decoder's); None: always
+    shared_key: str | None = None
     # the encoder's design where it differs from the decoder's beyond its sizes (its fields -> values)
     encoder_fields: Mapping[str, Any] = {}
-    # the encoder's names where they differ from the decoder's moved under ``encoder`` (Naming fields -> values)
-    encoder_naming: Mapping[str, Any] = {}
+    # the encoder's names where they differ from the decoder's moved under ``encoder``: (Naming field, value) pairs
+    encoder_naming: tuple[tuple[str, Any], ...] = ()
 
 
 class EncoderStack(NamedTuple):
@@ -51,6 +57,7 @@ class EncoderStack(NamedTuple):
     aliases_: tuple[tuple[str, str], ...]  # (alias, target): its embed_tokens tied to the shared table
     buffers_: tuple[Buffer, ...] = ()
     text_only_note: str = ""
+    in_model_order: bool = True  # its tensors sit in the whole naming's model_order (towers.attach sorts by it)
 
     def tensors(self) -> list[Tensor]:
         return list(self.listed)
@@ -97,44 +104,52 @@ def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str |
     except ArchitectureError as error:  # said under the encoder's key, not the design field's
         key = next((key for key, name in spec.keys.items() if name == error.key), error.key)
         raise ArchitectureError(key, error.message, where) from None
-    tied = arch.tie_word_embeddings
-    stack = _stack(encoder, family.naming, spec, tied)
-    note = (f"{arch.model_type} is an encoder-decoder: counting the whole model ({family.seq2seq.whole_class}: "
-            f"the encoder, the decoder and the shared table); --text-only counts the decoder alone "
+    tied = merged.get(spec.tie_key)
+    tied = arch.tie_word_embeddings if tied is None else tied  # null: the class default
+    if not isinstance(tied, bool):
+        raise ArchitectureError(spec.tie_key, f"must be true or false, got {tied!r}", where)
+    shared = True if spec.shared_key is None else merged.get(spec.shared_key)
+    if not isinstance(shared, bool):
+        raise ArchitectureError(spec.shared_key, f"must be true or false, got {shared!r}", where)
+    stack = _stack(encoder, family.naming, spec, tied, shared)
+    note = (f"{arch.model_type} is an encoder-decoder: counting the whole model ({spec.whole_class}: the encoder, "
+            f"the decoder{' and the shared table' if shared else ''}); --text-only counts the decoder alone "
             f"({family.causal_lm_class})")
     stack = stack._replace(text_only_note=f"{arch.model_type} is an encoder-decoder: counting its decoder alone "
                                           f"({family.causal_lm_class})")
-    towers = Towers((stack,), family.model_type, tied, whole_naming(family.naming, spec, tied))
-    return arch.with_fields(towers=towers, notes=(note, *arch.notes))
+    towers = Towers((stack,), family.model_type, arch.tie_word_embeddings,
+                    whole_naming(family.naming, spec, tied, shared))
+    return arch.with_fields(towers=towers, tie_word_embeddings=tied, notes=(note, *arch.notes))
 
 
-def _stack(encoder: Any, naming: Naming, spec: Seq2Seq, tied: bool) -> EncoderStack:
+def _stack(encoder: Any, naming: Naming, spec: Seq2Seq, tied: bool, shared: bool) -> EncoderStack:
     """The encoder's tensors: the builder's for the encoder's design under the encoder's names, less the token
-    table (the shared one, or its own when untied), each the encoder component, outside the layers' numbering."""
+    table where it is the shared one, each the encoder component, outside the layers' numbering."""
     from .._builder import build
 
     names = encoder_naming(naming, spec)
     built = build(encoder, names)
-    table = names.embed + ".weight"
-    shared = spec.shared + ".weight"
+    table, held = names.embed + ".weight", spec.shared + ".weight"
     out: list[Tensor] = []
-    if not tied:  # every table its own: model.shared first, then the encoder's (BartModel registers shared first)
-        rows, width = built[table].shape
-        out.append(_new(Tensor, (shared, (rows, width), "embedding", None, False, 0)))
-        out.append(_new(Tensor, (table, (rows, width), COMPONENT, None, False, 0)))
-    out += [_new(Tensor, (t.name, t.shape, COMPONENT, None, t.frozen, t.experts)) for t in built.tensors
-            if t.name != table]
-    tables = tuple(t.name for t in out if t.component == COMPONENT and t.name.endswith("embed_positions.weight"))
-    tables = (*((table,) if not tied else ()), *tables)
-    decoder_table = spec.decoder + ".embed_tokens.weight"
-    aliases = ((table, shared), (decoder_table, shared)) if tied else ()
-    return EncoderStack(tuple(out), tables, aliases)
+    tables: list[str] = []  # its nn.Embedding tables
+    if not tied or not shared:  # a table of its own (after model.shared, which BartModel registers first)
+        if shared:
+            out.append(_new(Tensor, (held, built[table].shape, "embedding", None, False, 0)))
+        out.append(_new(Tensor, (table, built[table].shape, COMPONENT, None, False, 0)))
+        tables.append(table)
+    for t in built.tensors:
+        if t.name != table:
+            out.append(_new(Tensor, (t.name, t.shape, COMPONENT, None, t.frozen, t.experts)))
+            if t.component in ("positions", "token_types"):
+                tables.append(t.name)
+    aliases = ((table, held), (spec.decoder + ".embed_tokens.weight", held)) if tied and shared else ()
+    return EncoderStack(tuple(out), tuple(tables), aliases)
 
 
 def encoder_naming(naming: Naming, spec: Seq2Seq) -> Naming:
     """The encoder's names: the decoder's moved from ``spec.decoder`` to ``spec.encoder`` (BartEncoder names its
     modules as BartDecoder does), with the spec's own changes."""
-    return _encoder_naming(naming, spec.decoder, spec.encoder, tuple(spec.encoder_naming.items()))
+    return _encoder_naming(naming, spec.decoder, spec.encoder, spec.encoder_naming)
 
 
 @lru_cache(maxsize=64)
@@ -153,15 +168,15 @@ def _encoder_naming(naming: Naming, decoder: str, encoder: str, own: tuple[tuple
     return dataclasses.replace(naming, **{**changes, "model_buffers": (), "rotary": None, **dict(own)})
 
 
-def whole_naming(naming: Naming, spec: Seq2Seq, tied: bool) -> Naming:
+def whole_naming(naming: Naming, spec: Seq2Seq, tied: bool, shared: bool = True) -> Naming:
     """The decoder's names inside the whole model: its table the shared one where tied, the outside tensors in the
     whole model's order (the shared table, the encoder, then the decoder's own), the head's buffers added."""
-    return _whole_naming(naming, spec.shared, spec.encoder, spec.head_buffers, tied)
+    return _whole_naming(naming, spec.shared if shared else "", spec.encoder, spec.head_buffers, tied)
 
 
 @lru_cache(maxsize=64)
 def _whole_naming(naming: Naming, shared: str, encoder: str, head_buffers: tuple, tied: bool) -> Naming:
-    order = (shared, encoder, *(naming.model_order or (naming.embed, naming.positions, naming.layer.partition(
+    order = (*((shared,) if shared else ()), encoder, *(naming.model_order or (naming.embed, naming.positions, naming.layer.partition(
         ".{i}")[0], *((naming.embed_norm,) if naming.embed_norm else ()), naming.final_norm)))
-    return dataclasses.replace(naming, embed=shared if tied else naming.embed, model_order=order,
+    return dataclasses.replace(naming, embed=shared if tied and shared else naming.embed, model_order=order,
                                model_buffers=(*naming.model_buffers, *head_buffers))
