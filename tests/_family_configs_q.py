@@ -4,7 +4,7 @@ Each spells the keys the way the family's config class does (tests/_family_confi
 
 from __future__ import annotations
 
-from _family_configs_d import _typed, booleans
+from _family_configs_d import _sizes, _typed, booleans
 from _family_configs_d import dory as dory_d
 from _family_configs_d import gemma4_assistant as gemma4_assistant_d
 from hypothesis import strategies as st
@@ -80,7 +80,21 @@ def fuyu(draw) -> dict:
     return config
 
 
-_STRATEGIES = {"dory": dory, "fuyu": fuyu, "gemma4_unified_text": gemma4_unified_text,
+@st.composite
+def mllama(draw) -> dict:
+    """MllamaForCausalLM's text_config: Llama's sizes, the cross-attention layers given (indices past the last layer
+    included: they match none) or by default, tying (read by nothing); token ids within the table."""
+    text = draw(_sizes())
+    layers = draw(st.integers(1, 6))
+    text.update({"model_type": "mllama_text_model", "num_hidden_layers": layers,
+                 "intermediate_size": draw(st.integers(1, 32)), "pad_token_id": 0, "bos_token_id": 0,
+                 "eos_token_id": 0})
+    if draw(booleans):
+        text["cross_attention_layers"] = draw(st.lists(st.integers(0, layers + 1), max_size=layers, unique=True))
+    return {"text_config": text}
+
+
+_STRATEGIES = {"dory": dory, "fuyu": fuyu, "mllama": mllama, "gemma4_unified_text": gemma4_unified_text,
                "gemma4_unified_assistant": gemma4_unified_assistant}
 CONFIGS_Q: dict[str, st.SearchStrategy] = {model_type: _typed(model_type, strategy())
                                            for model_type, strategy in _STRATEGIES.items() if families.get(model_type)}

@@ -20,6 +20,13 @@ FLAT = {"vocab_size": 64, "hidden_size": 16, "num_hidden_layers": 2, "num_attent
 @pytest.mark.parametrize(("config", "changes", "message"), [
     (FLAT, {"ngpt_scales_layers": [0]},
      r"ngpt_scales_layers: the kind sits beside the attention only: set ngpt_scales_beside_attention instead"),
+    (FLAT, {"cross_attention_layers": [1]},
+     (r"cross_attention_layers: layer 1 must be in layers_without_attn_pre_norm too \(the cross-attention layer "
+      r"registers its input_layernorm itself\)")),
+    (FLAT, {"cross_attention_layers": [2], "layers_without_attn_pre_norm": [2]},
+     r"cross_attention_layers: layer 2 is outside 0..1"),
+    ({"model_type": "mllama"}, {"text_config": {"cross_attention_layers": "3"}},
+     r"cross_attention_layers: must be a list of layer indices, got '3'"),
 ])
 def test_bad_kind_keys_are_refused_in_one_line_naming_the_key(config, changes, message):
     with pytest.raises(ArchitectureError, match=message) as caught:
@@ -53,8 +60,9 @@ def test_dory_released_layout_counts_as_transformers_builds_it():
 
 @ASSISTANTS
 @pytest.mark.parametrize(("text", "message"), [
-    ({"hidden_size_per_layer_input": 256}, r"config: text_config.hidden_size_per_layer_input: must be 0 in a Gemma 4 "
-                                           r"assistant, got 256 \(Gemma4AssistantConfig.validate_architecture"),
+    ({"hidden_size_per_layer_input": 256},
+     (r"config: text_config.hidden_size_per_layer_input: must be 0 in a Gemma 4 assistant, got 256 "
+      r"\(Gemma4AssistantConfig.validate_architecture")),
     ({"hidden_size_per_layer_input": 0, "vocab_size_per_layer_input": 0, "use_double_wide_mlp": True},
      r"config: text_config.use_double_wide_mlp: must be False in a Gemma 4 assistant, got True"),
     ({"hidden_size_per_layer_input": 0, "vocab_size_per_layer_input": 0, "num_hidden_layers": 4,
