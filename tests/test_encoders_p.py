@@ -6,33 +6,21 @@ The types docs/notes/encoders-p.patch registers are tested once it is applied (s
 
 from __future__ import annotations
 
-import contextlib
-import io
-import warnings
-
 import pytest
 from _family_configs_p import CONFIGS_P, PENDING
 from hypothesis import given
 from hypothesis import strategies as st
+from test_encoders_k import masked_lm  # AutoModelForMaskedLM on the meta device
 
 import paramledger
 from paramledger import families
 from paramledger._exceptions import ArchitectureError
-from paramledger.reference import default_config, diff, hf_config, reference_of
+from paramledger.reference import default_config, diff, reference_of
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
 PATCHED = pytest.mark.skipif(families.get("deberta") is None, reason="docs/notes/encoders-p.patch")
-
-
-def masked_lm(config: dict):
-    """AutoModelForMaskedLM's model of ``config`` on the meta device."""
-    transformers.logging.set_verbosity_error()
-    cfg = hf_config(config)
-    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings(), torch.device("meta"):
-        warnings.simplefilter("ignore")
-        return transformers.AutoModelForMaskedLM.from_config(cfg)
 
 
 @pytest.mark.parametrize("model_type", sorted(CONFIGS_P))
