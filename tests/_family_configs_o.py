@@ -67,6 +67,24 @@ def qwen3_asr_encoder(draw) -> dict:
             "output_dim": draw(st.integers(1, 32)), "max_position_embeddings": draw(st.integers(1, 20))}
 
 
+@st.composite
+def omni_audio_encoder(draw) -> dict:
+    """Qwen2_5OmniAudioEncoderConfig: Whisper's sizes at an even width (the sinusoid table) and output_dim."""
+    config = draw(whisper_encoder("qwen2_5_omni_audio_encoder"))
+    width_key = "d_model" if "d_model" in config else "hidden_size"
+    config[width_key] *= 2
+    return {**config, "output_dim": draw(st.integers(1, 32))}
+
+
+def qwen2_5_omni_thinker() -> st.SearchStrategy:
+    """The thinker: text_config (Qwen2's keys), audio_config, vision_config (Qwen2.5-VL's keys), its own tying."""
+    from _family_configs_g import qwen2_5_vl_vision
+
+    vision = qwen2_5_vl_vision().map(lambda config: {**config, "model_type": "qwen2_5_omni_vision_encoder"})
+    return whole("qwen2_5_omni_thinker", "qwen2_5_omni_text", _set("qwen2"), omni_audio_encoder(),
+                 vision_config=vision)
+
+
 def whole(model_type: str, text_type: str, text: st.SearchStrategy, audio: st.SearchStrategy,
           **extra: st.SearchStrategy) -> st.SearchStrategy:
     """The whole config: text_config, audio_config, a tie_word_embeddings drawn or left out (at the top and in
@@ -81,6 +99,7 @@ CONFIGS_O: dict[str, st.SearchStrategy] = {
     "qwen2_audio": whole("qwen2_audio", "qwen2", _set("qwen2"), whisper_encoder("qwen2_audio_encoder")),
     "glmasr": whole("glmasr", "llama", _set("llama"), glmasr_encoder()),
     "qwen3_asr": whole("qwen3_asr", "qwen3", _set("qwen3"), qwen3_asr_encoder()),
+    "qwen2_5_omni_thinker": qwen2_5_omni_thinker(),
     "voxtral": whole("voxtral", "llama", _set("llama"),
                      whisper_encoder("voxtral_encoder", own=LLAMA_NAMES, alias=WHISPER_NAMES)),
 }

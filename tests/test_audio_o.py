@@ -103,6 +103,10 @@ def _refused(config: dict, message: str) -> None:
      "audio_config.model_type: 'made_up_audio' is an audio tower paramledger does not build yet"),
     ({"model_type": "qwen3_asr", "audio_config": {"d_model": 1035, "encoder_attention_heads": 9}},
      "audio_config.d_model: must be even for the sinusoid positions, got 1035"),
+    ({"model_type": "qwen2_5_omni_thinker", "audio_config": {"d_model": 1290}},
+     "audio_config.encoder_attention_heads: 20 heads do not divide the width 1290"),
+    ({"model_type": "qwen2_5_omni_thinker", "audio_config": {"d_model": 25, "encoder_attention_heads": 5}},
+     "audio_config.d_model: must be even for the sinusoid positions, got 25"),
     ({"model_type": "glmasr", "audio_config": {"rope_parameters": {"partial_rotary_factor": 2}}},
      r"audio_config.rope_parameters.partial_rotary_factor: must be a number in \(0, 1\], got 2"),
     ({"model_type": "glmasr", "audio_config": {"num_key_value_heads": 0}},
@@ -120,6 +124,17 @@ def test_the_cli_refuses_a_bad_audio_config_in_one_line_exit_2(tmp_path, cli):
     status, _, err = cli("count", str(path))
     assert (status, len(err.strip().splitlines())) == (2, 1)
     assert "audio_config.encoder_layers: must be a positive whole number, got -1" in err
+
+
+def test_the_omni_thinkers_towers_are_audio_vision_and_their_projections():
+    """Qwen2.5-Omni's thinker: the audio encoder's proj and the vision merger are the projector, at the defaults."""
+    config = {"model_type": "qwen2_5_omni_thinker", "text_config": {"num_hidden_layers": 1}}
+    inv = paramledger.inventory(paramledger.load(config))
+    reference = dict(build_reference(config).tensors)
+    tower = {name: math.prod(shape) for name, shape in reference.items() if name.startswith("model.audio_tower.")}
+    assert inv.component("audio") == sum(tower.values()) - 3584 * 1280 - 3584
+    assert inv.component("projector") == 3584 * 1280 + 3584 + sum(
+        math.prod(shape) for name, shape in reference.items() if name.startswith("model.visual.merger."))
 
 
 def test_the_note_names_the_audio_tower():
