@@ -7,7 +7,8 @@ lists these layers in layers_without_attn_pre_norm, so the block's norms leave i
 post_attention_layernorm as any layer's.
 
 What it caches is fixed by the image's vision tokens, not the text: a key and a value per KV head for each
-(cross_kv_values_per_token); MllamaTextModel skips the whole layer on a text-only prompt with nothing cached."""
+(cross_kv_values_per_token); MllamaTextModel skips the whole layer on a text-only prompt with nothing cached, its FFN
+too, so a text token's FLOPs leave the layer out and an image's tokens (encoder_length) put it back."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ class GatedCrossAttention(NamedTuple):
     num_heads: int  # num_attention_heads
     num_kv_heads: int  # num_key_value_heads
     head_dim: int  # hidden_size // num_attention_heads
+    ffn_weights: int = 0  # the layer's FFN matmul weights: they run only with it (a text-only prompt skips the layer)
 
     def tensors(self, c: Collector) -> None:
         n, d = c.naming, self.hidden_size
@@ -40,12 +42,14 @@ class GatedCrossAttention(NamedTuple):
         c.norm(n.attn_pre_norm, d)  # the layer's input_layernorm, registered after its cross_attn
 
     def encoder_weights(self) -> int:
+        # q and o; k and v (run per vision token); and the layer's FFN: MllamaTextModel skips the whole layer
+        # when there is no image and nothing cached (its `continue`), so none of them runs for a text token
         inner, kv = self.num_heads * self.head_dim, self.num_kv_heads * self.head_dim
-        return 2 * inner * self.hidden_size + 2 * kv * self.hidden_size  # q and o; k and v (per vision token)
+        return 2 * inner * self.hidden_size + 2 * kv * self.hidden_size + self.ffn_weights
 
     def encoder_flops(self, encoder_keys: int) -> int:
         inner = self.num_heads * self.head_dim
-        return 2 * 2 * inner * self.hidden_size + 2 * 2 * inner * encoder_keys  # q, o; QKᵀ and AV
+        return 2 * 2 * inner * self.hidden_size + 2 * 2 * inner * encoder_keys + 2 * self.ffn_weights  # q, o; QKᵀ, AV
 
     def cross_kv_values_per_token(self) -> int:
         return 2 * self.num_kv_heads * self.head_dim
@@ -73,8 +77,10 @@ def _check(arch: Any, where: str | None) -> None:
 
 
 def _build(arch: Any) -> GatedCrossAttention:
-    return tuple.__new__(GatedCrossAttention, (arch.hidden_size, arch.num_attention_heads, arch.kv_heads,
-                                               arch.hidden_size // arch.num_attention_heads))
+    d = arch.hidden_size
+    return tuple.__new__(GatedCrossAttention, (d, arch.num_attention_heads, arch.kv_heads,
+                                               d // arch.num_attention_heads,
+                                               (3 if arch.mlp_gated else 2) * arch.ffn_size * d))
 
 
 MIXER = MixerKind("cross_attention_layers", Keys, Names, _build, lambda arch: bool(arch.cross_attention_layers),
