@@ -8,7 +8,7 @@ the decoder alone (XForCausalLM: counted as that class builds it) or nothing (th
 
 from __future__ import annotations
 
-from _family_configs_j import CONFIGS_J
+from _family_configs_j import CONFIGS_J, bart_decoder
 from hypothesis import strategies as st
 
 from paramledger import families
@@ -26,4 +26,8 @@ def named(model_type: str) -> st.SearchStrategy:
 BART_LINEAGE = ("bart", "mbart", "marian", "pegasus", "blenderbot", "blenderbot-small", "plbart", "mvp",
                 "bigbird_pegasus")
 
-CONFIGS_N: dict[str, st.SearchStrategy] = {model_type: named(model_type) for model_type in BART_LINEAGE} if WHOLE else {}
+# M2M-100: BART's keys (no CausalLM: drawn whole); its sinusoidal table divides by d_model // 2 - 1 (no 2-wide one)
+M2M_100 = bart_decoder("m2m_100").filter(lambda config: config["d_model"] > 2)
+
+CONFIGS_N: dict[str, st.SearchStrategy] = {
+    **{model_type: named(model_type) for model_type in BART_LINEAGE}, "m2m_100": M2M_100} if WHOLE else {}

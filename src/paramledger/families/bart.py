@@ -222,4 +222,17 @@ BIGBIRD_PEGASUS = derived_from(
                                   "tie_word_embeddings"},
     expects={})
 
-FAMILIES = [BART, MBART, MARIAN, PEGASUS, BLENDERBOT, BLENDERBOT_SMALL, PLBART, MVP, TROCR, WHISPER, BIGBIRD_PEGASUS]
+# identical to mbart except: sinusoidal positions held as a buffer (M2M100SinusoidalPositionalEmbedding.weights,
+# max_position_embeddings + 2 rows, non-persistent: no tensor), no embedding LayerNorm, no final_logits_bias, and no
+# CausalLM (transformers 5.24.0 registers M2M100ForConditionalGeneration alone: the whole model is the reference).
+M2M_100 = derived_from(
+    MBART, model_type="m2m_100", causal_lm_class="M2M100ForConditionalGeneration", source=TF.format("m2m_100"),
+    naming=_naming(embed_norm=None, model_buffers=(
+        (f"{DECODER}.embed_positions.weights", ("max_position_embeddings+2", "hidden_size"), None, False),)),
+    defaults={**_defaults(128112, 1024, 12, 4096, 16, 1024, "relu")},
+    switches={**PRE, "position_embedding_type": "sinusoidal"},
+    seq2seq=_seq2seq("M2M100ForConditionalGeneration", 12, 4096, 16, head_buffers=()),
+    expects={})
+
+FAMILIES = [BART, MBART, MARIAN, PEGASUS, BLENDERBOT, BLENDERBOT_SMALL, PLBART, MVP, TROCR, WHISPER, BIGBIRD_PEGASUS,
+            *((M2M_100,) if WHOLE else ())]

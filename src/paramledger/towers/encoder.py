@@ -143,7 +143,20 @@ def _stack(encoder: Any, naming: Naming, spec: Seq2Seq, tied: bool, shared: bool
             if t.component in ("positions", "token_types"):
                 tables.append(t.name)
     aliases = ((table, held), (spec.decoder + ".embed_tokens.weight", held)) if tied and shared else ()
-    return EncoderStack(tuple(out), tuple(tables), aliases)
+    return EncoderStack(tuple(out), tuple(tables), aliases, _buffers(encoder, names))
+
+
+def _buffers(encoder: Any, names: Naming) -> tuple[Buffer, ...]:
+    """The encoder's own buffers outside its layers (M2M-100's sinusoidal table), sized by the encoder's design."""
+    def size(term: int | str) -> int:
+        if isinstance(term, int):
+            return term
+        name, _, extra = term.partition("+")
+        return getattr(encoder, name) + int(extra or 0)
+
+    return tuple(Buffer(name, tuple(size(term) for term in shape), dtype, persistent)
+                 for name, shape, dtype, persistent, *needs in names.model_buffers
+                 if "{layer}" not in name and (not needs or getattr(encoder, needs[0])))
 
 
 def encoder_naming(naming: Naming, spec: Seq2Seq) -> Naming:
@@ -165,7 +178,8 @@ def _encoder_naming(naming: Naming, decoder: str, encoder: str, own: tuple[tuple
 
     changes = {f.name: moved(getattr(naming, f.name)) for f in dataclasses.fields(naming)
                if f.name not in ("model_buffers", "rotary")}
-    return dataclasses.replace(naming, **{**changes, "model_buffers": (), "rotary": None, **dict(own)})
+    buffers = tuple((moved(rule[0]), *rule[1:]) for rule in naming.model_buffers)  # (a sinusoidal table's twin)
+    return dataclasses.replace(naming, **{**changes, "model_buffers": buffers, "rotary": None, **dict(own)})
 
 
 def whole_naming(naming: Naming, spec: Seq2Seq, tied: bool, shared: bool = True) -> Naming:
