@@ -133,9 +133,35 @@ def squeezebert(draw) -> dict:
     return config
 
 
+@st.composite
+def tapas(draw) -> dict:
+    """TapasConfig: BERT's keys with any number of token-type tables (0 rows too) for its one table, the table-QA
+    keys that change no tensor, cross-attention where it is a decoder."""
+    config = draw(bert())
+    config.pop("type_vocab_size")
+    config.update(type_vocab_sizes=draw(st.lists(st.integers(0, 12), max_size=8)),
+                  num_aggregation_labels=draw(st.integers(0, 4)), max_num_rows=draw(st.integers(1, 64)),
+                  select_one_column=draw(booleans))
+    config["add_cross_attention"] = config["is_decoder"] and draw(booleans)
+    return config
+
+
+@st.composite
+def roc_bert(draw) -> dict:
+    """RoCBertConfig: BERT's keys, the pronunciation and shape tables' sizes which of them the map layer
+    reads and whether there is one, cross-attention where it is a decoder."""
+    config = draw(bert())
+    config.update(pronunciation_vocab_size=draw(st.integers(1, 20)), pronunciation_embed_dim=draw(st.integers(1, 16)),
+                  shape_vocab_size=draw(st.integers(1, 20)), shape_embed_dim=draw(st.integers(1, 16)),
+                  enable_pronunciation=draw(booleans), enable_shape=draw(booleans), concat_input=draw(booleans))
+    config["add_cross_attention"] = config["is_decoder"] and draw(booleans)
+    return config
+
+
 # The types docs/notes/encoders-p.patch registers (their parts and families are in it): drawn once it is applied.
 PENDING = {"roformer": roformer, "deberta": deberta, "nystromformer": nystromformer, "xmod": xmod,
-           "convbert": convbert, "squeezebert": squeezebert}
+           "convbert": convbert, "squeezebert": squeezebert, "tapas": tapas,
+           "roc_bert": roc_bert}
 CONFIGS_P.update({model_type: _typed(model_type, strategy()) for model_type, strategy in PENDING.items()
                   if families.get(model_type) is not None})
 if families.get("nystromformer") is not None:  # the same patch's values convolution: YOSO's conv_window counts

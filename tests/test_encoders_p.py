@@ -88,6 +88,7 @@ def test_roformer_table_is_one_head_wide_and_frozen():
     ({"model_type": "xmod", "adapter_reduction_factor": 0}, "config: adapter_reduction_factor: 0 is not a positive"),
     ({"model_type": "xmod", "hidden_size": 8, "num_attention_heads": 2, "adapter_reduction_factor": 9},
      "config: adapter_reduction_factor: 9 leaves no bottleneck"),
+    ({"model_type": "tapas", "type_vocab_sizes": [3, -1]}, r"config: type_vocab_sizes: \[3, -1\] is not a list"),
 ])
 def test_what_a_table_does_not_build_is_refused_by_its_key(config, message):
     with pytest.raises(ArchitectureError, match=message):
