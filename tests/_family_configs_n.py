@@ -24,7 +24,7 @@ def named(model_type: str) -> st.SearchStrategy:
 
 
 BART_LINEAGE = ("bart", "mbart", "marian", "pegasus", "blenderbot", "blenderbot-small", "plbart", "mvp",
-                "bigbird_pegasus")
+                "bigbird_pegasus", "whisper")  # (Whisper's encoder: helper O's audio tower)
 
 # M2M-100: BART's keys (no CausalLM: drawn whole); its sinusoidal table divides by d_model // 2 - 1 (no 2-wide one)
 M2M_100 = bart_decoder("m2m_100").filter(lambda config: config["d_model"] > 2)

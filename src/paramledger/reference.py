@@ -164,7 +164,10 @@ def auto_class(cfg: Any, decoder_alone: bool = False) -> Any:
     family = families.get(cfg.model_type)
     if family is not None and family.seq2seq is not None and not (
             decoder_alone or _decoder_named({"model_type": cfg.model_type, "architectures": cfg.architectures})):
-        return transformers.AutoModelForSeq2SeqLM  # the whole encoder-decoder
+        # the whole encoder-decoder (a speech one, Whisper's, where transformers registers it so)
+        speech = cfg.model_type in modeling_auto.MODEL_FOR_SPEECH_SEQ_2_SEQ_MAPPING_NAMES and (
+            cfg.model_type not in modeling_auto.MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES)
+        return transformers.AutoModelForSpeechSeq2Seq if speech else transformers.AutoModelForSeq2SeqLM
     wanted = family.causal_lm_class if family is not None and family.whole is not None else None
     for mapping, auto in (("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "AutoModelForCausalLM"),
                           ("MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES", "AutoModelForImageTextToText"),

@@ -189,8 +189,23 @@ TROCR = derived_from(
 # identical to mbart except: learned positions of max_target_positions rows with no offset (WhisperPositionalEmbedding),
 # no embedding LayerNorm, the head named proj_out, and k_proj without a bias in both attentions (WhisperAttention,
 # modeling_whisper.py: k_proj bias=False; q_proj, v_proj, out_proj biased).
+def _whisper_encoder(prefix: str, config: Any, where: str | None) -> Any:
+    """WhisperEncoder (towers/audio.py, helper O's): the audio encoder read from WhisperConfig itself."""
+    from ..towers.audio import encoder
+
+    return encoder(prefix, config, where, key="", component=COMPONENT)
+
+
+# The whole model (WhisperForConditionalGeneration, AutoModelForSpeechSeq2Seq): the audio encoder beside the decoder,
+# no shared table (WhisperModel: each stack its own; proj_out tied to the decoder's embed_tokens), no buffer.
+WHISPER_WHOLE = _seq2seq("WhisperForConditionalGeneration", 4, 1536, 6, shared_table=False, head_buffers=(),
+                         make_encoder=_whisper_encoder)
+if WHISPER_WHOLE is not None:  # WhisperConfig's encoder defaults (configuration_whisper.py)
+    WHISPER_WHOLE = WHISPER_WHOLE._replace(keys={}, defaults={
+        **WHISPER_WHOLE.defaults, "d_model": 384, "num_mel_bins": 80, "max_source_positions": 1500})
 WHISPER = derived_from(
-    MBART, model_type="whisper", causal_lm_class="WhisperForCausalLM", source=TF.format("whisper"), seq2seq=None,
+    MBART, model_type="whisper", causal_lm_class="WhisperForCausalLM", source=TF.format("whisper"),
+    seq2seq=WHISPER_WHOLE,
     naming=_naming(position_offset=0, embed_norm=None, lm_head="proj_out", key_bias=False),
     keys={**{key: field for key, field in DECODER_KEYS.items() if key != "max_position_embeddings"},
           "max_target_positions": "max_position_embeddings"},

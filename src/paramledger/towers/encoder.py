@@ -44,6 +44,10 @@ class Seq2Seq(NamedTuple):
     # the whole config's key saying whether the shared table exists (Marian's share_encoder_decoder_embeddings: false,
     # each stack its own table, the head tied to the decoder's); None: always
     shared_key: str | None = None
+    shared_table: bool = True  # False: no shared table at all (WhisperModel: each stack its own, the head the decoder's)
+    # The encoder made by another tower's maker, (module prefix, the config over ``defaults``, where) -> a tower
+    # (tensors(), embedding_tables(), buffers()): Whisper's audio encoder (towers/audio.py); None: the decoder's parts
+    make_encoder: Any = None
     # the encoder's design where it differs from the decoder's beyond its sizes (its fields -> values)
     encoder_fields: Mapping[str, Any] = {}
     # the encoder's names where they differ from the decoder's moved under ``encoder``: (Naming field, value) pairs
@@ -89,6 +93,29 @@ def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str |
         return arch.with_fields(notes=(f"{arch.model_type}: counting the decoder alone, as {family.causal_lm_class} "
                                        "builds it (the config's architectures name it)", *arch.notes))
     merged = {**spec.defaults, **config}
+    tied = merged.get(spec.tie_key)
+    tied = arch.tie_word_embeddings if tied is None else tied  # null: the class default
+    if not isinstance(tied, bool):
+        raise ArchitectureError(spec.tie_key, f"must be true or false, got {tied!r}", where)
+    shared = spec.shared_table if spec.shared_key is None else merged.get(spec.shared_key)
+    if not isinstance(shared, bool):
+        raise ArchitectureError(spec.shared_key, f"must be true or false, got {shared!r}", where)
+    if spec.make_encoder is not None:
+        stack = _made(spec, merged, where)
+    else:
+        stack = _stack(_encoder_design(arch, spec, merged, where), family.naming, spec, tied, shared)
+    note = (f"{arch.model_type} is an encoder-decoder: counting the whole model ({spec.whole_class}: the encoder, "
+            f"the decoder{' and the shared table' if shared else ''}); --text-only counts the decoder alone "
+            f"({family.causal_lm_class})")
+    stack = stack._replace(text_only_note=f"{arch.model_type} is an encoder-decoder: counting its decoder alone "
+                                          f"({family.causal_lm_class})")
+    towers = Towers((stack,), family.model_type, arch.tie_word_embeddings,
+                    whole_naming(family.naming, spec, tied, shared))
+    return arch.with_fields(towers=towers, tie_word_embeddings=tied, notes=(note, *arch.notes))
+
+
+def _encoder_design(arch: Any, spec: Seq2Seq, merged: Mapping[str, Any], where: str | None) -> Any:
+    """The decoder's design with the encoder's sizes, no cross-attention and no head of its own."""
     changes = {**spec.encoder_fields, "add_cross_attention": False, "tie_word_embeddings": True}
     for key, field_name in spec.keys.items():
         value = merged.get(key)
@@ -100,26 +127,10 @@ def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str |
     if arch.frozen:  # the decoder's frozen tables (a sinusoidal one) have the encoder's twin
         changes["frozen"] = tuple(name.replace(spec.decoder + ".", spec.encoder + ".") for name in arch.frozen)
     try:
-        encoder = arch.replace(where, **changes)
+        return arch.replace(where, **changes)
     except ArchitectureError as error:  # said under the encoder's key, not the design field's
         key = next((key for key, name in spec.keys.items() if name == error.key), error.key)
         raise ArchitectureError(key, error.message, where) from None
-    tied = merged.get(spec.tie_key)
-    tied = arch.tie_word_embeddings if tied is None else tied  # null: the class default
-    if not isinstance(tied, bool):
-        raise ArchitectureError(spec.tie_key, f"must be true or false, got {tied!r}", where)
-    shared = True if spec.shared_key is None else merged.get(spec.shared_key)
-    if not isinstance(shared, bool):
-        raise ArchitectureError(spec.shared_key, f"must be true or false, got {shared!r}", where)
-    stack = _stack(encoder, family.naming, spec, tied, shared)
-    note = (f"{arch.model_type} is an encoder-decoder: counting the whole model ({spec.whole_class}: the encoder, "
-            f"the decoder{' and the shared table' if shared else ''}); --text-only counts the decoder alone "
-            f"({family.causal_lm_class})")
-    stack = stack._replace(text_only_note=f"{arch.model_type} is an encoder-decoder: counting its decoder alone "
-                                          f"({family.causal_lm_class})")
-    towers = Towers((stack,), family.model_type, arch.tie_word_embeddings,
-                    whole_naming(family.naming, spec, tied, shared))
-    return arch.with_fields(towers=towers, tie_word_embeddings=tied, notes=(note, *arch.notes))
 
 
 def _stack(encoder: Any, naming: Naming, spec: Seq2Seq, tied: bool, shared: bool) -> EncoderStack:
@@ -144,6 +155,12 @@ def _stack(encoder: Any, naming: Naming, spec: Seq2Seq, tied: bool, shared: bool
                 tables.append(t.name)
     aliases = ((table, held), (spec.decoder + ".embed_tokens.weight", held)) if tied and shared else ()
     return EncoderStack(tuple(out), tuple(tables), aliases, _buffers(encoder, names))
+
+
+def _made(spec: Seq2Seq, config: Mapping[str, Any], where: str | None) -> EncoderStack:
+    """The encoder another tower module builds (its tensors already the encoder component)."""
+    tower = spec.make_encoder(spec.encoder + ".", config, where)
+    return EncoderStack(tuple(tower.tensors()), tuple(tower.embedding_tables()), (), tuple(tower.buffers()))
 
 
 def _buffers(encoder: Any, names: Naming) -> tuple[Buffer, ...]:
