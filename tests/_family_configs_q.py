@@ -94,7 +94,38 @@ def mllama(draw) -> dict:
     return {"text_config": text}
 
 
-_STRATEGIES = {"dory": dory, "fuyu": fuyu, "mllama": mllama, "gemma4_unified_text": gemma4_unified_text,
-               "gemma4_unified_assistant": gemma4_unified_assistant}
+@st.composite
+def minimax_m3_vl_text(draw) -> dict:
+    """Sparse (block-indexed) and full attention layers, dense and MoE FFNs, each pattern given as the lists or in the
+    legacy form (sparse_attention_config, moe_layer_freq) or by default; the three FFN widths, the indexer's sizes,
+    head_dim, a partial rotary, tying; the SwiGLU clamps and routing scale change no tensor."""
+    config = draw(_sizes(head_dim=st.sampled_from([2, 4, 8])))
+    layers, experts = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    config.update({
+        "num_hidden_layers": layers, "num_local_experts": experts,
+        "num_experts_per_tok": draw(st.integers(1, experts)),
+        **{key: draw(st.integers(1, 16)) for key in ("intermediate_size", "dense_intermediate_size",
+                                                     "shared_intermediate_size", "index_n_heads")},
+        "index_head_dim": draw(st.sampled_from([2, 4, 8])),
+        "routed_scaling_factor": draw(st.sampled_from([1.0, 2.0])),
+        "bos_token_id": 0, "eos_token_id": 0,
+    })
+    sparse = draw(st.lists(booleans, min_size=layers, max_size=layers))
+    dense = draw(st.lists(booleans, min_size=layers, max_size=layers))
+    style = draw(st.sampled_from(["lists", "legacy", "default"]))
+    if style == "lists":
+        config["layer_types"] = ["minimax_m3_sparse" if s else "full_attention" for s in sparse]
+        config["mlp_layer_types"] = ["dense" if d else "sparse" for d in dense]
+    elif style == "legacy":  # MiniMaxM3VLTextConfig.__post_init__ folds these in
+        config["sparse_attention_config"] = {"sparse_attention_freq": [int(s) for s in sparse],
+                                             "sparse_num_index_heads": draw(st.integers(1, 4))}
+        config["moe_layer_freq"] = [int(not d) for d in dense]
+    if draw(booleans):
+        config["rope_parameters"] = {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.5}
+    return config
+
+
+_STRATEGIES = {"dory": dory, "fuyu": fuyu, "mllama": mllama, "minimax_m3_vl_text": minimax_m3_vl_text,
+               "gemma4_unified_text": gemma4_unified_text, "gemma4_unified_assistant": gemma4_unified_assistant}
 CONFIGS_Q: dict[str, st.SearchStrategy] = {model_type: _typed(model_type, strategy())
                                            for model_type, strategy in _STRATEGIES.items() if families.get(model_type)}

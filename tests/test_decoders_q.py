@@ -27,6 +27,12 @@ FLAT = {"vocab_size": 64, "hidden_size": 16, "num_hidden_layers": 2, "num_attent
      r"cross_attention_layers: layer 2 is outside 0..1"),
     ({"model_type": "mllama"}, {"text_config": {"cross_attention_layers": "3"}},
      r"cross_attention_layers: must be a list of layer indices, got '3'"),
+    (FLAT, {"block_indexer_layers": [0]},
+     r"block_index_heads: required with block_indexer_layers \(the block indexer's size\)"),
+    (FLAT, {"block_indexer_layers": [0], "block_index_heads": 0, "block_index_head_dim": 4},
+     r"block_index_heads: must be positive, got 0"),
+    ({"model_type": "minimax_m3_vl_text"}, {"mlp_layer_types": "dense"},
+     r"mlp_layer_types: must be a list, one entry a layer, got 'dense'"),
 ])
 def test_bad_kind_keys_are_refused_in_one_line_naming_the_key(config, changes, message):
     with pytest.raises(ArchitectureError, match=message) as caught:
