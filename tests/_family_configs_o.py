@@ -85,6 +85,22 @@ def qwen2_5_omni_thinker() -> st.SearchStrategy:
                  vision_config=vision)
 
 
+def qwen3_omni_moe_thinker() -> st.SearchStrategy:
+    """The MoE thinker: Qwen3-MoE's text keys, Qwen3-ASR's audio keys (max_source_positions rows), Qwen3-VL's vision
+    keys (deepstack mergers drawn)."""
+    from _family_configs_g import qwen3_vl_vision
+
+    audio = qwen3_asr_encoder().map(lambda config: {
+        **{key: value for key, value in config.items() if key != "max_position_embeddings"},
+        "model_type": "qwen3_omni_moe_audio_encoder", "max_source_positions": config["max_position_embeddings"]})
+    # (its attention never slides: Qwen3OmniMoeThinkerTextAttention sets sliding_window None, which
+    # tests/test_families.py's reading of the config's window would not know)
+    text = _set("qwen3_moe").map(lambda config: {key: value for key, value in config.items()
+                                                 if key not in ("use_sliding_window", "sliding_window")})
+    return whole("qwen3_omni_moe_thinker", "qwen3_omni_moe_text", text, audio,
+                 vision_config=qwen3_vl_vision("qwen3_omni_moe_vision_encoder"))
+
+
 def whole(model_type: str, text_type: str, text: st.SearchStrategy, audio: st.SearchStrategy,
           **extra: st.SearchStrategy) -> st.SearchStrategy:
     """The whole config: text_config, audio_config, a tie_word_embeddings drawn or left out (at the top and in
@@ -100,6 +116,7 @@ CONFIGS_O: dict[str, st.SearchStrategy] = {
     "glmasr": whole("glmasr", "llama", _set("llama"), glmasr_encoder()),
     "qwen3_asr": whole("qwen3_asr", "qwen3", _set("qwen3"), qwen3_asr_encoder()),
     "qwen2_5_omni_thinker": qwen2_5_omni_thinker(),
+    "qwen3_omni_moe_thinker": qwen3_omni_moe_thinker(),
     "voxtral": whole("voxtral", "llama", _set("llama"),
                      whisper_encoder("voxtral_encoder", own=LLAMA_NAMES, alias=WHISPER_NAMES)),
 }

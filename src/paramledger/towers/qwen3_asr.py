@@ -76,9 +76,12 @@ QWEN3_ASR_ENCODER = {"num_mel_bins": 128, "encoder_layers": 24, "encoder_attenti
 """transformers 5.24.0 models/qwen3_asr/configuration_qwen3_asr.py (Qwen3ASREncoderConfig)."""
 
 
-def make(prefix: str, audio: Mapping[str, Any], where: str | None) -> Qwen3AsrEncoder:
-    sizes = [sized(audio, name, spellings, QWEN3_ASR_ENCODER, "audio_config", where)
-             for name, spellings in SPELLED.items()]
+def encoder(prefix: str, audio: Mapping[str, Any], where: str | None, defaults: Mapping[str, Any] = QWEN3_ASR_ENCODER,
+            rows: str = "max_position_embeddings") -> Qwen3AsrEncoder:
+    """The tower of ``audio`` over ``defaults``; ``rows``: the key sizing the sinusoid table (Qwen3-Omni's is
+    max_source_positions)."""
+    spelled = {**SPELLED, "max_position_embeddings": (rows,)}
+    sizes = [sized(audio, name, spellings, defaults, "audio_config", where) for name, spellings in spelled.items()]
     if sizes[0] % sizes[2]:  # Qwen3ASRAudioAttention: "embed_dim must be divisible by num_heads"
         raise ArchitectureError("audio_config.encoder_attention_heads", f"{sizes[2]} heads do not divide the width "
                                 f"{sizes[0]}", where)
@@ -88,7 +91,7 @@ def make(prefix: str, audio: Mapping[str, Any], where: str | None) -> Qwen3AsrEn
     return Qwen3AsrEncoder(prefix, *sizes)
 
 
-TOWERS = {"qwen3_asr_encoder": TowerKind(QWEN3_ASR_ENCODER, make)}
+TOWERS = {"qwen3_asr_encoder": TowerKind(QWEN3_ASR_ENCODER, encoder)}
 
 
 def qwen3_asr(config: Mapping[str, Any], audio: Any, hidden: int) -> list[tuple[str, tuple[int, ...]]]:
