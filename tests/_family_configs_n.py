@@ -29,5 +29,9 @@ BART_LINEAGE = ("bart", "mbart", "marian", "pegasus", "blenderbot", "blenderbot-
 # M2M-100: BART's keys (no CausalLM: drawn whole); its sinusoidal table divides by d_model // 2 - 1 (no 2-wide one)
 M2M_100 = bart_decoder("m2m_100").filter(lambda config: config["d_model"] > 2)
 
+# LED: BART's keys, each stack's position table its own key (no CausalLM: drawn whole)
+LED = bart_decoder("led", max_encoder_position_embeddings=st.integers(1, 64),
+                   max_decoder_position_embeddings=st.integers(1, 64))
+
 CONFIGS_N: dict[str, st.SearchStrategy] = {
-    **{model_type: named(model_type) for model_type in BART_LINEAGE}, "m2m_100": M2M_100} if WHOLE else {}
+    **{model_type: named(model_type) for model_type in BART_LINEAGE}, "m2m_100": M2M_100, "led": LED} if WHOLE else {}
