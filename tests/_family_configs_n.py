@@ -33,5 +33,12 @@ M2M_100 = bart_decoder("m2m_100").filter(lambda config: config["d_model"] > 2)
 LED = bart_decoder("led", max_encoder_position_embeddings=st.integers(1, 64),
                    max_decoder_position_embeddings=st.integers(1, 64))
 
+# FSMT: BART's keys but each stack's vocabulary its own (src_vocab_size, tgt_vocab_size; FSMTConfig has no
+# vocab_size), pad_token_id 1 (its position tables' rows follow it)
+FSMT = st.tuples(bart_decoder("fsmt"), st.integers(4, 300)).map(lambda drawn: {
+    **{key: value for key, value in drawn[0].items() if key != "vocab_size"}, "pad_token_id": 1,
+    "src_vocab_size": drawn[1], "tgt_vocab_size": drawn[0]["vocab_size"], "langs": ["en", "de"]})
+
 CONFIGS_N: dict[str, st.SearchStrategy] = {
-    **{model_type: named(model_type) for model_type in BART_LINEAGE}, "m2m_100": M2M_100, "led": LED} if WHOLE else {}
+    **{model_type: named(model_type) for model_type in BART_LINEAGE}, "m2m_100": M2M_100, "led": LED,
+    "fsmt": FSMT} if WHOLE else {}

@@ -45,6 +45,8 @@ class Seq2Seq(NamedTuple):
     # each stack its own table, the head tied to the decoder's); None: always
     shared_key: str | None = None
     shared_table: bool = True  # False: no shared table at all (WhisperModel: each stack its own, the head the decoder's)
+    # One table only where the tables are tied, else each stack its own (FSMT: ``shared`` is the encoder's own path)
+    shared_if_tied: bool = False
     # The encoder made by another tower's maker, (module prefix, the config over ``defaults``, where) -> a tower
     # (tensors(), embedding_tables(), buffers()): Whisper's audio encoder (towers/audio.py); None: the decoder's parts
     make_encoder: Any = None
@@ -98,6 +100,7 @@ def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str |
     if not isinstance(tied, bool):
         raise ArchitectureError(spec.tie_key, f"must be true or false, got {tied!r}", where)
     shared = spec.shared_table if spec.shared_key is None else merged.get(spec.shared_key)
+    shared = tied if spec.shared_if_tied else shared
     if not isinstance(shared, bool):
         raise ArchitectureError(spec.shared_key, f"must be true or false, got {shared!r}", where)
     if spec.make_encoder is not None:
@@ -153,7 +156,8 @@ def _stack(encoder: Any, naming: Naming, spec: Seq2Seq, tied: bool, shared: bool
             out.append(_new(Tensor, (t.name, t.shape, COMPONENT, None, t.frozen, t.experts)))
             if t.component in ("positions", "token_types"):
                 tables.append(t.name)
-    aliases = ((table, held), (spec.decoder + ".embed_tokens.weight", held)) if tied and shared else ()
+    aliases = tuple((name, held) for name in (table, spec.decoder + ".embed_tokens.weight")
+                    if name != held) if tied and shared else ()
     return EncoderStack(tuple(out), tuple(tables), aliases, _buffers(encoder, names))
 
 

@@ -1,0 +1,34 @@
+"""FSMT counted whole (transformers 5.24.0 models/fsmt, FSMTForConditionalGeneration; no CausalLM is registered).
+
+Identical to bart's whole model except: each stack its own vocabulary (src_vocab_size rows in the encoder's table,
+tgt_vocab_size in the decoder's and its head), no shared module: tied (tie_word_embeddings, FSMTConfig's default
+false), the one table is the encoder's embed_tokens, of tgt_vocab_size rows, with the decoder's table and the head
+its aliases; the head inside the decoder (model.decoder.output_projection); position tables of
+max_position_embeddings + padding_idx + 1 rows (SinusoidalPositionalEmbedding, an nn.Embedding whose weight is a
+parameter: counted), here with FSMTConfig's pad_token_id 1; no embedding LayerNorm, no final norm, no
+final_logits_bias."""
+
+from __future__ import annotations
+
+from .bart import BART, BIASED_POST, DECODER_KEYS, ENCODER_SIDE, TF, WHOLE, _defaults, _naming, _seq2seq
+from ._family import derived_from
+
+WHOLE_FSMT = _seq2seq("FSMTForConditionalGeneration", 12, 4096, 16, shared="model.encoder.embed_tokens",
+                      shared_if_tied=True, head_buffers=())
+if WHOLE_FSMT is not None:  # the encoder's table: src_vocab_size rows
+    WHOLE_FSMT = WHOLE_FSMT._replace(keys={**WHOLE_FSMT.keys, "src_vocab_size": "vocab_size"},
+                                     defaults={**WHOLE_FSMT.defaults, "src_vocab_size": 42024,
+                                               "tie_word_embeddings": False})
+
+FSMT = derived_from(
+    BART, model_type="fsmt", causal_lm_class="FSMTForConditionalGeneration", source=TF.format("fsmt"),
+    naming=_naming(embed_norm=None, lm_head="model.decoder.output_projection"),
+    keys={**{key: field for key, field in DECODER_KEYS.items() if key != "vocab_size"},
+          "tgt_vocab_size": "vocab_size"},
+    defaults={**{key: value for key, value in _defaults(42024, 1024, 12, 4096, 16, 1024, "relu").items()
+                 if key != "vocab_size"}, "tgt_vocab_size": 42024, "tie_word_embeddings": False},
+    switches=BIASED_POST, count_neutral=ENCODER_SIDE | {"langs", "src_vocab_size"},
+    # the position tables' rows follow padding_idx (max_position_embeddings + pad_token_id + 1)
+    requires={"pad_token_id": 1}, seq2seq=WHOLE_FSMT, expects={})
+
+FAMILIES = [FSMT] if WHOLE else []
