@@ -116,6 +116,9 @@ CONFIGS_O: dict[str, st.SearchStrategy] = {
     "glmasr": whole("glmasr", "llama", _set("llama"), glmasr_encoder()),
     "qwen3_asr": whole("qwen3_asr", "qwen3", _set("qwen3"), qwen3_asr_encoder()),
     "qwen2_5_omni_thinker": qwen2_5_omni_thinker(),
+    "moss_transcribe_diarize": whole("moss_transcribe_diarize", "qwen3", _set("qwen3"), whisper_encoder(
+        "moss_transcribe_diarize_audio", own=LLAMA_NAMES, alias=WHISPER_NAMES), projector_bias=booleans,
+        audio_merge_size=st.integers(1, 4)),
     "qwen3_omni_moe_thinker": qwen3_omni_moe_thinker(),
     "voxtral": whole("voxtral", "llama", _set("llama"),
                      whisper_encoder("voxtral_encoder", own=LLAMA_NAMES, alias=WHISPER_NAMES)),

@@ -59,7 +59,8 @@ def test_a_frozen_tower_still_counts_and_its_position_table_is_an_embedding():
 
 @pytest.mark.parametrize(("model_type", "tower", "projector"), [
     ("qwen2_audio", 636_968_960, 5_246_976), ("voxtral", 636_968_960, 25_165_824),
-    ("glmasr", 635_048_960, 29_366_272), ("qwen3_asr", 314_328_704, 4_723_200)])
+    ("glmasr", 635_048_960, 29_366_272), ("qwen3_asr", 314_328_704, 4_723_200),
+    ("moss_transcribe_diarize", 307_216_384, 33_570_816)])  # a text_config given: Qwen3Config's 4096 wide
 def test_the_audio_tower_and_projector_are_components_of_their_own(model_type, tower, projector):
     """At the class defaults (test_families checks each total against transformers): the audio tower is what the
     reference holds under model.audio_tower, the projector what it holds under model.multi_modal_projector."""
@@ -109,6 +110,8 @@ def _refused(config: dict, message: str) -> None:
      "audio_config.d_model: must be even for the sinusoid positions, got 25"),
     ({"model_type": "glmasr", "audio_config": {"rope_parameters": {"partial_rotary_factor": 2}}},
      r"audio_config.rope_parameters.partial_rotary_factor: must be a number in \(0, 1\], got 2"),
+    ({"model_type": "moss_transcribe_diarize", "audio_merge_size": 0},
+     "audio_merge_size: must be a positive whole number, got 0"),
     ({"model_type": "glmasr", "audio_config": {"num_key_value_heads": 0}},
      "audio_config.num_key_value_heads: must be a positive whole number, got 0"),
     ({"model_type": "qwen2_audio", "text_config": {"model_type": "gpt2"}},

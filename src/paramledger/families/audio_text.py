@@ -2,8 +2,8 @@
 "model.audio_tower" (built by audio_config's model_type over its class's defaults: AutoModel.from_config), a
 projector (towers/audio_projectors.py, or the tower's module) and the decoder read from text_config by its own
 family's table.  How each ties its head was checked for the whole config's and text_config's key, each unset, false
-and true: Qwen2-Audio, Voxtral and Audio Flamingo 3 never tie (their classes declare no tied weights); GLM-ASR and
-Qwen3-ASR tie by the whole config's tie_word_embeddings alone (True)."""
+and true: Qwen2-Audio, Voxtral and Audio Flamingo 3 never tie (their classes declare no tied weights); GLM-ASR,
+Qwen3-ASR and MOSS tie by the whole config's tie_word_embeddings alone (True)."""
 
 from ..towers import Whole
 from ..towers import audio_projectors as projectors
@@ -40,6 +40,10 @@ QWEN3_ASR_TEXT = {"model_type": "qwen3", "hidden_size": 2048, "intermediate_size
                   "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 128,
                   "max_position_embeddings": 65536, "tie_word_embeddings": True}
 
+# The text_config MossTranscribeDiarizeConfig builds when a config gives none (its init_kwargs over Qwen3Config's).
+MOSS_TEXT = {"model_type": "qwen3", "hidden_size": 1024, "intermediate_size": 3072, "num_hidden_layers": 28,
+             "num_attention_heads": 16, "num_key_value_heads": 8, "max_position_embeddings": 131072}
+
 
 def _last(family):
     return projector_last(family, "model.audio_tower", "model.multi_modal_projector")
@@ -62,6 +66,14 @@ FAMILIES = [
                      Whole({}, qwen3_asr, audio_config={"model_type": "qwen3_asr_encoder"}, tie_word_embeddings=True,
                            text_config=QWEN3_ASR_TEXT, text_types=("qwen3",)),
                      "Qwen3ASRForConditionalGeneration")),
+    # MossTranscribeDiarizeForConditionalGeneration: audio_tower, language_model (Qwen3), multi_modal_projector; tied
+    # by the whole config's key alone (True).
+    _last(multimodal(QWEN3, "moss_transcribe_diarize", TF.format("moss_transcribe_diarize",
+                                                                 "MossTranscribeDiarizeConfig"),
+                     Whole({}, projectors.moss_transcribe_diarize,
+                           audio_config={"model_type": "moss_transcribe_diarize_audio"}, tie_word_embeddings=True,
+                           text_config=MOSS_TEXT, text_types=("qwen3",)),
+                     "MossTranscribeDiarizeForConditionalGeneration")),
     _last(multimodal(VOXTRAL_TEXT, "voxtral", TF.format("voxtral", "VoxtralConfig"),
                      Whole({}, projectors.voxtral, audio_config={"model_type": "voxtral_encoder"}, **NEVER_TIED),
                      "VoxtralForConditionalGeneration")),

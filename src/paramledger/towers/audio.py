@@ -1,5 +1,5 @@
 """An audio tower: Whisper's encoder (WhisperEncoder) and the encoders written as copies of it (Qwen2-Audio's,
-Voxtral's, Audio Flamingo 3's), the "audio" component of a whole audio-text model.
+Voxtral's, Audio Flamingo 3's, MOSS's), the "audio" component of a whole audio-text model.
 
 transformers 5.24.0 models/whisper/modeling_whisper.py (WhisperEncoder, WhisperEncoderLayer, WhisperAttention):
 two biased Conv1d (num_mel_bins to d_model, kernel 3; d_model to d_model, kernel 3, stride 2), a learned
@@ -154,6 +154,10 @@ to these)."""
 AUDIOFLAMINGO3_ENCODER = {"num_mel_bins": 128, "num_hidden_layers": 32, "num_attention_heads": 20,
                           "intermediate_size": 5120, "hidden_size": 1280, "max_source_positions": 1500}
 """transformers 5.24.0 models/audioflamingo3/configuration_audioflamingo3.py (AudioFlamingo3EncoderConfig)."""
+MOSS_AUDIO = {"num_mel_bins": 80, "num_hidden_layers": 24, "num_attention_heads": 16, "intermediate_size": 4096,
+              "hidden_size": 1024, "max_source_positions": 1500}
+"""transformers 5.24.0 models/moss_transcribe_diarize/configuration_moss_transcribe_diarize.py
+(MossTranscribeDiarizeAudioConfig, stored as Voxtral's encoder config stores its sizes)."""
 VOXTRAL_SPELLINGS = {name: (*spellings[1:], spellings[0]) for name, spellings in SPELLINGS.items()}
 """VoxtralEncoderConfig's and AudioFlamingo3EncoderConfig's spellings: the stored name first, then the alias."""
 
@@ -167,4 +171,5 @@ def _stored_as(defaults: Mapping[str, Any]) -> TowerKind:
 
 TOWERS = {"qwen2_audio_encoder": whisper_kind(QWEN2_AUDIO_ENCODER),
           "voxtral_encoder": _stored_as(VOXTRAL_ENCODER),
-          "audioflamingo3_encoder": _stored_as(AUDIOFLAMINGO3_ENCODER)}
+          "audioflamingo3_encoder": _stored_as(AUDIOFLAMINGO3_ENCODER),
+          "moss_transcribe_diarize_audio": _stored_as(MOSS_AUDIO)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._exceptions import ArchitectureError
 from .projectors import flag, two_linears
 
 Named = list[tuple[str, tuple[int, ...]]]
@@ -27,3 +28,14 @@ def audioflamingo3(config: Mapping[str, Any], audio: Any, hidden: int) -> Named:
     """AudioFlamingo3MultiModalProjector (and MusicFlamingo's, the same): linear_1 from the encoder's width,
     linear_2 at the text width, both biased by projector_bias (True) (modeling_audioflamingo3.py)."""
     return two_linears(audio.hidden_size, hidden, flag(config, "projector_bias", True))
+
+
+def moss_transcribe_diarize(config: Mapping[str, Any], audio: Any, hidden: int) -> Named:
+    """MossTranscribeDiarizeMultiModalProjector: Audio Flamingo 3's two Linears from audio_merge_size stacked frames
+    (adaptor_input_dim: the encoder's width × audio_merge_size, 4), then a biased LayerNorm at the text width
+    (modeling_moss_transcribe_diarize.py)."""
+    merge = config.get("audio_merge_size", 4)
+    if type(merge) is not int or merge <= 0:
+        raise ArchitectureError("audio_merge_size", f"must be a positive whole number, got {merge!r}")
+    return [*two_linears(audio.hidden_size * merge, hidden, flag(config, "projector_bias", True)),
+            ("norm.weight", (hidden,)), ("norm.bias", (hidden,))]
