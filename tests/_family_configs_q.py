@@ -45,6 +45,22 @@ def gemma4_unified_text(draw) -> dict:
     return config
 
 
+@st.composite
+def gemma4_unified(draw) -> dict:
+    """The whole model: gemma4_unified_text's decoder as text_config, and each embedder only when its sub-config is
+    given (vision: patch, pooling, widths, position rows; audio: its width by either of two of its keys), tying."""
+    config = {"text_config": {**draw(gemma4_unified_text()), "model_type": "gemma4_unified_text"},
+              "tie_word_embeddings": draw(booleans)}
+    if draw(booleans):
+        config["vision_config"] = {
+            "patch_size": draw(st.integers(1, 3)), "pooling_kernel_size": draw(st.integers(1, 2)),
+            "mm_embed_dim": draw(st.integers(1, 16)), "mm_posemb_size": draw(st.integers(1, 8)),
+            "output_proj_dims": draw(st.integers(1, 16))}
+    if draw(booleans):
+        config["audio_config"] = {draw(st.sampled_from(["audio_embed_dim", "hidden_size"])): draw(st.integers(1, 16))}
+    return config
+
+
 def _shareable(text: dict) -> int:
     """The most last layers that can share keys and values: every attention type still computed before them."""
     layers = text["num_hidden_layers"]
@@ -126,6 +142,7 @@ def minimax_m3_vl_text(draw) -> dict:
 
 
 _STRATEGIES = {"dory": dory, "fuyu": fuyu, "mllama": mllama, "minimax_m3_vl_text": minimax_m3_vl_text,
-               "gemma4_unified_text": gemma4_unified_text, "gemma4_unified_assistant": gemma4_unified_assistant}
+               "gemma4_unified_text": gemma4_unified_text, "gemma4_unified_assistant": gemma4_unified_assistant,
+               "gemma4_unified": gemma4_unified}
 CONFIGS_Q: dict[str, st.SearchStrategy] = {model_type: _typed(model_type, strategy())
                                            for model_type, strategy in _STRATEGIES.items() if families.get(model_type)}
