@@ -6,6 +6,7 @@ checked tensor by tensor in tests/test_families.py and test_buffers.py."""
 from __future__ import annotations
 
 import math
+
 import pytest
 from _family_configs_o import CONFIGS_O, whisper_encoder
 from hypothesis import given, settings

@@ -18,8 +18,8 @@ from importlib import import_module
 from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError, quoted
-from ..limits import MAX_INTEGER
 from ..inventory import Inventory, StampedTensors, Tensor, inventory_from_tensors
+from ..limits import MAX_INTEGER
 from ..naming import Naming
 from ._kind import TowerKind
 from .projectors import Projector

@@ -112,8 +112,8 @@ def _interleaved(tensors: list[Tensor]) -> list[Tensor]:
         (which, kind) for which in ("q", "k", "v") for kind in ("weight", "bias"))}
     out, run = [], []
     for tensor in tensors:
-        path, _, kind = tensor.name.rpartition(".")
-        if path.rpartition(".")[0].endswith(".attn") and path.rpartition(".")[2] in ("q", "k", "v"):
+        module, _, which = tensor.name.rpartition(".")[0].rpartition(".")
+        if module.endswith(".attn") and which in ("q", "k", "v"):
             run.append(tensor)
             continue
         if run:
