@@ -35,11 +35,11 @@ def test_hugging_face_non_embedding_count_at_the_class_defaults(model_type):
 
 
 @PATCHED
-@pytest.mark.parametrize("model_type", ["roformer", "xmod"])  # set P's types that register a CausalLM class
+@pytest.mark.parametrize("model_type", ["roformer", "xmod", "roc_bert"])  # they register a CausalLM class
 @given(data=st.data())
 def test_the_masked_lm_class_holds_the_causal_lm_class_tensors(model_type, data):
-    """test_families checks RoFormerForCausalLM and XmodForCausalLM; their masked-LM classes hold the same
-    tensors, names and order."""
+    """test_families checks RoFormerForCausalLM, XmodForCausalLM and RoCBertForCausalLM; their masked-LM classes
+    hold the same tensors, names and order."""
     config = data.draw(CONFIGS_P[model_type], label="config")
     inventory = paramledger.inventory(paramledger.load(config))
     assert diff(inventory, reference_of(masked_lm(config), model_type)).matches
