@@ -138,3 +138,15 @@ def test_the_whole_models_caches_equal_transformers_after_a_forward_pass(model_t
     assert kv_cache(arch, context=target, batch=batch, dtype="fp32").bytes == held(cache.self_attention_cache)
     assert cross_attention_cache(arch, encoder_length=source, batch=batch,
                                  dtype="fp32").bytes == held(cache.cross_attention_cache) > 0
+
+
+@pytest.mark.parametrize("tie", [True, False])
+@pytest.mark.parametrize("model_type", ["bart", "marian", "m2m_100"])
+def test_lora_on_the_whole_model_matches_peft(model_type, tie):
+    """An encoder's embed_tokens tied to the shared table is an nn.Embedding to PEFT's "all-linear", not a head."""
+    pytest.importorskip("peft")
+    from test_adapters import assert_matches_peft
+
+    config = {"model_type": model_type, **TINY, "tie_word_embeddings": tie}
+    assert_matches_peft(config, r=2, target_modules="all-linear")
+    assert_matches_peft(config, r=3, target_modules="all-linear", use_dora=True, bias="all")
