@@ -143,8 +143,19 @@ def test_the_types_transformers_builds_are_its_own():
     """families/transformers_types.txt (package data: the core imports no transformers) is the pinned release's
     CONFIG_MAPPING_NAMES; regenerate it from there when the pin moves."""
     mapping = pytest.importorskip("transformers.models.auto.configuration_auto").CONFIG_MAPPING_NAMES
-    assert families.transformers_types() == frozenset(mapping)
-    assert set(families.supported()) - families.transformers_types() <= {"paramledger"}
+    assert families.transformers_types().keys() == set(mapping)
+    assert set(families.supported()) - families.transformers_types().keys() <= {"paramledger"}
+
+
+@pytest.mark.parametrize("model_type", ["musicgen", "musicgen_melody"])
+def test_a_type_transformers_cannot_build_as_a_causal_lm_is_refused_saying_why(model_type):
+    """AutoModelForCausalLM hands the composite config to the decoder's class: it raises for every config of the
+    type, so the refusal does not say transformers builds it."""
+    with pytest.raises(UnsupportedFamilyError) as caught:
+        paramledger.load({"model_type": model_type})
+    message = str(caught.value)
+    assert "cannot build it as a CausalLM" in message and "transformers builds it" not in message
+    assert "\n" not in message
 
 
 @pytest.mark.parametrize("model_type", ["deepseek_v4", "qwen4_exp", "gemma5"])

@@ -7,7 +7,7 @@ model).  The CLI prints ``str(error)`` on stderr and exits with status 2.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 
 def closest(word: str, candidates: Iterable[str]) -> str | None:
@@ -93,11 +93,12 @@ class UnsupportedFamilyError(SourceError):
     def __init__(self, source: str, model_type: str, supported: Iterable[str], known: Iterable[str] = ()) -> None:
         """``known``: the types transformers has; one of them is said to be one (mllama is not llama), and a
         near-spelling of one is suggested as it (mllamax: mllama, not llama)."""
+        reasons = known if isinstance(known, Mapping) else {}  # a type's reason where transformers cannot build it
         supported, known = sorted(supported), frozenset(known)
         self.model_type = model_type
         uncounted = "transformers builds it; paramledger does not count it yet"
         if model_type in known:
-            hint = f" ({uncounted})"
+            hint = f" ({reasons.get(model_type) or uncounted})"
         else:
             match = same_thing_misspelt(model_type, sorted(known.union(supported)))
             hint = "" if match is None else f" (did you mean {match!r}?{'' if match in supported else ' ' + uncounted})"

@@ -60,12 +60,23 @@ def supported() -> list[str]:
     return sorted(_load())
 
 
-@functools.lru_cache(maxsize=1)
-def transformers_types() -> frozenset[str]:
-    """Every model_type transformers 5.24.0 registers a config class for (transformers_types.txt, package data):
-    a config naming one that is not counted is refused as such, with no near-spelling of another suggested."""
+# Types whose CausalLM class transformers 5.24.0 cannot build from any config of the type: their refusal says why
+# (docs/notes/decoders-q.md), not that transformers builds them.
+UNBUILDABLE = {
+    "musicgen": "transformers 5.24.0 cannot build it as a CausalLM: MusicgenForCausalLM reads a "
+                "MusicgenDecoderConfig, the config's decoder section",
+    "musicgen_melody": "transformers 5.24.0 cannot build it as a CausalLM: MusicgenMelodyForCausalLM reads a "
+                       "MusicgenMelodyDecoderConfig, the config's decoder section",
+}
+
+
+@functools.cache
+def transformers_types() -> dict[str, str]:
+    """Every model_type transformers 5.24.0 registers a config class for (transformers_types.txt, package data),
+    each with why paramledger does not count it where that is not "not yet" (UNBUILDABLE; else ""): a config
+    naming one that is not counted is refused as such, with no near-spelling of another suggested."""
     text = importlib.resources.files(__package__).joinpath("transformers_types.txt").read_text(encoding="utf-8")
-    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+    return {line: UNBUILDABLE.get(line, "") for line in text.splitlines() if line and not line.startswith("#")}
 
 
 def all_families() -> list[Family]:
