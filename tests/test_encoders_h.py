@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 
 import paramledger
 from paramledger import families
-from paramledger._exceptions import ArchitectureError
 from paramledger.buffers import every_buffer
 from paramledger.families import bert_variants, mpnet
 from paramledger.reference import default_config, diff, hf_config, reference_of
@@ -80,9 +79,3 @@ def test_masked_lm_only_buffers_match(model_type, data):
 def test_masked_lm_only_family_reads_or_classifies_every_config_class_key(model_type):
     keys = set(hf_config(default_config(model_type)).to_dict())
     assert sorted(keys - families.get(model_type).understood) == []
-
-
-def test_yoso_attention_conv_is_refused_by_its_key():
-    """conv_window adds a depthwise Conv2d to every YosoSelfAttention, which the table does not build."""
-    with pytest.raises(ArchitectureError, match="config: conv_window: 65 is not supported for yoso"):
-        paramledger.load({"model_type": "yoso", "conv_window": 65})

@@ -25,16 +25,26 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     d = arch.hidden_size
     width = arch.embedding_size or d  # the tables' width (ELECTRA's embedding_size), the head's too
     c.add(n.embed + ".weight", (arch.vocab_size, width), "embedding")
+    if arch.pronunciation_vocab_size is not None:  # nn.Embedding tables indexed by the tokens' own ids (RoC-BERT)
+        c.add(n.pronunciation_embed + ".weight", (arch.pronunciation_vocab_size, arch.pronunciation_embed_dim or 0),
+              "embedding")
+    if arch.shape_vocab_size is not None:
+        c.add(n.shape_embed + ".weight", (arch.shape_vocab_size, arch.shape_embed_dim or 0), "embedding")
+    if arch.map_inputs_width is not None:  # a dense matrix over the concatenated tables: HF's non-embedding keeps it
+        c.linear(n.map_inputs, d, arch.map_inputs_width, "ffn", None, True)
     if n.mask_embedding is not None:  # a bare Parameter, no nn.Embedding: the HF non-embedding count keeps it
         c.add(n.mask_embedding, (1, 1, d), "attention")
     if arch.position_embedding_type == "learned":
-        c.add(n.positions + ".weight", (arch.max_position_embeddings + n.position_offset, width), "positions")
+        across = d // arch.num_attention_heads if n.positions_head_wide else width  # (RoFormer's: one head wide)
+        c.add(n.positions + ".weight", (arch.max_position_embeddings + n.position_offset, across), "positions")
     if arch.max_2d_position_embeddings is not None:  # nn.Embedding tables: out of Hugging Face's non-embedding count
         for coordinate in "xyhw":
             c.add(n.box_positions.format(p=coordinate) + ".weight", (arch.max_2d_position_embeddings, width),
                   "positions")
     if arch.type_vocab_size is not None:  # (0 rows: an empty table, as BertEmbeddings builds it)
         c.add(n.token_types + ".weight", (arch.type_vocab_size, width), "token_types")
+    for t, rows in enumerate(arch.type_vocab_sizes):  # one table per token-type column (TAPAS), nn.Embeddings
+        c.add(n.token_types.format(t=t) + ".weight", (rows, width), "token_types")
     if arch.task_type_vocab_size is not None:  # (an nn.Embedding: out of every non-embedding count, as token types)
         c.add(n.task_types + ".weight", (arch.task_type_vocab_size, width), "token_types")
     if n.embed_norm is not None and arch.layernorm_embedding:

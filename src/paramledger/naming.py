@@ -19,10 +19,17 @@ class Naming:
     token_types: str = "model.embed_token_types"  # type_vocab_size: the token-type table
     task_types: str = "model.embed_task_types"  # task_type_vocab_size: a task-type table (ERNIE)
     position_offset: int = 0  # extra rows some families allocate in the learned table (OPT: 2)
+    # the position table is hidden / heads wide, whatever the tables' width (RoFormerEncoder.embed_positions: the
+    # sinusoidal table its rotary attention reads, an nn.Embedding's weight)
+    positions_head_wide: bool = False
     layer: str = "model.layers.{i}"
     embed_project: str = "model.embeddings_project"  # embedding_size: the Linear from the tables' width to hidden_size
     embed_project_always: bool = False  # that Linear even at equal widths (RemBertEncoder.embedding_hidden_mapping_in)
     embed_norm: str | None = None  # a norm on the token embeddings, before the blocks (BLOOM)
+    # RoC-BERT's tables beside the token table and the Linear over their concatenation (map_inputs_width)
+    pronunciation_embed: str = "model.embeddings.pronunciation_embed"
+    shape_embed: str = "model.embeddings.shape_embed"
+    map_inputs: str = "model.embeddings.map_inputs_layer"
     # a learned (1, 1, hidden) embedding of the masked positions, built after the token table (XLNet's
     # transformer.mask_emb, the query stream's start; its model_order puts it first); None: none
     mask_embedding: str | None = None

@@ -17,7 +17,17 @@ class EncoderKeys:
     # encoder.relative_attention_bias); None: none
     relative_attention_num_buckets: int | None = None
     type_vocab_size: int | None = None  # rows of a token-type (segment) table on the embeddings (BERT); None: none
+    # rows of each of several token-type tables, one per column of token_type_ids (TAPAS's type_vocab_sizes: the
+    # token_types path's "{t}" numbers them); (): none
+    type_vocab_sizes: tuple[int, ...] = ()
     task_type_vocab_size: int | None = None  # rows of a second, task-type table (ERNIE's use_task_id); None: none
+    # RoC-BERT's pronunciation and shape tables beside the token table (rows, width; None: none), and the width of
+    # the concatenated embeddings its map_inputs_layer reads (hidden_size plus the enabled tables'; None: no layer)
+    pronunciation_vocab_size: int | None = None
+    pronunciation_embed_dim: int | None = None
+    shape_vocab_size: int | None = None
+    shape_embed_dim: int | None = None
+    map_inputs_width: int | None = None
     mlp_down_bias: bool = False  # a bias on the dense FFN's down projection alone (GteMLP), where mlp_bias is off
     final_norm_bias: bool = True  # False: a LayerNorm final norm without its bias, the block norms keep theirs (ESMC)
     # the head transform's output, the head norm's and the head's width when it differs from the tables' (RemBERT's
@@ -32,6 +42,7 @@ class EncoderKeys:
     # rows of each of four box-coordinate tables (x, y, h, w) beside the position table (LayoutLM); None: none
     max_2d_position_embeddings: int | None = None
 
-    zero_or_more = ("type_vocab_size", "relative_attention_num_buckets", "task_type_vocab_size")
+    zero_or_more = ("type_vocab_size", "relative_attention_num_buckets", "task_type_vocab_size",
+                    "pronunciation_vocab_size", "shape_vocab_size", "pronunciation_embed_dim", "shape_embed_dim")
     positive_or_null = ("embedding_size", "output_embedding_size", "prediction_head_size", "relative_embeddings_size",
-                        "max_2d_position_embeddings")
+                        "max_2d_position_embeddings", "map_inputs_width")

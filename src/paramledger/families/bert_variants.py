@@ -89,21 +89,23 @@ def _two_more_positions(prefix: str, persistent_positions: bool) -> Naming:
 
 
 # identical to bert except: YosoModel under "yoso", two more position rows, YosoConfig's sizes (RoBERTa's vocabulary,
-# 4096 positions, one token type); conv_window adds a depthwise conv to every attention this table does not build;
-# the hashing keys change no tensor
+# 4096 positions, one token type); conv_window adds a depthwise conv over the values to every attention
+# (YosoSelfAttention.conv: parts/value_conv.py), registered after value; the hashing keys change no tensor
 YOSO = derived_from(
     BERT, model_type="yoso", causal_lm_class="YosoForMaskedLM", source=TF.format("yoso"),
-    naming=_two_more_positions("yoso", persistent_positions=False), explain=(),
+    naming=dataclasses.replace(_two_more_positions("yoso", persistent_positions=False),
+                               layer_order=("attention.self", "attention.output", "intermediate", "output.dense",
+                                            "output.LayerNorm")), explain=(),
+    keys={**BERT.keys, "conv_window": "attention_conv_kernel_size"},
     defaults={**BERT.defaults, "vocab_size": 50265, "max_position_embeddings": 4096, "type_vocab_size": 1},
     count_neutral=BERT.count_neutral | {"use_expectation", "hash_code_len", "num_hash", "use_fast_hash",
-                                        "lsh_backward"},
-    requires={**BERT.requires, "conv_window": None})
+                                        "lsh_backward"})
 
 # identical to yoso except: MraModel under "mra", position_ids persistent (MraEmbeddings registers it so), 512
 # positions; its block-sparse keys change no tensor
 MRA = derived_from(
     YOSO, model_type="mra", causal_lm_class="MraForMaskedLM", source=TF.format("mra"),
-    naming=_two_more_positions("mra", persistent_positions=True),
+    naming=_two_more_positions("mra", persistent_positions=True), keys=BERT.keys,
     defaults={**YOSO.defaults, "max_position_embeddings": 512},
     count_neutral=BERT.count_neutral | {"block_per_row", "approx_mode", "initial_prior_first_n_blocks",
                                         "initial_prior_diagonal_n_blocks"},

@@ -13,7 +13,8 @@ from importlib import import_module
 from . import MIXERS
 from ._protocol import SublayerKind
 
-SUBLAYER_MODULES = ("cross_attention", "global_attention")
+SUBLAYER_MODULES = ("cross_attention", "global_attention", "disentangled_extras", "value_conv",
+                    "language_adapters")
 
 SUBLAYERS: tuple[SublayerKind, ...] = tuple(import_module(f"{__package__}.{name}").SUBLAYER
                                             for name in SUBLAYER_MODULES)

@@ -1,0 +1,48 @@
+"""ConvBERT (transformers 5.24.0 models/convbert, ConvBertForMaskedLM; only in the masked-LM mapping): ELECTRA's
+generator (families/electra.py) whose every layer mixes tokens by ConvBERT's mixed attention
+(parts/span_conv_attention.py) instead of self-attention.
+
+Identical to electra except (configuration_convbert.py, modeling_convbert.py lines 130-200, 291-330, 570-680):
+ConvBertModel under "convbert"; every layer's attention a share of the heads (head_ratio) beside a span-based
+dynamic convolution (conv_kernel_size), the output dense over both; grouped FFN projections for num_groups > 1
+(GroupedLinearLayer) refused in one line; ConvBertConfig's defaults (BERT-base's sizes, embedding_size 768)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import ArchitectureError
+from ._family import derived_from
+from .bert_variants import renamed
+from .electra import ELECTRA
+
+
+def mixed_layers(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Every ConvBertLayer's attention is the mixed one (ConvBertSelfAttention)."""
+    if config.get("add_cross_attention"):
+        raise ArchitectureError("add_cross_attention", "True is not supported for convbert (its crossattention "
+                                "is another mixed attention, which this table does not build)")
+    return {"span_conv_layers": tuple(range(config["num_hidden_layers"]))}
+
+
+CONVBERT = derived_from(
+    ELECTRA, model_type="convbert", causal_lm_class="ConvBertForMaskedLM",
+    source="transformers 5.24.0 models/convbert/configuration_convbert.py",
+    naming=renamed(ELECTRA.naming, "convbert", embed="convbert.embeddings.word_embeddings",
+                   positions="convbert.embeddings.position_embeddings",
+                   token_types="convbert.embeddings.token_type_embeddings",
+                   embed_norm="convbert.embeddings.LayerNorm", layer="convbert.encoder.layer.{i}",
+                   embed_project="convbert.embeddings_project",
+                   model_buffers=tuple((f"convbert.embeddings.{name}", (1, "max_position_embeddings"), "int64", False)
+                                       for name in ("position_ids", "token_type_ids")),
+                   model_order=("convbert.embeddings", "convbert.embeddings_project", "convbert.encoder.layer",
+                                "generator_predictions.LayerNorm", "generator_predictions.dense",
+                                "generator_lm_head")),
+    keys={**ELECTRA.keys, "head_ratio": "span_head_ratio", "conv_kernel_size": "span_conv_kernel_size"},
+    defaults={**ELECTRA.defaults, "hidden_size": 768, "num_attention_heads": 12, "intermediate_size": 3072,
+              "embedding_size": 768, "head_ratio": 2, "conv_kernel_size": 9, "num_groups": 1},
+    count_neutral=ELECTRA.count_neutral | {"add_cross_attention"},  # refused by mixed_layers when true
+    requires={"num_groups": 1}, derive=(mixed_layers,))
+
+FAMILIES = [CONVBERT]
