@@ -101,6 +101,36 @@ def qwen3_omni_moe_thinker() -> st.SearchStrategy:
                  vision_config=qwen3_vl_vision("qwen3_omni_moe_vision_encoder"))
 
 
+@st.composite
+def fun_asr_nano_encoder(draw) -> dict:
+    """FunAsrNanoEncoderConfig: the SAN-M sizes, an even input width (mel bins × stacked frames), the FSMN kernel,
+    the timestamp layers (as many as the layers or more: then only the last layer is normalized)."""
+    heads = draw(st.integers(1, 3))
+    mels, frames = draw(st.integers(2, 6)), draw(st.integers(1, 3))
+    return {"model_type": "fun_asr_nano_encoder", "hidden_size": heads * draw(st.sampled_from([2, 4, 8])),
+            "num_attention_heads": heads, "intermediate_size": draw(st.integers(1, 32)),
+            "num_hidden_layers": draw(st.integers(1, 4)), "num_mel_bins": mels * 2 if mels * frames % 2 or mels * frames < 4 else mels,
+            "num_stacked_frames": frames, "max_position_embeddings": draw(st.integers(2, 20)),
+            "fsmn_kernel_size": draw(st.integers(1, 5)), "num_timestamp_prediction_layers": draw(st.integers(0, 4))}
+
+
+@st.composite
+def fun_asr_nano(draw) -> dict:
+    """The whole config: FunAsrNanoConfig requires adaptor_config's hidden_size to be text_config's and its
+    intermediate_size a quarter of it, so the adaptor is always given (its other keys drawn or left to
+    FunAsrNanoAdaptorConfig's defaults) and the text width a multiple of 4."""
+    config = draw(whole("fun_asr_nano", "qwen3", _set("qwen3"), fun_asr_nano_encoder()))
+    text = config["text_config"]
+    text["hidden_size"] = text["num_attention_heads"] * 4 * draw(st.integers(1, 2))
+    adaptor = {"hidden_size": text["hidden_size"], "intermediate_size": text["hidden_size"] // 4,
+               "num_attention_heads": draw(st.integers(1, 4))}  # (its default 8 is more heads than a small width)
+    for key, values in (("num_hidden_layers", st.integers(0, 2)),
+                        ("projector_hidden_size", st.integers(1, 16))):
+        if draw(booleans):
+            adaptor[key] = draw(values)
+    return {**config, "adaptor_config": adaptor}
+
+
 def whole(model_type: str, text_type: str, text: st.SearchStrategy, audio: st.SearchStrategy,
           **extra: st.SearchStrategy) -> st.SearchStrategy:
     """The whole config: text_config, audio_config, a tie_word_embeddings drawn or left out (at the top and in
@@ -116,6 +146,7 @@ CONFIGS_O: dict[str, st.SearchStrategy] = {
     "glmasr": whole("glmasr", "llama", _set("llama"), glmasr_encoder()),
     "qwen3_asr": whole("qwen3_asr", "qwen3", _set("qwen3"), qwen3_asr_encoder()),
     "qwen2_5_omni_thinker": qwen2_5_omni_thinker(),
+    "fun_asr_nano": fun_asr_nano(),
     "moss_transcribe_diarize": whole("moss_transcribe_diarize", "qwen3", _set("qwen3"), whisper_encoder(
         "moss_transcribe_diarize_audio", own=LLAMA_NAMES, alias=WHISPER_NAMES), projector_bias=booleans,
         audio_merge_size=st.integers(1, 4)),

@@ -7,6 +7,7 @@ Qwen3-ASR and MOSS tie by the whole config's tie_word_embeddings alone (True).""
 
 from ..towers import Whole
 from ..towers import audio_projectors as projectors
+from ..towers.fun_asr_nano import fun_asr_nano
 from ..towers.glmasr import glmasr
 from ..towers.qwen3_asr import qwen3_asr
 from ._family import derived_from, multimodal
@@ -74,6 +75,14 @@ FAMILIES = [
                            audio_config={"model_type": "moss_transcribe_diarize_audio"}, tie_word_embeddings=True,
                            text_config=MOSS_TEXT, text_types=("qwen3",)),
                      "MossTranscribeDiarizeForConditionalGeneration")),
+    # FunAsrNanoForConditionalGeneration: audio_tower, language_model (Qwen3), multi_modal_projector (with its
+    # adaptor layers); tied by the whole config's key alone (True).
+    _last(multimodal(QWEN3, "fun_asr_nano", TF.format("fun_asr_nano", "FunAsrNanoConfig"),
+                     Whole({}, fun_asr_nano, audio_config={"model_type": "fun_asr_nano_encoder"},
+                           tie_word_embeddings=True, text_config={**MOSS_TEXT, "max_position_embeddings": 40960,
+                                                                "tie_word_embeddings": True},
+                           text_types=("qwen3",)),
+                     "FunAsrNanoForConditionalGeneration")),
     _last(multimodal(VOXTRAL_TEXT, "voxtral", TF.format("voxtral", "VoxtralConfig"),
                      Whole({}, projectors.voxtral, audio_config={"model_type": "voxtral_encoder"}, **NEVER_TIED),
                      "VoxtralForConditionalGeneration")),
