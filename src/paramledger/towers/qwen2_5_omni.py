@@ -75,8 +75,8 @@ OMNI_AUDIO = {"num_mel_bins": 128, "encoder_layers": 32, "encoder_attention_head
 
 def make_audio(prefix: str, audio: Mapping[str, Any], where: str | None) -> OmniAudioEncoder:
     sizes = encoder(prefix, audio, where, own=OMNI_AUDIO)  # Qwen2_5OmniAudioAttention refuses heads as Whisper's
-    if sizes.d_model % 2:  # SinusoidsPositionEmbedding: "SinusoidsPositionEmbedding needs even channels input"
-        raise ArchitectureError("audio_config.d_model", f"must be even for the sinusoid positions, got "
+    if sizes.d_model % 2 or sizes.d_model < 4:  # SinusoidsPositionEmbedding: even channels, channels // 2 - 1 > 0
+        raise ArchitectureError("audio_config.d_model", f"must be even and at least 4 for the sinusoid positions, got "
                                 f"{sizes.d_model}", where)
     return OmniAudioEncoder(sizes, sized(audio, "output_dim", ("output_dim",), OMNI_AUDIO, "audio_config", where))
 

@@ -85,9 +85,9 @@ def encoder(prefix: str, audio: Mapping[str, Any], where: str | None, defaults: 
     if sizes[0] % sizes[2]:  # Qwen3ASRAudioAttention: "embed_dim must be divisible by num_heads"
         raise ArchitectureError("audio_config.encoder_attention_heads", f"{sizes[2]} heads do not divide the width "
                                 f"{sizes[0]}", where)
-    if sizes[0] % 2:  # SinusoidsPositionEmbedding: "SinusoidsPositionEmbedding needs even channels input"
-        raise ArchitectureError("audio_config.d_model", f"must be even for the sinusoid positions, got {sizes[0]}",
-                                where)
+    if sizes[0] % 2 or sizes[0] < 4:  # SinusoidsPositionEmbedding: even channels; its step divides by channels // 2 - 1
+        raise ArchitectureError("audio_config.d_model", f"must be even and at least 4 for the sinusoid positions, got "
+                                f"{sizes[0]}", where)
     return Qwen3AsrEncoder(prefix, *sizes)
 
 
