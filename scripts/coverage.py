@@ -71,9 +71,10 @@ def row(model_type: str, class_name: str) -> tuple[str, str, str, str]:
         result = verify(default_config(model_type))
     except ParamledgerError as error:
         return model_type, class_name, "yes", f"NO: {error}"
+    built = result.reference.class_name or class_name  # the class counted (a seq2seq type's whole model)
     if result.diff.matches:
-        return model_type, class_name, "yes", f"yes: {result.diff.tensors:,} tensors, {result.diff.ours_total:,}"
-    return model_type, class_name, "yes", "NO: differs (run `paramledger verify`)"
+        return model_type, built, "yes", f"yes: {result.diff.tensors:,} tensors, {result.diff.ours_total:,}"
+    return model_type, built, "yes", "NO: differs (run `paramledger verify`)"
 
 
 def _needs() -> tuple[dict, dict]:
@@ -110,9 +111,11 @@ def render() -> str:
     encoders = [row(t, c) for t, c in encoder_types().items()]
     lines += ["", "## Encoders and encoder-decoders", "",
               f"Every masked-LM and seq2seq type, and the encoder families' CausalLM heads ({len(encoders)}; issue #17), "
-              "each counted as the class named (the CausalLM head where transformers registers one, whose tensors "
-              f"are the masked-LM model's, else the masked-LM model). {sum(r[2] == 'yes' for r in encoders)} are "
-              "supported; the seq2seq models are not yet, and are refused in one line.", "",
+              "each counted as the class named: a supported seq2seq type as its whole model (encoder, decoder and "
+              "the shared table: what AutoModelForSeq2SeqLM builds; `--text-only` or a config whose architectures "
+              "names the CausalLM counts the decoder alone), else the CausalLM head where transformers registers "
+              "one (whose tensors are the masked-LM model's), else the masked-LM model. "
+              f"{sum(r[2] == 'yes' for r in encoders)} are supported; the others are refused in one line.", "",
               "| model_type | transformers class | supported | verified (defaults) |", "| --- | --- | --- | --- |"]
     lines += [f"| {t} | {c} | {s} | {v} |" for t, c, s, v in encoders]
     whole = [multimodal_row(t, c) for t, c in multimodal_types().items()]
@@ -133,7 +136,16 @@ def render() -> str:
               "paramledger needs none of them): "
               + "; ".join(f"{t}: {', '.join(f'{k}={v}' for k, v in need.items())}" for t, need in _needs()[1].items())
               + "."]
+    lines += ["", "Types whose CausalLM class transformers cannot build from any config of the type are refused saying "
+              "why (`paramledger.families.UNBUILDABLE`): "
+              + "; ".join(f"{t}: {why}" for t, why in _unbuildable().items()) + "."]
     return "\n".join(lines) + "\n"
+
+
+def _unbuildable() -> dict[str, str]:
+    from paramledger.families import UNBUILDABLE
+
+    return UNBUILDABLE
 
 
 def main() -> int:

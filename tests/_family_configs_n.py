@@ -12,7 +12,6 @@ from _family_configs_j import CONFIGS_J, bart_decoder
 from hypothesis import strategies as st
 
 from paramledger import families
-from paramledger.families.bart import WHOLE
 
 
 def named(model_type: str) -> st.SearchStrategy:
@@ -41,4 +40,4 @@ FSMT = st.tuples(bart_decoder("fsmt"), st.integers(4, 300)).map(lambda drawn: {
 
 CONFIGS_N: dict[str, st.SearchStrategy] = {
     **{model_type: named(model_type) for model_type in BART_LINEAGE}, "m2m_100": M2M_100, "led": LED,
-    "fsmt": FSMT} if WHOLE else {}
+    "fsmt": FSMT}

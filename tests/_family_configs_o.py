@@ -143,6 +143,8 @@ def whole(model_type: str, text_type: str, text: st.SearchStrategy, audio: st.Se
 
 CONFIGS_O: dict[str, st.SearchStrategy] = {
     "qwen2_audio": whole("qwen2_audio", "qwen2", _set("qwen2"), whisper_encoder("qwen2_audio_encoder")),
+    "audioflamingo3": whole("audioflamingo3", "qwen2", _set("qwen2"), whisper_encoder(
+        "audioflamingo3_encoder", own=LLAMA_NAMES, alias=WHISPER_NAMES), projector_bias=booleans),
     "glmasr": whole("glmasr", "llama", _set("llama"), glmasr_encoder()),
     "qwen3_asr": whole("qwen3_asr", "qwen3", _set("qwen3"), qwen3_asr_encoder()),
     "qwen2_5_omni_thinker": qwen2_5_omni_thinker(),

@@ -10,8 +10,6 @@ from _family_configs_d import _typed, booleans
 from _family_configs_h import bert
 from hypothesis import strategies as st
 
-from paramledger import families
-
 CONFIGS_P: dict[str, st.SearchStrategy] = {}
 
 
@@ -158,11 +156,9 @@ def roc_bert(draw) -> dict:
     return config
 
 
-# The types docs/notes/encoders-p.patch registers (their parts and families are in it): drawn once it is applied.
-PENDING = {"roformer": roformer, "deberta": deberta, "nystromformer": nystromformer, "xmod": xmod,
+# The types docs/notes/encoders-p.patch registered (their parts and families are in it).
+REGISTERED = {"roformer": roformer, "deberta": deberta, "nystromformer": nystromformer, "xmod": xmod,
            "convbert": convbert, "squeezebert": squeezebert, "tapas": tapas,
            "roc_bert": roc_bert}
-CONFIGS_P.update({model_type: _typed(model_type, strategy()) for model_type, strategy in PENDING.items()
-                  if families.get(model_type) is not None})
-if families.get("nystromformer") is not None:  # the same patch's values convolution: YOSO's conv_window counts
-    CONFIGS_P["yoso"] = _typed("yoso", yoso())  # over set H's entry
+CONFIGS_P.update({model_type: _typed(model_type, strategy()) for model_type, strategy in REGISTERED.items()})
+CONFIGS_P["yoso"] = _typed("yoso", yoso())  # the same patch's values convolution: YOSO's conv_window, over set H's

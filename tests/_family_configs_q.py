@@ -9,8 +9,6 @@ from _family_configs_d import dory as dory_d
 from _family_configs_d import gemma4_assistant as gemma4_assistant_d
 from hypothesis import strategies as st
 
-from paramledger import families
-
 # DoryConfig.to_dict: a released config.json names each layer as an attention block and an "mlp" block, with
 # num_hidden_layers and the three section sizes doubled (DoryConfig.__post_init__ halves them back)
 _DORY_DOUBLED = ("num_hidden_layers", "n_input_layers", "n_output_layers", "n_recurrent_layers")
@@ -143,4 +141,4 @@ _STRATEGIES = {"dory": dory, "fuyu": fuyu, "mllama": mllama, "minimax_m3_vl_text
                "gemma4_unified_text": gemma4_unified_text, "gemma4_unified_assistant": gemma4_unified_assistant,
                "gemma4_unified": gemma4_unified}
 CONFIGS_Q: dict[str, st.SearchStrategy] = {model_type: _typed(model_type, strategy())
-                                           for model_type, strategy in _STRATEGIES.items() if families.get(model_type)}
+                                           for model_type, strategy in _STRATEGIES.items()}

@@ -7,11 +7,9 @@ from __future__ import annotations
 import pytest
 
 import paramledger
-from paramledger import families
 from paramledger._exceptions import ArchitectureError
 
 # registered by docs/notes/decoders-q.patch (a whole model without a tower, every layer sharing keys and values)
-ASSISTANTS = pytest.mark.skipif(families.get("gemma4_assistant") is None, reason="docs/notes/decoders-q.patch")
 
 FLAT = {"vocab_size": 64, "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
         "intermediate_size": 32}
@@ -64,7 +62,6 @@ def test_dory_released_layout_counts_as_transformers_builds_it():
     assert any("n_recurrent_loops" in note for note in arch.notes)
 
 
-@ASSISTANTS
 @pytest.mark.parametrize(("text", "message"), [
     ({"hidden_size_per_layer_input": 256},
      (r"config: text_config.hidden_size_per_layer_input: must be 0 in a Gemma 4 assistant, got 256 "
@@ -81,7 +78,6 @@ def test_a_gemma4_assistant_transformers_refuses_is_refused_in_one_line(text, me
     assert "\n" not in str(caught.value)
 
 
-@ASSISTANTS
 def test_a_gemma4_assistant_caches_nothing_of_its_own():
     # every layer reads the main model's keys and values (shared_kv_states): no k_proj, v_proj, and no cache
     arch = paramledger.load({"model_type": "gemma4_unified_assistant"})

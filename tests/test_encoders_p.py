@@ -7,20 +7,18 @@ The types docs/notes/encoders-p.patch registers are tested once it is applied (s
 from __future__ import annotations
 
 import pytest
-from _family_configs_p import CONFIGS_P, PENDING
+from _family_configs_p import CONFIGS_P, REGISTERED
 from hypothesis import given
 from hypothesis import strategies as st
 from test_encoders_k import masked_lm  # AutoModelForMaskedLM on the meta device
 
 import paramledger
-from paramledger import families
 from paramledger._exceptions import ArchitectureError
 from paramledger.reference import default_config, diff, reference_of
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-PATCHED = pytest.mark.skipif(families.get("deberta") is None, reason="docs/notes/encoders-p.patch")
 
 
 @pytest.mark.parametrize("model_type", sorted(CONFIGS_P))
@@ -34,7 +32,6 @@ def test_hugging_face_non_embedding_count_at_the_class_defaults(model_type):
     assert inventory.non_embedding("hf") == model.num_parameters(exclude_embeddings=True)
 
 
-@PATCHED
 @pytest.mark.parametrize("model_type", ["roformer", "xmod", "roc_bert"])  # they register a CausalLM class
 @given(data=st.data())
 def test_the_masked_lm_class_holds_the_causal_lm_class_tensors(model_type, data):
@@ -68,7 +65,6 @@ def test_fnet_has_no_attention_tensor():
     assert "fnet.embeddings.projection.weight" in [t.name for t in inventory.tensors]
 
 
-@PATCHED
 def test_roformer_table_is_one_head_wide_and_frozen():
     inventory = paramledger.inventory(paramledger.load({"model_type": "roformer"}))
     table = inventory["roformer.encoder.embed_positions.weight"]
@@ -76,7 +72,6 @@ def test_roformer_table_is_one_head_wide_and_frozen():
     assert inventory.frozen == table.count
 
 
-@PATCHED
 @pytest.mark.parametrize(("config", "message"), [
     ({"model_type": "deberta", "embedding_size": 128}, "config: embedding_size: 128 apart from hidden_size"),
     ({"model_type": "deberta", "legacy": False}, "config: legacy: False is not supported for deberta"),
@@ -95,6 +90,5 @@ def test_what_a_table_does_not_build_is_refused_by_its_key(config, message):
         paramledger.load(config)
 
 
-@PATCHED
 def test_every_pending_type_is_drawn_once_registered():
-    assert set(PENDING) <= set(CONFIGS_P)
+    assert set(REGISTERED) <= set(CONFIGS_P)

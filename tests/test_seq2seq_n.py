@@ -12,12 +12,10 @@ import pytest
 
 import paramledger
 from paramledger._exceptions import ArchitectureError
-from paramledger.families.bart import WHOLE
 from paramledger.reference import build_reference, default_config, diff, verify
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
-pytestmark = pytest.mark.skipif(not WHOLE, reason="needs docs/notes/seq2seq-n.patch (a tower's aliases)")
 
 BART_LINEAGE = ("bart", "mbart", "marian", "pegasus", "blenderbot", "blenderbot-small", "plbart", "mvp",
                 "bigbird_pegasus", "whisper", "m2m_100", "led", "fsmt")

@@ -520,7 +520,7 @@ def test_altup_router_runs_twice_and_mixes_the_streams():
 @pytest.mark.parametrize("changes,match", [
     ({"intermediate_size_per_layer": [8]}, r"intermediate_size_per_layer: has 1 entries for num_hidden_layers=4"),
     ({"intermediate_size_per_layer": [8, 8, 0, 8]}, r"intermediate_size_per_layer: every width must be positive"),
-    ({"num_kv_shared_layers": 4}, r"num_kv_shared_layers: 4 leaves no layer of the 4 to compute the keys and values"),
+    ({"num_kv_shared_layers": 5}, r"num_kv_shared_layers: 5 is more than the 4 layers"),
     ({"num_kv_shared_layers": 3}, r"num_kv_shared_layers: a shared layer's attention type has no earlier layer of "
                                   r"that type"),
     ({"num_kv_shared_layers": -1}, r"num_kv_shared_layers: must be zero or more, got -1"),

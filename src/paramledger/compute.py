@@ -104,7 +104,14 @@ def matmul_parameters(source: Inventory | Architecture) -> int:
     arch = inv.architecture
     k = arch.num_experts_per_tok if arch is not None and arch.is_moe else 0
     total = inv.sum_of(lambda t: (t.count // t.experts * k if t.experts else t.count) if _is_matrix(t) else 0)
-    for target in inv.aliases.values():  # each use of a shared tensor runs it again
+    looked_up: frozenset[str] = frozenset()
+    if arch is not None and arch.towers:  # an encoder's embed_tokens tied to the shared table: looked up, no matmul
+        from .towers import tower_aliases
+
+        looked_up = tower_aliases(arch)
+    for alias, target in inv.aliases.items():  # each use of a shared tensor runs it again
+        if alias in looked_up:
+            continue
         tensor = inv[target]
         if tensor.component == "embedding" or _is_matrix(tensor):  # the tied head: the token table as a matmul
             total += tensor.count

@@ -36,11 +36,12 @@ COMPONENTS = (
     "shared_experts",
     "norm",  # every normalization vector, the final norm included
     "lm_head",  # an untied output head (and any output bias)
-    "vision",  # a multimodal model's vision tower (towers/)
-    "projector",  # the projector from a tower's features to the decoder's width
+    # a whole model's components beside its text decoder (TOWER_COMPONENTS): an encoder-decoder's encoder stack
+    # (towers/encoder.py), a multimodal model's vision and audio towers (towers/) and the projector from a tower's
+    # features to the decoder's width
+    "encoder", "vision", "audio", "projector",
 )
-TOWER_COMPONENTS = ("vision", "projector")
-"""A whole multimodal model's components beside its text decoder."""
+TOWER_COMPONENTS = COMPONENTS[-4:]
 
 NON_EMBEDDING_DEFINITIONS = {
     "hf": "Hugging Face num_parameters(exclude_embeddings=True): the total minus every "

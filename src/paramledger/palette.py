@@ -18,6 +18,7 @@ COLORS: dict[str, str] = {
     "lm_head": "#D55E00",  # vermillion
     "adapter": "#332288",  # indigo: a LoRA adapter's tensors
     "vision": "#661100",  # Tol's dark red: a multimodal model's vision tower
+    "audio": "#999933",  # Tol's olive: a multimodal model's audio tower
     "projector": "#AA4499",  # Tol's purple: its projector
 }
 OTHER = "#BBBBBB"  # a component outside the list

@@ -38,6 +38,8 @@ DEFAULTS_NEED = {
     "lfm2_moe": {"layer_types": ["conv", "conv", "full_attention"] * 10 + ["conv", "conv"]},
     # AyaVisionConfig's vision_config: 14 heads that do not split SigLIP's 1152 (SiglipAttention's ValueError);
     # the same tower with 16 heads
+    # Gemma4AssistantConfig.validate_architecture refuses its default text_config's per-layer inputs (256, 262144)
+    "gemma4_assistant": {"text_config": {"hidden_size_per_layer_input": 0, "vocab_size_per_layer_input": 0}},
     "aya_vision": {"vision_config": {"model_type": "siglip_vision_model", "hidden_size": 1152,
                                      "intermediate_size": 4304, "patch_size": 14, "image_size": 384,
                                      "num_hidden_layers": 26, "num_attention_heads": 16, "vision_use_head": False}},
@@ -172,7 +174,9 @@ def auto_class(cfg: Any, decoder_alone: bool = False) -> Any:
     for mapping, auto in (("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "AutoModelForCausalLM"),
                           ("MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES", "AutoModelForImageTextToText"),
                           ("MODEL_FOR_MULTIMODAL_LM_MAPPING_NAMES", "AutoModelForMultimodalLM"),
-                          ("MODEL_FOR_MASKED_LM_MAPPING_NAMES", "AutoModelForMaskedLM")):
+                          ("MODEL_FOR_MASKED_LM_MAPPING_NAMES", "AutoModelForMaskedLM"),
+                          # a whole audio-text model registered only as a seq-to-seq causal LM (Audio Flamingo 3's)
+                          ("MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES", "AutoModelForSeq2SeqLM")):
         names = getattr(modeling_auto, mapping)
         if cfg.model_type in names and (wanted is None or names[cfg.model_type] == wanted):
             return getattr(transformers, auto)

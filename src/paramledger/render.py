@@ -92,14 +92,22 @@ def inventory_table(inv: Inventory) -> str:
                    "--text-only counts it alone)")
     out.append(f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)")
     # the head's weight tied to the token table, and its bias to one held apart (BERT's cls.predictions.bias)
-    head = {alias: target for alias, target in inv.aliases.items() if inv[target].component in ("embedding", "lm_head")}
+    tables: frozenset[str] = frozenset()
+    if inv.has_towers:  # an encoder's embed_tokens tied to the shared table: no head
+        from .towers import tower_aliases
+
+        tables = tower_aliases(arch)
+    head = {alias: target for alias, target in inv.aliases.items()
+            if inv[target].component in ("embedding", "lm_head") and alias not in tables}
+    if tables:
+        out.append(f"shared token table: {', '.join(sorted(tables))} -> {inv.aliases[min(tables)]}, counted once")
     if head:
         pairs = ", ".join(f"{alias} -> {target}" for alias, target in head.items())
         out.append(f"output head: tied ({pairs}), counted once")
     else:
         out.append("output head: untied, an independent table counted in full")
-    if len(inv.aliases) > len(head):  # a block reused at several depths: its later names
-        shared = len(inv.aliases) - len(head)
+    if len(inv.aliases) > len(head) + len(tables):  # a block reused at several depths: its later names
+        shared = len(inv.aliases) - len(head) - len(tables)
         held = len(set(inv.aliases.values()) - set(head.values()))
         out.append(f"shared tensors: {shared:,} names are {held:,} tensors held once (a block reused at several "
                    "depths), counted once")

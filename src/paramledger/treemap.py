@@ -49,7 +49,8 @@ class Group:
 
 
 _OUTSIDE_LABELS = {"embedding": "embedding", "positions": "positions", "lm_head": "output head"}
-_TOWER_LABELS = {"vision": "vision tower", "projector": "projector"}  # a run of them is one box
+_TOWER_LABELS = {"encoder": "encoder", "vision": "vision tower", "audio": "audio tower",
+                 "projector": "projector"}  # a run of them is one box
 _PART_LABELS = {"ffn": "FFN", "norm": "norms", "router": "router", "experts": "routed experts",
                 "shared_experts": "shared experts", "mixer": "mixer"}
 

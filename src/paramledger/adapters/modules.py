@@ -55,10 +55,11 @@ def module_table(inv: Inventory, tensors: Sequence[Tensor], conv1d: bool) -> dic
     linear_router = arch is not None and arch.model_type in LINEAR_ROUTERS
     by_name = {t.name: t for t in tensors}
     tower_tables: frozenset[str] = frozenset()
+    looked_up: frozenset[str] = frozenset()  # an encoder's embed_tokens tied to the shared table: an nn.Embedding
     if arch is not None and arch.towers:  # a tower's position table is an nn.Embedding too
-        from ..towers import embedding_tables
+        from ..towers import embedding_tables, tower_aliases
 
-        tower_tables = embedding_tables(arch)
+        tower_tables, looked_up = embedding_tables(arch), tower_aliases(arch)
     table: dict[str, Module] = {}
 
     def module(path: str) -> Module:
@@ -87,7 +88,9 @@ def module_table(inv: Inventory, tensors: Sequence[Tensor], conv1d: bool) -> dic
         m = module(path)
         m.tied[leaf] = target
         shape = by_name[target].shape
-        if leaf == "weight" and len(shape) == 2:
+        if leaf == "weight" and len(shape) == 2 and alias in looked_up:
+            m.kind, (m.in_features, m.out_features) = "embedding", shape
+        elif leaf == "weight" and len(shape) == 2:
             m.kind = "linear"
             m.out_features, m.in_features = shape
     return table

@@ -167,14 +167,14 @@ def check_per_layer_ffn_and_inputs(arch: Architecture, where: str | None) -> Non
                                     "num_experts (unless moe_beside_dense_mlp)", where)
     shared = arch.num_kv_shared_layers
     if shared:
-        if shared >= arch.num_hidden_layers:
-            raise ArchitectureError("num_kv_shared_layers", f"{shared} leaves no layer of the "
-                                    f"{arch.num_hidden_layers} to compute the keys and values they share", where)
+        if shared > arch.num_hidden_layers:  # all of them: every layer reads another model's (Gemma 4's assistants)
+            raise ArchitectureError("num_kv_shared_layers", f"{shared} is more than the {arch.num_hidden_layers} "
+                                    "layers", where)
         if arch.is_mla or arch.attention_experts or arch.sliding_layers_differ or arch.index_n_heads:
             raise ArchitectureError("num_kv_shared_layers", "is built for plain multi-head attention (not with "
                                     "MLA, attention experts, sliding KV heads or an indexer)", where)
         first = arch.num_hidden_layers - shared
-        if arch.layer_types and set(arch.layer_types[:first]) != set(arch.layer_types):
+        if first and arch.layer_types and set(arch.layer_types[:first]) != set(arch.layer_types):
             raise ArchitectureError("num_kv_shared_layers", "a shared layer's attention type has no earlier "
                                     "layer of that type to share keys and values from", where)
     if arch.vocab_size_per_layer_input is not None:

@@ -18,7 +18,6 @@ import dataclasses
 from typing import Any
 
 from .._exceptions import ArchitectureError
-from ..inventory import TOWER_COMPONENTS
 from ..naming import Naming
 from ..towers.encoder import COMPONENT, Seq2Seq
 from ._family import Family, derived_from, same
@@ -67,17 +66,12 @@ def _defaults(vocab: int, positions: int, layers: int, ffn: int, heads: int, d_m
             "tie_word_embeddings": True}
 
 
-# The whole models need a tower's aliases carried into the whole inventory and the encoder component apart
-# (docs/notes/seq2seq-n.patch: towers.attach, inventory.TOWER_COMPONENTS); until that lands, the decoder alone.
-WHOLE = COMPONENT in TOWER_COMPONENTS
 ENCODER_KEYS = {"encoder_layers": "num_hidden_layers", "encoder_attention_heads": "num_attention_heads",
                 "encoder_ffn_dim": "intermediate_size"}
 
 
-def _seq2seq(whole_class: str, layers: int, ffn: int, heads: int, **changes: Any) -> Seq2Seq | None:
+def _seq2seq(whole_class: str, layers: int, ffn: int, heads: int, **changes: Any) -> Seq2Seq:
     """The whole model (``whole_class``): the encoder's keys and their config class defaults."""
-    if not WHOLE:
-        return None
     return Seq2Seq(whole_class, ENCODER_KEYS, {"encoder_layers": layers, "encoder_ffn_dim": ffn,
                                                "encoder_attention_heads": heads, "tie_word_embeddings": True,
                                                "share_encoder_decoder_embeddings": True}, **changes)
@@ -200,9 +194,8 @@ def _whisper_encoder(prefix: str, config: Any, where: str | None) -> Any:
 # no shared table (WhisperModel: each stack its own; proj_out tied to the decoder's embed_tokens), no buffer.
 WHISPER_WHOLE = _seq2seq("WhisperForConditionalGeneration", 4, 1536, 6, shared_table=False, head_buffers=(),
                          make_encoder=_whisper_encoder)
-if WHISPER_WHOLE is not None:  # WhisperConfig's encoder defaults (configuration_whisper.py)
-    WHISPER_WHOLE = WHISPER_WHOLE._replace(keys={}, defaults={
-        **WHISPER_WHOLE.defaults, "d_model": 384, "num_mel_bins": 80, "max_source_positions": 1500})
+WHISPER_WHOLE = WHISPER_WHOLE._replace(keys={}, defaults={  # WhisperConfig's encoder defaults (configuration_whisper.py)
+    **WHISPER_WHOLE.defaults, "d_model": 384, "num_mel_bins": 80, "max_source_positions": 1500})
 WHISPER = derived_from(
     MBART, model_type="whisper", causal_lm_class="WhisperForCausalLM", source=TF.format("whisper"),
     seq2seq=WHISPER_WHOLE,
@@ -250,4 +243,4 @@ M2M_100 = derived_from(
     expects={})
 
 FAMILIES = [BART, MBART, MARIAN, PEGASUS, BLENDERBOT, BLENDERBOT_SMALL, PLBART, MVP, TROCR, WHISPER, BIGBIRD_PEGASUS,
-            *((M2M_100,) if WHOLE else ())]
+            M2M_100]

@@ -10,15 +10,13 @@ final_logits_bias."""
 
 from __future__ import annotations
 
-from .bart import BART, BIASED_POST, DECODER_KEYS, ENCODER_SIDE, TF, WHOLE, _defaults, _naming, _seq2seq
+from .bart import BART, BIASED_POST, DECODER_KEYS, ENCODER_SIDE, TF, _defaults, _naming, _seq2seq
 from ._family import derived_from
 
 WHOLE_FSMT = _seq2seq("FSMTForConditionalGeneration", 12, 4096, 16, shared="model.encoder.embed_tokens",
                       shared_if_tied=True, head_buffers=())
-if WHOLE_FSMT is not None:  # the encoder's table: src_vocab_size rows
-    WHOLE_FSMT = WHOLE_FSMT._replace(keys={**WHOLE_FSMT.keys, "src_vocab_size": "vocab_size"},
-                                     defaults={**WHOLE_FSMT.defaults, "src_vocab_size": 42024,
-                                               "tie_word_embeddings": False})
+WHOLE_FSMT = WHOLE_FSMT._replace(keys={**WHOLE_FSMT.keys, "src_vocab_size": "vocab_size"},  # the encoder's table
+                                 defaults={**WHOLE_FSMT.defaults, "src_vocab_size": 42024, "tie_word_embeddings": False})
 
 FSMT = derived_from(
     BART, model_type="fsmt", causal_lm_class="FSMTForConditionalGeneration", source=TF.format("fsmt"),
@@ -31,4 +29,4 @@ FSMT = derived_from(
     # the position tables' rows follow padding_idx (max_position_embeddings + pad_token_id + 1)
     requires={"pad_token_id": 1}, seq2seq=WHOLE_FSMT, expects={})
 
-FAMILIES = [FSMT] if WHOLE else []
+FAMILIES = [FSMT]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..towers import whole_naming
-from .bart import BART, BART_NAMING, DECODER_KEYS, ENCODER_SIDE, TF, WHOLE, _defaults, _seq2seq
+from .bart import BART, BART_NAMING, DECODER_KEYS, ENCODER_SIDE, TF, _defaults, _seq2seq
 from ._family import derived_from
 
 ATTENTION = "self_attn.longformer_self_attn"
@@ -27,9 +27,9 @@ ENCODER_NAMES = (
 WHOLE_LED = _seq2seq("LEDForConditionalGeneration", 12, 4096, 16, shared="led.shared", decoder="led.decoder",
                      encoder="led.encoder", encoder_fields={"global_attention_projections": True},
                      encoder_naming=ENCODER_NAMES)
-if WHOLE_LED is not None:  # the encoder's own position table: max_encoder_position_embeddings rows
-    WHOLE_LED = WHOLE_LED._replace(keys={**WHOLE_LED.keys, "max_encoder_position_embeddings": "max_position_embeddings"},
-                                   defaults={**WHOLE_LED.defaults, "max_encoder_position_embeddings": 16384})
+# the encoder's own position table: max_encoder_position_embeddings rows
+WHOLE_LED = WHOLE_LED._replace(keys={**WHOLE_LED.keys, "max_encoder_position_embeddings": "max_position_embeddings"},
+                               defaults={**WHOLE_LED.defaults, "max_encoder_position_embeddings": 16384})
 
 LED = derived_from(
     BART, model_type="led", causal_lm_class="LEDForConditionalGeneration", source=TF.format("led"),
@@ -41,4 +41,4 @@ LED = derived_from(
     count_neutral=ENCODER_SIDE | {"max_encoder_position_embeddings", "attention_window"},
     seq2seq=WHOLE_LED, expects={})
 
-FAMILIES = [LED] if WHOLE else []
+FAMILIES = [LED]

@@ -18,7 +18,7 @@ from importlib import import_module
 from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError, quoted
-from ..inventory import Inventory, StampedTensors, Tensor, inventory_from_tensors
+from ..inventory import Buffer, Inventory, StampedTensors, Tensor, inventory_from_tensors
 from ..limits import MAX_INTEGER
 from ..naming import Naming
 from ._kind import TowerKind
@@ -59,6 +59,9 @@ class Whole(NamedTuple):
     audio_prefix: str = "model.audio_tower."
     audio_kind: str = ""
     audio_first: bool = True
+    # Buffers the projector's modules register, (the whole config, the decoder's hidden size) -> [(name under the
+    # projector's prefix, shape, dtype, persistent)] (Gemma 4 assistants' masked_embedding.token_ordering); None: none
+    projector_buffers: Any = None
 
     @property
     def towers_said(self) -> str:
@@ -79,14 +82,15 @@ class Towers(NamedTuple):
 
 
 class Projected(NamedTuple):
-    """A projector's tensors, made when the config is read."""
+    """A projector's tensors and buffers, made when the config is read."""
     tensors_: tuple[Tensor, ...]
+    buffers_: tuple[Buffer, ...] = ()
 
     def tensors(self) -> list[Tensor]:
         return list(self.tensors_)
 
     def buffers(self) -> list[Any]:
-        return []
+        return list(self.buffers_)
 
 
 def tied(whole: Whole, config: Mapping[str, Any], text_tied: bool, where: str | None = None) -> bool:
@@ -104,6 +108,14 @@ def embedding_tables(arch: Any) -> frozenset[str]:
     if not arch.towers:
         return frozenset()
     return frozenset(name for tower in arch.towers.parts for name in getattr(tower, "embedding_tables", list)())
+
+
+def tower_aliases(arch: Any) -> frozenset[str]:
+    """The names a tower gives tensors held elsewhere (an encoder's embed_tokens tied to the shared table): each a
+    table looked up, never a matmul nor a tied head."""
+    if not arch or not arch.towers:
+        return frozenset()
+    return frozenset(alias for tower in arch.towers.parts for alias in getattr(tower, "aliases", dict)())
 
 
 def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str | None, text_family: Any) -> Any:
@@ -134,8 +146,10 @@ def text_only(arch: Any) -> Any:
     if not arch.towers:
         return arch
     towers = arch.towers
-    note = f"{arch.model_type} is multimodal: counting its text decoder (text_config) only"
-    notes = tuple(note if n.startswith(f"{arch.model_type} is multimodal:") else n for n in arch.notes)
+    note = getattr(towers.parts[0], "text_only_note", f"{arch.model_type} is multimodal: counting its text decoder "
+                   "(text_config) only")
+    notes = tuple(note if n.startswith((f"{arch.model_type} is multimodal:", f"{arch.model_type} is an encoder-"))
+                  else n for n in arch.notes)
     return arch.with_fields(towers=(), model_type=towers.text_model_type,
                             tie_word_embeddings=towers.text_tied, notes=notes)
 
@@ -150,7 +164,8 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
                      where) if whole.audio_config else ())
     towers = (*audio, *vision) if whole.audio_first else (*vision, *audio)
     try:
-        named = whole.projector(config, towers[0], text_hidden)
+        named = whole.projector(config, towers[0] if towers else None, text_hidden)  # None: no tower (an assistant)
+        held = whole.projector_buffers(config, text_hidden) if whole.projector_buffers is not None else ()
     except ArchitectureError as error:  # a projector's refusal, said about this config
         raise ArchitectureError(error.key, error.message, where) from None
     except (TypeError, ValueError, OverflowError, ZeroDivisionError, KeyError, IndexError) as error:
@@ -161,7 +176,8 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
         if not all(type(size) is int and 0 <= size <= MAX_INTEGER for size in shape):
             raise ArchitectureError("config", f"the projector's {name} would be {quoted(shape)}: its sizes must be "
                                     "whole numbers within the bound (docs/limits.md)", where)
-    return (*towers, Projected(projector_tensors(whole.projector_prefix, named)))
+    return (*towers, Projected(projector_tensors(whole.projector_prefix, named),
+                               tuple(Buffer(whole.projector_prefix + name, *rest) for name, *rest in held)))
 
 
 def _towers(whole: Whole, config: Mapping[str, Any], key: str, default: Mapping[str, Any], fixed_kind: str,
@@ -223,5 +239,14 @@ def attach(inventory: Inventory) -> Inventory:
                                       held._kinds, held.layer_order, held.model_order)
     else:
         tensors = (*extra, *held)
-    return inventory_from_tensors(tensors, inventory.aliases, architecture=arch, source=inventory.source,
+        if any(getattr(tower, "in_model_order", False) for tower in arch.towers.parts):
+            # a frozen-marked list (no StampedTensors to sort around the layers): all of it in the naming's order
+            from ..families import naming_of
+            from ..inventory import _position_in
+
+            tensors = tuple(sorted(tensors, key=_position_in(naming_of(arch).model_order)))
+    # a tower's names for tensors held elsewhere (an encoder's embed_tokens, the shared table's alias)
+    aliases = {**inventory.aliases, **{alias: target for tower in arch.towers.parts
+                                       for alias, target in getattr(tower, "aliases", dict)().items()}}
+    return inventory_from_tensors(tensors, aliases, architecture=arch, source=inventory.source,
                                   notes=inventory.notes, buffers=inventory.buffers)

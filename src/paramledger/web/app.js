@@ -10,7 +10,7 @@ const DEBOUNCE_MS = 150;
 const COLORS = {
   embedding: "#0072B2", positions: "#56B4E9", attention: "#E69F00", mixer: "#F0E442", ffn: "#009E73",
   router: "#CC79A7", experts: "#882255", shared_experts: "#44AA99", norm: "#999999", lm_head: "#D55E00",
-  adapter: "#332288", vision: "#661100", projector: "#AA4499",
+  adapter: "#332288", vision: "#661100", audio: "#999933", projector: "#AA4499",
 };
 const OTHER = "#BBBBBB";
 
