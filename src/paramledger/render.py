@@ -10,7 +10,8 @@ from fractions import Fraction
 from typing import Any
 
 from .analysis import break_even_vocab_size, rule_of_thumb
-from .inventory import ACTIVE_DEFINITION, NON_EMBEDDING_DEFINITIONS, Inventory, Layers, StampedTensors, Tensor
+from .inventory import (ACTIVE_DEFINITION, NON_EMBEDDING_DEFINITIONS, TOWER_COMPONENTS, Inventory, Layers, StampedTensors,
+                        Tensor)
 
 
 def percent(part: int | Fraction, whole: int | None = None, digits: int = 2) -> str:
@@ -79,6 +80,11 @@ def by_layer_json(inv: Inventory) -> dict[str, int]:
     return out
 
 
+def beside_decoder(inv: Inventory) -> str:
+    """What a whole model holds beside its text decoder, in words: an encoder-decoder's encoder, else its towers."""
+    return "the encoder" if [c for c in TOWER_COMPONENTS if inv.component(c)] == ["encoder"] else "the towers"
+
+
 def inventory_table(inv: Inventory) -> str:
     total = inv.total
     rows = [("component", "parameters", "≈", "share")]
@@ -88,8 +94,8 @@ def inventory_table(inv: Inventory) -> str:
     out = [heading(inv), table(rows, "lrrr"), ""]
     arch = inv.architecture
     if inv.has_towers:  # a whole multimodal model: its decoder's own total, a line of its own
-        out.append(f"text decoder: {inv.text_decoder:,} ({human(inv.text_decoder)}; the total less the towers; "
-                   "--text-only counts it alone)")
+        out.append(f"text decoder: {inv.text_decoder:,} ({human(inv.text_decoder)}; the total less "
+                   f"{beside_decoder(inv)}; --text-only counts it alone)")
     out.append(f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)")
     # the head's weight tied to the token table, and its bias to one held apart (BERT's cls.predictions.bias)
     tables: frozenset[str] = frozenset()

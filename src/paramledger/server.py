@@ -271,10 +271,10 @@ def api_view(query: dict[str, str]) -> dict[str, Any]:
 
 def _facts(inv: Any, count: dict[str, Any]) -> list[str]:
     """The one-line findings of seeds 000 and 003, as text, from the count JSON."""
-    from .render import percent
+    from .render import beside_decoder, percent
 
     arch = inv.architecture
-    facts = [f"text decoder: {inv.text_decoder:,} (the total less the towers)"] if inv.has_towers else []
+    facts = [f"text decoder: {inv.text_decoder:,} (the total less {beside_decoder(inv)})"] if inv.has_towers else []
     facts += [f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)",
              f"non-embedding (Hugging Face exclude_embeddings): {inv.non_embedding('hf'):,}"]
     even = count["break_even_vocab_size"]
