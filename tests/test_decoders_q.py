@@ -85,3 +85,9 @@ def test_a_gemma4_assistant_caches_nothing_of_its_own():
     assert not any(name.endswith("k_proj.weight") for name in names)
     assert names[-2:] == ["pre_projection.weight", "post_projection.weight"]
     assert paramledger.kv_values_per_token(arch) == 0
+
+
+def test_a_whole_model_without_a_tower_names_none_in_its_note():
+    """Fuyu's whole model holds a patch Linear, no tower: its note says projector and text decoder only."""
+    notes = paramledger.load({"model_type": "fuyu"}).notes
+    assert any("counting the whole model (projector and text decoder)" in note for note in notes)

@@ -65,11 +65,12 @@ class Whole(NamedTuple):
 
     @property
     def towers_said(self) -> str:
-        """The towers in words, for the note a whole model's count carries ("vision tower", "audio tower")."""
+        """The towers in words and a comma, for the note a whole model's count carries ("vision tower, "; "": a
+        whole model with no tower, Fuyu's patch Linear or an assistant's projections)."""
         said = [name for name, config in (("audio", self.audio_config), ("vision", self.vision_config)) if config]
         if not self.audio_first:
             said.reverse()
-        return " and ".join(said) + (" towers" if len(said) > 1 else " tower")
+        return " and ".join(said) + (" towers, " if len(said) > 1 else " tower, " if said else "")
 
 
 class Towers(NamedTuple):
