@@ -363,7 +363,9 @@ def test_serve_cli_refuses_a_bad_port(cli):
 
 
 def test_serve_command_prints_its_url_and_stops_on_ctrl_c():
-    process = subprocess.Popen([sys.executable, "-m", "paramledger", "serve", "--port", "0", "--quiet"],
+    # -X faulthandler: a server that does not stop is made to print every thread's stack (SIGABRT) for the failure
+    process = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "paramledger", "serve", "--port", "0",
+                                "--quiet"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
@@ -379,5 +381,10 @@ def test_serve_command_prints_its_url_and_stops_on_ctrl_c():
         assert json.loads(reply.partition(b"\r\n\r\n")[2])["total"] == 13_110_528
     finally:
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=10)
+        try:
+            out, err = process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:  # where it waits, said in the failure (seen only in full-suite runs)
+            process.send_signal(signal.SIGABRT)
+            out, err = process.communicate(timeout=10)
+            pytest.fail(f"serve did not stop 10 s after SIGINT; its threads:\n{err[-4000:]}")
     assert process.returncode == 0, err
