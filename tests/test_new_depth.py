@@ -48,3 +48,12 @@ def test_a_pattern_after_a_lead_repeats_by_its_period_where_the_config_lists_it(
     deeper = paramledger.load(listed, num_hidden_layers=26)
     assert deeper.conv_layers[-1] == 25 and 24 not in deeper.conv_layers
     assert deeper.layer_types[24] == "sliding_attention"
+
+
+def test_a_text_decoder_alone_at_a_new_depth_stays_the_decoder():
+    """--text-only's decoder of a whole model is no longer its config's design: a new depth repeats its pattern and
+    keeps its own model_type (the whole config read again gave it back gemma3)."""
+    from paramledger.towers import text_only
+
+    deeper = text_only(paramledger.load("gemma-3-4b-it")).replace(num_hidden_layers=40)
+    assert deeper.model_type == "gemma3_text" and not deeper.towers and deeper.num_hidden_layers == 40

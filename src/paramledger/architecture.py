@@ -350,9 +350,8 @@ class Architecture:
         plan = self.__dict__.get("_layer_plan")
         if plan is not None and changes.keys() <= _PLAN_NEUTRAL:  # the same layers: the plan is kept
             copy.__dict__["_layer_plan"] = plan
-        config = self.__dict__.get("_config")  # the config read (sources.keep_config), for another depth
-        if config is not None and changes.keys() <= _CONFIG_KEPT:
-            copy.__dict__["_config"] = config
+        if (config := self.__dict__.get("_config")) is not None and changes.keys() <= _CONFIG_KEPT:
+            copy.__dict__["_config"] = config  # the config read (sources.keep_config), for another depth
         return copy
 
     def with_fields(self, **fields: Any) -> Architecture:
@@ -360,7 +359,8 @@ class Architecture:
         notes, a whole model's towers and tying), a dict copy rather than a rebuild of every field."""
         copy = object.__new__(Architecture)
         values = {**self.__dict__, **fields}
-        values.pop("_hash", None)  # _record's kept hash is of the fields before
+        for stale in ("_hash", "_config") if "model_type" in fields else ("_hash",):  # the hash of the fields
+            values.pop(stale, None)  # before; the config read, no longer this design's (--text-only's decoder)
         object.__setattr__(copy, "__dict__", values)
         return copy
 
