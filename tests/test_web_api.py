@@ -388,3 +388,22 @@ def test_serve_command_prints_its_url_and_stops_on_ctrl_c():
             out, err = process.communicate(timeout=10)
             pytest.fail(f"serve did not stop 10 s after SIGINT; its threads:\n{err[-4000:]}")
     assert process.returncode == 0, err
+
+
+def test_serve_stops_on_ctrl_c_where_its_parent_ignored_sigint():
+    """A child inherits an ignored SIGINT (and Python then raises no KeyboardInterrupt): serve put its own back. The
+    Ctrl-C test above hung in full-suite runs so, its server's only thread waiting in select."""
+    process = subprocess.Popen([sys.executable, "-m", "paramledger", "serve", "--port", "0", "--quiet"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert process.stdout.readline().startswith("paramledger: serving the calculator on ")
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            pytest.fail("serve ignored SIGINT")
+    assert process.returncode == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 
@@ -26,6 +27,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"paramledger: warning: listening on {args.host}: other machines can reach the page",
               file=sys.stderr)
     print(f"paramledger: serving the calculator on {server.url} (Ctrl-C to stop)", flush=True)
+    # Ctrl-C stops it even where the parent left SIGINT ignored (a child inherits SIG_IGN, and Python then installs
+    # no KeyboardInterrupt: a backgrounded job, or the test suite's process after some test left it so)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
