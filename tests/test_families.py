@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 import paramledger
 from paramledger import families
 from paramledger._exceptions import ArchitectureError
+from paramledger.parts.sublayers import engaged_kinds
 from paramledger.reference import DEFAULTS_NEED, build_reference, default_config, diff, hf_config
 
 from _family_configs import CONFIGS
+from test_engaged import every_kind_asked
 
 SUPPORTED = families.supported()
 SLIDING = "sliding_attention"
@@ -27,6 +29,7 @@ def assert_matches_reference(config: dict) -> None:
     result = diff(inventory, reference)
     assert result.matches, result.to_json()
     assert inventory.total == reference.total
+    assert engaged_kinds(arch) == every_kind_asked(arch)  # the short cut of a design given no kind's key
     # The listing follows named_parameters(): the order a user compares a manifest with.
     assert [t.name for t in inventory.tensors] == [name for name, _ in reference.tensors]
     # Which layers slide, as transformers decides it: the config's layer_types when the

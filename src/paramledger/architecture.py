@@ -16,7 +16,7 @@ from typing import Any
 from ._exceptions import ArchitectureError, UnknownKeyError, did_you_mean
 from ._record import record
 from .parts import MIXERS
-from .parts.sublayers import DECLARED
+from .parts.sublayers import DECLARED, KIND_KEYS, NONE_ENGAGED
 from .design.values import (  # noqa: F401 (the enumerations are re-exported)
     ATTENTION_OUTPUT_GATES, NORM_PLACEMENTS, NORM_TYPES, POSITION_TYPES, QK_NORMS,
 )
@@ -327,6 +327,8 @@ class Architecture:
                 raise ArchitectureError(required, "missing (required)", where)
         fields["source"], fields["notes"], fields["stored"] = source or where, tuple(notes), stored
         fields["towers"] = towers
+        if KIND_KEYS.isdisjoint(values):  # no kind's key given: none engaged, and no kind asked
+            fields["_engaged"] = NONE_ENGAGED
         arch = object.__new__(cls)  # the fields are coerced above and validated below
         object.__setattr__(arch, "__dict__", fields)  # frozen: the instance dict is set whole
         arch.validate(where)
@@ -361,6 +363,8 @@ class Architecture:
         values = {**self.__dict__, **fields}
         for stale in ("_hash", "_config") if "model_type" in fields else ("_hash",):  # the hash of the fields
             values.pop(stale, None)  # before; the config read, no longer this design's (--text-only's decoder)
+        if not KIND_KEYS.isdisjoint(fields):
+            values.pop("_engaged", None)
         object.__setattr__(copy, "__dict__", values)
         return copy
 
@@ -414,11 +418,8 @@ class Architecture:
                         where)
         if self.is_moe:
             if not 1 <= self.num_experts_per_tok <= self.num_experts:
-                raise ArchitectureError(
-                    "num_experts_per_tok",
-                    f"must be between 1 and num_experts={self.num_experts}, got {self.num_experts_per_tok}",
-                    where,
-                )
+                raise ArchitectureError("num_experts_per_tok", f"must be between 1 and num_experts="
+                                        f"{self.num_experts}, got {self.num_experts_per_tok}", where)
             for layer in self.mlp_only_layers:
                 if not 0 <= layer < self.num_hidden_layers:
                     raise ArchitectureError(
@@ -436,11 +437,8 @@ class Architecture:
                     raise ArchitectureError(key, "required with kv_lora_rank (multi-head latent attention)", where)
         check_structure(self, where)
         if self.layer_types and len(self.layer_types) != self.num_hidden_layers:
-            raise ArchitectureError(
-                "layer_types",
-                f"has {len(self.layer_types)} entries for num_hidden_layers={self.num_hidden_layers}",
-                where,
-            )
+            raise ArchitectureError("layer_types", f"has {len(self.layer_types)} entries for num_hidden_layers="
+                                                   f"{self.num_hidden_layers}", where)
 
     def _validate_sizes(self, where: str | None) -> None:
         """Every size a whole number in range, the first that is not named; an int in range passes at once."""
@@ -489,8 +487,8 @@ _ZERO_OR_MORE_SIZES = ("num_experts", "n_shared_experts", "shared_expert_interme
                        "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank",
                        *EncoderKeys.zero_or_more)
 _PLAN_NEUTRAL = frozenset({"vocab_size"})
-_CONFIG_KEPT = frozenset({"num_hidden_layers", "vocab_size"})  # its config at another depth is still its own
 """Fields no layer's parts read: a copy changing only these has the same layer plan (design/flat.py)."""
+_CONFIG_KEPT = frozenset({"num_hidden_layers", "vocab_size"})  # its config at another depth is still its own
 _EXPERT_OPTIONS = ("router_correction_bias", "moe_output_norm", "experts_output_bias", "attention_experts",
                    "expert_embeddings")  # each means nothing without num_experts
 _INDEXER_SIZES = ("index_head_dim", "index_topk")  # positive or null, with index_n_heads

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from .._exceptions import ArchitectureError
 from ..parts import MIXERS
-from ..parts.sublayers import SUBLAYERS
+from ..parts.sublayers import engaged_kinds
 
 if TYPE_CHECKING:
     from ..architecture import Architecture
@@ -18,10 +18,9 @@ if TYPE_CHECKING:
 def check_structure(arch: Architecture, where: str | None) -> None:
     """Per-layer heads, the indexer, a pruned head, sub-norms and a learned activation."""
     check_per_layer_ffn_and_inputs(arch, where)
-    for sublayer in SUBLAYERS:
-        if sublayer.engaged(arch):
-            sublayer.check(arch, where)
-    engaged = [kind for kind in MIXERS if kind.engaged(arch)]
+    engaged, sublayers = engaged_kinds(arch)
+    for sublayer in sublayers:
+        sublayer.check(arch, where)
     if engaged or arch.layers_without_mixer or arch.layers_without_ffn or arch.layers_without_attn_pre_norm:
         check_layer_lists(arch, where)
         for kind in engaged:

@@ -16,7 +16,7 @@ from ..parts.experts import Experts
 from ..parts.ffn import DenseFFN
 from ..parts import MIXERS
 from ..parts.norms import BlockNorms
-from ..parts.sublayers import SUBLAYERS
+from ..parts.sublayers import engaged_kinds
 from .layers import Layer, LayerPlan
 
 # The other kinds are imported where a design first asks for one (the start of a count of a plain design
@@ -176,7 +176,7 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
     elif mixer is not None:
         parts.append(mixer.build(arch))
     if mixer is not None:  # each sublayer kind the design engages, after the mixer (a decoder's cross-attention)
-        parts.extend([kind.build(arch) for kind in SUBLAYERS if kind.engaged(arch)])
+        parts.extend([kind.build(arch) for kind in engaged_kinds(arch)[1]])
     dense = _new(DenseFFN, (d, ffn_size or arch.ffn_size, arch.mlp_gated, arch.mlp_bias, arch.ffn_sub_norm,
                             arch.learned_activation, arch.mlp_down_bias))
     if ffn == MOE and arch.expert_embeddings:

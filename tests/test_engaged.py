@@ -1,0 +1,46 @@
+"""The short cut that asks no kind whether a design engages it (parts/sublayers.KIND_KEYS): sound only if each
+kind's ``engaged`` reads its own flat keys alone and is off at their defaults.  Every family's defaults and random
+configs (tests/test_families.py) and every bundled model check its answer against each kind asked."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+import paramledger
+from paramledger import registry
+from paramledger.parts import MIXERS
+from paramledger.parts.sublayers import DECLARED, SUBLAYERS, engaged_kinds
+
+
+class Reads:
+    """A design at every default that records which keys are read."""
+
+    def __init__(self, defaults: dict) -> None:
+        self.defaults, self.read = defaults, set()
+
+    def __getattr__(self, key: str):
+        self.read.add(key)
+        return self.defaults[key]
+
+
+def every_kind_asked(arch) -> tuple[tuple, tuple]:
+    return (tuple(kind for kind in MIXERS if kind.engaged(arch)), tuple(kind for kind in SUBLAYERS if kind.engaged(arch)))
+
+
+@pytest.mark.parametrize("kind", DECLARED, ids=lambda kind: kind.keys.__module__.rsplit(".", 1)[-1])
+def test_a_kind_is_engaged_by_its_own_keys_alone(kind):
+    own = vars(kind.keys)["__annotations__"]
+    defaults = {f.name: f.default for f in dataclasses.fields(paramledger.Architecture)}
+    design = Reads(defaults)
+    assert not kind.engaged(design)  # off at the defaults
+    assert design.read <= own.keys(), f"engaged reads {sorted(design.read - own.keys())}, not its own keys"
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_a_bundled_models_engaged_kinds_are_each_kind_asked(name):
+    arch = paramledger.load(name)
+    assert engaged_kinds(arch) == every_kind_asked(arch)
+    changed = arch.replace(num_hidden_layers=arch.num_hidden_layers + 1)  # every field given: each kind asked
+    assert engaged_kinds(changed) == every_kind_asked(changed)
