@@ -1,6 +1,7 @@
-"""The short cut that asks no kind whether a design engages it (parts/sublayers.KIND_KEYS): sound only if each
-kind's ``engaged`` reads its own flat keys alone and is off at their defaults.  Every family's defaults and random
-configs (tests/test_families.py) and every bundled model check its answer against each kind asked."""
+"""The short cuts of a count.  One asks no kind whether a design engages it (parts/sublayers.KIND_KEYS): sound
+only if each kind's ``engaged`` reads its own flat keys alone and is off at their defaults.  Every family's defaults
+and random configs (tests/test_families.py) and every bundled model check its answer against each kind asked.  The
+other looks only at the sizes a mapping gives (design/sizes.py): sound only if every default is a valid size."""
 
 from __future__ import annotations
 
@@ -44,3 +45,13 @@ def test_a_bundled_models_engaged_kinds_are_each_kind_asked(name):
     assert engaged_kinds(arch) == every_kind_asked(arch)
     changed = arch.replace(num_hidden_layers=arch.num_hidden_layers + 1)  # every field given: each kind asked
     assert engaged_kinds(changed) == every_kind_asked(changed)
+
+
+def test_every_default_is_a_valid_size():
+    """The short cut of design/sizes.check_sizes: a design from a mapping has only its given sizes looked at."""
+    from paramledger.design.sizes import check_sizes
+
+    fields = {f.name: f.default for f in dataclasses.fields(paramledger.Architecture)}
+    fields.update(vocab_size=8, hidden_size=8, num_hidden_layers=1, num_attention_heads=1, index_n_heads=1)
+    check_sizes(fields, "defaults")  # every size in order: none refused
+    assert fields["index_head_dim"] is None and fields["index_topk"] is None

@@ -107,9 +107,4 @@ def __getattr__(name: str) -> object:
 def inventory(architecture: Architecture | str, **overrides: object) -> Inventory:
     """The inventory of a declared architecture (or of anything :func:`load` accepts)."""
     arch = architecture if isinstance(architecture, Architecture) and not overrides else load(architecture, **overrides)
-    inv = _build(arch, families.naming_of(arch), source=arch.source)
-    if arch.towers:  # a whole multimodal model: its towers before the decoder
-        from .towers import attach
-
-        return attach(inv)
-    return inv
+    return _build(arch, families.naming_of(arch), source=arch.source)  # a whole model's towers with its decoder

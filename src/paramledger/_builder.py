@@ -110,6 +110,10 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         aliases[n.lm_head + ".bias"] = head_bias
     elif own_bias:
         c.add(n.lm_head + ".bias", (rows,), "lm_head")
+    if arch.towers:  # a whole model: its towers' tensors before the decoder's, their names for tensors held elsewhere
+        from .towers import outside_decoder
+
+        before = outside_decoder(arch, before, aliases)
     tensors: StampedTensors | tuple[Tensor, ...] = StampedTensors(before, n.layer + ".", blocks, c.tensors, kinds,
                                                                   n.layer_order, n.model_order)
     if arch.frozen:  # frozen marks match full names: mark the expanded list (in the naming's order)

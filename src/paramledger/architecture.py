@@ -20,7 +20,8 @@ from .parts.sublayers import DECLARED, KIND_KEYS, NONE_ENGAGED
 from .design.values import (  # noqa: F401 (the enumerations are re-exported)
     ATTENTION_OUTPUT_GATES, NORM_PLACEMENTS, NORM_TYPES, POSITION_TYPES, QK_NORMS,
 )
-from .design.values import coerce, positive as _positive, repeat_patterns, whole as _whole
+from .design.sizes import check_sizes
+from .design.values import coerce, repeat_patterns, whole as _whole
 from .design.checks import check_structure
 from .design.encoder_keys import EncoderKeys
 
@@ -331,7 +332,7 @@ class Architecture:
             fields["_engaged"] = NONE_ENGAGED
         arch = object.__new__(cls)  # the fields are coerced above and validated below
         object.__setattr__(arch, "__dict__", fields)  # frozen: the instance dict is set whole
-        arch.validate(where)
+        arch.validate(where, values)
         return arch
 
     def replace(self, where: str | None = None, **changes: Any) -> Architecture:
@@ -381,8 +382,10 @@ class Architecture:
             out["intermediate_ratio"] = str(out["intermediate_ratio"])
         return out
 
-    def validate(self, where: str | None = None) -> None:
-        self._validate_sizes(where)
+    def validate(self, where: str | None = None, given: Mapping[str, Any] | None = None) -> None:
+        """Every refusal, one line naming the key; ``given``: the keys set over the defaults (from_mapping's), whose
+        sizes alone need checking (design/sizes.py)."""
+        check_sizes(vars(self), where, given)
         heads = self.num_attention_heads
         if self.num_key_value_heads is not None and heads % self.num_key_value_heads:
             raise ArchitectureError(
@@ -440,26 +443,6 @@ class Architecture:
             raise ArchitectureError("layer_types", f"has {len(self.layer_types)} entries for num_hidden_layers="
                                                    f"{self.num_hidden_layers}", where)
 
-    def _validate_sizes(self, where: str | None) -> None:
-        """Every size a whole number in range, the first that is not named; an int in range passes at once."""
-        fields = vars(self)  # every field: from_mapping fills the defaults in, as __init__ does
-        for key in _POSITIVE_SIZES:
-            value = fields[key]
-            if type(value) is not int or value <= 0:
-                _positive(value, key, where)
-        for key in _POSITIVE_SIZES_OR_NULL:
-            value = fields[key]
-            if value is not None and (type(value) is not int or value <= 0):
-                _positive(value, key, where)
-        for key in _ZERO_OR_MORE_SIZES:
-            value = fields[key]
-            if value is not None and (type(value) is not int or value < 0):
-                _positive(value, key, where, allow_zero=True)
-        if fields["index_n_heads"] is not None:  # the indexer's sizes mean something only with the indexer
-            for key in _INDEXER_SIZES:
-                if fields[key] is not None:
-                    _positive(fields[key], key, where)
-
 
 _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Architecture) if f.compare and f.metadata.get("flat", True))
 _FIELD_TYPES = {f.name: f.type for f in dataclasses.fields(Architecture)}
@@ -475,23 +458,11 @@ _INTEGER_FIELDS = frozenset(name for name, kind in _FIELD_TYPES.items() if kind.
 _NULLABLE = frozenset(name for name in _FIELD_NAMES if "None" in _FIELD_TYPES[name])
 _TUPLE_FIELDS = frozenset(name for name in _FIELD_NAMES if _FIELD_TYPES[name].startswith("tuple"))
 
-# The sizes validate() checks: positive; positive or null; zero or more (or null).
-_POSITIVE_SIZES = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_multiple_of",
-                   "max_position_embeddings", "num_mem_blocks", *(key for kind in DECLARED for key in kind.positive))
-_POSITIVE_SIZES_OR_NULL = ("num_key_value_heads", "sliding_num_key_value_heads", "head_dim", "intermediate_size",
-                           "moe_intermediate_size", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "v_head_dim",
-                           "sliding_window", "index_n_heads", "output_vocab_size", "vocab_size_per_layer_input",
-                           "moe_latent_size", "attention_hidden_size", "adapter_rank",
-                           *(key for kind in DECLARED for key in kind.positive_or_null), *EncoderKeys.positive_or_null)
-_ZERO_OR_MORE_SIZES = ("num_experts", "n_shared_experts", "shared_expert_intermediate_size", "qk_rope_head_dim",
-                       "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank",
-                       *EncoderKeys.zero_or_more)
 _PLAN_NEUTRAL = frozenset({"vocab_size"})
 """Fields no layer's parts read: a copy changing only these has the same layer plan (design/flat.py)."""
 _CONFIG_KEPT = frozenset({"num_hidden_layers", "vocab_size"})  # its config at another depth is still its own
 _EXPERT_OPTIONS = ("router_correction_bias", "moe_output_norm", "experts_output_bias", "attention_experts",
                    "expert_embeddings")  # each means nothing without num_experts
-_INDEXER_SIZES = ("index_head_dim", "index_topk")  # positive or null, with index_n_heads
 
 
 def _coerce(key: str, value: Any, where: str | None) -> Any:

@@ -159,7 +159,7 @@ def _rotary_factors(merged: Mapping[str, Any]) -> dict[str, Any]:
     rotates a share of each head but keeps head_dim / 2 frequencies: its factor sizes nothing."""
     for section in ("rope_parameters", "rope_scaling"):
         inner = merged.get(section)
-        if not isinstance(inner, Mapping):
+        if inner is None or not isinstance(inner, Mapping):  # (None, most configs': no ABC check)
             continue
         if "partial_rotary_factor" in inner:
             return {"partial_rotary_factor": inner["partial_rotary_factor"]}

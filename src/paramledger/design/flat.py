@@ -29,7 +29,6 @@ _new = tuple.__new__  # a part from every one of its fields, without NamedTuple'
 
 ATTENTION = "attention"  # a layer's mixer: this, a MixerKind (parts.MIXERS) or None
 DENSE, MOE = "dense", "moe"
-_MIXER_LISTS = tuple(kind.layers_key for kind in MIXERS)
 _BESIDE = tuple((kind.beside_attention, kind) for kind in MIXERS if kind.beside_attention)
 
 
@@ -69,7 +68,7 @@ def _columns(arch: Any) -> tuple[Any, Any]:
             or arch.intermediate_size_per_layer or arch.num_kv_shared_layers or arch.attention_k_eq_v
             or arch.attention_shapes_differ or arch.layers_without_mixer or arch.shared_block_layers
             or arch.layers_without_attn_pre_norm
-            or any([getattr(arch, key) for key in _MIXER_LISTS])):  # every layer alike: no column to build
+            or engaged_kinds(arch)[0]):  # every layer alike: no column to build (a kind with layers is engaged)
         plain = [MOE if arch.is_moe else DENSE, False, arch.index_n_heads is not None, None,
                  arch.attention_output_bias, None, False, None, None, False, ATTENTION, None, True]
         return None, lambda key: plain

@@ -4,7 +4,7 @@ A multimodal family's ``Family.whole`` says, as data, what its whole model holds
 table reads from text_config: its vision tower (vision.py: a layout and its vision config class's defaults),
 its audio tower (audio.py, read from audio_config), its projector (projectors.py) and where the decoder's modules
 sit in the whole model.  ``read`` makes the
-towers from a config (they ride on the Architecture, ``Architecture.towers``); ``attach`` puts their tensors
+towers from a config (they ride on the Architecture, ``Architecture.towers``); ``outside_decoder`` puts their tensors
 before the decoder's, as transformers registers them (the tower, the projector, the language model, the head).
 """
 
@@ -18,7 +18,7 @@ from importlib import import_module
 from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError, quoted
-from ..inventory import Buffer, Inventory, StampedTensors, Tensor, inventory_from_tensors
+from ..inventory import Buffer, Tensor
 from ..limits import MAX_INTEGER
 from ..naming import Naming
 from ._kind import TowerKind
@@ -230,24 +230,12 @@ def whole_naming(naming: Naming, prefix: str) -> Naming:
                                           if value != getattr(naming, key)})
 
 
-def attach(inventory: Inventory) -> Inventory:
-    """``inventory`` (the decoder's) with its architecture's towers before it, in registration order."""
-    arch = inventory.architecture
-    extra = [t for tower in arch.towers.parts for t in tower.tensors()]
-    held = inventory.tensors
-    if isinstance(held, StampedTensors):
-        tensors: Any = StampedTensors((*extra, *held.head), held.layer_prefix, held.blocks, held.tail,
-                                      held._kinds, held.layer_order, held.model_order)
-    else:
-        tensors = (*extra, *held)
-        if any(getattr(tower, "in_model_order", False) for tower in arch.towers.parts):
-            # a frozen-marked list (no StampedTensors to sort around the layers): all of it in the naming's order
-            from ..families import naming_of
-            from ..inventory import _position_in
-
-            tensors = tuple(sorted(tensors, key=_position_in(naming_of(arch).model_order)))
-    # a tower's names for tensors held elsewhere (an encoder's embed_tokens, the shared table's alias)
-    aliases = {**inventory.aliases, **{alias: target for tower in arch.towers.parts
-                                       for alias, target in getattr(tower, "aliases", dict)().items()}}
-    return inventory_from_tensors(tensors, aliases, architecture=arch, source=inventory.source,
-                                  notes=inventory.notes, buffers=inventory.buffers)
+def outside_decoder(arch: Any, before: list[Tensor], aliases: dict[str, str]) -> list[Tensor]:
+    """The tensors before a whole model's decoder layers: its towers', in registration order, then the decoder's
+    own (``before``); ``aliases`` gains a tower's names for tensors held elsewhere (an encoder's embed_tokens, the
+    shared table).  The builder lists them in one inventory with the decoder's: sorted into the naming's
+    model_order where it has one (StampedTensors.outside), frozen marks matched on their full names too."""
+    towers = arch.towers.parts
+    for tower in towers:
+        aliases.update(getattr(tower, "aliases", dict)())
+    return [t for tower in towers for t in tower.tensors()] + before

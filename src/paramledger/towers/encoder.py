@@ -63,7 +63,6 @@ class EncoderStack(NamedTuple):
     aliases_: tuple[tuple[str, str], ...]  # (alias, target): its embed_tokens tied to the shared table
     buffers_: tuple[Buffer, ...] = ()
     text_only_note: str = ""
-    in_model_order: bool = True  # its tensors sit in the whole naming's model_order (towers.attach sorts by it)
 
     def tensors(self) -> list[Tensor]:
         return list(self.listed)
