@@ -110,16 +110,20 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         aliases[n.lm_head + ".bias"] = head_bias
     elif own_bias:
         c.add(n.lm_head + ".bias", (rows,), "lm_head")
-    if arch.towers:  # a whole model: its towers' tensors before the decoder's, their names for tensors held elsewhere
+    towers = 0  # a whole model's: its towers' tensors before the decoder's, their names for tensors held elsewhere
+    if arch.towers:
         from .towers import outside_decoder
 
+        own = len(before)
         before = outside_decoder(arch, before, aliases)
+        towers = len(before) - own
     tensors: StampedTensors | tuple[Tensor, ...] = StampedTensors(before, n.layer + ".", blocks, c.tensors, kinds,
                                                                   n.layer_order, n.model_order)
     if arch.frozen:  # frozen marks match full names: mark the expanded list (in the naming's order)
         tensors = tuple(t._replace(frozen=_frozen(t.name, arch.frozen)) for t in tensors)
     try:
-        return inventory_from_tensors(tensors, aliases, architecture=arch, source=source, notes=arch.notes)
+        return inventory_from_tensors(tensors, aliases, architecture=arch, source=source, notes=arch.notes,
+                                      towers=towers)
     except ValueError as error:  # two roles of the family's naming at one path: Llama's norms made sandwich
         raise ArchitectureError("model_type", f"{arch.model_type} names two tensors alike in this design "
                                 f"({str(error).removeprefix('duplicate tensor names: ')[:200]}): transformers "

@@ -461,12 +461,12 @@ def inventory_from_tensors(
     source: str | None = None,
     notes: Iterable[str] = (),
     buffers: Iterable[Buffer] = (),
+    towers: int = 0,  # the first of a StampedTensors' head: a whole model's towers', under their own prefixes
 ) -> Inventory:
     """Build an inventory, refusing duplicate names and aliases to nothing."""
     if isinstance(tensors, StampedTensors):
-        # Layers get distinct prefixes, so names are unique when each block's are and the
-        # tensors outside the blocks do not repeat.
-        outside = tensors.head + tensors.tail
+        # Layers get distinct prefixes: names are unique when each block's are and the tensors outside do not repeat
+        outside = tensors.head[towers:] + tensors.tail
         names = {*map(_name, outside)}
         if len(names) != len(outside):
             _check_unique(outside)

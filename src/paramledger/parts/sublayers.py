@@ -21,7 +21,7 @@ SUBLAYERS: tuple[SublayerKind, ...] = tuple(import_module(f"{__package__}.{name}
                                             for name in SUBLAYER_MODULES)
 DECLARED = (*MIXERS, *SUBLAYERS)
 # Every flat key a declared kind adds.  A kind's ``engaged`` reads only its own keys, each off at its default
-# (tests/test_parts.py holds them to that), so a design given none of them engages none: Architecture.from_mapping
+# (tests/test_engaged.py holds them to that), so a design given none of them engages none: Architecture.from_mapping
 # then records NONE_ENGAGED without asking each kind (25 calls of every count, twice).
 KIND_KEYS = frozenset(key for kind in DECLARED for key in vars(kind.keys).get("__annotations__", {}))
 NONE_ENGAGED: tuple[tuple[MixerKind, ...], tuple[SublayerKind, ...]] = ((), ())
