@@ -134,12 +134,36 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any] | Architecture, /, *
     ``source``: a bundled design or model name, a spec file (.toml), a config.json or a
     folder holding one, a config mapping (with model_type) or a field mapping."""
     arch = _load(source)
+    if overrides and arch.towers:
+        arch, overrides = _beside_decoder(arch, overrides)
     if overrides:
         where = f"{arch.source} (override)"
         changes = _field_names(arch, overrides)
         _check_overrides(arch, changes, where)
         arch = arch.replace(where=where, **changes)
     return arch
+
+
+def _beside_decoder(arch: Architecture, overrides: dict[str, Any]) -> tuple[Architecture, dict[str, Any]]:
+    """An encoder-decoder's own config keys among ``overrides`` (BART's encoder_layers: the decoder's table does
+    not read them) applied to the config the design was read from, read again as its family reads it; the other
+    overrides, left for the decoder's design.  Without that config (a design given whole) they stay unknown."""
+    from . import families
+
+    kept, family = vars(arch).get("_config"), families.get(arch.model_type)
+    spec = family.seq2seq if family is not None else None
+    if kept is None or spec is None:
+        return arch, overrides
+    own = {*spec.keys, *spec.defaults, spec.tie_key, spec.shared_key} - set(family.keys) - set(Architecture.field_names())
+    given = {key: value for key, value in overrides.items() if key in own}
+    if not given:
+        return arch, overrides
+    from .hf_config import _parse_value, architecture_from_config
+
+    config, where = kept
+    config = {**config, **{key: _parse_value(value) for key, value in given.items()}}
+    again = keep_config(architecture_from_config(config, f"{where} (override)"), config, where)
+    return again.with_fields(source=arch.source), {k: v for k, v in overrides.items() if k not in given}
 
 
 def _check_overrides(arch: Architecture, changes: Mapping[str, Any], where: str) -> None:
