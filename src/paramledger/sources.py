@@ -134,35 +134,54 @@ def load(source: str | os.PathLike[str] | Mapping[str, Any] | Architecture, /, *
     ``source``: a bundled design or model name, a spec file (.toml), a config.json or a
     folder holding one, a config mapping (with model_type) or a field mapping."""
     arch = _load(source)
-    if overrides and arch.towers:
-        arch, overrides = _beside_decoder(arch, overrides)
+    return with_overrides(arch, overrides, f"{arch.source} (override)") if overrides else arch
+
+
+def with_overrides(arch: Architecture, overrides: Mapping[str, Any], where: str) -> Architecture:
+    """``arch`` with ``overrides`` applied (--set, --vary), each refusal said under ``where``: a field by its name
+    or by its family's config key (GPT-2's n_head), an encoder-decoder's own key by reading its config again."""
+    if arch.towers:
+        arch, overrides = _beside_decoder(arch, overrides, where)
     if overrides:
-        where = f"{arch.source} (override)"
-        changes = _field_names(arch, overrides)
+        changes = _field_names(arch, overrides, where)
         _check_overrides(arch, changes, where)
         arch = arch.replace(where=where, **changes)
     return arch
 
 
-def _beside_decoder(arch: Architecture, overrides: dict[str, Any]) -> tuple[Architecture, dict[str, Any]]:
-    """An encoder-decoder's own config keys among ``overrides`` (BART's encoder_layers: the decoder's table does
-    not read them) applied to the config the design was read from, read again as its family reads it; the other
-    overrides, left for the decoder's design.  Without that config (a design given whole) they stay unknown."""
+def override_keys(arch: Architecture) -> list[str]:
+    """Every key ``with_overrides`` takes for ``arch``: the fields, its family's config keys, an encoder-decoder's own."""
     from . import families
 
-    kept, family = vars(arch).get("_config"), families.get(arch.model_type)
+    family = families.get(arch.model_type)
+    return [*Architecture.field_names(), *(family.keys if family is not None else ()), *_encoder_keys(arch, family)]
+
+
+def _encoder_keys(arch: Architecture, family: Any) -> set[str]:
+    """An encoder-decoder's own config keys that its decoder's table does not read (BART's encoder_layers), where the
+    config the design was read from is kept to read them again; else none."""
     spec = family.seq2seq if family is not None else None
-    if kept is None or spec is None:
-        return arch, overrides
-    own = {*spec.keys, *spec.defaults, spec.tie_key, spec.shared_key} - set(family.keys) - set(Architecture.field_names())
+    if spec is None or vars(arch).get("_config") is None:
+        return set()
+    own = {*spec.keys, *spec.defaults, spec.tie_key, *([spec.shared_key] if spec.shared_key else [])}
+    return own - set(family.keys) - set(Architecture.field_names())
+
+
+def _beside_decoder(arch: Architecture, overrides: Mapping[str, Any],
+                    where: str) -> tuple[Architecture, Mapping[str, Any]]:
+    """An encoder-decoder's own config keys among ``overrides`` applied to the config the design was read from,
+    read again as its family reads it; the other overrides, left for the decoder's design."""
+    from . import families
+
+    own = _encoder_keys(arch, families.get(arch.model_type))
     given = {key: value for key, value in overrides.items() if key in own}
     if not given:
         return arch, overrides
     from .hf_config import _parse_value, architecture_from_config
 
-    config, where = kept
+    config, read_from = vars(arch)["_config"]
     config = {**config, **{key: _parse_value(value) for key, value in given.items()}}
-    again = keep_config(architecture_from_config(config, f"{where} (override)"), config, where)
+    again = keep_config(architecture_from_config(config, where), config, read_from)
     return again.with_fields(source=arch.source), {k: v for k, v in overrides.items() if k not in given}
 
 
@@ -178,7 +197,7 @@ def _check_overrides(arch: Architecture, changes: Mapping[str, Any], where: str)
     check_values(changes, where, strict_bools=False)
 
 
-def _field_names(arch: Architecture, overrides: Mapping[str, Any]) -> dict[str, Any]:
+def _field_names(arch: Architecture, overrides: Mapping[str, Any], where: str) -> dict[str, Any]:
     """Overrides by field name; a key of the architecture's family stands for its field, as in the
     family's config.json (GPT-2's n_head is num_attention_heads)."""
     fields = Architecture.field_names()
@@ -191,7 +210,7 @@ def _field_names(arch: Architecture, overrides: Mapping[str, Any]) -> dict[str, 
     reads = family.keys if family is not None else {}
     for key in overrides:
         if key not in fields and key not in reads:
-            raise UnknownKeyError(key, [*fields, *reads], f"{arch.source} (override)")
+            raise UnknownKeyError(key, [*fields, *reads], where)
     return {name: overrides[key] for name, key in overridden_fields(overrides, reads).items()}
 
 

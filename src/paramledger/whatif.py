@@ -37,9 +37,10 @@ class Change:
         return dict(self.settings)
 
 
-def parse_change(text: str, option: str = "--vary") -> Change:
+def parse_change(text: str, option: str = "--vary", arch: Architecture | None = None) -> Change:
     """``KEY=VALUE[,KEY=VALUE...]``.  A comma-separated item without ``=`` continues the
-    previous value, so list-valued keys read naturally (``mlp_only_layers=0,1``)."""
+    previous value, so list-valued keys read naturally (``mlp_only_layers=0,1``).  A key is a field, or
+    with ``arch`` a key of its family's config (sources.override_keys: GPT-2's n_layer, BART's encoder_layers)."""
     pairs: list[list[str]] = []
     for item in text.split(","):
         key, sep, value = item.partition("=")
@@ -52,7 +53,12 @@ def parse_change(text: str, option: str = "--vary") -> Change:
             pairs[-1][1] += "," + item.strip()
         else:
             raise OptionError(option, f"expected KEY=VALUE[,KEY=VALUE...], got {text!r}")
-    known = Architecture.field_names()
+    if arch is None:
+        known = Architecture.field_names()
+    else:
+        from .sources import override_keys
+
+        known = override_keys(arch)
     seen: set[str] = set()
     for key, _ in pairs:
         if key not in known:
@@ -66,11 +72,9 @@ def parse_change(text: str, option: str = "--vary") -> Change:
 def apply_change(arch: Architecture, change: Change) -> Architecture:
     """The architecture with ``change`` applied, validated like a spec file (a per-layer
     pattern follows a new depth: Architecture.replace)."""
-    from .limits import check_values
+    from .sources import with_overrides
 
-    where = f"--vary {change.label}"
-    check_values(change.as_dict(), where, strict_bools=False)  # the bounds --set holds to, before any work
-    return arch.replace(where=where, **change.as_dict())
+    return with_overrides(arch, change.as_dict(), f"--vary {change.label}")  # the bounds --set holds to, first
 
 
 @dataclass(frozen=True)
@@ -121,7 +125,7 @@ def what_if(source: Architecture | str | Mapping[str, Any], changes: Iterable[Ch
     base = inventory(arch)
     out = []
     for change in changes:
-        change = parse_change(change) if isinstance(change, str) else change
+        change = parse_change(change, arch=arch) if isinstance(change, str) else change
         out.append(Comparison(base, inventory(apply_change(arch, change)), change.label, change))
     if not out:
         raise OptionError("--vary", "give at least one change, e.g. --vary num_hidden_layers=3")

@@ -23,12 +23,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..whatif import comparison_json, comparison_table, parse_change, what_if
 
-    changes = [parse_change(text) for text in args.changes]
     if args.plot:
         from ..plots import check_plot_path
 
         check_plot_path(args.plot)
-    rows = what_if(load_source(args), changes)
+    arch = load_source(args)
+    rows = what_if(arch, [parse_change(text, arch=arch) for text in args.changes])
     if args.json:
         print_json([comparison_json(row) for row in rows])
     else:
