@@ -150,7 +150,8 @@ def with_overrides(arch: Architecture, overrides: Mapping[str, Any], where: str)
 
 
 def override_keys(arch: Architecture) -> list[str]:
-    """Every key ``with_overrides`` takes for ``arch``: the fields, its family's config keys, an encoder-decoder's own."""
+    """Every key ``with_overrides`` takes for ``arch``: the fields, its family's config keys, an encoder-decoder's
+    own."""
     from . import families
 
     family = families.get(arch.model_type)
