@@ -122,9 +122,10 @@ def test_facts_for_the_family_table_match_the_config_class(model_type):
     assert arch.tie_word_embeddings == ties
     inventory = paramledger.inventory(arch)
     assert inventory.tied == ties
-    # learned positions: a position table, or a learned relative-position table (MPNet's, CPM-Ant's, DeBERTa-v2's)
+    # learned positions: a position table, or a learned relative-position table (MPNet's, CPM-Ant's, DeBERTa-v2's,
+    # T5's in its attention)
     learned = (arch.position_embedding_type == "learned" or arch.relative_attention_num_buckets is not None
-               or arch.relative_embeddings_size is not None)
+               or arch.relative_embeddings_size is not None or arch.relative_bias_num_buckets is not None)
     assert (inventory.component("positions") > 0) == learned
     if not arch.is_mla and getattr(cfg, "num_key_value_heads", None):
         assert arch.kv_heads == cfg.num_key_value_heads

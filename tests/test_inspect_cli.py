@@ -131,9 +131,9 @@ def test_unknown_file_kind(cli, tmp_path):
 def test_explicit_config_that_does_not_load(cli, tmp_path):
     folder, _ = tiny_llama_folder(tmp_path)
     bad = tmp_path / "bad.json"
-    bad.write_text('{"model_type": "t5"}')
+    bad.write_text('{"model_type": "speecht5"}')
     status, _, err = cli("inspect", str(folder), "--config", str(bad))
-    assert status == 2 and "model_type 't5' is not supported" in err
+    assert status == 2 and "model_type 'speecht5' is not supported" in err
 
 
 def test_several_files_without_an_index(cli, tmp_path):

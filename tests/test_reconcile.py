@@ -296,15 +296,15 @@ def test_without_a_config_the_checkpoint_alone(tmp_path):
 
 
 def test_unsupported_config_beside_the_weights_is_noted_not_fatal(tmp_path):
-    folder = save(tmp_path, {"w": torch.zeros(2)}, {"model_type": "t5"})
+    folder = save(tmp_path, {"w": torch.zeros(2)}, {"model_type": "speecht5"})
     report, label = inspect_path(folder)
     assert label is None
-    assert any("model_type 't5' is not supported" in note for note in report.checkpoint.notes)
+    assert any("model_type 'speecht5' is not supported" in note for note in report.checkpoint.notes)
 
 
 def test_explicit_unsupported_config_is_an_error(tmp_path):
-    folder = save(tmp_path, {"w": torch.zeros(2)}, {"model_type": "t5"})
-    with pytest.raises(paramledger.UnsupportedFamilyError, match="model_type 't5' is not supported"):
+    folder = save(tmp_path, {"w": torch.zeros(2)}, {"model_type": "speecht5"})
+    with pytest.raises(paramledger.UnsupportedFamilyError, match="model_type 'speecht5' is not supported"):
         inspect_path(folder, config=folder / "config.json")
 
 

@@ -71,10 +71,11 @@ def test_tensors_outside_the_layers_keep_their_places():
     for name in NAMES:
         inv = paramledger.inventory(name)
         arch = inv.architecture
-        naming = families.get(arch.model_type).naming
+        naming = families.naming_of(arch)  # (a whole encoder-decoder's: its decoder's table the shared one)
         layers = [i for i, t in enumerate(inv.tensors) if t.layer is not None]
         towers = sum(len(tower.tensors()) for tower in arch.towers.parts) if arch.towers else 0  # a whole model's towers come first
-        assert inv.tensors[towers].name == naming.embed + ".weight", name
+        first = 0 if naming.model_order[:1] == (naming.embed,) else towers  # (the shared table before the encoder)
+        assert inv.tensors[first].name == naming.embed + ".weight", name
         assert all(t.layer is not None for t in inv.tensors[layers[0]:layers[-1] + 1]), name
         after = {t.name for t in inv.tensors[layers[-1] + 1:]}
         order = naming.model_order

@@ -15,7 +15,7 @@ A shape entry is an integer, or an Architecture size by name with an optional ``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .inventory import Buffer, Inventory
 
@@ -48,19 +48,13 @@ def every_buffer(inv: Inventory) -> tuple[Buffer, ...]:
 def _buffers(arch: Architecture, *, expand: bool) -> list[tuple[Buffer, int]]:
     from . import families
     from .design.flat import layer_plan
-    from .parts._collector import BufferCollector
 
     naming = families.naming_of(arch)
     out: list[tuple[Buffer, int]] = []
     if arch.towers:  # a whole multimodal model: the towers' buffers first
         out += [(b, 1) for tower in arch.towers.parts for b in tower.buffers()]
     plan = layer_plan(arch)
-    relative: dict[int, list[Buffer]] = {}
-    for layer, _ in plan.kinds:
-        c = BufferCollector(naming, arch.norm_type)
-        for part in layer.parts:
-            part.buffers(c)
-        relative[id(layer)] = c.buffers
+    relative = kind_buffers(plan, naming, arch.norm_type)
     held = [rule for rule in naming.model_buffers if len(rule) < 5 or getattr(arch, rule[4])]
     layer_wide = [(name.removeprefix(LAYER), tuple(_size(arch, term) for term in shape), dtype, persistent)
                   for name, shape, dtype, persistent, *_ in held if name.startswith(LAYER)]
@@ -83,6 +77,19 @@ def _buffers(arch: Architecture, *, expand: bool) -> list[tuple[Buffer, int]]:
             out.append((Buffer(name, tuple(_size(arch, term) for term in shape), dtype, persistent), 1))
     out += [(b, 1) for b in rotary_buffers(arch, naming)]
     return out
+
+
+def kind_buffers(plan: Any, naming: Naming, norm_type: str) -> dict[int, list[Buffer]]:
+    """id(Layer) -> the buffers its parts register, named relative to the layer, for each kind of ``plan``."""
+    from .parts._collector import BufferCollector
+
+    relative: dict[int, list[Buffer]] = {}
+    for layer, _ in plan.kinds:
+        c = BufferCollector(naming, norm_type)
+        for part in layer.parts:
+            part.buffers(c)
+        relative[id(layer)] = c.buffers
+    return relative
 
 
 def rotary_buffers(arch: Architecture, naming: Naming) -> list[Buffer]:

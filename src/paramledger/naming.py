@@ -90,6 +90,7 @@ class Naming:
     # dense FFN: up and down (plain); gate, up and down (gated); or a fused gate_up
     gate: str = "mlp.gate_proj"
     up: str = "mlp.up_proj"
+    up_ungated: str | None = None  # up's path when not gated, where it differs (T5's DenseReluDense.wi; gated: wi_1)
     down: str = "mlp.down_proj"
     gate_up: str | None = None
     ffn_sub_norm: str = "mlp.ffn_sub_norm"  # BitNet: on the inner activations, before down_proj

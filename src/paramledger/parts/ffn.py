@@ -20,7 +20,8 @@ class DenseFFN(NamedTuple):
 
     def tensors(self, c: Collector) -> None:
         n = c.naming
-        dense(c, self.hidden_size, self.intermediate_size, self.gated, self.bias, n.gate, n.up, n.down, "ffn",
+        up = n.up if self.gated or n.up_ungated is None else n.up_ungated
+        dense(c, self.hidden_size, self.intermediate_size, self.gated, self.bias, n.gate, up, n.down, "ffn",
               n.gate_up, self.down_bias)
         if self.sub_norm:
             c.norm(n.ffn_sub_norm, self.intermediate_size)

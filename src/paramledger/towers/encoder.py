@@ -54,6 +54,9 @@ class Seq2Seq(NamedTuple):
     encoder_fields: Mapping[str, Any] = {}
     # the encoder's names where they differ from the decoder's moved under ``encoder``: (Naming field, value) pairs
     encoder_naming: tuple[tuple[str, Any], ...] = ()
+    # (the whole config, where) -> changes to this record where the encoder's parts and names follow a config value
+    # (LongT5's encoder_attention_type); None: this record whatever the config
+    encoder_variant: Any = None
 
 
 class EncoderStack(NamedTuple):
@@ -94,6 +97,8 @@ def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str |
         return arch.with_fields(notes=(f"{arch.model_type}: counting the decoder alone, as {family.causal_lm_class} "
                                        "builds it (the config's architectures name it)", *arch.notes))
     merged = {**spec.defaults, **config}
+    if spec.encoder_variant is not None:
+        spec = spec._replace(**spec.encoder_variant(merged, where))
     tied = merged.get(spec.tie_key)
     tied = arch.tie_word_embeddings if tied is None else tied  # null: the class default
     if not isinstance(tied, bool):
@@ -113,7 +118,12 @@ def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str |
                                           f"({family.causal_lm_class})")
     towers = Towers((stack,), family.model_type, arch.tie_word_embeddings,
                     whole_naming(family.naming, spec, tied, shared))
-    return arch.with_fields(towers=towers, tie_word_embeddings=tied, notes=(note, *arch.notes))
+    notes = (note, *arch.notes)
+    if not spec.tie_key and config.get("tie_word_embeddings") is False:  # no key ties: the class ties always (T5)
+        notes = (*notes, f"the head is tied, as transformers 5.24.0 builds this config ({spec.whole_class} ties it "
+                         "whatever tie_word_embeddings says): a checkpoint that stores lm_head.weight holds "
+                         f"{arch.lm_head_rows * arch.hidden_size:,} more")
+    return arch.with_fields(towers=towers, tie_word_embeddings=tied, notes=notes)
 
 
 def _encoder_design(arch: Any, spec: Seq2Seq, merged: Mapping[str, Any], where: str | None) -> Any:
@@ -157,13 +167,28 @@ def _stack(encoder: Any, naming: Naming, spec: Seq2Seq, tied: bool, shared: bool
                 tables.append(t.name)
     aliases = tuple((name, held) for name in (table, spec.decoder + ".embed_tokens.weight")
                     if name != held) if tied and shared else ()
-    return EncoderStack(tuple(out), tuple(tables), aliases, _buffers(encoder, names))
+    buffers = (*_layer_buffers(encoder, names), *_buffers(encoder, names))
+    return EncoderStack(tuple(out), tuple(tables), aliases, buffers)
 
 
 def _made(spec: Seq2Seq, config: Mapping[str, Any], where: str | None) -> EncoderStack:
     """The encoder another tower module builds (its tensors already the encoder component)."""
     tower = spec.make_encoder(spec.encoder + ".", config, where)
     return EncoderStack(tuple(tower.tensors()), tuple(tower.embedding_tables()), (), tuple(tower.buffers()))
+
+
+def _layer_buffers(encoder: Any, names: Naming) -> list[Buffer]:
+    """The buffers the encoder's layer parts register (xIELU's beta and eps in a T5 feed-forward), each layer's
+    under its own prefix, as buffers.py lists the decoder's."""
+    from ..buffers import kind_buffers
+    from ..design.flat import layer_plan
+
+    plan = layer_plan(encoder)
+    relative = kind_buffers(plan, names, encoder.norm_type)
+    if not any(relative.values()):
+        return []
+    return [b._replace(name=names.layer.format(i=i) + "." + b.name)
+            for i, layer in enumerate(plan.layers) for b in relative[id(layer)]]
 
 
 def _buffers(encoder: Any, names: Naming) -> tuple[Buffer, ...]:
