@@ -15,6 +15,8 @@ import paramledger
 from paramledger._exceptions import ArchitectureError
 from paramledger.reference import build_reference, default_config, diff
 
+from test_seq2seq_n import assert_caches_equal_transformers
+
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
@@ -133,28 +135,7 @@ def test_count_shows_the_encoder_and_the_decoder_apart(cli, tmp_path):
 @pytest.mark.parametrize(("model_type", "decoder_layers"),
                          [("t5", 3), ("t5", 2), ("umt5", 3), ("mt5", 4), ("longt5", 2)])
 def test_the_whole_models_caches_equal_transformers_after_a_forward_pass(model_type, decoder_layers):
-    """The decoder's self-attention cache grows with the generated length, the cross-attention's is fixed by the
-    encoder's input length: both as the whole model's EncoderDecoderCache holds them."""
-    from paramledger.kvcache import cross_attention_cache, kv_cache
-
-    config = {"model_type": model_type, **TINY, "num_decoder_layers": decoder_layers}
-    torch.manual_seed(0)
-    model = transformers.AutoModelForSeq2SeqLM.from_config(transformers.AutoConfig.for_model(**config)).eval()
-    generator = torch.Generator().manual_seed(1)
-    batch, source, target = 2, 9, 4
-    ids = torch.randint(2, 64, (batch, source), generator=generator)
-    decoder_ids = torch.randint(2, 64, (batch, target), generator=generator)
-    with torch.no_grad():
-        cache = model(input_ids=ids, decoder_input_ids=decoder_ids, use_cache=True).past_key_values
-
-    def held(part) -> int:
-        return sum(layer.keys.nbytes + layer.values.nbytes for layer in part.layers
-                   if getattr(layer, "keys", None) is not None)
-
-    arch = paramledger.load(config)
-    assert kv_cache(arch, context=target, batch=batch, dtype="fp32").bytes == held(cache.self_attention_cache) > 0
-    assert cross_attention_cache(arch, encoder_length=source, batch=batch,
-                                 dtype="fp32").bytes == held(cache.cross_attention_cache) > 0
+    assert_caches_equal_transformers({"model_type": model_type, **TINY, "num_decoder_layers": decoder_layers})
 
 
 @pytest.mark.parametrize(("key", "value", "message"), [

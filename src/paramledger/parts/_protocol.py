@@ -124,6 +124,18 @@ def wrapping(field: str) -> Callable[[type], type]:
     return decorate
 
 
+def plain_attention_only(key: str, relation: str = "is built into") -> Callable[[Any, str | None], None]:
+    """The refusal a part built with plain multi-head self-attention says under ``key`` beside MLA or attention
+    experts (a cross-attention, a relative table, LongT5's global norms and BigBird's global projections)."""
+    def check(arch: Any, where: str | None) -> None:
+        if arch.is_mla or arch.attention_experts:
+            from .._exceptions import ArchitectureError
+
+            raise ArchitectureError(key, f"{relation} plain multi-head self-attention (not with kv_lora_rank or "
+                                         "attention_experts)", where)
+    return check
+
+
 class MixerKind(NamedTuple):
     """A token mixer other than self-attention, declared whole by its own module as ``MIXER``: the flat
     keys it adds to the Architecture, the tensor paths it adds to the Naming, the per-layer list that

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ._collector import Collector
-from ._protocol import SublayerKind, part
+from ._protocol import SublayerKind, part, plain_attention_only
 
 
 @part
@@ -68,13 +68,14 @@ class Names:
     cross_attn_norm: str = "encoder_attn_layer_norm"
 
 
+_beside_plain_attention = plain_attention_only("add_cross_attention", "is built beside")
+
+
 def _check(arch: Any, where: str | None) -> None:
     if not arch.add_cross_attention:
         raise ArchitectureError("cross_attention_hidden_size", "set without add_cross_attention (only a "
                                 "cross-attention reads the encoder's width)", where)
-    if arch.is_mla or arch.attention_experts:
-        raise ArchitectureError("add_cross_attention", "is built beside plain multi-head self-attention (not with "
-                                "kv_lora_rank or attention_experts)", where)
+    _beside_plain_attention(arch, where)
 
 
 def _engaged(arch: Any) -> bool:

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .._exceptions import ArchitectureError
 from ._collector import Collector
-from ._protocol import SublayerKind, part
+from ._protocol import SublayerKind, part, plain_attention_only
 
 
 @part
@@ -34,14 +33,9 @@ class Names:
     global_v: str = "attention.self.value_global"
 
 
-def _check(arch: Any, where: str | None) -> None:
-    if arch.is_mla or arch.attention_experts:
-        raise ArchitectureError("global_attention_projections", "are built beside plain multi-head "
-                                "self-attention (not with kv_lora_rank or attention_experts)", where)
-
-
 def _build(arch: Any) -> GlobalProjections:
     return tuple.__new__(GlobalProjections, (arch.hidden_size,))
 
 
-SUBLAYER = SublayerKind(Keys, Names, _build, lambda arch: arch.global_attention_projections, _check)
+SUBLAYER = SublayerKind(Keys, Names, _build, lambda arch: arch.global_attention_projections,
+                        plain_attention_only("global_attention_projections", "are built beside"))

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .._exceptions import ArchitectureError
 from ._collector import Collector
-from ._protocol import SublayerKind, part
+from ._protocol import SublayerKind, part, plain_attention_only
 
 
 @part
@@ -30,14 +29,9 @@ class Names:
     global_input_layer_norm: str = "self_attn.global_input_layer_norm"
 
 
-def _check(arch: Any, where: str | None) -> None:
-    if arch.is_mla or arch.attention_experts:
-        raise ArchitectureError("global_input_norm", "is built into plain multi-head self-attention (not with "
-                                "kv_lora_rank or attention_experts)", where)
-
-
 def _build(arch: Any) -> GlobalInputNorm:
     return tuple.__new__(GlobalInputNorm, (arch.hidden_size,))
 
 
-SUBLAYER = SublayerKind(Keys, Names, _build, lambda arch: arch.global_input_norm, _check)
+SUBLAYER = SublayerKind(Keys, Names, _build, lambda arch: arch.global_input_norm,
+                        plain_attention_only("global_input_norm"))

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ._collector import Collector
-from ._protocol import MixerKind, wrapping
+from ._protocol import MixerKind, plain_attention_only, wrapping
 from .attention import Attention
 from .local_attention import MIXER as LOCAL_ATTENTION
 
@@ -59,6 +59,9 @@ def _build(arch: Any) -> RelativeBiasAttention:
                                         arch.relative_bias_global))
 
 
+_into_plain_attention = plain_attention_only("relative_bias_layers")
+
+
 def _check(arch: Any, where: str | None) -> None:
     if arch.relative_bias_layers and arch.relative_bias_num_buckets is None:
         raise ArchitectureError("relative_bias_layers", "set without relative_bias_num_buckets (the table's rows)",
@@ -67,9 +70,7 @@ def _check(arch: Any, where: str | None) -> None:
         if getattr(arch, key) not in (None, False) and not arch.relative_bias_layers:
             raise ArchitectureError(key, "set without relative_bias_layers (the layers whose attention holds the "
                                     "table)", where)
-    if arch.is_mla or arch.attention_experts:
-        raise ArchitectureError("relative_bias_layers", "is built into plain multi-head self-attention (not with "
-                                "kv_lora_rank or attention_experts)", where)
+    _into_plain_attention(arch, where)
 
 
 MIXER = MixerKind("relative_bias_layers", Keys, Names, _build,
