@@ -55,3 +55,17 @@ def test_every_default_is_a_valid_size():
     fields.update(vocab_size=8, hidden_size=8, num_hidden_layers=1, num_attention_heads=1, index_n_heads=1)
     check_sizes(fields, "defaults")  # every size in order: none refused
     assert fields["index_head_dim"] is None and fields["index_topk"] is None
+
+
+def test_a_copy_keeps_its_designs_engaged_kinds_only_where_no_kinds_key_changed():
+    """Architecture.replace checks only the changed sizes and asks the kinds again only if a kind's key changed."""
+    base = paramledger.load("Llama-3.2-1B")
+    deeper = base.replace(num_hidden_layers=3)
+    assert engaged_kinds(deeper) == every_kind_asked(deeper) == ((), ())
+    crossed = base.replace(add_cross_attention=True)
+    assert engaged_kinds(crossed) == every_kind_asked(crossed) and engaged_kinds(crossed)[1]
+    hybrid = paramledger.load("AI21-Jamba-1.5-Mini")
+    for copy in (hybrid.replace(vocab_size=1000), hybrid.replace(num_hidden_layers=9)):
+        assert engaged_kinds(copy) == every_kind_asked(copy) and engaged_kinds(copy)[0]
+    with pytest.raises(paramledger.ArchitectureError, match="head_dim: must be positive"):
+        base.replace(head_dim=0)

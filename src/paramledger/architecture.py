@@ -305,11 +305,13 @@ class Architecture:
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any], where: str | None = None,
                      notes: tuple[str, ...] = (), source: str | None = None, stored: Any = None,
-                     towers: tuple = ()) -> Architecture:
+                     towers: tuple = (), changed: Mapping[str, Any] | None = None,
+                     engaged: Any = None) -> Architecture:
         """Validate ``values`` (field name -> value) and build the architecture.
 
         Every key must be a field; ``where`` (a file, a model name, "--set") prefixes
-        messages and is the source unless ``source`` is given."""
+        messages and is the source unless ``source`` is given.  ``changed``, ``engaged``: the values that
+        differ from a validated design's and the kinds it engages where they stay (replace's)."""
         ready, nullable, lists = _READY, _NULLABLE, _TUPLE_FIELDS
         # A value of the field's exact type needs no conversion (most values from a config), nor
         # does null where the field allows it, nor an empty tuple where a list belongs (a rule's
@@ -328,28 +330,30 @@ class Architecture:
                 raise ArchitectureError(required, "missing (required)", where)
         fields["source"], fields["notes"], fields["stored"] = source or where, tuple(notes), stored
         fields["towers"] = towers
-        if KIND_KEYS.isdisjoint(values):  # no kind's key given: none engaged, and no kind asked
-            fields["_engaged"] = NONE_ENGAGED
+        if engaged is not None or KIND_KEYS.isdisjoint(values):  # no kind asked (none given a key: none engaged)
+            fields["_engaged"] = NONE_ENGAGED if engaged is None else engaged
         arch = object.__new__(cls)  # the fields are coerced above and validated below
         object.__setattr__(arch, "__dict__", fields)  # frozen: the instance dict is set whole
-        arch.validate(where, values)
+        arch.validate(where, values if changed is None else changed)
         return arch
 
     def replace(self, where: str | None = None, **changes: Any) -> Architecture:
         """A validated copy with ``changes`` applied.  Setting hidden_size keeps a coupled
         FFN coupled; setting intermediate_size explicitly uncouples it."""
         values = {f: getattr(self, f) for f in self.field_names()}
+        changed = dict(changes)  # (only their sizes need checking, and kinds asked only if a kind's key is among them)
         if "intermediate_size" in changes and "intermediate_ratio" not in changes:
-            values["intermediate_ratio"] = None
+            changed["intermediate_ratio"] = None
         if "num_hidden_layers" in changes:
             try:
                 layers = _whole(_coerce("num_hidden_layers", changes["num_hidden_layers"], where), "", where)
             except ArchitectureError:
                 layers = 0  # validation below reports the bad value
-            values.update(repeat_patterns(self, layers, changes))
-        values.update(changes)
+            changed = {**repeat_patterns(self, layers, changes), **changed}
+        values.update(changed)
+        kept = self.__dict__.get("_engaged") if KIND_KEYS.isdisjoint(changed) else None
         copy = Architecture.from_mapping(values, where or self.source, self.notes, source=self.source,
-                                         stored=self.stored, towers=self.towers)
+                                         stored=self.stored, towers=self.towers, changed=changed, engaged=kept)
         plan = self.__dict__.get("_layer_plan")
         if plan is not None and changes.keys() <= _PLAN_NEUTRAL:  # the same layers: the plan is kept
             copy.__dict__["_layer_plan"] = plan
