@@ -136,10 +136,16 @@ def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str |
                     images)
     tie, notes = tied(whole, config, arch.tie_word_embeddings, where), arch.notes
     if tie and not arch.tie_word_embeddings and not any(key in config for key in whole.tie_keys):
-        head = arch.lm_head_rows * arch.hidden_size  # the config is silent; its class ties, its text_config does not
-        notes = (*notes, (f"the head is tied, as transformers builds this config (its class's default; the config "
-                          f"does not say): a checkpoint that stores lm_head.weight loads untied, {head:,} more"))
+        # the config is silent; its class ties, its text_config does not
+        notes = (*notes, tied_head_note(arch, "its class's default; the config does not say", "loads untied"))
     return arch.with_fields(towers=towers, tie_word_embeddings=tie, notes=notes)
+
+
+def tied_head_note(arch: Any, why: str, checkpoint: str) -> str:
+    """The note of a head transformers ties where a checkpoint may hold one of its own: ``why`` it is tied, and what
+    such a checkpoint does (its head is the decoder's: lm_head_rows × hidden_size)."""
+    return (f"the head is tied, as transformers builds this config ({why}): a checkpoint that stores lm_head.weight "
+            f"{checkpoint}, {arch.lm_head_rows * arch.hidden_size:,} more")
 
 
 def text_only(arch: Any) -> Any:

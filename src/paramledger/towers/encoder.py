@@ -90,7 +90,7 @@ def causal_lm_named(config: Mapping[str, Any], family: Any) -> bool:
 
 def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str | None) -> Any:
     """``arch`` (the decoder, read by ``family``'s table) with the encoder beside it and the whole model's names."""
-    from . import Towers
+    from . import Towers, tied_head_note
 
     spec: Seq2Seq = family.seq2seq
     if causal_lm_named(config, family):
@@ -120,9 +120,8 @@ def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str |
                     whole_naming(family.naming, spec, tied, shared))
     notes = (note, *arch.notes)
     if not spec.tie_key and config.get("tie_word_embeddings") is False:  # no key ties: the class ties always (T5)
-        notes = (*notes, f"the head is tied, as transformers 5.24.0 builds this config ({spec.whole_class} ties it "
-                         "whatever tie_word_embeddings says): a checkpoint that stores lm_head.weight holds "
-                         f"{arch.lm_head_rows * arch.hidden_size:,} more")
+        notes = (*notes, tied_head_note(arch, f"5.24.0's {spec.whole_class} ties it whatever tie_word_embeddings "
+                                              "says", "holds its own"))
     return arch.with_fields(towers=towers, tie_word_embeddings=tied, notes=notes)
 
 
