@@ -109,3 +109,26 @@ def test_threads_are_capped_and_extra_connections_get_503(server, monkeypatch):
 
 def test_the_bounds_are_the_documented_ones():
     assert _http_limits.MAX_THREADS == 256 and _http_limits.IDLE_TIMEOUT == 10.0
+
+
+def test_ctrl_c_while_a_connection_thread_starts_stops_the_server_and_gives_its_slot_back_once(monkeypatch):
+    """SIGINT can land in Thread.start() after the thread has served and given its slot back: the server's error path
+    released it a second time, whose ValueError masked the KeyboardInterrupt (socketserver handles an Exception and
+    serves on: the full-suite hang of the Ctrl-C test of serve).  Here the thread runs in start(), then Ctrl-C."""
+    from paramledger.server import CalculatorServer
+
+    class StartedThenInterrupted(threading.Thread):
+        def start(self) -> None:
+            self.run()
+            raise KeyboardInterrupt
+
+    server = CalculatorServer(("127.0.0.1", 0), quiet=True)
+    monkeypatch.setattr(server, "finish_request", lambda request, address: None)  # served: the thread gives its slot back
+    monkeypatch.setattr(threading, "Thread", StartedThenInterrupted)  # (socketserver makes its thread so)
+    a, b = socket.socketpair()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            server.process_request(a, ("127.0.0.1", 1))
+    finally:
+        a.close(), b.close(), server.server_close()
+    assert server.slots._value == _http_limits.MAX_THREADS and not server.taken  # one slot taken, given back once

@@ -39,12 +39,19 @@ class BoundedThreads:
         self.taken[id(request)] = slots  # the thread gives back the slot it took, whatever self.slots is by then
         try:
             super().process_request(request, client_address)
-        except BaseException:
-            self.taken.pop(id(request), slots).release()
+        except BaseException:  # (Ctrl-C while the thread starts: it may have served and given the slot back already)
+            self._give_back(request)
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self.taken.pop(id(request), self.slots).release()
+            self._give_back(request)
+
+    def _give_back(self, request: Any) -> None:
+        """The request's slot, released once by whichever side takes its entry first (one pop, atomic): a second
+        release raised ValueError, which masked a Ctrl-C and left the server running."""
+        held = self.taken.pop(id(request), None)
+        if held is not None:
+            held.release()
