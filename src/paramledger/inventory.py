@@ -1,12 +1,10 @@
 """The Inventory: the one currency every input becomes and every output views.
 
-An inventory is the list of unique learned tensors (name, shape, count, component, layer)
-plus the names that alias them.  Every total, share and breakdown below is computed from
-that list and nothing else.
+An inventory is the list of unique learned tensors (name, shape, count, component, layer) plus the names that
+alias them.  Every total, share and breakdown below is computed from that list and nothing else.
 
-Counting rule (seed 000): each distinct learned parameter object counts once.  An alias
-(a tied output head) adds nothing; a frozen tensor still counts; two independent tables
-with equal values count twice.
+Counting rule (seed 000): each distinct learned parameter object counts once.  An alias (a tied output head)
+adds nothing; a frozen tensor still counts; two independent tables with equal values count twice.
 """
 
 from __future__ import annotations
@@ -141,8 +139,7 @@ class StampedTensors(Sequence[Tensor]):
     def __init__(self, head: Sequence[Tensor], layer_prefix: str, blocks: Sequence[tuple[Tensor, ...]],
                  tail: Sequence[Tensor], kinds: Sequence[tuple[tuple[Tensor, ...], int]] | None = None,
                  layer_order: tuple[str, ...] = (), model_order: tuple[str, ...] = ()) -> None:
-        self.head = tuple(head)
-        self.layer_prefix = layer_prefix  # e.g. "model.layers.{i}."
+        self.head, self.layer_prefix = tuple(head), layer_prefix  # e.g. "model.layers.{i}."
         # blocks[i]: layer i's tensors, names relative, layer None (_builder.LayerBlocks kept: no entry per layer)
         self.blocks = tuple(blocks) if isinstance(blocks, list) or not isinstance(blocks, Sequence) else blocks
         self.tail = tuple(tail)
@@ -151,10 +148,9 @@ class StampedTensors(Sequence[Tensor]):
         self._runs: tuple | None = None  # layer_runs (before, after, runs), made on first use; so are these two
         self._canon: tuple | None = None
         self._kind_layers: tuple | None = None
-        # The order the flat list follows (Naming.layer_order, model_order: transformers' registration
-        # order); sums never look at it, only _expand does.
-        self.layer_order = layer_order
-        self.model_order = model_order
+        # The order the flat list follows (Naming.layer_order, model_order: transformers' registration order); sums
+        # never look at it, only restamped does.
+        self.layer_order, self.model_order = layer_order, model_order
 
     def outside(self) -> tuple[Sequence[Tensor], Sequence[Tensor]]:
         """The tensors before the layers and after them, in the flat list's order."""
@@ -180,16 +176,20 @@ class StampedTensors(Sequence[Tensor]):
 
     def _expand(self) -> tuple[Tensor, ...]:
         if self._flat is None:
-            new = tuple.__new__  # NamedTuple's _make without its length check: the fields are ours
-            before, after = self.outside()
-            flat = list(before)
-            order = self._ordered()
-            for i, block in enumerate(self.blocks):
-                prefix = self.layer_prefix.format(i=i)
-                flat.extend([new(Tensor, (prefix + t[0], t[1], t[2], i, t[4], t[5])) for t in order(block)])
-            flat.extend(after)
-            self._flat = tuple(flat)
+            self._flat = self.restamped()
         return self._flat
+
+    def restamped(self, component: str | None = None) -> tuple[Tensor, ...]:
+        """The flat list; with ``component``, each tensor that component and in no layer (an encoder's, a tower)."""
+        new, before, after = tuple.__new__, *self.outside()  # tuple.__new__: NamedTuple's _make without its check
+        if component is not None:
+            before, after = ([new(Tensor, (*t[:2], component, None, *t[4:])) for t in ts] for ts in (before, after))
+        flat, order = list(before), self._ordered()
+        for i, block in enumerate(self.blocks):
+            prefix, layer = self.layer_prefix.format(i=i), None if component else i
+            flat += [new(Tensor, (prefix + t[0], t[1], component or t[2], layer, t[4], t[5])) for t in order(block)]
+        flat.extend(after)
+        return tuple(flat)
 
     def kinds_by_layer(self) -> tuple[list[tuple[Tensor, ...]], list[int] | None]:
         """Each kind of block in the flat list's order, and each layer's kind (_layers.canonical_kinds)."""
@@ -325,8 +325,8 @@ class Inventory:
         return self._sum_by(lambda t, layer: key(t))
 
     def sum_of(self, value: Callable[[Tensor], int]) -> int:
-        """Sum of ``value(tensor)`` over every unique tensor; ``value`` must not depend on the
-        layer (a builder's repeated layers are summed once per layer kind)."""
+        """Sum of ``value(tensor)`` over every unique tensor; ``value`` must not depend on the layer (a builder's
+        repeated layers are summed once per layer kind)."""
         if isinstance(self.tensors, StampedTensors):
             return self.tensors.sum_of(value)
         return sum(map(value, self.tensors))

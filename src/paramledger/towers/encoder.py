@@ -20,11 +20,11 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
-from ..inventory import Buffer, Tensor
+from ..inventory import Buffer, StampedTensors, Tensor
 from ..naming import Naming
 
-_new = tuple.__new__
 COMPONENT = "encoder"
+_TABLES = ("positions", "token_types")  # the components of an nn.Embedding beside the token table
 
 
 class Seq2Seq(NamedTuple):
@@ -66,15 +66,23 @@ class EncoderStack(NamedTuple):
     aliases_: tuple[tuple[str, str], ...]  # (alias, target): its embed_tokens tied to the shared table
     buffers_: tuple[Buffer, ...] = ()
     text_only_note: str = ""
+    design: Any = None  # (the encoder's design and names: its buffers are found when asked, never on a count)
+    names: Any = None
 
     def tensors(self) -> list[Tensor]:
         return list(self.listed)
 
     def buffers(self) -> list[Buffer]:
+        if self.design is not None:
+            return [*_layer_buffers(self.design, self.names), *_buffers(self.design, self.names)]
         return list(self.buffers_)
 
     def embedding_tables(self) -> list[str]:
-        return list(self.tables)
+        if self.design is None:
+            return list(self.tables)
+        from .._builder import build  # its position and token-type tables (a view's question, never a count's)
+
+        return [*self.tables, *(t.name for t in build(self.design, self.names).tensors if t.component in _TABLES)]
 
     def aliases(self) -> dict[str, str]:
         return dict(self.aliases_)
@@ -150,24 +158,20 @@ def _stack(encoder: Any, naming: Naming, spec: Seq2Seq, tied: bool, shared: bool
     from .._builder import build
 
     names = encoder_naming(naming, spec)
-    built = build(encoder, names)
+    built = build(encoder, names).tensors
     table, held = names.embed + ".weight", spec.shared + ".weight"
-    out: list[Tensor] = []
-    tables: list[str] = []  # its nn.Embedding tables
-    if not tied or not shared:  # a table of its own (after model.shared, which BartModel registers first)
-        if shared:
-            out.append(_new(Tensor, (held, built[table].shape, "embedding", None, False, 0)))
-        out.append(_new(Tensor, (table, built[table].shape, COMPONENT, None, False, 0)))
-        tables.append(table)
-    for t in built.tensors:
-        if t.name != table:
-            out.append(_new(Tensor, (t.name, t.shape, COMPONENT, None, t.frozen, t.experts)))
-            if t.component in ("positions", "token_types"):
-                tables.append(t.name)
+    # one new tuple a tensor: the encoder's, in no layer of the decoder's (a list already flat where frozen marks are)
+    listed = (built.restamped(COMPONENT) if isinstance(built, StampedTensors)
+              else tuple(t._replace(component=COMPONENT, layer=None) for t in built))
+    first = next(i for i, t in enumerate(listed) if t.name == table)
+    if tied and shared:  # no table of its own: the shared one
+        listed = (*listed[:first], *listed[first + 1:])
+    elif shared:  # a table of its own, after model.shared (which BartModel registers first)
+        listed = (*listed[:first], listed[first]._replace(name=held, component="embedding"), *listed[first:])
     aliases = tuple((name, held) for name in (table, spec.decoder + ".embed_tokens.weight")
                     if name != held) if tied and shared else ()
-    buffers = (*_layer_buffers(encoder, names), *_buffers(encoder, names))
-    return EncoderStack(tuple(out), tuple(tables), aliases, buffers)
+    own = () if tied and shared else (table,)  # its nn.Embedding tables: this, then its position tables when asked
+    return EncoderStack(listed, own, aliases, design=encoder, names=names)
 
 
 def _made(spec: Seq2Seq, config: Mapping[str, Any], where: str | None) -> EncoderStack:
