@@ -147,7 +147,7 @@ def test_the_whole_models_caches_equal_transformers_after_a_forward_pass(model_t
     ("feed_forward_proj", 7, "feed_forward_proj: must be 'ACT' or 'gated-ACT'"),
     ("feed_forward_proj", "gated-prelu", "feed_forward_proj: 'prelu' is not counted"),
     ("num_decoder_layers", -1, "num_decoder_layers: must be positive, got -1"),
-    ("num_decoder_layers", None, "num_decoder_layers: may not be null"),
+    ("num_layers", None, "num_layers: must be a positive whole number, got None"),  # (num_decoder_layers null: it)
     ("num_layers", 0, "num_layers: must be a positive whole number, got 0"),
     ("d_kv", 0, "d_kv: must be"),
 ])
@@ -164,12 +164,14 @@ def test_a_bad_value_exits_2_with_one_line(cli, tmp_path):
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "num_decoder_layers" in err
 
 
-def test_num_decoder_layers_absent_is_num_layers():
-    """T5Config: num_decoder_layers defaults to num_layers ("default = symmetry")."""
-    config = {key: value for key, value in TINY.items() if key != "num_decoder_layers"}
-    arch = paramledger.load({"model_type": "t5", **config, "num_layers": 2})
+@pytest.mark.parametrize("given", [{}, {"num_decoder_layers": None}], ids=["absent", "null"])
+@pytest.mark.parametrize("model_type", LINEAGE)
+def test_num_decoder_layers_absent_or_null_is_num_layers(model_type, given):
+    """T5Config: num_decoder_layers defaults to num_layers ("default = symmetry"), its class default null."""
+    config = {**{key: value for key, value in TINY.items() if key != "num_decoder_layers"}, **given, "num_layers": 2}
+    arch = paramledger.load({"model_type": model_type, **config})
     assert arch.num_hidden_layers == 2
-    assert diff(paramledger.inventory(arch), build_reference({"model_type": "t5", **config, "num_layers": 2})).matches
+    assert diff(paramledger.inventory(arch), build_reference({"model_type": model_type, **config})).matches
 
 
 @pytest.mark.parametrize("model_type", ["t5", "umt5"])

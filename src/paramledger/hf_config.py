@@ -76,7 +76,10 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     for field_name, value in values.items():
         if ((type(value) is not int or value <= 0) and field_name in _INTEGER_FIELDS  # else nothing to check
                 and (problem := _size_problem(field_name, value)) is not None):
-            raise ArchitectureError(_key_of(family, field_name, merged), problem, where)
+            key = _key_of(family, field_name, merged)
+            if value is None and key in family.defaults and family.defaults[key] is None:
+                continue  # null is the config class's own default: a rule derives it (T5's num_decoder_layers)
+            raise ArchitectureError(key, problem, where)
     for key in RULE_INTEGER_KEYS.intersection(merged):
         if (problem := _size_problem(None, merged[key])) is not None:
             raise ArchitectureError(key, problem, where)

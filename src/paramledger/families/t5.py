@@ -105,10 +105,11 @@ def _feed_forward(config: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _decoder_depth(config: Mapping[str, Any]) -> int:
-    """num_decoder_layers, else num_layers (T5Config: "default = symmetry")."""
+    """num_decoder_layers, else num_layers (T5Config: "default = symmetry"); num_layers a whole number either way."""
+    encoder = positive("num_layers", config["num_layers"])  # (T5Config's strict field: never null)
     if config.get("num_hidden_layers") is not None:  # num_decoder_layers, read and checked as the field
         return config["num_hidden_layers"]
-    return positive("num_layers", config["num_layers"])
+    return encoder
 
 
 def _first_layer_table(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -135,7 +136,8 @@ def _whole(whole_class: str, layers: int, first_layer_table: bool = True,
 
 def _defaults(vocab: int, d_ff: int, layers: int, heads: int, feed_forward_proj: str) -> dict[str, Any]:
     return {"vocab_size": vocab, "d_model": 512, "d_kv": 64, "d_ff": d_ff, "num_layers": layers, "num_heads": heads,
-            "relative_attention_num_buckets": 32, "feed_forward_proj": feed_forward_proj}
+            "relative_attention_num_buckets": 32, "feed_forward_proj": feed_forward_proj,
+            "num_decoder_layers": None}  # (null: num_layers, by the rule _decoder_depth)
 
 
 T5 = Family(
