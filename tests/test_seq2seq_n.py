@@ -113,6 +113,26 @@ def test_a_bad_encoder_size_is_refused_under_its_own_key(key, value, message):
         paramledger.load({"model_type": "bart", **TINY, key: value})
 
 
+def _encoder_keys() -> list[tuple[str, str]]:
+    from paramledger import families
+
+    return [(model_type, key) for model_type in sorted(families.supported())
+            if (family := families.get(model_type)).seq2seq is not None for key in family.seq2seq.keys]
+
+
+@pytest.mark.parametrize(("model_type", "key"), _encoder_keys())
+def test_a_null_encoder_size_is_refused_as_transformers_cannot_build_it(model_type, key):
+    """No config class builds an encoder of a null size (a strict field refuses it; BartConfig's takes it and
+    BartEncoder's range() fails): refused in one line under the key, never counted at the decoder's size."""
+    with pytest.raises(Exception):  # noqa: B017 (either failure: the config class's or the model's)
+        config = transformers.AutoConfig.for_model(model_type, **{key: None})
+        with torch.device("meta"):
+            transformers.AutoModelForSeq2SeqLM.from_config(config)
+    with pytest.raises(ArchitectureError, match=f"{key}: must be a positive whole number, got None") as raised:
+        paramledger.load({"model_type": model_type, key: None})
+    assert "\n" not in str(raised.value)
+
+
 def assert_caches_equal_transformers(config: dict) -> None:
     """The decoder's self-attention cache grows with the generated length, the cross-attention's is fixed by the
     encoder's input length: both as the whole model's EncoderDecoderCache holds them after a real forward pass of

@@ -138,9 +138,9 @@ def _encoder_design(arch: Any, spec: Seq2Seq, merged: Mapping[str, Any], where: 
     changes = {**spec.encoder_fields, "add_cross_attention": False, "tie_word_embeddings": True}
     for key, field_name in spec.keys.items():
         value = merged.get(key)
-        if value is None:
-            continue  # (the decoder's own value: a config class that says null for "as the decoder")
-        if type(value) is not int or value <= 0:
+        if key not in merged:
+            continue  # (a key of the encoder's the whole config need not give: the decoder's own value)
+        if type(value) is not int or value <= 0:  # null too: no class builds an encoder of a null size
             raise ArchitectureError(key, f"must be a positive whole number, got {value!r}", where)
         changes[field_name] = value
     if arch.frozen:  # the decoder's frozen tables (a sinusoidal one) have the encoder's twin
