@@ -361,6 +361,10 @@ class Architecture:
             copy.__dict__["_layer_plan"] = plan
         if (config := self.__dict__.get("_config")) is not None and changes.keys() <= _CONFIG_KEPT:
             copy.__dict__["_config"] = config  # the config read (sources.keep_config), for another depth
+        if self.towers and "_towers_from" in self.__dict__:  # a whole model's towers follow its decoder
+            from .towers import followed
+
+            copy = followed(self, copy)
         return copy
 
     def with_fields(self, **fields: Any) -> Architecture:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from . import families
@@ -118,13 +119,14 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         notes = [note for explain in family.explain if (note := explain(arch)) is not None]
         arch = arch.with_fields(notes=(*arch.notes, *notes)) if notes else arch
     if whole is not None:
-        from .towers import with_towers
+        from .towers import remembered, with_towers
 
-        return with_towers(arch, whole, top, where, family)
+        return remembered(partial(with_towers, whole=whole, config=top, where=where, text_family=family), arch)
     if family.seq2seq is not None:  # an encoder-decoder: the encoder beside the decoder (towers/encoder.py)
+        from .towers import remembered
         from .towers.encoder import with_encoder
 
-        return with_encoder(arch, family, config, where)
+        return remembered(partial(with_encoder, family=family, config=config, where=where), arch)
     return arch
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import pkgutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from importlib import import_module
 from typing import Any, NamedTuple
@@ -139,6 +139,35 @@ def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str |
         # the config is silent; its class ties, its text_config does not
         notes = (*notes, tied_head_note(arch, "its class's default; the config does not say", "loads untied"))
     return arch.with_fields(towers=towers, tie_word_embeddings=tie, notes=notes)
+
+
+def remembered(make: Callable[[Any], Any], decoder: Any) -> Any:
+    """``make(decoder)``: a whole model's design (its towers beside ``decoder``), holding ``make`` and the notes it
+    added, so that a copy with another decoder (Architecture.replace) has its towers made again (``followed``)."""
+    whole = make(decoder)
+    whole.__dict__["_towers_from"] = (make, tuple(note for note in whole.notes if note not in decoder.notes))
+    return whole
+
+
+def followed(before: Any, copy: Any) -> Any:
+    """``copy`` (``before`` with its decoder's fields changed) with its towers made again from the whole config, as
+    transformers builds that config with the change: an encoder is the decoder's design at the encoder's own sizes
+    and a projector reads the decoder's width, so neither may be kept from ``before`` (the tower notes made again)."""
+    make, made_notes = before.__dict__["_towers_from"]
+    decoder = copy.with_fields(towers=(), tie_word_embeddings=before.towers.text_tied,
+                               notes=tuple(note for note in copy.notes if note not in made_notes))
+    return remembered(make, decoder)
+
+
+def projector_at(arch: Any, hidden: Any) -> Projected | None:
+    """A whole multimodal ``arch``'s projector made again for a decoder ``hidden`` wide (formula's symbol d), by the
+    whole model's own projector rule; None for a design whose towers no such rule made (an encoder-decoder's)."""
+    make = vars(arch).get("_towers_from", (None,))[0]
+    if make is None or make.func is not with_towers:
+        return None
+    whole, config, parts = make.keywords["whole"], make.keywords["config"], arch.towers.parts
+    named = whole.projector(config, parts[0] if len(parts) > 1 else None, hidden)  # (it reads the first tower)
+    return Projected(tuple(projector_tensors(whole.projector_prefix, named)))
 
 
 def tied_head_note(arch: Any, why: str, checkpoint: str) -> str:

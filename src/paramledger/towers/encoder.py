@@ -15,7 +15,7 @@ model's tower and its "text decoder" line shows the encoder and the decoder's ow
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -68,6 +68,7 @@ class EncoderStack(NamedTuple):
     text_only_note: str = ""
     design: Any = None  # (the encoder's design and names: its buffers are found when asked, never on a count)
     names: Any = None
+    layout: tuple = ()  # (its table, the shared one, tied?, shared?): with_table's, formula's too
 
     def tensors(self) -> list[Tensor]:
         return list(self.listed)
@@ -115,8 +116,9 @@ def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str |
     shared = tied if spec.shared_if_tied else shared
     if not isinstance(shared, bool):
         raise ArchitectureError(spec.shared_key, f"must be true or false, got {shared!r}", where)
-    if spec.make_encoder is not None:
-        stack = _made(spec, merged, where)
+    if spec.make_encoder is not None:  # its keys the decoder reads too (Whisper's d_model) as the decoder has them: a
+        shared_keys = {key: getattr(arch, family.keys[key]) for key in spec.defaults if key in family.keys}
+        stack = _made(spec, {**merged, **shared_keys}, where)  # copy's change (Architecture.replace) reaches it
     else:
         stack = _stack(_encoder_design(arch, spec, merged, where), family.naming, spec, tied, shared)
     note = (f"{arch.model_type} is an encoder-decoder: counting the whole model ({spec.whole_class}: the encoder, "
@@ -163,15 +165,25 @@ def _stack(encoder: Any, naming: Naming, spec: Seq2Seq, tied: bool, shared: bool
     # one new tuple a tensor: the encoder's, in no layer of the decoder's (a list already flat where frozen marks are)
     listed = (built.restamped(COMPONENT) if isinstance(built, StampedTensors)
               else tuple(t._replace(component=COMPONENT, layer=None) for t in built))
-    first = next(i for i, t in enumerate(listed) if t.name == table)
-    if tied and shared:  # no table of its own: the shared one
-        listed = (*listed[:first], *listed[first + 1:])
-    elif shared:  # a table of its own, after model.shared (which BartModel registers first)
-        listed = (*listed[:first], listed[first]._replace(name=held, component="embedding"), *listed[first:])
+    layout = (table, held, tied, shared)
     aliases = tuple((name, held) for name in (table, spec.decoder + ".embed_tokens.weight")
                     if name != held) if tied and shared else ()
     own = () if tied and shared else (table,)  # its nn.Embedding tables: this, then its position tables when asked
-    return EncoderStack(listed, own, aliases, design=encoder, names=names)
+    return EncoderStack(tuple(with_table(listed, layout)), own, aliases, design=encoder, names=names, layout=layout)
+
+
+def with_table(listed: Sequence[Tensor], layout: tuple[str, str, bool, bool]) -> list[Tensor]:
+    """The encoder's tensors (the "encoder" component) as the whole model lists them: without its token table where
+    that is the shared one, else after model.shared where there is one (BartModel registers it first)."""
+    table, held, tied, shared = layout
+    first = next((i for i, t in enumerate(listed) if t[0] == table), None)
+    if first is None:  # (a run of the encoder's tensors without its table: formula's layers)
+        return list(listed)
+    if tied and shared:
+        return [*listed[:first], *listed[first + 1:]]
+    if shared:
+        return [*listed[:first], listed[first]._replace(name=held, component="embedding"), *listed[first:]]
+    return list(listed)
 
 
 def _made(spec: Seq2Seq, config: Mapping[str, Any], where: str | None) -> EncoderStack:

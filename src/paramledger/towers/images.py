@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError, OptionError
 
@@ -23,11 +23,19 @@ def _size(config: Mapping[str, Any], key: str, default: int) -> int:
     return value
 
 
+class Fixed(NamedTuple):
+    """The same count for every image (a record, not a closure: two reads of one config give equal towers)."""
+    tokens: int
+
+    def __call__(self, size: Size) -> int:
+        return self.tokens
+
+
 def fixed(count: Callable[[Mapping[str, Any], Any], int | None]) -> Rule:
     """A count that is the same for every image; None (not known) where ``count`` gives None."""
     def rule(config: Mapping[str, Any], tower: Any) -> Callable[[Size], int] | None:
         tokens = count(config, tower)
-        return None if tokens is None else lambda size: tokens
+        return None if tokens is None else Fixed(tokens)
     return rule
 
 
@@ -47,13 +55,20 @@ llava = fixed(lambda config, tower: None if _grid(tower) is None else
 
 
 def qwen2_vl(config: Mapping[str, Any], tower: Any) -> Callable[[Size], int]:
+    """Qwen2VLImageProcessor's smart_resize, by the vision_config's patch and merge sizes."""
+    vision = config.get("vision_config") or {}
+    return SmartResize(_size(vision, "patch_size", 14), _size(vision, "spatial_merge_size", 2))
+
+
+class SmartResize(NamedTuple):
     """Qwen2VLImageProcessor's smart_resize: each side rounded to a multiple of patch_size × spatial_merge_size
     (the pixel count kept within 56² and 28² × 1280 patches, the processor's defaults), then one token per merged
     group of spatial_merge_size² patches."""
-    vision = config.get("vision_config") or {}
-    patch, merge = _size(vision, "patch_size", 14), _size(vision, "spatial_merge_size", 2)
+    patch: int
+    merge: int
 
-    def tokens(size: Size) -> int:
+    def __call__(self, size: Size) -> int:
+        patch, merge = self.patch, self.merge
         if size is None:
             raise OptionError("--image", "this model's image tokens follow the image's size: give --image WxH")
         factor, (width, height) = patch * merge, size
@@ -69,7 +84,6 @@ def qwen2_vl(config: Mapping[str, Any], tower: Any) -> Callable[[Size], int]:
             beta = math.sqrt(low / (height * width))
             h, w = math.ceil(height * beta / factor) * factor, math.ceil(width * beta / factor) * factor
         return (h // patch) * (w // patch) // (merge * merge)
-    return tokens
 
 
 def image_tokens(arch: Any, images: int, size: Size) -> int:
