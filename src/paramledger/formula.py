@@ -26,6 +26,7 @@ from ._exceptions import OptionError, did_you_mean
 from .architecture import Architecture
 from .cli_numbers import parse_count, parse_share  # noqa: F401  (formula's own options; re-exported)
 from .formula_checks import lists_at_depth, verify
+from .formula_towers import ENCODER_OWNED, encoder_stack, encoder_value, owned, relisted, stand_in_towers
 from .limits import ENUMERATED, MAX_INTEGER, MAX_REPEAT
 
 if TYPE_CHECKING:
@@ -51,9 +52,14 @@ VARIABLES: tuple[tuple[str, str, Any], ...] = (
     ("d_rope", "qk_rope_head_dim", lambda a: a.qk_rope_head_dim or 0),
     ("d_v", "v_head_dim", lambda a: a.v_head_dim or 0),
 )
-FIELD_OF = {name: key for name, key, _ in VARIABLES}
 SYMBOL_OF = {key: name for name, key, _ in VARIABLES}
-_VALUE_OF = {name: get for name, _, get in VARIABLES}
+# An encoder-decoder's encoder sizes of its own (formula_towers.py): each the twin of a decoder variable, read on the
+# encoder's design.
+ENCODER_VARIABLES: tuple[tuple[str, str, Any], ...] = tuple(
+    (f"{name}_enc", f"the encoder's {key}", encoder_value(get)) for name, key, get in VARIABLES if name in ENCODER_OWNED)
+FIELD_OF = {name: key for name, key, _ in (*VARIABLES, *ENCODER_VARIABLES)}
+_VALUE_OF = {name: get for name, _, get in (*VARIABLES, *ENCODER_VARIABLES)}
+_ORDER = list(FIELD_OF)  # the order variables are shown in
 
 
 @lru_cache(maxsize=1)
@@ -61,7 +67,7 @@ def _symbols() -> dict[str, sympy.Symbol]:
     import sympy
 
     # integer: so a stacked expert tensor's count // E simplifies; nonnegative: qk_rope may be 0
-    return {name: sympy.Symbol(name, integer=True, nonnegative=True) for name, _, _ in VARIABLES}
+    return {name: sympy.Symbol(name, integer=True, nonnegative=True) for name in _ORDER}
 
 
 class _SymbolicArchitecture:
@@ -71,11 +77,12 @@ class _SymbolicArchitecture:
     defines it; ``free`` names fields forced to be independent variables (a sweep axis,
     a --solve target), as ``Architecture.replace`` would make them."""
 
-    def __init__(self, arch: Architecture, free: frozenset[str]) -> None:
+    def __init__(self, arch: Architecture, free: frozenset[str], own: frozenset[str] = frozenset()) -> None:
         import sympy
 
         self._arch = arch
-        s = self.symbols = _symbols()
+        s = self.symbols = dict(_symbols())  # (a copy: the symbols are made once)
+        s.update({name: s[f"{name}_enc"] for name in own})  # an encoder's sizes of its own: their twins (L_enc)
         self.couplings: dict[sympy.Symbol, sympy.Expr] = {}
         self.declared: set[sympy.Symbol] = set()  # couplings the design declares (intermediate_ratio)
         self.vocab_size, self.hidden_size = s["V"], s["d"]
@@ -176,7 +183,7 @@ class ClosedForm:
     def variables(self, expr: Any = None) -> dict[str, int]:
         """Symbol -> the design's value, for the symbols of ``expr`` (the coupled total)."""
         expr = self.coupled_total if expr is None else expr
-        names = sorted((str(s) for s in expr.free_symbols), key=[v[0] for v in VARIABLES].index)
+        names = sorted((str(s) for s in expr.free_symbols), key=_ORDER.index)
         return {name: _VALUE_OF[name](self.architecture) for name in names}
 
     def values(self, arch: Architecture | None = None) -> dict[Any, int]:
@@ -233,44 +240,29 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
 
     from . import families, load
     from ._builder import build
-    from .inventory import COMPONENTS, StampedTensors, inventory_from_tensors
+    from .inventory import COMPONENTS
 
     arch = load(source)
     stand_in = _SymbolicArchitecture(arch, frozenset(free))
+    stand_in.towers = stand_in_towers(arch, stand_in.hidden_size)  # the encoder apart, the projector made for d
     family = families.get(arch.model_type)
     try:
         traced = build(stand_in, families.naming_of(arch))  # type: ignore[arg-type]
+        stack = encoder_stack(arch)
+        if stack is not None:  # traced on its own: its own sizes its own symbols
+            encoder = _SymbolicArchitecture(stack.design, frozenset(free), owned(arch, stack))
+            encoder_traced = build(encoder, stack.names)  # type: ignore[arg-type]
     except TypeError as error:  # a builder step that needs a number, not a symbol
         reason = str(error)
         if arch.qk_norm == "per_head" and family and "{h}" in family.naming.q_norm:
             reason = "it names one q/k norm module per head (heads × head_dim in all), a list a symbol cannot count"
         raise OptionError("formula", f"the builder cannot be traced symbolically for {arch.source}: {reason}") from None
-    depth = _symbols()["L"]
 
     def grouped(measure: Any) -> Any:
-        """``measure`` (Inventory -> expr) over the tensors outside the blocks, plus each
-        distinct kind of layer times how many there are; the kind holding the last layer
-        takes L minus the others (the dense layers of an MoE model are fixed indices), or the
-        last layer computing its own keys and values when the last num_kv_shared_layers share them."""
-        tensors = traced.tensors
-        traced_depth = stand_in.num_hidden_layers
-        grows = traced_depth - 1 - arch.num_kv_shared_layers  # the layer whose kind a deeper design adds
-        if isinstance(tensors, StampedTensors):  # each distinct kind of layer once, however deep the design
-            outside = [*tensors.head, *tensors.tail]
-            grows_block = tensors.blocks[grows]
-            kinds = [(block, count, block is grows_block) for block, count in tensors.distinct_blocks()]
-        else:  # a list with frozen marks: the layers found by their index
-            outside = [t for t in tensors if t.layer is None]
-            by_layer: dict[int, list[Any]] = {}
-            for t in tensors:
-                if t.layer is not None:
-                    by_layer.setdefault(t.layer, []).append(t)
-            kinds = [(layer, 1, i == grows) for i, layer in by_layer.items()]
-        total = measure(inventory_from_tensors(outside, architecture=stand_in))  # type: ignore[arg-type]
-        for block, count, holds_last in kinds:
-            value = measure(inventory_from_tensors(block, architecture=stand_in))  # type: ignore[arg-type]
-            # the kind of the last layer takes L minus the others' layers (an MoE's dense layers are fixed)
-            total += (depth - (traced_depth - count) if holds_last else count) * value
+        total = _grouped(measure, traced, stand_in, arch)
+        if stack is not None:
+            total += _grouped(measure, encoder_traced, encoder, stack.design,
+                              lambda tensors, outside: relisted(stack, tensors, outside))
         return sympy.expand(total)
 
     held = _components_of(arch)  # once: each call builds the whole inventory (10^7 layers: 80 MB)
@@ -281,12 +273,44 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
         active=grouped(lambda inv: inv.active),
         components={name: grouped(lambda inv, name=name: inv.component(name))
                     for name in COMPONENTS if name in held},
-        couplings=dict(stand_in.couplings),
-        declared=frozenset(stand_in.declared),
+        couplings={**stand_in.couplings, **(encoder.couplings if stack is not None else {})},
+        declared=frozenset(stand_in.declared | (encoder.declared if stack is not None else set())),
     )
     traced = None  # the stand-in's layers (one entry per layer) gone before the checks build their own
     verify(form, arch)
     return form
+
+
+def _grouped(measure: Any, traced: Any, stand_in: Any, arch: Architecture, listed: Any = None) -> Any:
+    """``measure`` (Inventory -> expr) over the tensors outside the blocks, plus each distinct kind of layer times how
+    many there are; the kind holding the last layer takes L minus the others (the dense layers of an MoE model are
+    fixed indices), or the last layer computing its own keys and values when the last num_kv_shared_layers share them.
+    ``listed``: (tensors, outside?) -> the tensors as the whole model lists them (an encoder's)."""
+    from .inventory import StampedTensors, inventory_from_tensors
+
+    depth = stand_in.symbols["L"]
+    tensors = traced.tensors
+    traced_depth = stand_in.num_hidden_layers
+    grows = traced_depth - 1 - arch.num_kv_shared_layers  # the layer whose kind a deeper design adds
+    if isinstance(tensors, StampedTensors):  # each distinct kind of layer once, however deep the design
+        outside = [*tensors.head, *tensors.tail]
+        grows_block = tensors.blocks[grows]
+        kinds = [(block, count, block is grows_block) for block, count in tensors.distinct_blocks()]
+    else:  # a list with frozen marks: the layers found by their index
+        outside = [t for t in tensors if t.layer is None]
+        by_layer: dict[int, list[Any]] = {}
+        for t in tensors:
+            if t.layer is not None:
+                by_layer.setdefault(t.layer, []).append(t)
+        kinds = [(layer, 1, i == grows) for i, layer in by_layer.items()]
+    if listed is not None:
+        outside, kinds = listed(outside, True), [(listed(block, False), *rest) for block, *rest in kinds]
+    total = measure(inventory_from_tensors(outside, architecture=stand_in))
+    for block, count, holds_last in kinds:
+        value = measure(inventory_from_tensors(block, architecture=stand_in))
+        # the kind of the last layer takes L minus the others' layers (an MoE's dense layers are fixed)
+        total += (depth - (traced_depth - count) if holds_last else count) * value
+    return total
 
 
 def _components_of(arch: Architecture) -> dict[str, int]:
@@ -435,7 +459,7 @@ def shown_couplings(form: ClosedForm) -> dict[Any, Any]:
     """The couplings the design's form uses (m = 4·d, d_head = d/h, ...), in VARIABLES order."""
     used = set(form.total.free_symbols)
     shown: dict[Any, Any] = {}
-    for sym, value in sorted(form.couplings.items(), key=lambda kv: [v[0] for v in VARIABLES].index(str(kv[0]))):
+    for sym, value in sorted(form.couplings.items(), key=lambda kv: _ORDER.index(str(kv[0]))):
         if sym in used:
             shown[sym] = value
             used |= set(value.free_symbols)
