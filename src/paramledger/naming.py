@@ -166,6 +166,9 @@ class Naming:
     # DeepSeek-V4's hc_head: hc_fn (hc_mult, hc_mult × hidden), hc_base, hc_scale); None: none
     hyper_head: str | None = None
     lm_head: str = "lm_head"
+    # What the model's get_output_embeddings() returns where it is not the head: PEFT's "all-linear" leaves that module
+    # out (_maybe_include_all_linear_layers), so the head is adapted where it returns another (FSMT's decoder table)
+    output_embeddings: str | None = None
     lm_head_bias: str | None = None  # the head's bias held apart from its Linear (BertGenerationOnlyLMHead's lm_head.bias)
     # The head registered before the model (XLMRobertaForCausalLM sets lm_head first): a tied table is then named by
     # the head's Linear, where named_parameters() first meets it, and the token embedding is its alias

@@ -350,8 +350,8 @@ def _tied_places(tensors: Sequence[Tensor], aliases: Mapping[str, str]) -> dict[
     for alias, target in aliases.items():
         mine, theirs = alias.split("."), target.split(".")
         k = next((k for k, (a, b) in enumerate(zip(mine, theirs)) if a != b), None)
-        if not k or target not in index or len(mine) != len(theirs):
-            continue  # they differ from the first component on: no container holds both
+        if not k or target not in index or len(mine) != len(theirs) or not (mine[k].isdigit() and theirs[k].isdigit()):
+            continue  # no container holds both, or not two layers of one list (FSMT's head tied to the encoder's table)
         container, held = ".".join(mine[:k + 1]) + ".", ".".join(theirs[:k + 1]) + "."
         block = held + theirs[k + 1] + "."
         i = index[target]  # the first tensor after the block in the holding layer

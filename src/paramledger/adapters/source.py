@@ -22,7 +22,7 @@ def lora_inventory(inv: Inventory, adapter: LoraSpec | str | os.PathLike | dict[
     arch = inv.architecture
     naming = families.naming_of(arch) if arch is not None and families.get(arch.model_type) else None
     adapted = apply_lora(inv, spec, conv1d=bool(naming and naming.conv1d),
-                         lm_head=naming.lm_head if naming else "lm_head",
+                         lm_head=(naming.output_embeddings or naming.lm_head) if naming else "lm_head",
                          experts_in_out=bool(naming and naming.experts_in_out))
     if note:
         object.__setattr__(adapted, "notes", (*adapted.notes, note))  # the inventory is ours, just made

@@ -20,7 +20,9 @@ WHOLE_FSMT = WHOLE_FSMT._replace(keys={**WHOLE_FSMT.keys, "src_vocab_size": "voc
 
 FSMT = derived_from(
     BART, model_type="fsmt", causal_lm_class="FSMTForConditionalGeneration", source=TF.format("fsmt"),
-    naming=_naming(embed_norm=None, lm_head="model.decoder.output_projection"),
+    # FSMTForConditionalGeneration.get_output_embeddings returns model.decoder.embed_tokens, not the head
+    naming=_naming(embed_norm=None, lm_head="model.decoder.output_projection",
+                   output_embeddings="model.decoder.embed_tokens"),
     keys={**{key: field for key, field in DECODER_KEYS.items() if key != "vocab_size"},
           "tgt_vocab_size": "vocab_size"},
     defaults={**{key: value for key, value in _defaults(42024, 1024, 12, 4096, 16, 1024, "relu").items()
