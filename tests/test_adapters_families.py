@@ -32,3 +32,17 @@ def test_sample_of_families_all_linear_matches_peft(model_type, data):
 @given(data=st.data())
 def test_every_family_all_linear_matches_peft(model_type, data):
     assert_matches_peft(data.draw(CONFIGS[model_type], label="config"), **data.draw(st.sampled_from(LORAS)))
+
+
+FSMT = {"model_type": "fsmt", "pad_token_id": 1, "d_model": 4, "decoder_layers": 1, "decoder_attention_heads": 1,
+        "decoder_ffn_dim": 3, "max_position_embeddings": 4, "encoder_layers": 1, "encoder_attention_heads": 1,
+        "encoder_ffn_dim": 3, "src_vocab_size": 6, "tgt_vocab_size": 6, "langs": ["en", "de"]}
+
+
+@pytest.mark.parametrize("tied", [True, False])
+def test_fsmt_all_linear_adapts_its_head_as_peft_does(tied):
+    """FSMTForConditionalGeneration.get_output_embeddings is the decoder's table, so PEFT's all-linear wraps the head
+    (model.decoder.output_projection); tied, it is the encoder's table under the head's name, a head's LoRA after the
+    decoder's layers (not a shared block's later use)."""
+    ours = assert_matches_peft({**FSMT, "tie_word_embeddings": tied}, r=2, target_modules="all-linear")
+    assert any(t.name.endswith("output_projection.lora_A.default.weight") for t in ours.tensors)
