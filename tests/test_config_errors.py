@@ -130,8 +130,8 @@ def test_unknown_model_type_with_nothing_close():
 
 
 @pytest.mark.parametrize(("model_type", "hint"), [
-    ("zaya", "(transformers builds it; paramledger does not count it yet)"),  # not "did you mean 'zamba'"
-    ("zayax", "(did you mean 'zaya'? transformers builds it; paramledger does not count it yet)"),
+    ("dots3_note", "(transformers builds it; paramledger does not count it yet)"),  # not "did you mean 'dots1'"
+    ("dots3_notex", "(did you mean 'dots3_note'? transformers builds it; paramledger does not count it yet)"),
 ])
 def test_a_type_transformers_builds_is_said_to_be_one(model_type, hint):
     with pytest.raises(UnsupportedFamilyError) as caught:

@@ -45,6 +45,7 @@ def assert_matches_reference(config: dict) -> None:
     if "chunked_attention" in types:  # Llama 4: a chunked layer holds at most attention_chunk_size keys
         window = cfg.attention_chunk_size
         types = [SLIDING if kind == "chunked_attention" else kind for kind in types]
+    types = [SLIDING if kind == "hybrid_sliding" else kind for kind in types]  # ZAYA's: a sliding cache layer
     sliding = [bool(window) and kind == SLIDING for kind in types]
     # (a family may keep its pattern without a window, for the rotary per layer type: no layer slides then)
     assert arch.sliding_layers() == sliding

@@ -181,6 +181,8 @@ def _model_extras(c: Collector, arch: Architecture) -> None:
     table and the projection of the embeddings to every layer's input, then one d × d projection
     into each extra AltUp stream."""
     n, d = c.naming, arch.hidden_size
+    for name in n.model_vectors:  # bare Parameters of the model's own (ZayaModel.input_hidden_states_scale)
+        c.add(name, (d,), "norm")
     per_layer = arch.hidden_size_per_layer_input
     if per_layer:
         width = arch.per_layer_input_width  # every layer's input in one row

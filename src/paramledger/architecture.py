@@ -109,6 +109,9 @@ class Architecture:
     attention_lambdas: bool = False  # DiffLlama's λ_q1, λ_k1, λ_q2, λ_k2: four head_dim vectors per layer
     attention_dynamic_mask: bool = False  # Doge's A (one per KV head) and dt_proj from the values
     residual_scales: bool = False  # Doge's two learned hidden-size gains on each layer's residuals
+    residual_affine: bool = False  # ZAYA's scale and shift of each sublayer's output and residual
+    # ZAYA's MLP router over num_experts + a skip expert (parts/mlp_router.py), this wide; None: a linear router
+    router_hidden_size: int | None = None
     expert_embeddings: bool = False  # Doge's CDMoE: experts as rows of two (E, hidden) tables
     attention_output_gate: str = "none"  # ATTENTION_OUTPUT_GATES: a learned gate on the attention output
     # DeepSeek Sparse Attention's lightning indexer over MLA (DeepSeek-V3.2): index_n_heads turns it on.
@@ -441,7 +444,7 @@ class Architecture:
         elif self.num_experts_per_tok:
             raise ArchitectureError("num_experts_per_tok", "set without num_experts", where)
         elif (self.router_correction_bias or self.moe_output_norm or self.experts_output_bias  # no call when none is
-              or self.attention_experts or self.expert_embeddings):
+              or self.attention_experts or self.expert_embeddings or self.router_hidden_size):
             key = next(key for key in _EXPERT_OPTIONS if getattr(self, key))
             raise ArchitectureError(key, "set without num_experts", where)
         if self.is_mla:
@@ -473,7 +476,7 @@ _PLAN_NEUTRAL = frozenset({"vocab_size"})
 """Fields no layer's parts read: a copy changing only these has the same layer plan (design/flat.py)."""
 _CONFIG_KEPT = frozenset({"num_hidden_layers", "vocab_size"})  # its config at another depth is still its own
 _EXPERT_OPTIONS = ("router_correction_bias", "moe_output_norm", "experts_output_bias", "attention_experts",
-                   "expert_embeddings")  # each means nothing without num_experts
+                   "expert_embeddings", "router_hidden_size")  # each means nothing without num_experts
 
 
 def _coerce(key: str, value: Any, where: str | None) -> Any:

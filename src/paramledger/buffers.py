@@ -104,12 +104,12 @@ def rotary_buffers(arch: Architecture, naming: Naming) -> list[Buffer]:
                 for which in ("inv_freq", "original_inv_freq")]
     kinds = list(arch.layer_types) or ["sliding_attention" if arch.sliding_window else "full_attention"]
     out = []
-    for kind in ("full_attention", "sliding_attention"):
+    for kind, named in zip(("full_attention", "sliding_attention"), naming.rotary_layer_types):
         if kind in kinds:  # a rotary for each layer type the config lists, sized by its first layer
             layer = kinds.index(kind) if arch.layer_types else 0
             factor = arch.sliding_partial_rotary_factor if kind == "sliding_attention" else None
             width = (rotary_width(arch, layer, factor) + 1) // 2
-            out += [Buffer(f"{naming.rotary}.{kind}_{which}", (width,), "float32", False)
+            out += [Buffer(f"{naming.rotary}.{named}_{which}", (width,), "float32", False)
                     for which in ("inv_freq", "original_inv_freq")]
     return out
 

@@ -33,6 +33,9 @@ class Naming:
     # a learned (1, 1, hidden) embedding of the masked positions, built after the token table (XLNet's
     # transformer.mask_emb, the query stream's start; its model_order puts it first); None: none
     mask_embedding: str | None = None
+    # hidden-size vectors the model holds itself (ZAYA's input_hidden_states_scale and _bias), after the token table
+    # in the builder (named_parameters() lists them first: model_order)
+    model_vectors: tuple[str, ...] = ()
     # attention (separate projections, or one fused qkv when ``qkv`` is set)
     q: str = "self_attn.q_proj"
     k: str = "self_attn.k_proj"
@@ -197,6 +200,7 @@ class Naming:
     # the router's score correction in its MoE layers (a mixer's own buffers are switched by its names).
     rotary: str | None = "model.rotary_emb"
     rotary_per_layer_type: bool = False
+    rotary_layer_types: tuple[str, str] = ("full_attention", "sliding_attention")  # their names there (ZAYA: hybrid)
     model_buffers: tuple[tuple, ...] = ()  # (name, shape, dtype, persistent[, the field that must be set])
     router_score_bias: str | None = None  # e.g. "mlp.gate.e_score_correction_bias", (num_experts,)
     router_score_bias_dtype: str | None = "float32"  # None: the model's dtype (MiniMax-M2)

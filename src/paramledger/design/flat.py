@@ -29,6 +29,7 @@ _new = tuple.__new__  # a part from every one of its fields, without NamedTuple'
 
 ATTENTION = "attention"  # a layer's mixer: this, a MixerKind (parts.MIXERS) or None
 DENSE, MOE = "dense", "moe"
+FIRST_MOE = "first_moe"  # routed experts whose router reads no earlier layer's router state (ZAYA's layer 0)
 _BESIDE = tuple((kind.beside_attention, kind) for kind in MIXERS if kind.beside_attention)
 
 
@@ -67,7 +68,7 @@ def _columns(arch: Any) -> tuple[Any, Any]:
             or arch.num_attention_heads_per_layer or arch.attention_output_bias_layers
             or arch.intermediate_size_per_layer or arch.num_kv_shared_layers or arch.attention_k_eq_v
             or arch.attention_shapes_differ or arch.layers_without_mixer or arch.shared_block_layers
-            or arch.layers_without_attn_pre_norm
+            or arch.layers_without_attn_pre_norm or arch.router_hidden_size
             or engaged_kinds(arch)[0]):  # every layer alike: no column to build (a kind with layers is engaged)
         plain = [MOE if arch.is_moe else DENSE, False, arch.index_n_heads is not None, None,
                  arch.attention_output_bias, None, False, None, None, False, ATTENTION, None, True]
@@ -123,9 +124,11 @@ def _columns(arch: Any) -> tuple[Any, Any]:
 
 def _ffn_column(arch: Any, layers: range) -> Any:
     """Each layer's FFN: routed experts, dense (mlp_only_layers in an MoE design) or none."""
-    if not arch.mlp_only_layers and not arch.layers_without_ffn:
+    if not arch.mlp_only_layers and not arch.layers_without_ffn and not arch.router_hidden_size:
         return repeat(MOE if arch.is_moe else DENSE)
     column = [MOE if arch.is_moe else DENSE] * len(layers)  # then each listed layer set: no test per layer
+    if arch.router_hidden_size and column:  # ZayaRouter.use_eda: every layer but the first
+        column[0] = FIRST_MOE
     for i in arch.mlp_only_layers if arch.is_moe else ():  # (without experts they mean nothing, and go unchecked)
         column[i] = DENSE
     for i in arch.layers_without_ffn:
@@ -178,7 +181,12 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
         parts.extend([kind.build(arch) for kind in engaged_kinds(arch)[1]])
     dense = _new(DenseFFN, (d, ffn_size or arch.ffn_size, arch.mlp_gated, arch.mlp_bias, arch.ffn_sub_norm,
                             arch.learned_activation, arch.mlp_down_bias))
-    if ffn == MOE and arch.expert_embeddings:
+    if arch.router_hidden_size and ffn in (MOE, FIRST_MOE):  # ZAYA's MLP router over the experts and a skip expert
+        from ..parts.mlp_router import MlpRoutedExperts
+
+        parts.append(_new(MlpRoutedExperts, (d, arch.num_experts, arch.expert_size, arch.router_hidden_size,
+                                             ffn == MOE, "mlp")))
+    elif ffn == MOE and arch.expert_embeddings:
         from ..parts.expert_embeddings import ExpertEmbeddings
 
         parts.append(_new(ExpertEmbeddings, (d, ffn_size or arch.ffn_size, arch.num_experts, arch.mlp_gated,
@@ -206,6 +214,10 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
         from ..parts.residual_scales import ResidualScales
 
         parts.append(_new(ResidualScales, (d,)))
+    if arch.residual_affine:
+        from ..parts.residual_affine import ResidualAffine
+
+        parts.append(_new(ResidualAffine, (d, "post_attention_residual_scale", "post_mlp_residual_scale")))
     if shared is not None:  # ZambaHybridLayer: the shared block, then the layer's own under Naming.inner_layer
         from ..parts.inner import InnerLayer
 

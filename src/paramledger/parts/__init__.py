@@ -13,6 +13,7 @@ from ._protocol import MixerKind
 MIXER_MODULES = ("deltanet", "mamba", "conv", "lightning", "kda", "rglru", "local_attention", "rwkv", "xlstm",
                  "gate_bias_attention", "gated_norm_mla", "gated_input_norm_mla", "relative_segment_attention",
                  "hyper_gate", "ngpt_scales", "gated_cross_attention",
-                 "block_indexed_attention", "span_conv_attention", "grouped_conv_layer", "fourier", "relative_bias")
+                 "block_indexed_attention", "span_conv_attention", "grouped_conv_layer", "fourier", "relative_bias",
+                 "cca", "dual_sublayer")
 
 MIXERS: tuple[MixerKind, ...] = tuple(import_module(f"{__name__}.{name}").MIXER for name in MIXER_MODULES)

@@ -3,15 +3,16 @@ ZayaCCAProjection, lines 143-257, and ZayaQKNorm, lines 260-278): grouped-query 
 through two causal convolutions and whose values are half the current token's, half the previous token's.  It caches
 keys and values per token and, per sequence, the convolutions' last inputs and the last token's delayed values.
 
-Not yet wired into designs (docs/notes/coverage-set-d.md lists the keys and names it needs);
-tests/test_part_cca.py checks it against ZayaAttention built alone."""
+Declared as a mixer kind (``cca_layers``) for families/zaya.py; tests/test_part_cca.py checks it against ZayaAttention
+built alone, tests/test_families.py within ZayaForCausalLM."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from .._exceptions import ArchitectureError
 from ._collector import Collector
-from ._protocol import part
+from ._protocol import MixerKind, part
 
 
 @part
@@ -27,7 +28,7 @@ class CompressedConvolutionalAttention(NamedTuple):
     depthwise_kernel: int  # cca_time0
     grouped_kernel: int  # cca_time1
     bias: bool = False  # attention_bias: on q, k, both value halves and o
-    path: str = "self_attn"  # the module's path in its layer (a Naming field once wired)
+    path: str = "self_attn"  # the module's path in its layer (ZayaDecoderLayer.self_attn)
 
     @property
     def conv_channels(self) -> int:
@@ -76,3 +77,43 @@ class CompressedConvolutionalAttention(NamedTuple):
 
     def state_label(self) -> str:
         return "convolution (ZAYA CCA)"
+
+
+class Keys:
+    """The flat keys: the CCA layers and the two convolutions' taps (ZayaConfig's cca_time0, cca_time1); the heads,
+    head_dim and attention_bias are the attention's own keys."""
+    cca_layers: tuple[int, ...] = ()
+    cca_time0: int | None = None
+    cca_time1: int | None = None
+
+
+class Names:
+    """No path of its own: the part holds its module's (self_attn, as ZayaDecoderLayer names it)."""
+
+
+def _check(arch: Any, where: str | None) -> None:
+    for key in ("cca_time0", "cca_time1"):
+        if not arch.cca_layers:  # engaged by a kernel alone
+            if getattr(arch, key) is not None:
+                raise ArchitectureError(key, "set without cca_layers (the compressed convolutional attention "
+                                        "layers)", where)
+        elif getattr(arch, key) is None:
+            raise ArchitectureError(key, "required with cca_layers (the compressed convolutional attention layers)",
+                                    where)
+    if arch.is_mla or arch.attention_experts:
+        raise ArchitectureError("cca_layers", "is grouped-query attention (not with kv_lora_rank or "
+                                "attention_experts)", where)
+    if arch.num_attention_heads % arch.kv_heads:
+        raise ArchitectureError("num_key_value_heads", f"{arch.kv_heads} does not divide num_attention_heads="
+                                f"{arch.num_attention_heads} (ZayaConfig.validate_architecture)", where)
+
+
+def _build(arch: Any) -> CompressedConvolutionalAttention:
+    return tuple.__new__(CompressedConvolutionalAttention, (
+        arch.hidden_size, arch.num_attention_heads, arch.kv_heads, arch.attention_head_dim, arch.cca_time0,
+        arch.cca_time1, arch.attention_bias, "self_attn"))
+
+
+MIXER = MixerKind("cca_layers", Keys, Names, _build, lambda arch: bool(arch.cca_layers or arch.cca_time0 is not None
+                                                                        or arch.cca_time1 is not None), _check,
+                  positive_or_null=("cca_time0", "cca_time1"))
