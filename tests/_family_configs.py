@@ -25,6 +25,7 @@ from _family_configs_o import CONFIGS_O
 from _family_configs_p import CONFIGS_P
 from _family_configs_q import CONFIGS_Q
 from _family_configs_r import CONFIGS_R
+from _family_configs_s import CONFIGS_S
 from _family_configs_x import CONFIGS_X
 from hypothesis import assume
 from hypothesis import strategies as st
@@ -836,7 +837,7 @@ CONFIGS.update(CONFIGS_F)
 CONFIGS.update(CONFIGS_G)
 CONFIGS.update(CONFIGS_H)
 for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, CONFIGS_P, CONFIGS_Q, CONFIGS_R,
-             CONFIGS_X):
+             CONFIGS_S, CONFIGS_X):
     CONFIGS.update(_set)
 
 

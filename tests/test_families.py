@@ -35,8 +35,8 @@ def assert_matches_reference(config: dict) -> None:
     # Which layers slide, as transformers decides it: the config's layer_types when the
     # class has them (else every layer), and only when a window is set.
     cfg = hf_config(config)
-    if family.text_config:
-        cfg = cfg.get_text_config()
+    if family.text_config or family.seq2seq is not None:  # (T5Gemma's decoder section; else the config itself)
+        cfg = cfg.get_text_config(decoder=family.seq2seq is not None)
     window = getattr(cfg, "sliding_window", None)
     types = getattr(cfg, "layer_types", None) or [SLIDING] * arch.num_hidden_layers
     if hasattr(cfg, "attention_layers"):  # GPT-Neo: "local" layers attend within window_size

@@ -28,7 +28,7 @@ LINEAR_ROUTERS = frozenset({
     "llama4", "llama4_text",  # Llama4Router(nn.Linear)
     "phimoe",  # PhimoeTopKRouter(nn.Linear)
 })
-TABLES = ("embedding", "positions")  # nn.Embedding: LoRA's lora_embedding_A/B
+TABLES = ("embedding", "positions", "token_types")  # nn.Embedding: LoRA's lora_embedding_A/B
 
 
 @dataclass

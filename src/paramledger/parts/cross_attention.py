@@ -26,20 +26,23 @@ class CrossAttention(NamedTuple):
     bias: bool = False  # attention_bias: on q, k and v (BartAttention's bias=True)
     output_bias: bool = False  # attention_output_bias
     norm: bool = True  # its own norm (encoder_attn_layer_norm), before or after it as the block's placement
+    kv_heads: int = 0  # cross_attention_kv_heads: k_proj's and v_proj's heads (T5Gemma's GQA); 0: num_heads
 
     def tensors(self, c: Collector) -> None:
         n, d, bias = c.naming, self.hidden_size, self.bias
-        inner = self.num_heads * self.head_dim
+        inner, kv = self.num_heads * self.head_dim, (self.kv_heads or self.num_heads) * self.head_dim
         c.linear(n.cross_q, inner, d, "attention", None, bias)  # (heads × head_dim, d_model)
-        c.linear(n.cross_k, inner, self.encoder_width, "attention", None, bias and n.key_bias)  # (inner, encoder)
-        c.linear(n.cross_v, inner, self.encoder_width, "attention", None, bias)
+        c.linear(n.cross_k, kv, self.encoder_width, "attention", None, bias and n.key_bias)  # (kv, encoder)
+        c.linear(n.cross_v, kv, self.encoder_width, "attention", None, bias)
         c.linear(n.cross_o, d, inner, "attention", None, self.output_bias)  # (d_model, heads × head_dim)
         if self.norm:
             c.norm(n.cross_attn_norm, d)
+            if n.cross_attn_post_norm:  # a norm after it too (T5Gemma's post_cross_attn_layernorm)
+                c.norm(n.cross_attn_post_norm, d)
 
     def encoder_weights(self) -> int:
-        inner = self.num_heads * self.head_dim
-        return 2 * inner * self.hidden_size + 2 * inner * self.encoder_width  # q and o; k and v
+        inner, kv = self.num_heads * self.head_dim, (self.kv_heads or self.num_heads) * self.head_dim
+        return 2 * inner * self.hidden_size + 2 * kv * self.encoder_width  # q and o; k and v
 
     def encoder_flops(self, encoder_keys: int) -> int:
         # a decoded token runs q_proj and out_proj, then QKᵀ and AV over the cached keys and values (BartAttention
@@ -50,13 +53,14 @@ class CrossAttention(NamedTuple):
     def cross_kv_values_per_token(self) -> int:
         # a key and a value of head_dim per head, for every encoder token (BartAttention caches
         # key_states and value_states of the encoder's hidden states once, in cross_attention_cache)
-        return 2 * self.num_heads * self.head_dim
+        return 2 * (self.kv_heads or self.num_heads) * self.head_dim
 
 
 class Keys:
     """The flat keys: the switch (BertConfig's and TrOCR's add_cross_attention) and the encoder's width."""
     add_cross_attention: bool = False
     cross_attention_hidden_size: int | None = None  # None: hidden_size (the encoder's states as wide as the decoder's)
+    cross_attention_kv_heads: int | None = None  # None: its query heads (T5Gemma's: num_key_value_heads)
 
 
 class Names:
@@ -66,6 +70,7 @@ class Names:
     cross_v: str = "encoder_attn.v_proj"
     cross_o: str = "encoder_attn.out_proj"
     cross_attn_norm: str = "encoder_attn_layer_norm"
+    cross_attn_post_norm: str | None = None  # T5Gemma's sandwich: pre_ and post_cross_attn_layernorm
 
 
 _beside_plain_attention = plain_attention_only("add_cross_attention", "is built beside")
@@ -73,20 +78,26 @@ _beside_plain_attention = plain_attention_only("add_cross_attention", "is built 
 
 def _check(arch: Any, where: str | None) -> None:
     if not arch.add_cross_attention:
+        if arch.cross_attention_hidden_size is None:  # (cross_attention_kv_heads alone)
+            raise ArchitectureError("cross_attention_kv_heads", "set without add_cross_attention (only a "
+                                    "cross-attention has them)", where)
         raise ArchitectureError("cross_attention_hidden_size", "set without add_cross_attention (only a "
                                 "cross-attention reads the encoder's width)", where)
     _beside_plain_attention(arch, where)
 
 
 def _engaged(arch: Any) -> bool:
-    return arch.add_cross_attention or arch.cross_attention_hidden_size is not None
+    return (arch.add_cross_attention or arch.cross_attention_hidden_size is not None
+            or arch.cross_attention_kv_heads is not None)
 
 
 def _build(arch: Any) -> CrossAttention:
     d = arch.hidden_size
     return tuple.__new__(CrossAttention, (d, arch.num_attention_heads, arch.attention_head_dim,
                                           arch.cross_attention_hidden_size or d, arch.attention_bias,
-                                          arch.attention_output_bias, arch.norm_placement != "none"))
+                                          arch.attention_output_bias, arch.norm_placement != "none",
+                                          arch.cross_attention_kv_heads or 0))
 
 
-SUBLAYER = SublayerKind(Keys, Names, _build, _engaged, _check, positive_or_null=("cross_attention_hidden_size",))
+SUBLAYER = SublayerKind(Keys, Names, _build, _engaged, _check,
+                        positive_or_null=("cross_attention_hidden_size", "cross_attention_kv_heads"))

@@ -69,13 +69,17 @@ class EncoderStack(NamedTuple):
     design: Any = None  # (the encoder's design and names: its buffers are found when asked, never on a count)
     names: Any = None
     layout: tuple = ()  # (its table, the shared one, tied?, shared?): with_table's, formula's too
+    own: frozenset = frozenset()  # the design fields its own config keys set, apart from the decoder's (formula's)
 
     def tensors(self) -> list[Tensor]:
         return list(self.listed)
 
     def buffers(self) -> list[Buffer]:
-        if self.design is not None:
-            return [*_layer_buffers(self.design, self.names), *_buffers(self.design, self.names)]
+        if self.design is not None:  # (its rotary: None unless the spec names one, T5Gemma's)
+            from ..buffers import rotary_buffers
+
+            return [*_layer_buffers(self.design, self.names), *_buffers(self.design, self.names),
+                    *rotary_buffers(self.design, self.names)]
         return list(self.buffers_)
 
     def embedding_tables(self) -> list[str]:
@@ -166,10 +170,11 @@ def _stack(encoder: Any, naming: Naming, spec: Seq2Seq, tied: bool, shared: bool
     listed = (built.restamped(COMPONENT) if isinstance(built, StampedTensors)
               else tuple(t._replace(component=COMPONENT, layer=None) for t in built))
     layout = (table, held, tied, shared)
-    aliases = tuple((name, held) for name in (table, spec.decoder + ".embed_tokens.weight")
+    aliases = tuple((name, held) for name in (table, naming.embed + ".weight")  # (the decoder's own)
                     if name != held) if tied and shared else ()
     own = () if tied and shared else (table,)  # its nn.Embedding tables: this, then its position tables when asked
-    return EncoderStack(tuple(with_table(listed, layout)), own, aliases, design=encoder, names=names, layout=layout)
+    return EncoderStack(tuple(with_table(listed, layout)), own, aliases, design=encoder, names=names, layout=layout,
+                        own=frozenset({*spec.keys.values(), *spec.encoder_fields}))
 
 
 def with_table(listed: Sequence[Tensor], layout: tuple[str, str, bool, bool]) -> list[Tensor]:
