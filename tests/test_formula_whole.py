@@ -57,3 +57,10 @@ def test_a_tower_made_from_the_config_alone_is_refused_in_one_line(cli, tmp_path
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "Whisper's audio encoder" in err
     code, out, err = cli("formula", str(path), "--text-only")
     assert code == 0 and "total" in out
+
+
+def test_an_encoder_with_a_section_of_its_own_has_every_size_its_own_symbol():
+    """T5Gemma's encoder is read from its own section (width, depth, heads, vocabulary): d_enc and the rest."""
+    form = formula.closed_form(paramledger.load({"model_type": "t5gemma"}))
+    encoder = {str(symbol) for symbol in form.components["encoder"].free_symbols}
+    assert {"d_enc", "L_enc", "h_enc", "m_enc", "V_enc"} <= encoder and not {"d", "L", "h", "m", "V"} & encoder

@@ -12,7 +12,8 @@ from paramledger import registry
 from paramledger.hf_config import config_with_overrides
 
 WHOLE = [m.name for m in registry.bundled() if paramledger.load(m.name).towers]
-SEQ2SEQ_DEFAULTS = ["bart", "marian", "fsmt", "led", "whisper", "t5", "umt5", "longt5", "m2m_100", "pegasus"]
+SEQ2SEQ_DEFAULTS = ["bart", "marian", "fsmt", "led", "whisper", "t5", "umt5", "longt5", "m2m_100", "pegasus", "pegasus_x",
+                    "prophetnet"]
 
 
 def _listing(inventory) -> list[tuple[str, tuple, str]]:
@@ -53,3 +54,12 @@ def test_count_with_set_says_the_whole_models_real_total(cli):
 
     assert code == 0, err
     assert json.loads(out)["total"] == 297_204_480  # t5-base's config.json with d_model 1024, read whole
+
+
+def test_t5gemmas_set_changes_its_decoder_section_alone():
+    """T5Gemma's stacks have sections of their own: a change to the decoder is its decoder section's, the encoder
+    keeps its own width (its cross-attention reads that), as transformers builds the config so written."""
+    changes = {"hidden_size": 1536, "num_attention_heads": 8}
+    changed = paramledger.inventory(paramledger.load({"model_type": "t5gemma"}, **changes))
+    reread = paramledger.inventory(paramledger.load({"model_type": "t5gemma", "decoder": changes}))
+    assert _listing(changed) == _listing(reread) and changed.total == reread.total

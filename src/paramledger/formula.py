@@ -250,7 +250,7 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
         traced = build(stand_in, families.naming_of(arch))  # type: ignore[arg-type]
         stack = encoder_stack(arch)
         if stack is not None:  # traced on its own: its own sizes its own symbols
-            encoder = _SymbolicArchitecture(stack.design, frozenset(free), owned(arch, stack))
+            encoder = _SymbolicArchitecture(stack.design, frozenset(free), owned(stack))
             encoder_traced = build(encoder, stack.names)  # type: ignore[arg-type]
     except TypeError as error:  # a builder step that needs a number, not a symbol
         reason = str(error)

@@ -13,7 +13,7 @@ from typing import Any
 
 from ._exceptions import OptionError
 
-ENCODER_OWNED = ("V", "L", "h", "h_kv", "d_head", "m", "P")
+ENCODER_OWNED = ("V", "d", "L", "h", "h_kv", "d_head", "m", "P")
 """The decoder symbols an encoder may hold a size of its own for: each has an "_enc" twin (formula.VARIABLES)."""
 
 
@@ -33,18 +33,20 @@ def encoder_value(get: Any) -> Any:
     return value
 
 
-def owned(arch: Any, stack: Any) -> frozenset[str]:
-    """The symbols the encoder of ``arch`` holds a size of its own for: the fields its family's encoder keys set
-    (Seq2Seq.keys), with the heads' couplings (its KV heads; its head width where that follows its heads)."""
-    from . import families
+def owned(stack: Any) -> frozenset[str]:
+    """The symbols the encoder holds a size of its own for: the fields its own config keys set (Seq2Seq.keys, a
+    section's: EncoderStack.own), with what the design couples to them (its KV heads and head width to its heads or
+    width, its FFN to its width), each coupling then the encoder's own."""
     from .formula import SYMBOL_OF
 
-    spec = families.get(arch.model_type).seq2seq
-    names = {SYMBOL_OF[field] for field in spec.keys.values() if field in SYMBOL_OF}
-    if "h" in names:
+    names = {SYMBOL_OF[field] for field in stack.own if field in SYMBOL_OF}
+    design = stack.design
+    if names & {"h", "d"}:
         names.add("h_kv")
-        if stack.design.head_dim is None:
+        if design.head_dim is None:
             names.add("d_head")
+    if "d" in names and design.intermediate_size is None:
+        names.add("m")
     return frozenset(names)
 
 
