@@ -161,3 +161,22 @@ def test_any_override_counts_or_is_one_line(overrides, source):
     else:
         assert status == 2 and out.getvalue() == ""
         assert err.getvalue().startswith("paramledger: error: ") and err.getvalue().count("\n") == 1
+
+
+@pytest.mark.parametrize(("key", "hint"), [
+    ("n_layer", "num_hidden_layers"),  # GPT-2's name for it, not conv_layers (which merely looks alike)
+    ("num_layers", "num_hidden_layers"),  # T5's
+    ("n_embd", "hidden_size"),
+    ("hiden_size", "hidden_size"),  # a near-spelling
+    ("vocab", "vocab_size"),  # cut short
+])
+def test_an_unknown_keys_hint_names_the_same_thing(key, hint):
+    with pytest.raises(UnknownKeyError) as raised:
+        paramledger.load("Llama-3.1-8B", **{key: 3})
+    assert f"(did you mean '{hint}'?)" in str(raised.value)
+
+
+def test_an_unknown_key_like_no_known_one_gets_no_hint():
+    with pytest.raises(UnknownKeyError) as raised:
+        paramledger.load("Llama-3.1-8B", widget_count=3)
+    assert "did you mean" not in str(raised.value)

@@ -63,10 +63,22 @@ class ArchitectureError(ParamledgerError, ValueError):
 
 
 class UnknownKeyError(ArchitectureError):
-    """A key that no architecture field (and no family alias) understands."""
+    """A key that no architecture field (and no family alias) understands.  The hint is a near-spelling of a known key
+    ("hiden_size") or the key it starts ("vocab"), else the field another family's config names by ``key``
+    (``synonyms``: GPT-2's n_layer is num_hidden_layers), never a different key that merely looks alike (n_layer is
+    not conv_layers)."""
 
-    def __init__(self, key: str, known: Iterable[str], where: str | None = None) -> None:
-        super().__init__(key, "unknown key" + did_you_mean(key, known), where)
+    def __init__(self, key: str, known: Iterable[str], where: str | None = None,
+                 synonyms: Mapping[str, str] | None = None) -> None:
+        known = list(known)
+        match = same_thing_misspelt(key, known)
+        if match is None and len(key) >= 4:  # a key cut short ("vocab" for vocab_size)
+            match = min((name for name in known if name.startswith(key)), key=len, default=None)
+        if match is None and synonyms:  # another family's name for a field, or a near-spelling of one
+            near = key if key in synonyms else same_thing_misspelt(key, synonyms)
+            match = synonyms[near] if near is not None and synonyms[near] in known else None
+        hint = f" (did you mean {match!r}?)" if match else ""
+        super().__init__(key, "unknown key" + hint, where)
 
 
 class SourceError(ParamledgerError):

@@ -328,7 +328,9 @@ class Architecture:
         fields.update(values)
         for key in convert:
             if key not in ready:
-                raise UnknownKeyError(key, cls.field_names(), where)
+                from .families import key_synonyms
+
+                raise UnknownKeyError(key, cls.field_names(), where, key_synonyms())
             fields[key] = _coerce(key, values[key], where)
         for required in ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads"):
             if fields.get(required) is None:

@@ -211,7 +211,7 @@ def _field_names(arch: Architecture, overrides: Mapping[str, Any], where: str) -
     reads = family.keys if family is not None else {}
     for key in overrides:
         if key not in fields and key not in reads:
-            raise UnknownKeyError(key, [*fields, *reads], where)
+            raise UnknownKeyError(key, [*fields, *reads], where, families.key_synonyms())
     return {name: overrides[key] for name, key in overridden_fields(overrides, reads).items()}
 
 

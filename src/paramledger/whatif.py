@@ -62,7 +62,9 @@ def parse_change(text: str, option: str = "--vary", arch: Architecture | None = 
     seen: set[str] = set()
     for key, _ in pairs:
         if key not in known:
-            raise UnknownKeyError(key, known, option)
+            from .families import key_synonyms
+
+            raise UnknownKeyError(key, known, option, key_synonyms())
         if key in seen:
             raise OptionError(option, f"{key} is set twice in {text!r}")
         seen.add(key)

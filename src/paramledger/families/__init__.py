@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ..architecture import Architecture
     from ..naming import Naming
 
-__all__ = ["COUNT_NEUTRAL", "Family", "get", "supported", "all_families", "same_code", "naming_of"]
+__all__ = ["COUNT_NEUTRAL", "Family", "get", "supported", "all_families", "same_code", "naming_of", "key_synonyms"]
 
 _REGISTRY: dict[str, Family] | None = None
 _SAME_CODE: dict[str, tuple[str, str]] = {}
@@ -81,6 +81,19 @@ def transformers_types() -> dict[str, str]:
 
 def all_families() -> list[Family]:
     return [_load()[name] for name in supported()]
+
+
+@functools.lru_cache(maxsize=1)
+def key_synonyms() -> dict[str, str]:
+    """A config key of some family -> the field most families that have it read it as (GPT-2's n_layer and T5's
+    num_layers: num_hidden_layers): the hint of an unknown key that is another family's name for a field."""
+    from collections import Counter
+
+    counts = Counter((key, field) for family in _load().values() for key, field in family.keys.items() if key != field)
+    best: dict[str, str] = {}
+    for (key, field), _ in counts.most_common():
+        best.setdefault(key, field)
+    return best
 
 
 def naming_of(arch: Architecture) -> Naming:
