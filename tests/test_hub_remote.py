@@ -6,6 +6,7 @@ inspect of the same folder does.  Nothing touches the internet."""
 from __future__ import annotations
 
 import json
+import os
 import struct
 import subprocess
 import sys
@@ -292,14 +293,36 @@ def test_without_the_hub_extra_the_error_says_how_to_fetch(tmp_path):
                     '"paramledger[hub]"')
 
 
-def test_progress_after_a_second_on_stderr_and_none_with_json(hub, tmp_path):
+def _on_a_terminal(*argv, env) -> tuple[int, str]:
+    """The CLI run with its stderr on a pseudo-terminal: (exit status, what the terminal got)."""
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "paramledger", *argv], env=env, stdout=subprocess.DEVNULL,
+                              stderr=slave, timeout=120)
+    finally:
+        os.close(slave)
+    got = b""
+    try:
+        while chunk := os.read(master, 65536):
+            got += chunk
+    except OSError:  # the terminal's other side closed: all read
+        pass
+    os.close(master)
+    return done.returncode, got.decode()
+
+
+def test_progress_after_a_second_on_a_terminal_and_none_in_a_log_or_with_json(hub, tmp_path):
     hub.delay = 1.1
     try:
-        text = run("inspect", "acme/tiny-llama", env=hub_env(hub, tmp_path))
+        code, terminal = _on_a_terminal("inspect", "acme/tiny-llama", env=hub_env(hub, tmp_path))
+        log = run("inspect", "acme/tiny-llama", env=hub_env(hub, tmp_path / "log"))
         quiet = run("inspect", "acme/tiny-llama", "--json", env=hub_env(hub, tmp_path / "other"))
     finally:
         hub.delay = 0.0
-    assert text.returncode == 0 and quiet.returncode == 0
-    assert "fetching acme/tiny-llama/config.json from the hub" in text.stderr
-    assert "reading the headers of acme/tiny-llama" in text.stderr
-    assert quiet.stderr == ""
+    assert code == 0 and log.returncode == 0 and quiet.returncode == 0
+    assert "fetching acme/tiny-llama/config.json from the hub" in terminal
+    assert "reading the headers of acme/tiny-llama" in terminal
+    assert terminal.endswith("\r\x1b[K")  # the status line cleared at the end
+    assert log.stderr == "" and quiet.stderr == ""  # a log gets no status lines: a refusal there is one line

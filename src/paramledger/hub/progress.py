@@ -1,8 +1,8 @@
 """Progress on stderr for whatever takes over a second: nothing before that, nothing with --json.
 
 The CLI turns it on (``shown(True)``) for the text views; the library alone stays silent.  On a
-terminal one status line is rewritten in place; elsewhere (a log, a pipe) a line is written at
-most once a second, so a log of a long read stays short.
+terminal one status line is rewritten in place and cleared at the end; elsewhere (a log, a pipe) nothing,
+as git and the sweep's bar do: a refusal there is its one line alone, however slow the transfer before it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 DELAY = 1.0  # seconds of silence before the first status line
-INTERVAL = 1.0  # seconds between lines when stderr is not a terminal
 
 _SHOWN: contextvars.ContextVar[bool] = contextvars.ContextVar("paramledger_progress", default=False)
 
@@ -36,10 +35,9 @@ class Progress:
     def __init__(self, task: str) -> None:
         self.task = task
         self.status = ""
-        self.enabled = _SHOWN.get()
+        self.enabled = _SHOWN.get() and sys.stderr.isatty()
         self.started = time.monotonic()
         self.written = 0.0  # when the last line went out; 0 before the first
-        self.on_terminal = self.enabled and sys.stderr.isatty()
         self.lock = threading.Lock()
         self.timer: threading.Timer | None = None
         if self.enabled:  # a stalled request still says what it waits for after DELAY
@@ -56,20 +54,16 @@ class Progress:
         with self.lock:
             if not self.enabled:  # closed while the timer fired
                 return
-            now = time.monotonic()
-            if not self.on_terminal and self.written and now - self.written < INTERVAL:
-                return
-            self.written = now
+            now = self.written = time.monotonic()
             line = f"{self.task}: {self.status}" if self.status else f"{self.task} ..."
-            line = f"{line} ({now - self.started:.0f} s)"
-            sys.stderr.write(f"\r{line}\x1b[K" if self.on_terminal else line + "\n")
+            sys.stderr.write(f"\r{line} ({now - self.started:.0f} s)\x1b[K")
             sys.stderr.flush()
 
     def close(self) -> None:
         if self.timer is not None:
             self.timer.cancel()
         with self.lock:
-            if self.on_terminal and self.written:
+            if self.enabled and self.written:
                 sys.stderr.write("\r\x1b[K")
                 sys.stderr.flush()
             self.enabled = False
