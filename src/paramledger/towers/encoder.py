@@ -120,9 +120,11 @@ def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str |
     shared = tied if spec.shared_if_tied else shared
     if not isinstance(shared, bool):
         raise ArchitectureError(spec.shared_key, f"must be true or false, got {shared!r}", where)
-    if spec.make_encoder is not None:  # its keys the decoder reads too (Whisper's d_model) as the decoder has them: a
+    if spec.make_encoder is not None:
+        # the keys it reads that the decoder reads too (Whisper's d_model), as the decoder has them: a copy's change
+        # to the decoder (Architecture.replace) reaches the encoder as a config so written would
         shared_keys = {key: getattr(arch, family.keys[key]) for key in spec.defaults if key in family.keys}
-        stack = _made(spec, {**merged, **shared_keys}, where)  # copy's change (Architecture.replace) reaches it
+        stack = _made(spec, {**merged, **shared_keys}, where)
     else:
         stack = _stack(_encoder_design(arch, spec, merged, where), family.naming, spec, tied, shared)
     note = (f"{arch.model_type} is an encoder-decoder: counting the whole model ({spec.whole_class}: the encoder, "
@@ -172,9 +174,9 @@ def _stack(encoder: Any, naming: Naming, spec: Seq2Seq, tied: bool, shared: bool
     layout = (table, held, tied, shared)
     aliases = tuple((name, held) for name in (table, naming.embed + ".weight")  # (the decoder's own)
                     if name != held) if tied and shared else ()
-    own = () if tied and shared else (table,)  # its nn.Embedding tables: this, then its position tables when asked
-    return EncoderStack(tuple(with_table(listed, layout)), own, aliases, design=encoder, names=names, layout=layout,
-                        own=frozenset({*spec.keys.values(), *spec.encoder_fields}))
+    tables = () if tied and shared else (table,)  # its nn.Embedding tables: this, then its position tables when asked
+    return EncoderStack(tuple(with_table(listed, layout)), tables, aliases, design=encoder, names=names,
+                        layout=layout, own=frozenset({*spec.keys.values(), *spec.encoder_fields}))
 
 
 def with_table(listed: Sequence[Tensor], layout: tuple[str, str, bool, bool]) -> list[Tensor]:
