@@ -27,6 +27,7 @@ from _family_configs_q import CONFIGS_Q
 from _family_configs_r import CONFIGS_R
 from _family_configs_s import CONFIGS_S
 from _family_configs_x import CONFIGS_X
+from _family_configs_y import CONFIGS_Y
 from hypothesis import assume
 from hypothesis import strategies as st
 
@@ -837,7 +838,7 @@ CONFIGS.update(CONFIGS_F)
 CONFIGS.update(CONFIGS_G)
 CONFIGS.update(CONFIGS_H)
 for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, CONFIGS_P, CONFIGS_Q, CONFIGS_R,
-             CONFIGS_S, CONFIGS_X):
+             CONFIGS_S, CONFIGS_X, CONFIGS_Y):
     CONFIGS.update(_set)
 
 
@@ -859,11 +860,10 @@ def draw_runnable_model(model_type: str, data, **model_kwargs):
     import pytest
     import torch
     from hypothesis import assume
-    from transformers import AutoModelForCausalLM
 
     import paramledger
     from paramledger import families
-    from paramledger.reference import causal_lm_config, hf_config
+    from paramledger.reference import auto_class, causal_lm_config, hf_config
 
     if model_type not in CONFIGS:
         pytest.skip(f"no random-config strategy for {model_type} yet")
@@ -883,7 +883,9 @@ def draw_runnable_model(model_type: str, data, **model_kwargs):
     assume(factor is None or int(factor * arch.attention_head_dim) % 2 == 0)
     torch.manual_seed(0)
     try:
-        model = AutoModelForCausalLM.from_config(hf, experts_implementation="eager", **model_kwargs).eval()
+        # the CausalLM, or the class that maps the type (Mistral 4's: image-text-to-text only)
+        model = auto_class(hf, decoder_alone=True).from_config(hf, experts_implementation="eager",
+                                                               **model_kwargs).eval()
     except (RuntimeError, ZeroDivisionError):  # a config only the meta device builds (RWKV's init at 1 layer)
         assume(False)
     longest = min(24, arch.max_position_embeddings) if arch.position_embedding_type == "learned" else 24

@@ -30,6 +30,7 @@ DEFAULTS_NEED = {
     "ministral": {"head_dim": 128},  # MinistralAttention: head_dim**-0.5 with head_dim None
     "hunyuan_v1_dense": {"head_dim": 128},  # HunYuanDenseV1Attention, the same
     "hunyuan_v1_moe": {"head_dim": 128},  # HunYuanMoEV1Attention, the same
+    "hunyuan_vl": {"head_dim": 128},  # HunYuanVLDenseV1Attention, the same (moved into text_config)
     "nemotron": {"num_key_value_heads": 48},  # NemotronAttention: heads // None
     "esm": {"vocab_size": 33},  # EsmConfig leaves vocab_size None (nn.Embedding(None, ...)): ESM-2's 33 tokens
     # Dots1Config leaves both expert counts None (torch.empty(None, ...)): dots.llm1's own values

@@ -21,6 +21,7 @@ TEXT = {"model_type": "mistral", "head_dim": 128, "hidden_size": 5120, "intermed
 
 MISTRAL3 = multimodal(MISTRAL, "mistral3",
                       "transformers 5.24.0 models/mistral3/configuration_mistral3.py (Mistral3Config)",
-                      Whole(VISION, mistral3, tie_word_embeddings=True, text_config=TEXT),
+                      Whole(VISION, mistral3, tie_word_embeddings=True, text_config=TEXT,
+                            text_types=("mistral", "ministral", "ministral3", "mistral4")),
                       "Mistral3ForConditionalGeneration")
 FAMILIES = [MISTRAL3]

@@ -59,6 +59,10 @@ class Whole(NamedTuple):
     audio_prefix: str = "model.audio_tower."
     audio_kind: str = ""
     audio_first: bool = True
+    # More towers, each read from a sub-config of its own: (its key, what the class builds when a config gives none,
+    # its kind, its prefix), registered first (DeepSeek-VL-Hybrid's high_res_vision_config); the projector reads the
+    # first of the others
+    sub_towers: tuple[tuple[str, Mapping[str, Any], str, str], ...] = ()
     # Buffers the projector's modules register, (the whole config, the decoder's hidden size) -> [(name under the
     # projector's prefix, shape, dtype, persistent)] (Gemma 4 assistants' masked_embedding.token_ordering); None: none
     projector_buffers: Any = None
@@ -165,8 +169,9 @@ def projector_at(arch: Any, hidden: Any) -> Projected | None:
     make = vars(arch).get("_towers_from", (None,))[0]
     if make is None or make.func is not with_towers:
         return None
-    whole, config, parts = make.keywords["whole"], make.keywords["config"], arch.towers.parts
-    named = whole.projector(config, parts[0] if len(parts) > 1 else None, hidden)  # (it reads the first tower)
+    whole, config = make.keywords["whole"], make.keywords["config"]
+    towers = arch.towers.parts[len(whole.sub_towers):-1]  # (it reads the first tower after the sub-configs')
+    named = whole.projector(config, towers[0] if towers else None, hidden)
     return Projected(tuple(projector_tensors(whole.projector_prefix, named)))
 
 
@@ -199,6 +204,8 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
     audio = (_towers(whole, config, "audio_config", whole.audio_config, whole.audio_kind, (whole.audio_prefix,),
                      where) if whole.audio_config else ())
     towers = (*audio, *vision) if whole.audio_first else (*vision, *audio)
+    sub = tuple(tower for key, default, kind, prefix in whole.sub_towers
+                for tower in _towers(whole, config, key, default, kind, (prefix,), where))
     try:
         named = whole.projector(config, towers[0] if towers else None, text_hidden)  # None: no tower (an assistant)
         held = whole.projector_buffers(config, text_hidden) if whole.projector_buffers is not None else ()
@@ -212,7 +219,7 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
         if not all(type(size) is int and 0 <= size <= MAX_INTEGER for size in shape):
             raise ArchitectureError("config", f"the projector's {name} would be {quoted(shape)}: its sizes must be "
                                     "whole numbers within the bound (docs/limits.md)", where)
-    return (*towers, Projected(projector_tensors(whole.projector_prefix, named),
+    return (*sub, *towers, Projected(projector_tensors(whole.projector_prefix, named),
                                tuple(Buffer(whole.projector_prefix + name, *rest) for name, *rest in held)))
 
 
