@@ -36,7 +36,7 @@ def assert_matches_reference(config: dict) -> None:
     # class has them (else every layer), and only when a window is set.
     cfg = hf_config(config)
     if family.text_config or family.seq2seq is not None:  # (T5Gemma's decoder section; else the config itself)
-        cfg = cfg.get_text_config(decoder=family.seq2seq is not None)
+        cfg = cfg.get_text_config(decoder=True) if family.seq2seq is not None else cfg.get_text_config()
     window = getattr(cfg, "sliding_window", None)
     types = getattr(cfg, "layer_types", None) or [SLIDING] * arch.num_hidden_layers
     if hasattr(cfg, "attention_layers"):  # GPT-Neo: "local" layers attend within window_size
