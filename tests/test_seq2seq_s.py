@@ -249,6 +249,21 @@ def test_prophetnet_refusals_in_one_line(changes, message):
     assert "\n" not in str(raised.value)
 
 
+@pytest.mark.parametrize("tied", [True, False])
+def test_prophetnet_text_only_is_refused_as_its_causal_lm_holds_a_wrapper_table(cli, tmp_path, tied):
+    """ProphetNetForCausalLM holds prophetnet.word_embeddings beside the decoder's own table (a third table untied):
+    the decoder alone under its own table would be named otherwise, and untied one table short, so it is refused."""
+    config = {**PROPHETNET, "tie_word_embeddings": tied}
+    with torch.device("meta"):
+        built = transformers.ProphetNetForCausalLM(transformers.AutoConfig.for_model(**config))
+    # (the whole model's "text decoder" line, its total less the encoder, is the CausalLM's: the shared table its own)
+    assert sum(p.numel() for p in built.parameters()) == paramledger.inventory(paramledger.load(config)).text_decoder
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    code, out, err = cli("count", str(path), "--text-only")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "ProphetNetForCausalLM" in err
+
+
 SMALL = {"vocab_size": 10, "hidden_size": 16, "num_attention_heads": 2, "num_hidden_layers": 2, "intermediate_size": 8}
 
 

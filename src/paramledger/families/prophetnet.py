@@ -15,8 +15,8 @@ add_cross_attention, the feed-forward and its norm.  No buffer; lm_head has no b
 
 ProphetNetForCausalLM (lines 1665-1682, ProphetNetDecoderWrapper lines 1826-1839) holds the table at
 ``prophetnet.word_embeddings`` with the decoder's word_embeddings tied to it while tie_word_embeddings (untied, a
-third table): a config naming that class is refused in one line; ``--text-only`` counts the decoder under its own
-table (docs/notes/seq2seq-s.md).  Both stacks' heads must divide hidden_size (ProphetNetAttention asserts it)."""
+third table): a config naming that class is refused in one line, and so is ``--text-only`` (the decoder alone under
+its own table would name the table otherwise and, untied, hold one table fewer).  Both stacks' heads must divide hidden_size (ProphetNetAttention asserts it)."""
 
 from __future__ import annotations
 
@@ -105,7 +105,10 @@ PROPHETNET = Family(
                      "tie_word_embeddings": True},
                     shared=f"{TOP}.word_embeddings", decoder=DECODER, encoder=ENCODER, head_buffers=(),
                     encoder_fields={"ngram_attention_layers": (), "ngram_num_buckets": None, "type_vocab_size": None},
-                    encoder_naming=ENCODER_NAMING),
+                    encoder_naming=ENCODER_NAMING,
+                    decoder_alone_refused=f"the decoder alone is {CAUSAL_LM}, whose ProphetNetDecoderWrapper holds a "
+                    "table of its own beside the decoder's (named before it, a third table when untied): not built "
+                    "here; count the whole model"),
 )
 
 FAMILIES = [PROPHETNET]

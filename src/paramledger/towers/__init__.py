@@ -186,6 +186,13 @@ def text_only(arch: Any) -> Any:
     """The text decoder of a whole multimodal ``arch`` alone, as its own family counts it (``--text-only``)."""
     if not arch.towers:
         return arch
+    from ..families import get
+
+    spec = getattr(get(arch.model_type), "seq2seq", None)
+    if spec is not None and spec.decoder_alone_refused:
+        from .._exceptions import OptionError
+
+        raise OptionError("--text-only", f"{arch.model_type}: {spec.decoder_alone_refused}")
     towers = arch.towers
     note = getattr(towers.parts[0], "text_only_note", f"{arch.model_type} is multimodal: counting its text decoder "
                    "(text_config) only")

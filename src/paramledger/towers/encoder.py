@@ -57,6 +57,8 @@ class Seq2Seq(NamedTuple):
     # (the whole config, where) -> changes to this record where the encoder's parts and names follow a config value
     # (LongT5's encoder_attention_type); None: this record whatever the config
     encoder_variant: Any = None
+    # why --text-only cannot count the decoder alone as its CausalLM builds it (ProphetNet's wrapper table); "": it can
+    decoder_alone_refused: str = ""
 
 
 class EncoderStack(NamedTuple):
