@@ -276,7 +276,7 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
         couplings={**stand_in.couplings, **(encoder.couplings if stack is not None else {})},
         declared=frozenset(stand_in.declared | (encoder.declared if stack is not None else set())),
     )
-    traced = None  # the stand-in's layers (one entry per layer) gone before the checks build their own
+    traced = encoder_traced = None  # the stand-ins' layers (one entry per layer) gone before the checks build theirs
     verify(form, arch)
     return form
 
