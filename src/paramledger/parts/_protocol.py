@@ -136,6 +136,17 @@ def plain_attention_only(key: str, relation: str = "is built into") -> Callable[
     return check
 
 
+def holds_its_own_ffn(arch: Any, key: str, what: str, where: str | None) -> None:
+    """The refusal of a part that holds its own FFNs (``what``: "the xLSTM block's own"), under ``key``, the layer
+    list that places it: each of its layers must be listed in layers_without_ffn, or the layer would hold two."""
+    overlap = sorted(set(getattr(arch, key)) - set(arch.layers_without_ffn))
+    if overlap:
+        from .._exceptions import ArchitectureError
+
+        raise ArchitectureError(key, f"layer {overlap[0]} holds an FFN beside {what} (list it in layers_without_ffn)",
+                                where)
+
+
 class MixerKind(NamedTuple):
     """A token mixer other than self-attention, declared whole by its own module as ``MIXER``: the flat
     keys it adds to the Architecture, the tensor paths it adds to the Naming, the per-layer list that

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ._collector import BufferCollector, Collector
-from ._protocol import MixerKind, part
+from ._protocol import MixerKind, holds_its_own_ffn, part
 from .ffn import DenseFFN
 from .latent import LatentAttention
 from .zero_experts import ZeroComputeExperts
@@ -84,10 +84,7 @@ def _check(arch: Any, where: str | None) -> None:
                                 "(kv_lora_rank and q_lora_rank)", where)
     if arch.num_experts + zero < 1:
         raise ArchitectureError("zero_expert_num", "0 beside no routed experts: the router scores no expert", where)
-    overlap = sorted(set(arch.dual_sublayer_layers) - set(arch.layers_without_ffn))
-    if overlap:  # the layer holds its own FFNs
-        raise ArchitectureError("dual_sublayer_layers", f"layer {overlap[0]} holds an FFN beside the layer's own "
-                                "(list it in layers_without_ffn)", where)
+    holds_its_own_ffn(arch, "dual_sublayer_layers", "the layer's own", where)
 
 
 def _build(arch: Any) -> DualSublayerLayer:

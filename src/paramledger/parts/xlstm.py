@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ._collector import Collector
-from ._protocol import MixerKind, part
+from ._protocol import MixerKind, holds_its_own_ffn, part
 
 _new = tuple.__new__
 
@@ -102,10 +102,7 @@ def _check(arch: Any, where: str | None) -> None:
         raise ArchitectureError("xlstm_num_heads", "set without xlstm_layers (the xLSTM layers)", where)
     if arch.xlstm_num_heads is None:
         raise ArchitectureError("xlstm_num_heads", "required with xlstm_layers (the xLSTM layers)", where)
-    overlap = sorted(set(arch.xlstm_layers) - set(arch.layers_without_ffn))
-    if overlap:  # the block holds its own FFN
-        raise ArchitectureError("xlstm_layers", f"layer {overlap[0]} holds an FFN beside the xLSTM block's own (list "
-                                "it in layers_without_ffn)", where)
+    holds_its_own_ffn(arch, "xlstm_layers", "the xLSTM block's own", where)
 
 
 def _build(arch: Any) -> XLSTMBlock:
