@@ -161,3 +161,13 @@ def test_a_bad_mixer_key_exits_2_in_one_line(cli, tmp_path, config):
     path.write_text(config)
     code, _, err = cli("count", str(path))
     assert code == 2 and err.strip().count("\n") == 0
+
+
+def test_an_xlstm_block_refuses_a_layer_ffn_beside_its_own_in_one_line():
+    import paramledger
+    from paramledger._exceptions import ArchitectureError
+    with pytest.raises(ArchitectureError, match=r"xlstm_layers: layer 1 holds an FFN beside the xLSTM block's own "
+                                                r"\(list it in layers_without_ffn\)$"):
+        paramledger.Architecture.from_mapping({"vocab_size": 8, "hidden_size": 8, "num_hidden_layers": 2,
+                                               "num_attention_heads": 2, "xlstm_layers": (0, 1),
+                                               "xlstm_num_heads": 2, "layers_without_ffn": (0,)})
