@@ -12,6 +12,7 @@ import paramledger
 from paramledger import families
 from paramledger._exceptions import ArchitectureError
 from paramledger.parts.sublayers import engaged_kinds
+from paramledger.families.kept_float32 import kept_in_float32
 from paramledger.reference import DEFAULTS_NEED, build_reference, default_config, diff, hf_config
 
 from _family_configs import CONFIGS
@@ -29,6 +30,7 @@ def assert_matches_reference(config: dict) -> None:
     result = diff(inventory, reference)
     assert result.matches, result.to_json()
     assert inventory.total == reference.total
+    assert tuple(kept_in_float32(arch.model_type)) == reference.kept_in_float32  # what memory holds in float32
     assert engaged_kinds(arch) == every_kind_asked(arch)  # the short cut of a design given no kind's key
     # The listing follows named_parameters(): the order a user compares a manifest with.
     assert [t.name for t in inventory.tensors] == [name for name, _ in reference.tensors]

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from paramledger import inventory, load
 from paramledger._exceptions import ArchitectureError
 from paramledger.hf_config import architecture_from_config
-from paramledger.memory import memory_report, report_json, weight_bytes
+from paramledger.memory import memory_report, weight_bytes
+from paramledger.memory_text import report_json
 from paramledger.quantization import ASSUMED, stored_format
 from paramledger.buffers import every_buffer
 from paramledger.quantization._base import OUR_NAMES
@@ -82,17 +83,20 @@ def reference_bytes(tensors: dict[str, tuple[tuple[int, ...], str]]) -> int:
 
 
 def check(config: dict) -> None:
-    theirs, mine = reference(config), ours(config)
+    held, mine = reference(config), ours(config)
     plain = mine and next(iter(mine.values()))[1]  # the token table: the config's dtype
-    for name, (shape, dtype) in theirs.items():
-        # transformers upcasts a few modules at load (_keep_in_fp32_modules: DeepSeek-V3's router); memory
-        # sizes the checkpoint, which holds them at the config's dtype
+    stored = dict(held)
+    for name, (shape, dtype) in held.items():
+        # transformers upcasts a few modules as it loads (_keep_in_fp32_modules: DeepSeek-V3's router); the
+        # checkpoint holds them at the config's dtype
         if dtype == "float32" and mine.get(name) == (shape, plain):
-            theirs[name] = (shape, plain)
-    assert mine == theirs
+            stored[name] = (shape, plain)
+    assert mine == stored
     weights = memory_report(inventory(architecture_from_config(config))).weights
-    assert weights.total == reference_bytes(theirs)
-    assert {t.name: (t.shape, t.bytes) for t in weights.tensors}.keys() == theirs.keys()
+    # in the files; in memory, with what _keep_in_fp32_modules upcasts (tests/test_memory_float32.py)
+    assert weights.checkpoint + weights.unstored == reference_bytes(stored)
+    assert weights.total == reference_bytes(stored) + weights.upcast // 2
+    assert {t.name: (t.shape, t.bytes) for t in weights.tensors}.keys() == stored.keys()
 
 
 def test_qwen3_32b_fp8_is_the_quantizers_figure():
@@ -225,7 +229,9 @@ def test_bad_values_exit_2(tmp_path, capsys):
 
 def test_dtype_still_overrides():
     arch = load("DeepSeek-V3")
-    assert weight_bytes(arch, "bf16").parameters == 2 * inventory(arch).total
+    weights = weight_bytes(arch, "bf16")  # every weight at bf16 but the routers, which transformers holds in fp32
+    routers = 58 * 256 * 7168
+    assert weights.upcast == 4 * routers and weights.parameters == 2 * inventory(arch).total + 2 * routers
     assert memory_report(arch, dtype="bf16").weights.stored is None
 
 

@@ -20,22 +20,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from ._exceptions import OptionError, did_you_mean
 from .architecture import Architecture
-from .compute import (MATMUL_DEFINITION, TRAINING_DEFINITION, ForwardFlops, as_inventory, forward_flops_per_token,
-                      per_expert_rank, training_flops)
+from .compute import ForwardFlops, as_inventory, forward_flops_per_token, per_expert_rank, training_flops
 from .dtypes import ALIASES as DTYPE_ALIASES
 from .dtypes import DTYPES, KV_DTYPES, DType, get_dtype, group_size_for, tensor_bytes
-from .inventory import ACTIVE_DEFINITION, COMPONENTS, TOWER_COMPONENTS, Inventory, StampedTensors, Tensor
+from .families.kept_float32 import float32_pattern
+from .inventory import COMPONENTS, TOWER_COMPONENTS, Inventory, StampedTensors, Tensor
 from .kvcache import CrossAttentionCache, KVCache, cross_attention_cache, kv_cache
 from .sources import load
 from .training import TrainingMemory, training_memory
 
 KEEP_TARGETS = (*COMPONENTS, "vectors")
+FLOAT32 = get_dtype("fp32")
 DECIMAL_UNITS = (("TB", 10**12), ("GB", 10**9), ("MB", 10**6), ("kB", 10**3))
 BINARY_UNITS = (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10))
 TOTAL_DEFINITION = ("weights + KV cache + the recurrent layers' fixed state (0 without them); activations, "
@@ -86,6 +87,10 @@ class WeightBytes:
     gguf_rows: tuple[TensorBytes, ...] | None = None
     # bytes of the buffers computed when the model is built (RoPE's inv_freq), in memory but in no checkpoint
     unstored: int = 0
+    # the pattern of the tensors' names transformers holds in float32 at ``main`` (families/kept_float32.py), or None;
+    # ``upcast``: their bytes so held (the checkpoint's files hold them at ``main``: half as many)
+    float32: Any = None
+    upcast: int = 0
 
     @property
     def text_decoder(self) -> int:
@@ -99,8 +104,9 @@ class WeightBytes:
 
     @property
     def checkpoint(self) -> int:
-        """What the checkpoint's files hold: the total without the buffers no checkpoint stores."""
-        return self.total - self.unstored
+        """What the checkpoint's files hold: the total without the buffers no checkpoint stores, with the tensors
+        transformers upcasts as it loads them at their half precision."""
+        return self.total - self.unstored - self.upcast // 2
 
     @property
     def assumed(self) -> str:
@@ -113,8 +119,9 @@ class WeightBytes:
             return (f"GGUF {self.dtype}: each tensor's type as llama-quantize chooses it (llama-quant.cpp "
                     f"llama_tensor_get_type, llama.cpp {LLAMA_CPP_COMMIT[:8]}), 1-D tensors in F32 (--dtype)")
         group = f", groups of {self.group_size}" if self.group_size else ""
-        return f"every weight at {self.dtype}{group}" + (" (--dtype)" if self.main.name != "bf16" or self.keep
-                                                           else "")
+        but = " but those transformers keeps in float32" if self.upcast else ""
+        return f"every weight at {self.dtype}{group}{but}" + (" (--dtype)" if self.main.name != "bf16" or self.keep
+                                                                else "")
 
     @property
     def dtype(self) -> str:
@@ -148,8 +155,9 @@ class WeightBytes:
             from .quantization._base import stored_bytes
             from .quantization.pricing import our_dtype, stored_tensors
 
-            kept = {t.name: _priced(t, t.name, self.main, None, self.keep) for t in self.inventory.tensors
-                    if self.keep and _dtype_for(t, self.main, self.keep) is not self.main}
+            kept = {t.name: _priced(t, t.name, self.main, None, self.keep, self.float32) for t in self.inventory.tensors
+                    if (self.keep or self.float32 is not None)
+                    and _dtype_for(t, self.main, self.keep, self.float32) is not self.main}
             out = []
             for t, piece in stored_tensors(self.inventory, self.stored):
                 if t.name in kept:
@@ -160,7 +168,7 @@ class WeightBytes:
                                        stored_bytes(piece)))
             return tuple(out) + self._buffer_rows()
         return tuple(TensorBytes(t.name, t.shape, t.component, *_priced(t, t.name, self.main, self.group_size,
-                                                                         self.keep))
+                                                                         self.keep, self.float32))
                      for t in self.inventory.tensors) + self._buffer_rows()
 
     def _buffer_rows(self) -> tuple[TensorBytes, ...]:
@@ -198,17 +206,21 @@ def is_vector(t: Tensor) -> bool:
     return per_expert_rank(t) == 1 or t.component == "norm" or t.name.endswith("bias")
 
 
-def _dtype_for(t: Tensor, default: DType, keep: Mapping[str, str]) -> DType:
-    chosen = default
-    for target, name in keep.items():  # in order: a later rule overrides an earlier one
+def _dtype_for(t: Tensor, default: DType, keep: Mapping[str, str], float32: Any = None, name: str = "") -> DType:
+    """``default``, float32 where ``float32`` (the pattern of what transformers keeps so, kept_float32.py) finds
+    the tensor's full name ``name``, and what ``keep`` says of its component over both."""
+    chosen = FLOAT32 if float32 is not None and float32.search(name or t.name) else default
+    for target, kept in keep.items():  # in order: a later rule overrides an earlier one
         if target == t.component or (target == "vectors" and is_vector(t)):
-            chosen = get_dtype(name)
+            chosen = get_dtype(kept)
     return chosen
 
 
-def _priced(t: Tensor, name: str, main: DType, group_size: int | None, keep: Mapping[str, str]) -> tuple[str, int]:
-    """(dtype, bytes) of ``t`` (called ``name`` in an error): ``main`` unless ``keep`` says otherwise."""
-    chosen = _dtype_for(t, main, keep)
+def _priced(t: Tensor, name: str, main: DType, group_size: int | None, keep: Mapping[str, str],
+            float32: Any = None) -> tuple[str, int]:
+    """(dtype, bytes) of ``t`` (its full name ``name``): ``main`` unless transformers keeps it in float32
+    (``float32``) or ``keep`` says otherwise."""
+    chosen = _dtype_for(t, main, keep, float32, name)
     return chosen.name, tensor_bytes(chosen, t.shape, group_size if chosen is main else None, name)
 
 
@@ -232,7 +244,9 @@ def weight_bytes(source: Inventory | Architecture, dtype: str | DType | None = "
     main = dtype if isinstance(dtype, DType) else weight_dtype(dtype)
     size = group_size_for(main, group_size)
     kept = parse_keep(keep)
+    float32 = float32_pattern(inv.architecture.model_type, main.name) if inv.architecture is not None else None
     sums: dict[tuple[str, str], int] = {}
+    upcast = [0]
     price = None
     if stored is not None and stored.method is not None:
         from .quantization._base import stored_bytes
@@ -241,13 +255,16 @@ def weight_bytes(source: Inventory | Architecture, dtype: str | DType | None = "
         price = pricer(inv, stored)
 
     def add(t: Tensor, name: str, times: int = 1, in_layer: bool = False) -> None:
-        pieces = price(t, name, in_layer) if price is not None and _dtype_for(t, main, kept) is main else None
+        pieces = (price(t, name, in_layer) if price is not None and _dtype_for(t, main, kept, float32, name) is main
+                  else None)
         if pieces:
             for piece in pieces:
                 key = (t.component, our_dtype(piece.dtype))
                 sums[key] = sums.get(key, 0) + times * stored_bytes(piece)
             return
-        dtype_name, size_bytes = _priced(t, name, main, size, kept)
+        dtype_name, size_bytes = _priced(t, name, main, size, kept, float32)
+        if float32 is not None and dtype_name == "fp32" and _dtype_for(t, main, kept) is main:  # the plan's alone
+            upcast[0] += times * size_bytes
         key = (t.component, dtype_name)
         sums[key] = sums.get(key, 0) + times * size_bytes
 
@@ -285,7 +302,8 @@ def weight_bytes(source: Inventory | Architecture, dtype: str | DType | None = "
 
     model = _buffer_dtype(main)
     unstored = add_buffer_bytes(inv, model.name, model.bits // 8, sums)
-    return WeightBytes(inv, main, size if main.grouped else None, kept, sums, stored, unstored=unstored)
+    return WeightBytes(inv, main, size if main.grouped else None, kept, sums, stored, unstored=unstored,
+                       float32=float32, upcast=upcast[0])
 
 
 def _buffer_dtype(main: DType) -> DType:
@@ -380,80 +398,6 @@ def memory_report(source: Inventory | Architecture | str, *, dtype: str | None =
         training_flops(inv, tokens)  # validates
     return MemoryReport(inv, weights, kv, forward_flops_per_token(inv, context, encoder_length), decompressed, train,
                         tokens, pictured, cross)
-
-
-def report_json(report: MemoryReport) -> dict[str, Any]:
-    inv, kv, flops = report.inventory, report.kv, report.flops
-    out: dict[str, Any] = {
-        "source": inv.source,
-        "dtype": report.weights.dtype,
-        "group_size": report.weights.group_size,
-        "keep": dict(report.weights.keep),
-        "weights_bytes": report.weights.total,
-        # the buffers among them (RoPE's inv_freq, a router's score correction); the checkpoint's share
-        "buffers_bytes": report.weights.by_component.get("buffers", 0),
-        "checkpoint_bytes": report.weights.checkpoint,
-        "weights_bytes_by_component": report.weights.by_component,
-        "text_decoder_weights_bytes": report.weights.text_decoder,  # less a multimodal model's towers
-        "weights_bytes_by_dtype": report.weights.by_dtype,
-        # what the weights were sized as, and where that came from (the config, or --dtype)
-        "weights_as": "stored" if report.weights.stored is not None else "dtype",
-        "weights_assumed": report.weights.assumed,
-        "stored_format": report.weights.stored.to_json() if report.weights.stored is not None else None,
-        "kv_dtype": kv.dtype.name,
-        "context": kv.context,
-        "image_tokens": report.image_tokens,  # of the context: the images' (memory --images)
-        # --encoder-length: a decoder's cross-attention keys and values of an encoder input that long (else null)
-        "encoder_length": report.cross.encoder_length if report.cross else None,
-        "cross_attention_cache_bytes": report.cross.bytes if report.cross else None,
-        "batch": kv.batch,
-        "kv_values_per_token": kv.values_per_token,
-        "kv_bytes_per_token": kv.bytes_per_token,
-        "kv_cache_values": kv.values,
-        "kv_cache_bytes": kv.bytes,
-        "kv_sliding_layers": kv.sliding_layers,
-        "kv_tokens_held": kv.tokens_held(),
-        "kv_definition": kv.definition,
-        # every recurrent mixer's fixed state (Gated DeltaNet, Mamba, short conv), at the cache dtype
-        "recurrent_state_values": kv.state_values,
-        "recurrent_state_bytes": kv.state_bytes,
-        "recurrent_state_layers": kv.recurrent_kinds(),
-        "linear_attention_state_values": kv.state_values,  # the same figures under their first names
-        "linear_attention_state_bytes": kv.state_bytes,
-        "total_bytes": report.total_bytes,
-        "total_definition": TOTAL_DEFINITION,
-        "parameters": inv.total,
-        "active_parameters": inv.active,
-        "active_definition": ACTIVE_DEFINITION,
-        "flops_per_token": {
-            "context": flops.context,
-            "matmul_parameters": flops.matmul_parameters,
-            "weights": flops.weight_flops,
-            "attention": flops.attention_flops,
-            "total": flops.total,
-            "mla_expansion": flops.mla_expansion_flops,
-            "altup": flops.altup_flops,
-            "definition": f"2 × active matmul weights ({MATMUL_DEFINITION}) + attention QKᵀ and AV over "
-                          "the keys each layer attends to (context, or the sliding window) + AltUp's second "
-                          "router pass and stream mixing (Gemma 3n; 0 otherwise)",
-        },
-        "units": {"GB": 10**9, "GiB": 2**30},
-    }
-    if report.kv_decompressed is not None:
-        d = report.kv_decompressed
-        out["kv_mla_decompressed"] = {"kv_values_per_token": d.values_per_token,
-                                      "kv_bytes_per_token": d.bytes_per_token, "kv_cache_bytes": d.bytes,
-                                      "definition": d.definition}
-    if report.training is not None:
-        t = report.training
-        out["training"] = {"recipe": t.recipe.name, "zero_stage": t.zero_stage, "devices": t.devices,
-                           "weights_bytes": t.weights, "gradients_bytes": t.gradients,
-                           "optimizer_bytes": t.optimizer, "total_bytes": t.total, "definition": t.definition}
-    if report.training_tokens is not None:
-        out["training_flops"] = {"tokens": report.training_tokens, "parameters": inv.active,
-                                 "flops": training_flops(inv, report.training_tokens),
-                                 "definition": TRAINING_DEFINITION}
-    return out
 
 
 def state_label(kv: KVCache) -> str:

@@ -1,8 +1,11 @@
-"""What `paramledger memory` prints: the memory report (memory.py) as lines of text."""
+"""What `paramledger memory` prints: the memory report (memory.py) as lines of text, and as JSON (--json)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .compute import MATMUL_DEFINITION, TRAINING_DEFINITION, training_flops
+from .families.kept_float32 import kept_in_float32
 from .inventory import ACTIVE_DEFINITION
 from .kvcache import MLA_LAYOUTS
 from .memory import TOTAL_DEFINITION, MemoryReport, format_bytes, state_label, total_label
@@ -36,6 +39,12 @@ def report_text(report: MemoryReport, *, flops: bool = False) -> str:
         lines.append(f"  {component:<15}{size:>20,} bytes")
     if inv.has_towers:  # a whole multimodal model: its decoder's own weights, a line of their own
         lines.append(f"  text decoder: {format_bytes(w.text_decoder)} (the weights less the towers)")
+    if w.upcast:
+        kept = kept_in_float32(arch.model_type)
+        names = ", ".join((*kept.at_fp16, *kept.always) if w.dtype == "fp16" else kept.always)
+        lines += _wrapped(f"{format_bytes(w.upcast)} of them float32: transformers holds {names} so when it loads "
+                          f"{arch.model_type} at {w.dtype} (_keep_in_fp32_modules); the checkpoint's files hold them "
+                          f"at {w.dtype}", "  ")
     if w.unstored:
         lines += _wrapped(f"the checkpoint's files: {w.checkpoint:,} bytes; the other {w.unstored:,} are buffers the "
                           "model computes when it is built (RoPE's inv_freq), in memory but in no file", "  ")
@@ -82,3 +91,79 @@ def report_text(report: MemoryReport, *, flops: bool = False) -> str:
                   f"  weights {t.weights:,} + gradients {t.gradients:,} + optimizer states {t.optimizer:,} bytes",
                   *_wrapped(t.definition, "  ")]
     return "\n".join(lines)
+
+
+def report_json(report: MemoryReport) -> dict[str, Any]:
+    inv, kv, flops = report.inventory, report.kv, report.flops
+    out: dict[str, Any] = {
+        "source": inv.source,
+        "dtype": report.weights.dtype,
+        "group_size": report.weights.group_size,
+        "keep": dict(report.weights.keep),
+        "weights_bytes": report.weights.total,
+        # the buffers among them (RoPE's inv_freq, a router's score correction); the checkpoint's share
+        "buffers_bytes": report.weights.by_component.get("buffers", 0),
+        "checkpoint_bytes": report.weights.checkpoint,
+        # the tensors transformers holds in float32 as it loads the model at a half precision (_keep_in_fp32_modules)
+        "float32_upcast_bytes": report.weights.upcast,
+        "weights_bytes_by_component": report.weights.by_component,
+        "text_decoder_weights_bytes": report.weights.text_decoder,  # less a multimodal model's towers
+        "weights_bytes_by_dtype": report.weights.by_dtype,
+        # what the weights were sized as, and where that came from (the config, or --dtype)
+        "weights_as": "stored" if report.weights.stored is not None else "dtype",
+        "weights_assumed": report.weights.assumed,
+        "stored_format": report.weights.stored.to_json() if report.weights.stored is not None else None,
+        "kv_dtype": kv.dtype.name,
+        "context": kv.context,
+        "image_tokens": report.image_tokens,  # of the context: the images' (memory --images)
+        # --encoder-length: a decoder's cross-attention keys and values of an encoder input that long (else null)
+        "encoder_length": report.cross.encoder_length if report.cross else None,
+        "cross_attention_cache_bytes": report.cross.bytes if report.cross else None,
+        "batch": kv.batch,
+        "kv_values_per_token": kv.values_per_token,
+        "kv_bytes_per_token": kv.bytes_per_token,
+        "kv_cache_values": kv.values,
+        "kv_cache_bytes": kv.bytes,
+        "kv_sliding_layers": kv.sliding_layers,
+        "kv_tokens_held": kv.tokens_held(),
+        "kv_definition": kv.definition,
+        # every recurrent mixer's fixed state (Gated DeltaNet, Mamba, short conv), at the cache dtype
+        "recurrent_state_values": kv.state_values,
+        "recurrent_state_bytes": kv.state_bytes,
+        "recurrent_state_layers": kv.recurrent_kinds(),
+        "linear_attention_state_values": kv.state_values,  # the same figures under their first names
+        "linear_attention_state_bytes": kv.state_bytes,
+        "total_bytes": report.total_bytes,
+        "total_definition": TOTAL_DEFINITION,
+        "parameters": inv.total,
+        "active_parameters": inv.active,
+        "active_definition": ACTIVE_DEFINITION,
+        "flops_per_token": {
+            "context": flops.context,
+            "matmul_parameters": flops.matmul_parameters,
+            "weights": flops.weight_flops,
+            "attention": flops.attention_flops,
+            "total": flops.total,
+            "mla_expansion": flops.mla_expansion_flops,
+            "altup": flops.altup_flops,
+            "definition": f"2 × active matmul weights ({MATMUL_DEFINITION}) + attention QKᵀ and AV over "
+                          "the keys each layer attends to (context, or the sliding window) + AltUp's second "
+                          "router pass and stream mixing (Gemma 3n; 0 otherwise)",
+        },
+        "units": {"GB": 10**9, "GiB": 2**30},
+    }
+    if report.kv_decompressed is not None:
+        d = report.kv_decompressed
+        out["kv_mla_decompressed"] = {"kv_values_per_token": d.values_per_token,
+                                      "kv_bytes_per_token": d.bytes_per_token, "kv_cache_bytes": d.bytes,
+                                      "definition": d.definition}
+    if report.training is not None:
+        t = report.training
+        out["training"] = {"recipe": t.recipe.name, "zero_stage": t.zero_stage, "devices": t.devices,
+                           "weights_bytes": t.weights, "gradients_bytes": t.gradients,
+                           "optimizer_bytes": t.optimizer, "total_bytes": t.total, "definition": t.definition}
+    if report.training_tokens is not None:
+        out["training_flops"] = {"tokens": report.training_tokens, "parameters": inv.active,
+                                 "flops": training_flops(inv, report.training_tokens),
+                                 "definition": TRAINING_DEFINITION}
+    return out

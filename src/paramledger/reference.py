@@ -69,6 +69,8 @@ class Reference:
     class_name: str  # e.g. "LlamaForCausalLM"
     tensors: tuple[tuple[str, tuple[int, ...]], ...]  # unique parameters: (name, shape)
     aliases: Mapping[str, str] = field(default_factory=dict)  # alias -> first name of the same Parameter
+    # what the model holds in float32 when loaded at fp16, and at fp16 or bf16 (_keep_in_fp32_modules(_strict))
+    kept_in_float32: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
     @property
     def total(self) -> int:
@@ -217,7 +219,9 @@ def reference_of(model: Any, model_type: str = "") -> Reference:
             tensors.append((name, tuple(int(n) for n in parameter.shape)))
         else:
             aliases[name] = first
-    return Reference(model_type, type(model).__name__, tuple(tensors), aliases)
+    kept = tuple(tuple(sorted(getattr(model, key, None) or ()))
+                 for key in ("_keep_in_fp32_modules", "_keep_in_fp32_modules_strict"))
+    return Reference(model_type, type(model).__name__, tuple(tensors), aliases, kept)
 
 
 def diff(inventory: Inventory, reference: Reference) -> Diff:

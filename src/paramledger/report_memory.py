@@ -11,8 +11,9 @@ from ._json import indented
 from .dtypes import get_dtype
 from .inventory import Inventory
 from .kvcache import MLA_LAYOUTS, KVCache
-from .memory import (TOTAL_DEFINITION, MemoryReport, WeightBytes, format_bytes, memory_report, report_json,
-                     state_label, total_label, weight_bytes, weight_dtype)
+from .memory import (TOTAL_DEFINITION, MemoryReport, WeightBytes, format_bytes, memory_report, state_label,
+                     total_label, weight_bytes, weight_dtype)
+from .memory_text import report_json
 
 
 def table_cells(*cells: tuple[str, str]) -> str:

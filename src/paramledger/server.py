@@ -334,7 +334,7 @@ def api_memory(query: dict[str, str]) -> dict[str, Any]:
     if _memory_module() is None:
         raise ApiError(404, "memory estimates are not installed in this paramledger")
     from . import inventory
-    from .memory import report_json
+    from .memory_text import report_json
 
     _check_keys(query, _MEMORY_KEYS)
     return report_json(_memory_report(inventory(design_from_query(query)), query))

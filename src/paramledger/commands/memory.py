@@ -44,8 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .. import inventory
-    from ..memory import memory_report, report_json
-    from ..memory_text import report_text
+    from ..memory import memory_report
+    from ..memory_text import report_json, report_text
 
     inv = inventory(load_source(args))
     report_of = memory_report

@@ -32,7 +32,7 @@ def placed_tensors(inv: Any, naming: Any, priced: Any, stages: list[tuple[int, i
 
     def row(t: Tensor) -> Any:
         return TensorBytes(t.name, t.shape, t.component, *_priced(t, t.name, priced.main, priced.group_size,
-                                                                  priced.keep))
+                                                                  priced.keep, priced.float32))
 
     for t in (*tensors.head, *tensors.tail):
         yield t, row(t), [(stage, 1) for stage in stage_of(t, naming, stages)]

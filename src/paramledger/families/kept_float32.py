@@ -1,0 +1,113 @@
+"""The tensors transformers keeps in float32 when it loads a model at a half precision, by model type.
+
+A PreTrainedModel class names modules in ``_keep_in_fp32_modules`` (kept in float32 when the model is loaded in
+float16) and ``_keep_in_fp32_modules_strict`` (in float16 and in bfloat16); ``from_pretrained`` gathers the names
+of every PreTrainedModel the model holds (modeling_utils.py PreTrainedModel.post_init) and gives each parameter
+whose name one of them matches float32 (``_get_dtype_plan``; core_model_loading.py ``build_glob_alternation``:
+each name a regular expression with ``*`` as ``.*``, searched anywhere in the parameter's full name).  So T5
+loaded in float16 holds every ``wo`` in float32, and DeepSeek-V3 loaded in bfloat16 its routers.  memory prices
+those tensors so at --dtype bf16 or fp16 and at the checkpoint's own bf16 or fp16 (memory.weight_bytes).
+
+Read from the classes transformers 5.24.0 builds for each supported type (each with its modeling file and the
+class that declares the names); tests/test_families.py checks every entry, and every type missing here, against
+the class it builds.  A type not listed keeps nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import NamedTuple
+
+
+class KeptInFloat32(NamedTuple):
+    at_fp16: tuple[str, ...]  # _keep_in_fp32_modules: float32 when loaded in float16
+    always: tuple[str, ...]  # _keep_in_fp32_modules_strict: float32 when loaded in float16 or bfloat16
+
+
+NOTHING = KeptInFloat32((), ())
+
+KEPT = {
+    # afmoe/modeling_afmoe.py AfmoePreTrainedModel
+    "afmoe": KeptInFloat32(('input_layernorm', 'k_norm', 'norm', 'post_attention_layernorm', 'post_mlp_layernorm',
+                            'pre_mlp_layernorm', 'q_norm'), ('expert_bias',)),
+    # axk1/modeling_axk1.py AXK1PreTrainedModel
+    "axk1": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # axk2/modeling_axk2.py AXK2PreTrainedModel
+    "axk2": KeptInFloat32(('indexer.weights_proj',), ('e_score_correction_bias', 'gate.weight')),
+    # bailing_hybrid/modeling_bailing_hybrid.py BailingHybridPreTrainedModel
+    "bailing_hybrid": KeptInFloat32((), ('A_log', 'conv1d', 'dt_bias', 'e_score_correction_bias', 'gate.weight')),
+    # beam/modeling_beam.py BeamPreTrainedModel
+    "beam": KeptInFloat32((), ('e_score_correction_bias', 'mlp.gate.weight')),
+    # deepseek_v2/modeling_deepseek_v2.py DeepseekV2PreTrainedModel
+    "deepseek_v2": KeptInFloat32((), ('gate.weight',)),
+    # deepseek_v3/modeling_deepseek_v3.py DeepseekV3PreTrainedModel
+    "deepseek_v3": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # deepseek_v32/modeling_deepseek_v32.py DeepseekV32PreTrainedModel
+    "deepseek_v32": KeptInFloat32(('indexer.weights_proj',), ('e_score_correction_bias', 'gate.weight')),
+    # dots1/modeling_dots1.py Dots1PreTrainedModel
+    "dots1": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # ernie4_5_moe/modeling_ernie4_5_moe.py Ernie4_5_MoePreTrainedModel
+    "ernie4_5_moe": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # exaone_moe/modeling_exaone_moe.py ExaoneMoePreTrainedModel
+    "exaone_moe": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # flint/modeling_flint.py FlintPreTrainedModel
+    "flint": KeptInFloat32((), ('gate.weight', 'sinks')),
+    # glm4_moe/modeling_glm4_moe.py Glm4MoePreTrainedModel
+    "glm4_moe": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # glm4_moe_lite/modeling_glm4_moe_lite.py Glm4MoeLitePreTrainedModel
+    "glm4_moe_lite": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # glm4v_moe/modeling_glm4v_moe.py Glm4vMoePreTrainedModel
+    "glm4v_moe": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # glm_moe_dsa/modeling_glm_moe_dsa.py GlmMoeDsaPreTrainedModel
+    "glm_moe_dsa": KeptInFloat32(('indexer.weights_proj',), ('e_score_correction_bias', 'gate.weight')),
+    # gpt_oss/modeling_gpt_oss.py GptOssPreTrainedModel
+    "gpt_oss": KeptInFloat32(('input_layernorm', 'norm', 'post_attention_layernorm'), ()),
+    # hy_v3/modeling_hy_v3.py HYV3PreTrainedModel
+    "hy_v3": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # hy_v4/modeling_hy_v4.py HYV4ForCausalLM; hy_v4/modeling_hy_v4.py HYV4PreTrainedModel
+    "hy_v4": KeptInFloat32((), ('base', 'e_score_correction_bias', 'fn', 'gate.weight', 'hc_base', 'hc_fn', 'hc_scale',
+                                'k_norm', 'lm_head', 'scale', 'sinks', 'weights_proj')),
+    # deepseek_v3/modeling_deepseek_v3.py DeepseekV3PreTrainedModel
+    "kimi_k25": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # kimi_linear/modeling_kimi_linear.py KimiLinearPreTrainedModel
+    "kimi_linear": KeptInFloat32((), ('dt_bias', 'e_score_correction_bias', 'gate.weight')),
+    # kolibri1/modeling_kolibri1.py Kolibri1PreTrainedModel
+    "kolibri1": KeptInFloat32((), ('e_score_correction_bias',)),
+    # longcat_flash/modeling_longcat_flash.py LongcatFlashPreTrainedModel
+    "longcat_flash": KeptInFloat32(('classifier.weight',), ()),
+    # mimo_v2_flash/modeling_mimo_v2_flash.py MiMoV2FlashPreTrainedModel
+    "mimo_v2_flash": KeptInFloat32((), ('e_score_correction_bias', 'mlp.gate.weight')),
+    # mt5/modeling_mt5.py MT5PreTrainedModel
+    "mt5": KeptInFloat32(('wo',), ()),
+    # nemotron_h/modeling_nemotron_h.py NemotronHPreTrainedModel
+    "nemotron_h": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # rwkv/modeling_rwkv.py RwkvPreTrainedModel
+    "rwkv": KeptInFloat32(('time_decay', 'time_first'), ()),
+    # deepseek_v3/modeling_deepseek_v3.py DeepseekV3PreTrainedModel
+    "sarvam_mla": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # glm4_moe/modeling_glm4_moe.py Glm4MoePreTrainedModel
+    "sarvam_moe": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # solar_open/modeling_solar_open.py SolarOpenPreTrainedModel
+    "solar_open": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # t5/modeling_t5.py T5PreTrainedModel
+    "t5": KeptInFloat32(('wo',), ()),
+    # umt5/modeling_umt5.py UMT5PreTrainedModel
+    "umt5": KeptInFloat32(('wo',), ()),
+    # voxtral/modeling_voxtral.py VoxtralForConditionalGeneration
+    "voxtral": KeptInFloat32((), ('embed_positions',)),
+}
+
+
+def kept_in_float32(model_type: str) -> KeptInFloat32:
+    """What the class counted for ``model_type`` keeps in float32 (NOTHING: no tensor)."""
+    return KEPT.get(model_type, NOTHING)
+
+
+@cache
+def float32_pattern(model_type: str, dtype: str) -> re.Pattern[str] | None:
+    """The pattern a tensor's full name matches when ``model_type`` loaded at ``dtype`` (our dtype names: bf16,
+    fp16) holds it in float32, as transformers builds it; None where nothing is kept."""
+    kept = kept_in_float32(model_type)
+    names = (*kept.at_fp16, *kept.always) if dtype == "fp16" else kept.always if dtype == "bf16" else ()
+    return re.compile("|".join(f"(?:{name.replace('*', '.*')})" for name in names)) if names else None
