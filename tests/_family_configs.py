@@ -26,6 +26,7 @@ from _family_configs_p import CONFIGS_P
 from _family_configs_q import CONFIGS_Q
 from _family_configs_r import CONFIGS_R
 from _family_configs_s import CONFIGS_S
+from _family_configs_v import CONFIGS_V
 from _family_configs_x import CONFIGS_X
 from _family_configs_y import CONFIGS_Y
 from hypothesis import assume
@@ -838,7 +839,7 @@ CONFIGS.update(CONFIGS_F)
 CONFIGS.update(CONFIGS_G)
 CONFIGS.update(CONFIGS_H)
 for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, CONFIGS_P, CONFIGS_Q, CONFIGS_R,
-             CONFIGS_S, CONFIGS_X, CONFIGS_Y):
+             CONFIGS_S, CONFIGS_V, CONFIGS_X, CONFIGS_Y):
     CONFIGS.update(_set)
 
 

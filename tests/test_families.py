@@ -122,6 +122,8 @@ def test_facts_for_the_family_table_match_the_config_class(model_type):
     tying = hf_config(config) if family.whole is not None else cfg  # a whole model ties by its own key
     # (a whole config class with no tying key of its own, Qwen2-Audio's: its class ties nothing)
     ties = getattr(tying, "tie_word_embeddings", False) and model_type not in NEVER_TIED
+    if family.whole is not None and not family.whole.tie_keys and family.whole.tie_from_text:
+        ties = cfg.tie_word_embeddings  # (no key of its own: its language model's, BLIP-2's and Llama 4's)
     assert arch.tie_word_embeddings == ties
     inventory = paramledger.inventory(arch)
     assert inventory.tied == ties

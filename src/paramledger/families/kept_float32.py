@@ -39,6 +39,8 @@ KEPT = {
     "bailing_hybrid": KeptInFloat32((), ('A_log', 'conv1d', 'dt_bias', 'e_score_correction_bias', 'gate.weight')),
     # beam/modeling_beam.py BeamPreTrainedModel
     "beam": KeptInFloat32((), ('e_score_correction_bias', 'mlp.gate.weight')),
+    # blip_2/modeling_blip_2.py Blip2PreTrainedModel
+    "blip-2": KeptInFloat32(('qformer', 'query_tokens'), ()),
     # deepseek_v2/modeling_deepseek_v2.py DeepseekV2PreTrainedModel
     "deepseek_v2": KeptInFloat32((), ('gate.weight',)),
     # deepseek_v3/modeling_deepseek_v3.py DeepseekV3PreTrainedModel
@@ -70,6 +72,10 @@ KEPT = {
                                 'k_norm', 'lm_head', 'scale', 'sinks', 'weights_proj')),
     # deepseek_v3/modeling_deepseek_v3.py DeepseekV3PreTrainedModel
     "kimi_k25": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # instructblip/modeling_instructblip.py InstructBlipPreTrainedModel
+    "instructblip": KeptInFloat32(('query_tokens',), ()),
+    # instructblipvideo/modeling_instructblipvideo.py InstructBlipVideoPreTrainedModel
+    "instructblipvideo": KeptInFloat32(('query_tokens',), ()),
     # kimi_linear/modeling_kimi_linear.py KimiLinearPreTrainedModel
     "kimi_linear": KeptInFloat32((), ('dt_bias', 'e_score_correction_bias', 'gate.weight')),
     # kolibri1/modeling_kolibri1.py Kolibri1PreTrainedModel

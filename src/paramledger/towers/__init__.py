@@ -66,6 +66,9 @@ class Whole(NamedTuple):
     # Buffers the projector's modules register, (the whole config, the decoder's hidden size) -> [(name under the
     # projector's prefix, shape, dtype, persistent)] (Gemma 4 assistants' masked_embedding.token_ordering); None: none
     projector_buffers: Any = None
+    # The decoder's naming in the whole model -> its naming there, where the model moves more than "model." (BLIP-2's
+    # head under language_model, its towers first in model_order), for every text type alike; None: as it is
+    renamed: Any = None
 
     @property
     def towers_said(self) -> str:
@@ -127,6 +130,8 @@ def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str |
     """``arch`` (a whole multimodal config's text decoder, read by ``text_family``'s table) with the towers and
     the whole model's tying."""
     naming = whole_naming(text_family.naming, whole.decoder_prefix)
+    if whole.renamed is not None:
+        naming = whole.renamed(naming)
     from ..families import get
 
     own = get(whole.text_model_type)
