@@ -31,7 +31,11 @@ def _assert_follows(config: dict, changes: dict) -> None:
 def test_a_bundled_whole_models_towers_follow_its_decoders_width(name):
     config = registry.parsed_entry(registry.get(name).path)["config"]
     arch = paramledger.load(name)
-    _assert_follows(config, {"hidden_size": arch.hidden_size + 2 * arch.num_attention_heads})
+    width = arch.hidden_size + 2 * arch.num_attention_heads
+    if "word_embed_proj_dim" in config.get("text_config", {}):  # an OPT decoder (BLIP-2's)
+        pytest.xfail("OPT's word_embed_proj_dim is a read rule, not a field: a copy with another width keeps no "
+                     "projection width, so it is not refused as the config written with it is (opt-125m too)")
+    _assert_follows(config, {"hidden_size": width})
 
 
 @pytest.mark.parametrize("model_type", SEQ2SEQ_DEFAULTS)
