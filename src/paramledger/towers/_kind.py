@@ -21,3 +21,16 @@ def stamped(prefixes: Any, block: Any, component: str = "vision") -> list[Any]:
     new = tuple.__new__
     return [new(Tensor, (prefix + name, shape, component, None, False, 0)) for prefix in prefixes
             for name, shape in block]
+
+
+def section(config: Mapping[str, Any], key: str, defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """The sub-config ``key`` of a whole model's config over its class's ``defaults`` (absent or null: the
+    defaults), refused in one line unless a JSON object."""
+    given = config.get(key)
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        from .._exceptions import ArchitectureError
+
+        raise ArchitectureError(key, "must be a JSON object")
+    return {**defaults, **given}

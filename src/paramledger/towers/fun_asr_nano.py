@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ._kind import TowerKind
+from ._kind import TowerKind, section
 from .audio import sized
 
 _new = tuple.__new__
@@ -110,12 +110,7 @@ init_kwargs when no adaptor_config is given are the same hidden_size and interme
 
 
 def fun_asr_nano(config: Mapping[str, Any], audio: Any, hidden: int) -> Named:
-    adaptor = config.get("adaptor_config")
-    if adaptor is None:
-        adaptor = {}
-    if not isinstance(adaptor, Mapping):
-        raise ArchitectureError("adaptor_config", "must be a JSON object")
-    merged = {**ADAPTOR, **adaptor}
+    merged = section(config, "adaptor_config", ADAPTOR)
     width, ffn, count, inner = (sized(merged, key, (key,), ADAPTOR, "adaptor_config", None) if key != "num_hidden_layers"
                                 else merged[key] for key in ADAPTOR)
     if type(count) is not int or count < 0:

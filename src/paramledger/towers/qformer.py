@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
 from ._kind import TowerKind, stamped
+from ._kind import section as config_section
 
 _new = tuple.__new__
 
@@ -47,7 +48,8 @@ def _size(section: str, config: Mapping[str, Any], key: str, lowest: int = 1) ->
     """A size, a whole number from ``lowest`` (else refused, its key named under ``section``: "" the top)."""
     value = config.get(key)
     if type(value) is not int or value < lowest:
-        raise ArchitectureError(f"{section}.{key}" if section else key, f"must be a whole number from {lowest}, got {value!r}")
+        raise ArchitectureError(f"{section}.{key}" if section else key,
+                                f"must be a whole number from {lowest}, got {value!r}")
     return value
 
 
@@ -152,12 +154,7 @@ def qformer(config: Mapping[str, Any], tower: BlipVisionTower, hidden: int,
     """The query tokens, the Q-Former and the language projection (names from the whole model's top), as
     Blip2ForConditionalGeneration registers them; ``instruct``: InstructBLIP's Q-Former (its embeddings, the text
     path in every layer)."""
-    given = config.get("qformer_config")
-    if given is None:
-        given = {}
-    if not isinstance(given, Mapping):
-        raise ArchitectureError("qformer_config", "must be a JSON object")
-    section = {**QFORMER_DEFAULTS, **given}
+    section = config_section(config, "qformer_config", QFORMER_DEFAULTS)
     width = _size("qformer_config", section, "hidden_size")
     heads = _size("qformer_config", section, "num_attention_heads")
     layers = _size("qformer_config", section, "num_hidden_layers", 0)
