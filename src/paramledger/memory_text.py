@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from .compute import MATMUL_DEFINITION, TRAINING_DEFINITION, training_flops
-from .families.kept_float32 import kept_in_float32
+from .families.kept_float32 import kept_names
 from .inventory import ACTIVE_DEFINITION
 from .kvcache import MLA_LAYOUTS
 from .memory import TOTAL_DEFINITION, MemoryReport, format_bytes, state_label, total_label
-
 
 LINE_WIDTH = 100  # the text report's lines: a definition in parentheses wraps below its figure
 
@@ -40,8 +39,7 @@ def report_text(report: MemoryReport, *, flops: bool = False) -> str:
     if inv.has_towers:  # a whole multimodal model: its decoder's own weights, a line of their own
         lines.append(f"  text decoder: {format_bytes(w.text_decoder)} (the weights less the towers)")
     if w.upcast:
-        kept = kept_in_float32(arch.model_type)
-        names = ", ".join((*kept.at_fp16, *kept.always) if w.dtype == "fp16" else kept.always)
+        names = ", ".join(kept_names(arch.model_type, w.dtype))
         lines += _wrapped(f"{format_bytes(w.upcast)} of them float32: transformers holds {names} so when it loads "
                           f"{arch.model_type} at {w.dtype} (_keep_in_fp32_modules); the checkpoint's files hold them "
                           f"at {w.dtype}", "  ")

@@ -110,10 +110,16 @@ def kept_in_float32(model_type: str) -> KeptInFloat32:
     return KEPT.get(model_type, NOTHING)
 
 
+def kept_names(model_type: str, dtype: str) -> tuple[str, ...]:
+    """The names ``model_type`` loaded at ``dtype`` (our dtype names: bf16, fp16) keeps in float32
+    (PreTrainedModel._get_dtype_plan): both lists at fp16, the strict one at bf16, none at another dtype."""
+    kept = kept_in_float32(model_type)
+    return (*kept.at_fp16, *kept.always) if dtype == "fp16" else kept.always if dtype == "bf16" else ()
+
+
 @cache
 def float32_pattern(model_type: str, dtype: str) -> re.Pattern[str] | None:
-    """The pattern a tensor's full name matches when ``model_type`` loaded at ``dtype`` (our dtype names: bf16,
-    fp16) holds it in float32, as transformers builds it; None where nothing is kept."""
-    kept = kept_in_float32(model_type)
-    names = (*kept.at_fp16, *kept.always) if dtype == "fp16" else kept.always if dtype == "bf16" else ()
+    """The pattern a tensor's full name matches when ``model_type`` loaded at ``dtype`` holds it in float32, as
+    transformers builds it; None where nothing is kept."""
+    names = kept_names(model_type, dtype)
     return re.compile("|".join(f"(?:{name.replace('*', '.*')})" for name in names)) if names else None
