@@ -311,8 +311,8 @@ def opt(draw) -> dict:
     config = draw(core(kv=False, head_dim=False, inner="ffn_dim"))
     config.update({"max_position_embeddings": draw(st.integers(1, 64)), "enable_bias": draw(booleans),
                    "do_layer_norm_before": draw(booleans), "layer_norm_elementwise_affine": draw(booleans)})
-    if draw(booleans):
-        config["word_embed_proj_dim"] = config["hidden_size"]
+    # null or hidden_size: no projections; another width: project_in/project_out (OPT-350m)
+    config["word_embed_proj_dim"] = draw(st.sampled_from([None, config["hidden_size"], draw(st.integers(1, 40))]))
     return config
 
 

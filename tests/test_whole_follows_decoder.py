@@ -32,9 +32,6 @@ def test_a_bundled_whole_models_towers_follow_its_decoders_width(name):
     config = registry.parsed_entry(registry.get(name).path)["config"]
     arch = paramledger.load(name)
     width = arch.hidden_size + 2 * arch.num_attention_heads
-    if "word_embed_proj_dim" in config.get("text_config", {}):  # an OPT decoder (BLIP-2's)
-        pytest.xfail("OPT's word_embed_proj_dim is a read rule, not a field: a copy with another width keeps no "
-                     "projection width, so it is not refused as the config written with it is (opt-125m too)")
     _assert_follows(config, {"hidden_size": width})
 
 
@@ -67,3 +64,11 @@ def test_t5gemmas_set_changes_its_decoder_section_alone():
     changed = paramledger.inventory(paramledger.load({"model_type": "t5gemma"}, **changes))
     reread = paramledger.inventory(paramledger.load({"model_type": "t5gemma", "decoder": changes}))
     assert _listing(changed) == _listing(reread) and changed.total == reread.total
+
+
+def test_opt_at_another_width_keeps_its_tables_width_and_projects_as_transformers_builds_it():
+    # opt-125m's config gives word_embed_proj_dim 768: at hidden_size 816 OPTDecoder builds project_in/project_out
+    config = registry.parsed_entry(registry.get("opt-125m").path)["config"]
+    _assert_follows(config, {"hidden_size": 816})
+    names = {t.name for t in paramledger.inventory(paramledger.load("opt-125m", hidden_size=816)).tensors}
+    assert {"model.decoder.project_in.weight", "model.decoder.project_out.weight"} <= names

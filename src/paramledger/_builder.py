@@ -35,7 +35,7 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if n.mask_embedding is not None:  # a bare Parameter, no nn.Embedding: the HF non-embedding count keeps it
         c.add(n.mask_embedding, (1, 1, d), "attention")
     if arch.position_embedding_type == "learned":
-        across = d // arch.num_attention_heads if n.positions_head_wide else width  # (RoFormer's: one head wide)
+        across = d // arch.num_attention_heads if n.positions_head_wide else d if n.positions_hidden_wide else width
         c.add(n.positions + ".weight", (arch.max_position_embeddings + n.position_offset, across), "positions")
     if arch.max_2d_position_embeddings is not None:  # nn.Embedding tables: out of Hugging Face's non-embedding count
         for coordinate in "xyhw":
@@ -50,8 +50,10 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if n.embed_norm is not None and arch.layernorm_embedding:
         c.norm(n.embed_norm, width)
     # ElectraModel.embeddings_project (a dense matrix: Hugging Face's non-embedding count keeps it)
+    if width != d and n.embed_unproject is not None:  # (OPT's project_out, back to the head's width)
+        c.linear(n.embed_unproject, width, d, "ffn")
     if width != d or n.embed_project_always:
-        c.linear(n.embed_project, d, width, "ffn", None, True)
+        c.linear(n.embed_project, d, width, "ffn", None, n.embed_project_bias)
     _model_extras(c, arch)
     # Every layer of a kind holds the same tensors under its own prefix: build each kind once and
     # share it between the layers (StampedTensors sums it once per kind).

@@ -22,9 +22,14 @@ class Naming:
     # the position table is hidden / heads wide, whatever the tables' width (RoFormerEncoder.embed_positions: the
     # sinusoidal table its rotary attention reads, an nn.Embedding's weight)
     positions_head_wide: bool = False
+    positions_hidden_wide: bool = False  # hidden_size wide, whatever the tables' width (OPT's embed_positions)
     layer: str = "model.layers.{i}"
     embed_project: str = "model.embeddings_project"  # embedding_size: the Linear from the tables' width to hidden_size
     embed_project_always: bool = False  # that Linear even at equal widths (RemBertEncoder.embedding_hidden_mapping_in)
+    embed_project_bias: bool = True  # (OPTDecoder.project_in has none)
+    # a Linear from hidden_size back to the tables' width before the head, where they differ (OPTDecoder.project_out,
+    # registered before project_in); None: none
+    embed_unproject: str | None = None
     embed_norm: str | None = None  # a norm on the token embeddings, before the blocks (BLOOM)
     # RoC-BERT's tables beside the token table and the Linear over their concatenation (map_inputs_width)
     pronunciation_embed: str = "model.embeddings.pronunciation_embed"

@@ -1,5 +1,6 @@
 """BLOOM (ALiBi, a LayerNorm on the embeddings, fused biased query_key_value) and OPT
-(learned positions with 2 extra rows, fc1/fc2, biases by enable_bias)."""
+(learned positions with 2 extra rows, fc1/fc2, biases by enable_bias; a token table word_embed_proj_dim wide with
+project_in/project_out where that is not hidden_size, as OPT-350m has)."""
 
 from ..naming import Naming
 from . import _rules as rules
@@ -9,13 +10,6 @@ TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
 
 
 def _opt_checks(config):
-    from .._exceptions import ArchitectureError
-
-    proj = config.get("word_embed_proj_dim")
-    if proj is not None and proj != config["hidden_size"]:
-        # project_in/project_out and a narrower token table (OPT-350m): not built by this table.
-        raise ArchitectureError("word_embed_proj_dim", f"{proj} != hidden_size={config['hidden_size']} is not "
-                                "supported (OPT's project_in/project_out)")
     affine = config.get("layer_norm_elementwise_affine", True)
     before = config.get("do_layer_norm_before", True)
     bias = bool(config.get("enable_bias", True))
@@ -60,19 +54,25 @@ FAMILIES = [
                       down="fc2", attn_pre_norm="self_attn_layer_norm", attn_post_norm="self_attn_layer_norm",
                       ffn_pre_norm="final_layer_norm", ffn_post_norm="final_layer_norm",
                       final_norm="model.decoder.final_layer_norm",
+                      # word_embed_proj_dim apart from hidden_size: the tables and the head that wide, project_out
+                      # and project_in between them and the layers, no biases; the positions hidden_size wide
+                      embed_project="model.decoder.project_in", embed_project_bias=False,
+                      embed_unproject="model.decoder.project_out", positions_hidden_wide=True,
                       layer_order=("self_attn.k_proj", "self_attn.v_proj", "self_attn.q_proj", "self_attn.out_proj",
                                    "self_attn_layer_norm"),
                       model_order=("model.decoder.embed_tokens", "model.decoder.embed_positions",
+                                   "model.decoder.project_out", "model.decoder.project_in",
                                    "model.decoder.final_layer_norm", "model.decoder.layers")),
         keys={**same("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
                      "max_position_embeddings", "tie_word_embeddings"),
-              "ffn_dim": "intermediate_size", "activation_function": "hidden_act"},
+              "ffn_dim": "intermediate_size", "activation_function": "hidden_act",
+              "word_embed_proj_dim": "embedding_size"},  # OPTConfig: null is hidden_size
         defaults={"vocab_size": 50272, "hidden_size": 768, "num_hidden_layers": 12, "ffn_dim": 3072,
                   "max_position_embeddings": 2048, "do_layer_norm_before": True, "word_embed_proj_dim": None,
                   "num_attention_heads": 12, "activation_function": "relu", "enable_bias": True,
                   "layer_norm_elementwise_affine": True, "tie_word_embeddings": True},
         switches={"mlp_gated": False, "position_embedding_type": "learned"},
-        count_neutral=frozenset({"do_layer_norm_before", "word_embed_proj_dim", "enable_bias",
+        count_neutral=frozenset({"do_layer_norm_before", "enable_bias",
                                  "layer_norm_elementwise_affine", "_remove_final_layer_norm", "layerdrop",
                                  "init_std", "prefix"}),
         derive=(_opt_checks, rules.no_sliding),
