@@ -141,7 +141,27 @@ def whole(model_type: str, text_type: str, text: st.SearchStrategy, audio: st.Se
                        **({} if drawn[2] is None else {"tie_word_embeddings": drawn[2]})})
 
 
+@st.composite
+def musicflamingo(draw) -> dict:
+    """Audio Flamingo 3's draw plus the time rotary's keys (MusicFlamingoConfig: rope_parameters' rope_theta, the
+    positions' rows, and partial_rotary_factor, there, at the top or left to their defaults)."""
+    config = draw(whole("musicflamingo", "qwen2", _set("qwen2"), whisper_encoder(
+        "audioflamingo3_encoder", own=LLAMA_NAMES, alias=WHISPER_NAMES), projector_bias=booleans))
+    rope = {"rope_type": "default"}
+    if draw(booleans):
+        rope["rope_theta"] = draw(st.one_of(st.integers(1, 64), st.floats(1.0, 64.0)))
+    factor = draw(st.sampled_from([None, 0.2, 0.5, 0.9, 1.0]))
+    if factor is not None and draw(booleans):
+        rope["partial_rotary_factor"] = factor
+    elif factor is not None:
+        config["partial_rotary_factor"] = factor
+    if len(rope) > 1 or draw(booleans):
+        config["rope_parameters"] = rope
+    return config
+
+
 CONFIGS_O: dict[str, st.SearchStrategy] = {
+    "musicflamingo": musicflamingo(),
     "qwen2_audio": whole("qwen2_audio", "qwen2", _set("qwen2"), whisper_encoder("qwen2_audio_encoder")),
     "audioflamingo3": whole("audioflamingo3", "qwen2", _set("qwen2"), whisper_encoder(
         "audioflamingo3_encoder", own=LLAMA_NAMES, alias=WHISPER_NAMES), projector_bias=booleans),

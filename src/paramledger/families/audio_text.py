@@ -5,6 +5,12 @@ family's table.  How each ties its head was checked for the whole config's and t
 and true: Qwen2-Audio, Voxtral and Audio Flamingo 3 never tie (their classes declare no tied weights); GLM-ASR,
 Qwen3-ASR and MOSS tie by the whole config's tie_word_embeddings alone (True)."""
 
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import ArchitectureError
+from ..limits import MAX_INTEGER
 from ..towers import Whole
 from ..towers import audio_projectors as projectors
 from ..towers.fun_asr_nano import fun_asr_nano
@@ -96,3 +102,35 @@ AUDIOFLAMINGO3 = _last(multimodal(QWEN2, "audioflamingo3", TF.format("audioflami
                                         audio_config={"model_type": "audioflamingo3_encoder"}, text_types=("qwen2",),
                                         **NEVER_TIED),
                                   "AudioFlamingo3ForConditionalGeneration"))
+
+
+def _time_rotary(config: Mapping[str, Any], tower: Any) -> list[tuple[str, tuple[int, ...], str, bool]]:
+    """MusicFlamingoRotaryEmbedding (transformers 5.24.0 models/musicflamingo/modeling_musicflamingo.py), the model's
+    pos_emb: inv_freq and original_inv_freq over int(width × partial_rotary_factor) channels, every second one, and
+    position_angles, a row per position up to rope_theta (MusicFlamingoConfig.__post_init__ sets
+    max_position_embeddings to it) two per frequency wide; float32, non-persistent.  The width is the audio tower's
+    (head_dim = audio_config.hidden_size); rope_parameters' values win over the top-level keys, then the class's
+    (rope_theta 1200, partial_rotary_factor 0.2)."""
+    rope = config.get("rope_parameters") or {}
+    if not isinstance(rope, Mapping):
+        raise ArchitectureError("rope_parameters", "must be a JSON object")
+    theta = rope.get("rope_theta", config.get("rope_theta", 1200.0))
+    partial = rope.get("partial_rotary_factor", config.get("partial_rotary_factor", 0.2))
+    if type(theta) not in (int, float) or not 1 <= theta <= MAX_INTEGER:
+        raise ArchitectureError("rope_parameters.rope_theta", f"must be a number from 1 to {MAX_INTEGER:,} (it sets "
+                                f"musicflamingo's time positions), got {theta!r}")
+    if type(partial) not in (int, float) or not 0 < partial <= 1 or math.isnan(partial):
+        raise ArchitectureError("rope_parameters.partial_rotary_factor", f"must be a number in (0, 1], got {partial!r}")
+    frequencies = (int(tower.hidden_size * partial) + 1) // 2
+    return [("model.pos_emb.inv_freq", (frequencies,), "float32", False),
+            ("model.pos_emb.original_inv_freq", (frequencies,), "float32", False),
+            ("model.pos_emb.position_angles", (int(theta), 2 * frequencies), "float32", False)]
+
+
+# identical to audioflamingo3 except (modular_musicflamingo.py): MusicFlamingoModel adds pos_emb, a rotary embedding
+# of the audio's time (buffers only, no parameter), read from the whole config's rope_parameters
+MUSICFLAMINGO = _last(multimodal(QWEN2, "musicflamingo", TF.format("musicflamingo", "MusicFlamingoConfig"),
+                                 Whole({}, projectors.audioflamingo3,
+                                       audio_config={"model_type": "audioflamingo3_encoder"}, text_types=("qwen2",),
+                                       model_buffers=_time_rotary, **NEVER_TIED),
+                                 "MusicFlamingoForConditionalGeneration"))

@@ -66,6 +66,9 @@ class Whole(NamedTuple):
     # Buffers the projector's modules register, (the whole config, the decoder's hidden size) -> [(name under the
     # projector's prefix, shape, dtype, persistent)] (Gemma 4 assistants' masked_embedding.token_ordering); None: none
     projector_buffers: Any = None
+    # Buffers the whole model's own modules register outside its towers and projector, (the whole config, its first
+    # tower) -> [(full name, shape, dtype, persistent)] (MusicFlamingo's model.pos_emb); None: none
+    model_buffers: Any = None
     # The decoder's naming in the whole model -> its naming there, where the model moves more than "model." (BLIP-2's
     # head under language_model, its towers first in model_order), for every text type alike; None: as it is
     renamed: Any = None
@@ -221,6 +224,7 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
     try:
         named = whole.projector(config, towers[0] if towers else None, text_hidden)  # None: no tower (an assistant)
         held = whole.projector_buffers(config, text_hidden) if whole.projector_buffers is not None else ()
+        own = whole.model_buffers(config, towers[0] if towers else None) if whole.model_buffers is not None else ()
     except ArchitectureError as error:  # a projector's refusal, said about this config
         raise ArchitectureError(error.key, error.message, where) from None
     except (TypeError, ValueError, OverflowError, ZeroDivisionError, KeyError, IndexError) as error:
@@ -232,7 +236,8 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
             raise ArchitectureError("config", f"the projector's {name} would be {quoted(shape)}: its sizes must be "
                                     "whole numbers within the bound (docs/limits.md)", where)
     return (*sub, *towers, Projected(projector_tensors(whole.projector_prefix, named),
-                               tuple(Buffer(whole.projector_prefix + name, *rest) for name, *rest in held)))
+                               (*(Buffer(whole.projector_prefix + name, *rest) for name, *rest in held),
+                                *(Buffer(*buffer) for buffer in own))))
 
 
 def _towers(whole: Whole, config: Mapping[str, Any], key: str, default: Mapping[str, Any], fixed_kind: str,
