@@ -104,4 +104,7 @@ CONFIGS_G: dict[str, st.SearchStrategy] = {
     "qwen3_vl_moe": whole("qwen3_vl_moe", "qwen3_vl_moe_text", qwen3_moe_text(),
                           qwen3_vl_vision("qwen3_vl_moe_vision")),
     "glm4v": whole("glm4v", "glm4v_text", _decoder(head_dim=False), glm4v_vision()),
+    # Qwen3-VL's; a vision_config naming another model_type is read as qwen3_vl_vision (Cosmos3OmniConfig)
+    "cosmos3_omni": whole("cosmos3_omni", "qwen3_vl_text", QWEN3_TEXT, st.sampled_from(
+        ["qwen3_vl_vision", "qwen3_vl_moe_vision", "cosmos3_omni_vision"]).flatmap(qwen3_vl_vision)),
 }
