@@ -174,3 +174,19 @@ def ultrabert(draw) -> dict:
 
 
 CONFIGS_K["ultrabert"] = _typed("ultrabert", ultrabert())
+
+
+@st.composite
+def modernvbert(draw) -> dict:
+    """ModernVBertConfig: a ModernBERT text_config (its strategy), a SigLIP vision_config (the pooling head or not),
+    the pixel shuffle's factor and the whole model's tying, each drawn or left to the class default."""
+    config = {"model_type": "modernvbert", "text_config": draw(CONFIGS_K["modernbert"]),
+              "vision_config": draw(st.deferred(lambda: __import__("_family_configs").SIGLIP))}
+    if draw(booleans):
+        config["pixel_shuffle_factor"] = draw(st.integers(1, 4))
+    if draw(booleans):
+        config["tie_word_embeddings"] = draw(booleans)
+    return config
+
+
+CONFIGS_K["modernvbert"] = modernvbert()
