@@ -190,3 +190,21 @@ def modernvbert(draw) -> dict:
 
 
 CONFIGS_K["modernvbert"] = modernvbert()
+
+
+@st.composite
+def ultravbert(draw) -> dict:
+    """UltraVBertConfig: ModernVBERT's keys over an UltraBERT text_config (its strategy), the vision_config drawn
+    or left to the class's (SigLIP's defaults without the pooling head)."""
+    config = {"model_type": "ultravbert",
+              "text_config": draw(st.deferred(lambda: __import__("_family_configs").CONFIGS["ultrabert"]))}
+    if draw(booleans):
+        config["vision_config"] = draw(st.deferred(lambda: __import__("_family_configs").SIGLIP))
+    if draw(booleans):
+        config["pixel_shuffle_factor"] = draw(st.integers(1, 4))
+    if draw(booleans):
+        config["tie_word_embeddings"] = draw(booleans)
+    return config
+
+
+CONFIGS_K["ultravbert"] = ultravbert()
