@@ -177,28 +177,12 @@ CONFIGS_K["ultrabert"] = _typed("ultrabert", ultrabert())
 
 
 @st.composite
-def modernvbert(draw) -> dict:
-    """ModernVBertConfig: a ModernBERT text_config (its strategy), a SigLIP vision_config (the pooling head or not),
-    the pixel shuffle's factor and the whole model's tying, each drawn or left to the class default."""
-    config = {"model_type": "modernvbert", "text_config": draw(CONFIGS_K["modernbert"]),
-              "vision_config": draw(st.deferred(lambda: __import__("_family_configs").SIGLIP))}
-    if draw(booleans):
-        config["pixel_shuffle_factor"] = draw(st.integers(1, 4))
-    if draw(booleans):
-        config["tie_word_embeddings"] = draw(booleans)
-    return config
-
-
-CONFIGS_K["modernvbert"] = modernvbert()
-
-
-@st.composite
-def ultravbert(draw) -> dict:
-    """UltraVBertConfig: ModernVBERT's keys over an UltraBERT text_config (its strategy), the vision_config drawn
-    or left to the class's (SigLIP's defaults without the pooling head)."""
-    config = {"model_type": "ultravbert",
-              "text_config": draw(st.deferred(lambda: __import__("_family_configs").CONFIGS["ultrabert"]))}
-    if draw(booleans):
+def vbert(draw, model_type: str, text: st.SearchStrategy, vision_given: bool) -> dict:
+    """ModernVBertConfig and UltraVBertConfig: a text_config (its family's strategy), a SigLIP vision_config (the
+    pooling head or not; UltraVBERT's left out or not, its class's then has none), the pixel shuffle's factor and
+    the whole model's tying, each drawn or left to the class default."""
+    config = {"model_type": model_type, "text_config": draw(text)}
+    if vision_given or draw(booleans):
         config["vision_config"] = draw(st.deferred(lambda: __import__("_family_configs").SIGLIP))
     if draw(booleans):
         config["pixel_shuffle_factor"] = draw(st.integers(1, 4))
@@ -207,4 +191,5 @@ def ultravbert(draw) -> dict:
     return config
 
 
-CONFIGS_K["ultravbert"] = ultravbert()
+CONFIGS_K["modernvbert"] = vbert("modernvbert", CONFIGS_K["modernbert"], True)
+CONFIGS_K["ultravbert"] = vbert("ultravbert", CONFIGS_K["ultrabert"], False)
