@@ -160,7 +160,39 @@ def musicflamingo(draw) -> dict:
     return config
 
 
+@st.composite
+def granite_speech(draw, model_type: str = "granite_speech") -> dict:
+    """GraniteSpeechConfig: a Granite text_config (its strategy), a small Conformer encoder_config (dim_head given
+    or derived, a context within max_pos_emb), a small BLIP-2 Q-Former projector_config with its own
+    encoder_hidden_size, the windows' sizes, and the whole model's tying, each drawn or left to the default."""
+    heads = draw(st.integers(1, 3))
+    positions = draw(st.integers(1, 8))
+    encoder = {"hidden_dim": heads * draw(st.integers(1, 4)), "num_heads": heads, "num_layers": draw(st.integers(1, 2)),
+               "input_dim": draw(st.integers(1, 8)), "output_dim": draw(st.integers(1, 8)),
+               "feedforward_mult": draw(st.integers(1, 3)), "conv_expansion_factor": draw(st.integers(1, 3)),
+               "conv_kernel_size": draw(st.integers(1, 5)), "max_pos_emb": positions,
+               "context_size": draw(st.integers(1, positions))}
+    if draw(booleans):
+        encoder["dim_head"] = draw(st.integers(1, 6))
+    q_heads = draw(st.integers(1, 3))
+    qformer = {"hidden_size": q_heads * draw(st.integers(1, 4)), "num_attention_heads": q_heads,
+               "num_hidden_layers": draw(st.integers(0, 3)), "intermediate_size": draw(st.integers(1, 16)),
+               "cross_attention_frequency": draw(st.integers(1, 3)), "encoder_hidden_size": draw(st.integers(1, 12))}
+    if model_type == "granite_speech_plus" and draw(booleans):  # the projector then reads them side by side
+        encoder["cat_hidden_layers"] = draw(st.lists(st.integers(0, encoder["num_layers"] - 1), max_size=3))
+        qformer["encoder_hidden_size"] = encoder["hidden_dim"] * (len(encoder["cat_hidden_layers"]) + 1)
+    config = {"model_type": model_type, "text_config": {"model_type": "granite", **draw(_set("granite"))},
+              "encoder_config": encoder, "projector_config": qformer}
+    for key, values in (("window_size", st.integers(1, 20)), ("downsample_rate", st.integers(1, 6)),
+                        ("tie_word_embeddings", booleans)):
+        if draw(booleans):
+            config[key] = draw(values)
+    return config
+
+
 CONFIGS_O: dict[str, st.SearchStrategy] = {
+    "granite_speech": granite_speech(),
+    "granite_speech_plus": granite_speech("granite_speech_plus"),
     "musicflamingo": musicflamingo(),
     "qwen2_audio": whole("qwen2_audio", "qwen2", _set("qwen2"), whisper_encoder("qwen2_audio_encoder")),
     "audioflamingo3": whole("audioflamingo3", "qwen2", _set("qwen2"), whisper_encoder(

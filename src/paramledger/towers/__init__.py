@@ -56,6 +56,7 @@ class Whole(NamedTuple):
     # audio_config the class builds when a config gives none ({}: no audio tower), its prefix, its kind whatever
     # audio_config's model_type says (""), and whether it is registered before the vision tower (Qwen2.5-Omni's).
     audio_config: Mapping[str, Any] = {}
+    audio_key: str = "audio_config"  # the config's key it is read from (Granite Speech's encoder_config)
     audio_prefix: str = "model.audio_tower."
     audio_kind: str = ""
     audio_first: bool = True
@@ -216,7 +217,7 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
     reads the first tower registered)."""
     vision = (_towers(whole, config, "vision_config", whole.vision_config, whole.vision_kind,
                       (whole.vision_prefix, *whole.twin_prefixes), where) if whole.vision_config else ())
-    audio = (_towers(whole, config, "audio_config", whole.audio_config, whole.audio_kind, (whole.audio_prefix,),
+    audio = (_towers(whole, config, whole.audio_key, whole.audio_config, whole.audio_kind, (whole.audio_prefix,),
                      where) if whole.audio_config else ())
     towers = (*audio, *vision) if whole.audio_first else (*vision, *audio)
     sub = tuple(tower for key, default, kind, prefix in whole.sub_towers

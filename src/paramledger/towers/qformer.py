@@ -149,38 +149,46 @@ def _ffn(intermediate: str, output: str, hidden: int, width: int) -> list[tuple[
             (f"{output}.LayerNorm.weight", (hidden,)), (f"{output}.LayerNorm.bias", (hidden,))]
 
 
+def qformer_model(section: Mapping[str, Any], key: str, keys_from: int,
+                  instruct: bool = False) -> tuple[int, list[tuple[str, tuple[int, ...]]]]:
+    """A Blip2QFormerModel of the qformer_config ``section`` (its sizes refused under ``key``), its cross-attention's
+    keys and values ``keys_from`` wide: its width and its tensors under "qformer."; ``instruct``: InstructBLIP's (its
+    embeddings, the text path in every layer)."""
+    width = _size(key, section, "hidden_size")
+    heads = _size(key, section, "num_attention_heads")
+    layers = _size(key, section, "num_hidden_layers", 0)
+    inner = _size(key, section, "intermediate_size")
+    every = _size(key, section, "cross_attention_frequency")  # layer_idx % it: 0 would divide by zero
+    text_path = instruct or _flag(key, section, "use_qformer_text_input", False)
+    if width % heads:  # Blip2QFormerMultiHeadAttention refuses it
+        raise ArchitectureError(f"{key}.num_attention_heads", f"{heads} heads do not divide hidden_size={width}")
+    if instruct:  # InstructBlipQFormerEmbeddings
+        out = [("qformer.embeddings.word_embeddings.weight", (_size(key, section, "vocab_size"), width)),
+               ("qformer.embeddings.position_embeddings.weight", (_size(key, section, "max_position_embeddings"),
+                                                                  width)),
+               ("qformer.embeddings.layernorm.weight", (width,)), ("qformer.embeddings.layernorm.bias", (width,))]
+    else:
+        out = [("qformer.layernorm.weight", (width,)), ("qformer.layernorm.bias", (width,))]
+    plain = _attention("attention", width, width)
+    cross = _attention("crossattention", width, keys_from)
+    ffns = (_ffn("intermediate", "output", width, inner) if text_path else []) + _ffn(
+        "intermediate_query", "output_query", width, inner)
+    for i in range(layers):
+        block = plain + (cross if i % every == 0 else []) + ffns
+        out += [(f"qformer.encoder.layer.{i}.{name}", shape) for name, shape in block]
+    return width, out
+
+
 def qformer(config: Mapping[str, Any], tower: BlipVisionTower, hidden: int,
             instruct: bool = False) -> list[tuple[str, tuple[int, ...]]]:
     """The query tokens, the Q-Former and the language projection (names from the whole model's top), as
     Blip2ForConditionalGeneration registers them; ``instruct``: InstructBLIP's Q-Former (its embeddings, the text
     path in every layer)."""
     section = config_section(config, "qformer_config", QFORMER_DEFAULTS)
-    width = _size("qformer_config", section, "hidden_size")
-    heads = _size("qformer_config", section, "num_attention_heads")
-    layers = _size("qformer_config", section, "num_hidden_layers", 0)
-    inner = _size("qformer_config", section, "intermediate_size")
-    every = _size("qformer_config", section, "cross_attention_frequency")  # layer_idx % it: 0 would divide by zero
-    text_path = instruct or _flag("qformer_config", section, "use_qformer_text_input", False)
+    width, layers = qformer_model(section, "qformer_config", tower.hidden_size, instruct)
     queries = _size("", config, "num_query_tokens", 0) if "num_query_tokens" in config else 32
-    if width % heads:  # Blip2QFormerMultiHeadAttention refuses it
-        raise ArchitectureError("qformer_config.num_attention_heads", f"{heads} heads do not divide "
-                                f"hidden_size={width}")
-    out = [("query_tokens", (1, queries, width))]
-    if instruct:  # InstructBlipQFormerEmbeddings
-        out += [("qformer.embeddings.word_embeddings.weight", (_size("qformer_config", section, "vocab_size"), width)),
-                ("qformer.embeddings.position_embeddings.weight",
-                 (_size("qformer_config", section, "max_position_embeddings"), width)),
-                ("qformer.embeddings.layernorm.weight", (width,)), ("qformer.embeddings.layernorm.bias", (width,))]
-    else:
-        out += [("qformer.layernorm.weight", (width,)), ("qformer.layernorm.bias", (width,))]
-    plain = _attention("attention", width, width)
-    cross = _attention("crossattention", width, tower.hidden_size)
-    ffns = (_ffn("intermediate", "output", width, inner) if text_path else []) + _ffn(
-        "intermediate_query", "output_query", width, inner)
-    for i in range(layers):
-        block = plain + (cross if i % every == 0 else []) + ffns
-        out += [(f"qformer.encoder.layer.{i}.{name}", shape) for name, shape in block]
-    return out + [("language_projection.weight", (hidden, width)), ("language_projection.bias", (hidden,))]
+    return [("query_tokens", (1, queries, width)), *layers, ("language_projection.weight", (hidden, width)),
+            ("language_projection.bias", (hidden,))]
 
 
 def instructblip(config: Mapping[str, Any], tower: BlipVisionTower, hidden: int) -> list[tuple[str, tuple[int, ...]]]:
