@@ -20,6 +20,7 @@ from _family_configs_i import CONFIGS_I
 from _family_configs_j import CONFIGS_J
 from _family_configs_k import CONFIGS_K
 from _family_configs_l import CONFIGS_L
+from _family_configs_ma import CONFIGS_MA
 from _family_configs_n import CONFIGS_N
 from _family_configs_o import CONFIGS_O
 from _family_configs_p import CONFIGS_P
@@ -839,7 +840,7 @@ CONFIGS.update(CONFIGS_F)
 CONFIGS.update(CONFIGS_G)
 CONFIGS.update(CONFIGS_H)
 for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, CONFIGS_P, CONFIGS_Q, CONFIGS_R,
-             CONFIGS_S, CONFIGS_V, CONFIGS_X, CONFIGS_Y):
+             CONFIGS_S, CONFIGS_V, CONFIGS_X, CONFIGS_Y, CONFIGS_MA):
     CONFIGS.update(_set)
 
 

@@ -66,10 +66,11 @@ MINICPMV4_6_DEFAULTS = {"hidden_size": 768, "intermediate_size": 3072, "num_hidd
                         "window_kernel_size": [2, 2]}
 """transformers 5.24.0 models/minicpmv4_6/configuration_minicpmv4_6.py (MiniCPMV4_6VisionConfig)."""
 
-# MiniCPM-V 4.7's vision config class has the same defaults and its modeling the same modules
-# (models/minicpmv4_7/, diffed).
+# MiniCPM-V 4.7's and MiniCPM-OCR's vision config classes have the same defaults and their modeling the same modules
+# (models/minicpmv4_7/, models/minicpm_ocr/, diffed).
 TOWERS = {"minicpmv4_6_vision": TowerKind(MINICPMV4_6_DEFAULTS, make),
-          "minicpmv4_7_vision": TowerKind(MINICPMV4_6_DEFAULTS, make)}
+          "minicpmv4_7_vision": TowerKind(MINICPMV4_6_DEFAULTS, make),
+          "minicpm_ocr_vision": TowerKind(MINICPMV4_6_DEFAULTS, make)}
 
 
 def minicpmv4_6(config: Mapping[str, Any], vision: Any, hidden: int) -> list[tuple[str, tuple[int, ...]]]:

@@ -1,0 +1,57 @@
+"""The whole models of set MA (issue #16: MiniCPM-OCR, ...): one-line refusals for a config their towers cannot
+count, the components, and the text decoder alone as its own family counts it.  Each whole model is checked tensor by
+tensor in tests/test_families.py and test_buffers.py."""
+
+from __future__ import annotations
+
+import pytest
+from _family_configs_ma import CONFIGS_MA
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import paramledger
+from paramledger._exceptions import ArchitectureError
+from paramledger.reference import build_reference, diff
+from paramledger.towers import text_only
+
+
+def _refused(config: dict, message: str) -> None:
+    with pytest.raises(ArchitectureError, match=message) as error:
+        paramledger.load(config)
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("model_type", sorted(CONFIGS_MA))
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_the_decoder_alone_is_its_text_configs_causal_lm(model_type, data):
+    """--text-only: the decoder text_config names, tensor by tensor against its own CausalLM."""
+    config = data.draw(CONFIGS_MA[model_type], label="config")
+    decoder = paramledger.inventory(text_only(paramledger.load(config)))
+    result = diff(decoder, build_reference(config["text_config"]))
+    assert result.matches, result.to_json()
+
+
+@pytest.mark.parametrize(("model_type", "components"), [
+    ("minicpm_ocr", {"vision", "projector"}),
+])
+def test_the_tower_and_projector_are_their_own_components(model_type, components):
+    by_component = paramledger.inventory(paramledger.load({"model_type": model_type})).components
+    assert components <= set(by_component)
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({"model_type": "minicpm_ocr", "merger_times": 0}, "merger_times: must be a positive whole number, got 0"),
+    ({"model_type": "minicpm_ocr", "vision_config": {"window_kernel_size": [2]}},
+     r"vision_config.window_kernel_size: must be a \[height, width\] pair of positive whole numbers, got \[2\]"),
+    ({"model_type": "minicpm_ocr", "vision_config": {"hidden_size": 0}}, "vision_config.hidden_size"),
+])
+def test_a_config_it_cannot_count_is_one_line(config, message):
+    _refused(config, message)
+
+
+def test_minicpm_ocr_ties_its_head_by_its_class_default():
+    """MiniCPMOcrConfig ties (MiniCPMV4_6Config does not): the same modules otherwise."""
+    assert paramledger.inventory(paramledger.load({"model_type": "minicpm_ocr"})).tied
+    untied = {"model_type": "minicpm_ocr", "tie_word_embeddings": False, "text_config": {"num_hidden_layers": 1}}
+    assert diff(paramledger.inventory(paramledger.load(untied)), build_reference(untied)).matches
