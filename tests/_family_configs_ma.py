@@ -10,7 +10,29 @@ from hypothesis import strategies as st
 
 booleans = st.booleans()
 
+
+@st.composite
+def lfm3_vl_vision(draw) -> dict:
+    """Lfm3VlVisionConfig: heads (and KV heads, often not dividing them) over a width they may not divide, the
+    layer types drawn or left to __post_init__, the patch, kernel and merge sizes, sometimes a head_dim (only the
+    RoPE's table reads it)."""
+    heads, depth = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    vision = {"model_type": "lfm3_vl_vision", "hidden_size": heads * draw(st.integers(1, 6)) + draw(st.integers(0, 1)),
+              "intermediate_size": draw(st.integers(1, 32)), "num_hidden_layers": depth, "num_attention_heads": heads,
+              "num_key_value_heads": draw(st.integers(1, 4)), "conv_kernel_size": draw(st.integers(1, 4)),
+              "in_channels": draw(st.integers(1, 3)), "patch_size": draw(st.integers(1, 3)),
+              "temporal_patch_size": draw(st.integers(1, 2)), "spatial_merge_size": draw(st.integers(1, 3))}
+    if draw(booleans):
+        vision["layer_types"] = draw(st.lists(st.sampled_from(["conv", "full_attention"]), min_size=depth,
+                                              max_size=depth))
+    if draw(booleans):
+        vision["head_dim"] = 2 * draw(st.integers(1, 6))  # validate_rope: even
+    return vision
+
+
 CONFIGS_MA = {
+    "lfm3_vl": whole("lfm3_vl", "lfm3", _set("lfm3"), lfm3_vl_vision(), projector_hidden_size=st.integers(1, 32),
+                     projector_bias=booleans),
     # MiniCPM-V 4.6's strategy (tests/_family_configs_l.py) under MiniCPM-OCR's types
     "minicpm_ocr": whole("minicpm_ocr", "qwen3_5_text", _set("qwen3_5_text"), vit("minicpm_ocr_vision").flatmap(
         lambda vision: st.lists(st.integers(1, 3), min_size=2, max_size=2).map(

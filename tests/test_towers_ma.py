@@ -34,6 +34,7 @@ def test_the_decoder_alone_is_its_text_configs_causal_lm(model_type, data):
 
 @pytest.mark.parametrize(("model_type", "components"), [
     ("minicpm_ocr", {"vision", "projector"}),
+    ("lfm3_vl", {"vision", "projector"}),
 ])
 def test_the_tower_and_projector_are_their_own_components(model_type, components):
     by_component = paramledger.inventory(paramledger.load({"model_type": model_type})).components
@@ -45,6 +46,19 @@ def test_the_tower_and_projector_are_their_own_components(model_type, components
     ({"model_type": "minicpm_ocr", "vision_config": {"window_kernel_size": [2]}},
      r"vision_config.window_kernel_size: must be a \[height, width\] pair of positive whole numbers, got \[2\]"),
     ({"model_type": "minicpm_ocr", "vision_config": {"hidden_size": 0}}, "vision_config.hidden_size"),
+    ({"model_type": "lfm3_vl", "vision_config": {"num_hidden_layers": 2, "layer_types": ["conv"]}},
+     r"vision_config.layer_types: must list 2 of 'conv' and 'full_attention' \(num_hidden_layers\), got \['conv'\]"),
+    ({"model_type": "lfm3_vl", "vision_config": {"layer_types": ["sliding_attention"] * 14}},
+     "vision_config.layer_types: must list 14 of 'conv' and 'full_attention'"),
+    ({"model_type": "lfm3_vl", "vision_config": {"head_dim": 5}}, "vision_config.head_dim: 5 is odd"),
+    ({"model_type": "lfm3_vl", "vision_config": {"conv_kernel_size": 0}},
+     "vision_config.conv_kernel_size: must be a positive whole number, got 0"),
+    ({"model_type": "lfm3_vl", "vision_config": {"spatial_merge_size": "2"}},
+     "vision_config.spatial_merge_size: must be a positive whole number, got '2'"),
+    ({"model_type": "lfm3_vl", "vision_config": {"hidden_size": 8, "num_attention_heads": 16}},
+     "vision_config.num_attention_heads: 16 heads of hidden_size=8 would be 0 wide"),
+    ({"model_type": "lfm3_vl", "projector_hidden_size": 0}, "projector_hidden_size: must be a positive whole number"),
+    ({"model_type": "lfm3_vl", "projector_bias": "yes"}, "projector_bias: must be true or false, got 'yes'"),
 ])
 def test_a_config_it_cannot_count_is_one_line(config, message):
     _refused(config, message)
@@ -55,3 +69,13 @@ def test_minicpm_ocr_ties_its_head_by_its_class_default():
     assert paramledger.inventory(paramledger.load({"model_type": "minicpm_ocr"})).tied
     untied = {"model_type": "minicpm_ocr", "tie_word_embeddings": False, "text_config": {"num_hidden_layers": 1}}
     assert diff(paramledger.inventory(paramledger.load(untied)), build_reference(untied)).matches
+
+
+def test_lfm3_vl_registers_its_decoder_before_its_tower():
+    """Lfm3VlModel.__init__ makes the language model first, then the tower and projector: named_parameters() order."""
+    config = {"model_type": "lfm3_vl", "text_config": {"num_hidden_layers": 2, "vocab_size": 40, "pad_token_id": 0},
+              "vision_config": {"num_hidden_layers": 3}}
+    names = [t.name for t in paramledger.inventory(paramledger.load(config)).tensors]
+    assert names[0] == "model.language_model.embed_tokens.weight"
+    assert names.index("model.language_model.embedding_norm.weight") < names.index("model.vision_tower.patch_embed.weight")
+    assert diff(paramledger.inventory(paramledger.load(config)), build_reference(config)).matches
