@@ -5,6 +5,7 @@ Each spells the keys the way the family's config class does (tests/_family_confi
 from __future__ import annotations
 
 from _family_configs_f import vit
+from _family_configs_g import qwen3_vl_vision
 from _family_configs_l import _set, whole
 from hypothesis import strategies as st
 
@@ -31,6 +32,9 @@ def lfm3_vl_vision(draw) -> dict:
 
 
 CONFIGS_MA = {
+    # Qwen3-VL's tower strategy (tests/_family_configs_g.py) under Cohere Compass's vision types, the old spelling too
+    "cohere_compass": whole("cohere_compass", "cohere_compass_text", _set("cohere_compass_text"),
+                            st.sampled_from(["cohere_compass_vision", "cohere_compass"]).flatmap(qwen3_vl_vision)),
     "lfm3_vl": whole("lfm3_vl", "lfm3", _set("lfm3"), lfm3_vl_vision(), projector_hidden_size=st.integers(1, 32),
                      projector_bias=booleans),
     # MiniCPM-V 4.6's strategy (tests/_family_configs_l.py) under MiniCPM-OCR's types

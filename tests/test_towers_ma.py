@@ -4,6 +4,8 @@ tensor in tests/test_families.py and test_buffers.py."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from _family_configs_ma import CONFIGS_MA
 from hypothesis import given, settings
@@ -35,6 +37,7 @@ def test_the_decoder_alone_is_its_text_configs_causal_lm(model_type, data):
 @pytest.mark.parametrize(("model_type", "components"), [
     ("minicpm_ocr", {"vision", "projector"}),
     ("lfm3_vl", {"vision", "projector"}),
+    ("cohere_compass", {"vision", "projector"}),
 ])
 def test_the_tower_and_projector_are_their_own_components(model_type, components):
     by_component = paramledger.inventory(paramledger.load({"model_type": model_type})).components
@@ -59,6 +62,14 @@ def test_the_tower_and_projector_are_their_own_components(model_type, components
      "vision_config.num_attention_heads: 16 heads of hidden_size=8 would be 0 wide"),
     ({"model_type": "lfm3_vl", "projector_hidden_size": 0}, "projector_hidden_size: must be a positive whole number"),
     ({"model_type": "lfm3_vl", "projector_bias": "yes"}, "projector_bias: must be true or false, got 'yes'"),
+    ({"model_type": "cohere_compass", "vision_config": {"deepstack_visual_indexes": 3}},
+     "vision_config.deepstack_visual_indexes: must be a list of layer indexes, got 3"),
+    ({"model_type": "cohere_compass", "vision_config": {"num_position_embeddings": 0}},
+     "vision_config.num_position_embeddings: must be a positive"),
+    ({"model_type": "cohere_compass", "vision_config": {"out_hidden_size": 2.5}},
+     "vision_config.out_hidden_size: must be a positive whole number, got 2.5"),
+    ({"model_type": "cohere_compass", "vision_config": {"model_type": "made_up_vision"}},
+     "vision_config.model_type: 'made_up_vision' is a vision tower paramledger does not build yet"),
 ])
 def test_a_config_it_cannot_count_is_one_line(config, message):
     _refused(config, message)
@@ -79,3 +90,19 @@ def test_lfm3_vl_registers_its_decoder_before_its_tower():
     assert names[0] == "model.language_model.embed_tokens.weight"
     assert names.index("model.language_model.embedding_norm.weight") < names.index("model.vision_tower.patch_embed.weight")
     assert diff(paramledger.inventory(paramledger.load(config)), build_reference(config)).matches
+
+
+def test_cohere_compass_is_qwen3_vls_whole_model_untied_whatever_text_config_says():
+    """CohereCompassConfig ties by its own tie_word_embeddings (False); text_config's (True) ties nothing.  The
+    mergers (model.visual.merger and the deepstack ones) are the projector, as Qwen3-VL's."""
+    config = {"model_type": "cohere_compass", "text_config": {
+        "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 50, "pad_token_id": 0,
+        "tie_word_embeddings": True, "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 1e4}}},
+        "vision_config": {"model_type": "cohere_compass", "depth": 2, "deepstack_visual_indexes": [1]}}
+    inv = paramledger.inventory(paramledger.load(config))
+    reference = build_reference(config)
+    assert not inv.tied and diff(inv, reference).matches
+    mergers = sum(math.prod(shape) for name, shape in reference.tensors if "merger" in name)
+    assert inv.components["projector"] == mergers
+    decoder = paramledger.inventory(text_only(paramledger.load(config)))
+    assert decoder.tied and not any(t.name.startswith("model.visual.") for t in decoder.tensors)

@@ -51,6 +51,8 @@ DEFAULTS_NEED = {
 REFERENCE_NEEDS = {
     # CohereCompassTextConfig: rope_parameters needs one entry per layer type (KeyError 'full_attention')
     "cohere_compass_text": {"rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 10000.0}}},
+    "cohere_compass": {"text_config": {"rope_parameters": {"full_attention": {"rope_type": "default",
+                                                                              "rope_theta": 10000.0}}}},
     # DbrxAttention reads attn_config.rope_theta, which DbrxAttentionConfig does not declare (AttributeError)
     "dbrx": {"attn_config": {"rope_theta": 10000.0}},
 }
