@@ -31,7 +31,27 @@ def lfm3_vl_vision(draw) -> dict:
     return vision
 
 
+@st.composite
+def minimax_m3_vl_vision(draw) -> dict:
+    """MiniMaxM3VLVisionConfig: a width heads divide (its attention's ValueError), the Conv3d's channels and patch sizes, the merge the
+    projector folds, sometimes a head_dim (only the RoPE's table reads it) or the axial rope_parameters."""
+    heads = draw(st.integers(1, 4))
+    vision = {"model_type": "minimax_m3_vl_vision",
+              "hidden_size": heads * draw(st.integers(1, 8)),
+              "intermediate_size": draw(st.integers(1, 32)), "num_hidden_layers": draw(st.integers(1, 3)),
+              "num_attention_heads": heads, "num_channels": draw(st.integers(1, 3)),
+              "patch_size": draw(st.integers(1, 3)), "temporal_patch_size": draw(st.integers(1, 2)),
+              "spatial_merge_size": draw(st.integers(1, 3))}
+    if draw(booleans):
+        vision["head_dim"] = 2 * draw(st.integers(1, 12))
+    if draw(booleans):
+        vision["rope_parameters"] = {"rope_type": "axial", "rope_theta": 10000.0}
+    return vision
+
+
 CONFIGS_MA = {
+    "minimax_m3_vl": whole("minimax_m3_vl", "minimax_m3_vl_text", _set("minimax_m3_vl_text"), minimax_m3_vl_vision(),
+                           projector_hidden_size=st.integers(1, 32)),
     # Qwen3-VL's tower strategy (tests/_family_configs_g.py) under Cohere Compass's vision types, the old spelling too
     "cohere_compass": whole("cohere_compass", "cohere_compass_text", _set("cohere_compass_text"),
                             st.sampled_from(["cohere_compass_vision", "cohere_compass"]).flatmap(qwen3_vl_vision)),

@@ -38,6 +38,7 @@ def test_the_decoder_alone_is_its_text_configs_causal_lm(model_type, data):
     ("minicpm_ocr", {"vision", "projector"}),
     ("lfm3_vl", {"vision", "projector"}),
     ("cohere_compass", {"vision", "projector"}),
+    ("minimax_m3_vl", {"vision", "projector"}),
 ])
 def test_the_tower_and_projector_are_their_own_components(model_type, components):
     by_component = paramledger.inventory(paramledger.load({"model_type": model_type})).components
@@ -70,6 +71,16 @@ def test_the_tower_and_projector_are_their_own_components(model_type, components
      "vision_config.out_hidden_size: must be a positive whole number, got 2.5"),
     ({"model_type": "cohere_compass", "vision_config": {"model_type": "made_up_vision"}},
      "vision_config.model_type: 'made_up_vision' is a vision tower paramledger does not build yet"),
+    ({"model_type": "minimax_m3_vl", "vision_config": {"hidden_size": 10, "num_attention_heads": 3}},
+     "vision_config.num_attention_heads: 3 heads do not divide hidden_size=10"),
+    ({"model_type": "minimax_m3_vl", "vision_config": {"temporal_patch_size": 0}},
+     "vision_config.temporal_patch_size: must be a positive whole number, got 0"),
+    ({"model_type": "minimax_m3_vl", "vision_config": {"rope_parameters": {"rope_type": "default"}}},
+     "vision_config.rope_parameters: its rope_type must be 'axial'"),
+    ({"model_type": "minimax_m3_vl", "vision_config": {"head_dim": -4}},
+     "vision_config.head_dim: must be a positive whole number, got -4"),
+    ({"model_type": "minimax_m3_vl", "projector_hidden_size": None},
+     "projector_hidden_size: must be a positive whole number, got None"),
 ])
 def test_a_config_it_cannot_count_is_one_line(config, message):
     _refused(config, message)
@@ -106,3 +117,18 @@ def test_cohere_compass_is_qwen3_vls_whole_model_untied_whatever_text_config_say
     assert inv.components["projector"] == mergers
     decoder = paramledger.inventory(text_only(paramledger.load(config)))
     assert decoder.tied and not any(t.name.startswith("model.visual.") for t in decoder.tensors)
+
+
+@pytest.mark.parametrize(("whole", "text"), [(None, None), (False, True), (True, False)])
+def test_minimax_m3_vl_ties_where_either_tie_word_embeddings_says(whole, text):
+    """MiniMaxM3VLConfig.__post_init__ ties the whole model where its own or text_config's tie_word_embeddings is
+    set (both False by default); merged_hidden_size is set from the decoder's width whatever the config says."""
+    config = {"model_type": "minimax_m3_vl", "merged_hidden_size": 5, "text_config": {
+        "num_hidden_layers": 1, "hidden_size": 32, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 8,
+        "vocab_size": 50, "pad_token_id": 0, "num_local_experts": 2, "num_experts_per_tok": 1, "intermediate_size": 8,
+        **({} if text is None else {"tie_word_embeddings": text})},
+        "vision_config": {"num_hidden_layers": 1, "hidden_size": 16, "num_attention_heads": 2},
+        **({} if whole is None else {"tie_word_embeddings": whole})}
+    inv = paramledger.inventory(paramledger.load(config))
+    assert inv.tied == bool(whole or text)
+    assert diff(inv, build_reference(config)).matches
