@@ -61,6 +61,8 @@ def test_the_tower_and_projector_are_their_own_components(model_type, components
      "vision_config.spatial_merge_size: must be a positive whole number, got '2'"),
     ({"model_type": "lfm3_vl", "vision_config": {"hidden_size": 8, "num_attention_heads": 16}},
      "vision_config.num_attention_heads: 16 heads of hidden_size=8 would be 0 wide"),
+    ({"model_type": "lfm3_vl", "vision_config": {"rope_parameters": {"rope_type": "yarn"}}},
+     "vision_config.rope_parameters: its rope_type must be 'axial'"),
     ({"model_type": "lfm3_vl", "projector_hidden_size": 0}, "projector_hidden_size: must be a positive whole number"),
     ({"model_type": "lfm3_vl", "projector_bias": "yes"}, "projector_bias: must be true or false, got 'yes'"),
     ({"model_type": "cohere_compass", "vision_config": {"deepstack_visual_indexes": 3}},

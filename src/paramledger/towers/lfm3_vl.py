@@ -79,6 +79,11 @@ def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> Lfm3VlTow
     if heads > d:
         raise ArchitectureError("vision_config.num_attention_heads", f"{heads} heads of hidden_size={d} would be "
                                 "0 wide", where)
+    rope = vision.get("rope_parameters") or {}
+    if not isinstance(rope, Mapping) or rope.get("rope_type", "axial") != "axial":
+        # Lfm3VlVisionRotaryEmbedding raises on any other
+        raise ArchitectureError("vision_config.rope_parameters", f"its rope_type must be 'axial', got {rope!r}"[:200],
+                                where)
     types = vision.get("layer_types")
     if types is None:  # Lfm3VlVisionConfig.__post_init__
         types = [CONV if i < 2 or i % 2 else ATTENTION for i in range(depth)]
