@@ -52,9 +52,10 @@ def minimax_m3_vl_vision(draw) -> dict:
 CONFIGS_MA = {
     "minimax_m3_vl": whole("minimax_m3_vl", "minimax_m3_vl_text", _set("minimax_m3_vl_text"), minimax_m3_vl_vision(),
                            projector_hidden_size=st.integers(1, 32)),
-    # Qwen3-VL's tower strategy (tests/_family_configs_g.py) under Cohere Compass's vision types, the old spelling too
+    # Qwen3-VL's tower strategy (tests/_family_configs_g.py) under Cohere Compass's vision type, or Qwen3-VL's (the
+    # class builds its own tower whatever it says)
     "cohere_compass": whole("cohere_compass", "cohere_compass_text", _set("cohere_compass_text"),
-                            st.sampled_from(["cohere_compass_vision", "cohere_compass"]).flatmap(qwen3_vl_vision)),
+                            st.sampled_from(["cohere_compass_vision", "qwen3_vl_vision"]).flatmap(qwen3_vl_vision)),
     "lfm3_vl": whole("lfm3_vl", "lfm3", _set("lfm3"), lfm3_vl_vision(), projector_hidden_size=st.integers(1, 32),
                      projector_bias=booleans),
     # MiniCPM-V 4.6's strategy (tests/_family_configs_l.py) under MiniCPM-OCR's types

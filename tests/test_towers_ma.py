@@ -71,8 +71,6 @@ def test_the_tower_and_projector_are_their_own_components(model_type, components
      "vision_config.num_position_embeddings: must be a positive"),
     ({"model_type": "cohere_compass", "vision_config": {"out_hidden_size": 2.5}},
      "vision_config.out_hidden_size: must be a positive whole number, got 2.5"),
-    ({"model_type": "cohere_compass", "vision_config": {"model_type": "made_up_vision"}},
-     "vision_config.model_type: 'made_up_vision' is a vision tower paramledger does not build yet"),
     ({"model_type": "minimax_m3_vl", "vision_config": {"hidden_size": 10, "num_attention_heads": 3}},
      "vision_config.num_attention_heads: 3 heads do not divide hidden_size=10"),
     ({"model_type": "minimax_m3_vl", "vision_config": {"temporal_patch_size": 0}},
@@ -134,3 +132,13 @@ def test_minimax_m3_vl_ties_where_either_tie_word_embeddings_says(whole, text):
     inv = paramledger.inventory(paramledger.load(config))
     assert inv.tied == bool(whole or text)
     assert diff(inv, build_reference(config)).matches
+
+
+@pytest.mark.parametrize("spelling", ["cohere_compass_vision", "cohere_compass", "qwen2_vl_vision", "made_up_vision"])
+def test_cohere_compass_builds_its_own_tower_whatever_vision_configs_model_type_says(spelling):
+    """CohereCompassConfig's sub-config spec is CohereCompassVisionConfig itself: no model_type is resolved."""
+    config = {"model_type": "cohere_compass", "text_config": {
+        "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 50, "pad_token_id": 0,
+        "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 1e4}}},
+        "vision_config": {"model_type": spelling, "depth": 1}}
+    assert diff(paramledger.inventory(paramledger.load(config)), build_reference(config)).matches

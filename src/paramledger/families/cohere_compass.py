@@ -35,5 +35,7 @@ COHERE_COMPASS_TEXT = Family(
 FAMILIES = [COHERE_COMPASS_TEXT, multimodal(
     COHERE_COMPASS_TEXT, "cohere_compass", "transformers 5.24.0 models/cohere_compass/configuration_cohere_compass.py "
     "(CohereCompassConfig: text_config cohere_compass_text, vision_config cohere_compass_vision)",
-    Whole({"model_type": "cohere_compass_vision"}, none, vision_prefix="model.visual.", tie_word_embeddings=False),
+    # its sub-config spec names CohereCompassVisionConfig, which it builds whatever vision_config's model_type says
+    Whole({"model_type": "cohere_compass_vision"}, none, vision_prefix="model.visual.", tie_word_embeddings=False,
+          vision_kind="cohere_compass_vision"),
     "CohereCompassForConditionalGeneration")]

@@ -8,6 +8,6 @@ from __future__ import annotations
 from ._kind import TowerKind
 from .qwen_vl import QWEN3_VL, QWEN3_VL_DEFAULTS, windowed
 
-_COMPASS = TowerKind(QWEN3_VL_DEFAULTS, windowed(QWEN3_VL))
-# CohereCompassConfig.__post_init__ reads an old checkpoint's vision_config model_type, the whole model's, as its tower
-TOWERS = {"cohere_compass_vision": _COMPASS, "cohere_compass": _COMPASS}
+# the whole family names this kind whatever vision_config's model_type says (CohereCompassConfig's sub-config spec is
+# the class itself, so transformers resolves no model_type: families/cohere_compass.py)
+TOWERS = {"cohere_compass_vision": TowerKind(QWEN3_VL_DEFAULTS, windowed(QWEN3_VL))}
