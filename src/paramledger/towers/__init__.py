@@ -73,6 +73,8 @@ class Whole(NamedTuple):
     # The decoder's naming in the whole model -> its naming there, where the model moves more than "model." (BLIP-2's
     # head under language_model, its towers first in model_order), for every text type alike; None: as it is
     renamed: Any = None
+    # Why --text-only is refused, where the decoder alone is no class transformers builds (GIT's); "": it counts it
+    decoder_alone_refused: str = ""
 
     @property
     def towers_said(self) -> str:
@@ -197,7 +199,8 @@ def text_only(arch: Any) -> Any:
         return arch
     from ..families import get
 
-    spec = getattr(get(arch.model_type), "seq2seq", None)
+    family = get(arch.model_type)
+    spec = getattr(family, "seq2seq", None) or getattr(family, "whole", None)
     if spec is not None and spec.decoder_alone_refused:
         from .._exceptions import OptionError
 
