@@ -110,12 +110,13 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         arch = Architecture.from_mapping(values, where, tuple(notes), stored=stored_format(top, config, where))
     except ArchitectureError as error:  # said under the config's own key (GPT-2's n_head), not the field's
         key = _key_of(family, error.key, merged)
-        if key == error.key or error.where != where:
-            raise
         message = error.message
         if "head_dim" not in family.keys:  # the design's hint names a key this config class does not have
             message = message.removesuffix("; set head_dim")
-        raise ArchitectureError(key, f"{message} ({key} is read as {error.key})", where) from None
+        if key == error.key and message == error.message or error.where != where:
+            raise
+        raise ArchitectureError(key, message if key == error.key else f"{message} ({key} is read as {error.key})",
+                                where) from None
     if family.explain:
         notes = [note for explain in family.explain if (note := explain(arch)) is not None]
         arch = arch.with_fields(notes=(*arch.notes, *notes)) if notes else arch
