@@ -1,9 +1,10 @@
-"""Hypothesis strategies: random small configs for the whole GIT model of set U (issue #16), typed here.
+"""Hypothesis strategies: random small configs for the whole GIT and Janus models of set U (issue #16), typed here.
 
 Each spells the keys the way the family's config class does (tests/_family_configs.py's style)."""
 
 from __future__ import annotations
 
+from _family_configs_l import _set, whole
 from hypothesis import strategies as st
 
 booleans = st.booleans()
@@ -47,4 +48,35 @@ def git(draw) -> dict:
     return config
 
 
-CONFIGS_U: dict[str, st.SearchStrategy] = {"git": git()}
+@st.composite
+def janus_vision(draw) -> dict:
+    """JanusVisionConfig: heads dividing the width, an image of whole and part patches (the grid floors), an MLP
+    ratio (the width is int(hidden × ratio)), both switches, the aligner's width and depth (0 and 1: fc1 alone)."""
+    heads, patch = draw(st.integers(1, 3)), draw(st.integers(1, 4))
+    return {"model_type": "janus_vision_model", "hidden_size": heads * draw(st.integers(1, 4)) * 2,
+            "num_attention_heads": heads, "num_hidden_layers": draw(st.integers(1, 2)),
+            "num_channels": draw(st.integers(1, 3)), "patch_size": patch,
+            "image_size": patch * draw(st.integers(1, 4)) + draw(st.integers(0, patch - 1)),
+            "mlp_ratio": draw(st.sampled_from([0.5, 1, 2.5, 4.0])), "attention_bias": draw(booleans),
+            "use_qk_norm": draw(booleans), "projection_dim": draw(st.integers(1, 16)), "depth": draw(st.integers(0, 3))}
+
+
+@st.composite
+def janus_vq(draw) -> dict:
+    """JanusVQVAEConfig: channels the 32 GroupNorm groups divide, one to three resolutions (attention blocks at the
+    last, shortcuts where a multiplier changes the width), 0 to 2 blocks, double_latent, the codebook and the
+    generation aligner's and head's widths."""
+    return {"model_type": "janus_vqgan", "base_channels": draw(st.sampled_from([32, 64])),
+            "channel_multiplier": draw(st.lists(st.integers(1, 2), min_size=1, max_size=3)),
+            "num_res_blocks": draw(st.integers(0, 2)), "latent_channels": draw(st.integers(1, 8)),
+            "double_latent": draw(booleans), "embed_dim": draw(st.integers(1, 6)),
+            "num_embeddings": draw(st.integers(1, 40)), "in_channels": draw(st.integers(1, 3)),
+            "out_channels": draw(st.integers(1, 3)), "projection_dim": draw(st.integers(1, 16)),
+            "num_hidden_layers": draw(st.integers(0, 3)), "image_token_embed_dim": draw(st.integers(1, 16))}
+
+
+CONFIGS_U: dict[str, st.SearchStrategy] = {
+    "git": git(),
+    "janus": st.tuples(whole("janus", "llama", _set("llama"), janus_vision()), janus_vq()).map(
+        lambda drawn: {**drawn[0], "vq_config": drawn[1]}),
+}
