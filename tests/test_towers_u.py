@@ -142,3 +142,136 @@ def test_the_decoder_caches_what_transformers_caches(data):
         cache = model(input_ids=ids, pixel_values=pixels, use_cache=True).past_key_values
     images = image_tokens(arch, max(frames, 1), None)
     assert kv_cache(arch, images + tokens, batch, "fp32").bytes == _cache_bytes(cache)
+
+
+SMALL_LLAMA = {"model_type": "llama", "hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2,
+               "intermediate_size": 8, "vocab_size": 50}
+SMALL_JANUS = {"model_type": "janus", "text_config": SMALL_LLAMA,
+               "vision_config": {"hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2, "image_size": 8,
+                                 "patch_size": 4, "projection_dim": 16},
+               "vq_config": {"base_channels": 32, "channel_multiplier": [1, 2], "num_res_blocks": 1,
+                             "latent_channels": 4, "num_embeddings": 20, "embed_dim": 4, "projection_dim": 16,
+                             "image_token_embed_dim": 16}}
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({"text_config": {"model_type": "qwen2"}},
+     r"text_config.model_type: 'qwen2' is not a text decoder paramledger builds in janus \(it builds llama\)"),
+    ({"vq_config": [1]}, "vq_config: must be a JSON object"),
+    ({"vq_config": {"base_channels": 48}}, "vq_config.base_channels: 48 × a channel_multiplier gives 48 channels, "
+                                            "which the blocks' 32 GroupNorm groups do not divide"),
+    ({"vq_config": {"channel_multiplier": []}},
+     r"vq_config.channel_multiplier: must be a non-empty list of whole numbers from 1, got \[\]"),
+    ({"vq_config": {"channel_multiplier": [1, 0]}}, "vq_config.channel_multiplier: must be a non-empty list"),
+    ({"vq_config": {"num_res_blocks": -1}}, "vq_config.num_res_blocks: must be a whole number from 0, got -1"),
+    ({"vq_config": {"double_latent": "yes"}}, "vq_config.double_latent: must be true or false, got 'yes'"),
+    ({"vq_config": {"num_embeddings": 0}}, "vq_config.num_embeddings: must be a whole number from 1, got 0"),
+    ({"vq_config": {"num_hidden_layers": 2.5}}, "vq_config.num_hidden_layers: must be a whole number from 0, got 2.5"),
+    ({"vq_config": {"num_res_blocks": 10**7}}, "vq_config.num_res_blocks: 5 resolutions of 10000000 blocks are beyond"),
+    ({"vision_config": {"num_attention_heads": 5}},
+     "vision_config.num_attention_heads: 5 heads do not divide hidden_size=1024"),
+    ({"vision_config": {"mlp_ratio": 0}}, "vision_config.mlp_ratio: must be a number above 0, got 0"),
+    ({"vision_config": {"mlp_ratio": float("nan")}}, "vision_config.mlp_ratio: must be a number above 0, got nan"),
+    ({"vision_config": {"mlp_ratio": 0.0001}}, r"vision_config.mlp_ratio: gives an MLP 0 wide"),
+    ({"vision_config": {"use_qk_norm": 1}}, "vision_config.use_qk_norm: must be true or false, got 1"),
+    ({"vision_config": {"depth": -1}}, "vision_config.depth: must be a whole number from 0, got -1"),
+    ({"vision_config": {"image_size": [384, 384]}},
+     r"vision_config.image_size: must be a whole number from 1, got \[384, 384\]"),
+    ({"vision_config": {"patch_size": 400}}, "vision_config.patch_size: 400 is larger than image_size=384"),
+    ({"tie_word_embeddings": "no"}, "tie_word_embeddings: must be true or false, got 'no'"),
+])
+def test_a_janus_config_it_cannot_count_is_one_line(config, message):
+    _refused({"model_type": "janus", **config}, message)
+
+
+def test_the_cli_refuses_a_bad_vq_key_in_one_line_with_status_2(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text('{"model_type": "janus", "vq_config": {"base_channels": 48}}')
+    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "vq_config.base_channels: 48 × a channel_multiplier gives 48 channels" in done.stderr
+
+
+def test_the_vision_model_and_vq_vae_are_towers_the_aligners_and_generation_parts_the_projector():
+    ours, (tower, vq, aligner, generation) = _sums(SMALL_JANUS, "model.vision_model.", "model.vqmodel.",
+                                                   "model.aligner.", "model.generation_")
+    assert (ours["vision"], ours["projector"]) == (tower + vq, aligner + generation)
+    assert generation == 20 * 4 + (16 * 4 + 16) + (16 * 16 + 16) + (16 * 16 + 16) + (20 * 16 + 20)
+
+
+def test_the_head_ties_by_the_whole_configs_key_alone():
+    """JanusConfig.tie_word_embeddings (True) decides; text_config's changes nothing."""
+    for whole in (None, True, False):
+        for text in (None, True, False):
+            config = {**SMALL_JANUS, "text_config": {**SMALL_LLAMA, **({} if text is None else
+                                                                         {"tie_word_embeddings": text})}}
+            if whole is not None:
+                config["tie_word_embeddings"] = whole
+            inventory = paramledger.inventory(paramledger.load(config))
+            assert inventory.tied == (whole is not False), (whole, text)
+            assert diff(inventory, build_reference(config)).matches
+
+
+def test_janus_non_embedding_count_drops_the_codebooks_as_hugging_face_does():
+    """The VQ codebook, generation_embeddings and the tower's positions are nn.Embeddings: HF drops them."""
+    import torch
+    from transformers import AutoConfig, AutoModelForImageTextToText
+
+    with torch.device("meta"):
+        model = AutoModelForImageTextToText.from_config(AutoConfig.for_model(**SMALL_JANUS))
+    inventory = paramledger.inventory(paramledger.load(SMALL_JANUS))
+    assert inventory.total == model.num_parameters()
+    assert inventory.non_embedding("hf") == model.num_parameters(exclude_embeddings=True)
+    assert inventory.total - inventory.non_embedding("hf") == 50 * 16 + 2 * 20 * 4 + 4 * 8
+
+
+def test_a_janus_image_costs_its_patch_grid():
+    assert image_tokens(paramledger.load(SMALL_JANUS), 3, None) == 3 * 4
+    assert image_tokens(paramledger.load({"model_type": "janus"}), 1, None) == 576
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_the_janus_decoder_alone_is_llamas_causal_lm(data):
+    """--text-only: text_config as LlamaForCausalLM builds it (its own tying), tensor by tensor."""
+    config = data.draw(CONFIGS_U["janus"], label="config")
+    decoder = paramledger.inventory(text_only(paramledger.load(config)))
+    result = diff(decoder, build_reference(config["text_config"]))
+    assert result.matches, result.to_json()
+
+
+@pytest.mark.slow  # a real model per example
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_the_janus_decoder_caches_what_transformers_caches(data):
+    """JanusForConditionalGeneration run on an image's placeholders and text (the aligner as wide as the decoder, so
+    its features take the placeholders' places), against the bytes of transformers' own cache."""
+    import torch
+
+    from paramledger.reference import auto_class, hf_config
+
+    config = data.draw(CONFIGS_U["janus"], label="config")
+    text = config["text_config"]
+    vocab = text.get("vocab_size", 32000)
+    if vocab < 2:
+        return
+    # (use_qk_norm off: JanusVisionAttention.forward applies its width-wide LayerNorm to the per-head reshape, which
+    # fails with more than one head in transformers 5.24.0 itself; the tensors it builds are counted either way)
+    config = {**config, "image_token_id": vocab - 1, "vision_config": {
+        **config["vision_config"], "projection_dim": text.get("hidden_size", 4096), "use_qk_norm": False}}
+    arch = paramledger.load(config)
+    hf = hf_config(config)
+    torch.manual_seed(0)
+    model = auto_class(hf).from_config(hf).eval()
+    assert type(model).__name__ == "JanusForConditionalGeneration"
+    tokens, batch = data.draw(st.integers(1, 12), label="tokens"), data.draw(st.integers(1, 2), label="batch")
+    vision = hf.vision_config
+    images = image_tokens(arch, 1, None)
+    pixels = torch.randn(batch, vision.num_channels, vision.image_size, vision.image_size)
+    words = torch.randint(0, vocab - 1, (batch, tokens), generator=torch.Generator().manual_seed(1))
+    ids = torch.cat([torch.full((batch, images), vocab - 1), words], dim=1)
+    with torch.no_grad():
+        cache = model(input_ids=ids, pixel_values=pixels, use_cache=True).past_key_values
+    assert kv_cache(arch, images + tokens, batch, "fp32").bytes == _cache_bytes(cache)

@@ -11,8 +11,8 @@ tie_word_embeddings alone (JanusConfig: True; text_config's changes nothing: che
 
 import dataclasses
 
-from ..towers import Whole, images
-from ..towers.janus import janus
+from ..towers import Whole
+from ..towers.janus import IMAGE_TOKENS, janus
 from ..towers.janus_vq import KEY
 from ._family import multimodal
 from .llama import FAMILIES as LLAMA
@@ -27,10 +27,8 @@ ORDER = ("model.vision_model", "model.aligner", "model.vqmodel", "model.generati
 _JANUS = multimodal(
     LLAMA_TEXT, "janus", "transformers 5.24.0 models/janus/configuration_janus.py (JanusConfig, JanusVisionConfig, "
     "JanusVQVAEConfig)",
-    # JanusProcessor expands each image to num_image_tokens placeholders, which the aligner's features (one per
-    # patch) replace one for one (JanusModel.get_placeholder_mask)
     Whole({"model_type": "janus_vision_model"}, janus, vision_prefix="model.vision_model.", projector_prefix="model.",
-          tie_word_embeddings=True, vision_kind="janus_vision_model", text_types=("llama",), image_tokens=images.patches,
+          tie_word_embeddings=True, vision_kind="janus_vision_model", text_types=("llama",), image_tokens=IMAGE_TOKENS,
           sub_towers=((KEY, {"model_type": "janus_vqgan"}, "janus_vqgan", "model.vqmodel."),)),
     "JanusForConditionalGeneration")
 FAMILIES = [dataclasses.replace(_JANUS, naming=dataclasses.replace(_JANUS.naming, model_order=ORDER))]

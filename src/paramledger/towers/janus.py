@@ -23,6 +23,7 @@ from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
 from ..limits import MAX_INTEGER, MAX_REPEAT, big
 from ._kind import TowerKind, section, stamped
+from .images import fixed
 from .janus_vq import KEY, VQ_DEFAULTS, whole
 
 _new = tuple.__new__
@@ -155,5 +156,16 @@ def janus(config: Mapping[str, Any], vision: JanusVisionTower, hidden: int) -> l
             ("generation_head.proj_out.weight", (width, image_embed)), ("generation_head.proj_out.bias", (width,)),
             ("generation_head.vision_head.weight", (codes, width)), ("generation_head.vision_head.bias", (codes,))]
 
+
+def _grid(config: Mapping[str, Any], tower: Any) -> int:
+    """The vision tower's patch grid, read from vision_config (the rule is handed the first tower registered, the
+    VQ-VAE, a sub-tower; the tower made from these values has refused any it cannot take)."""
+    vision = section(config, "vision_config", VISION_DEFAULTS)
+    return (vision["image_size"] // vision["patch_size"]) ** 2
+
+
+# JanusProcessor expands each image to num_image_tokens placeholders, which the aligner's features (one per patch)
+# replace one for one (JanusModel.get_placeholder_mask refuses any other count)
+IMAGE_TOKENS = fixed(_grid)
 
 TOWERS = {"janus_vision_model": TowerKind(VISION_DEFAULTS, make)}
