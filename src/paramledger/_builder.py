@@ -121,6 +121,10 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         towers = len(before) - own
     tensors: StampedTensors | tuple[Tensor, ...] = StampedTensors(before, n.layer + ".", blocks, c.tensors, kinds,
                                                                   n.layer_order, n.model_order)
+    if n.layer_lists:  # one ModuleList per kind of module (XLM): its names and order, as a flat list
+        from .layer_lists import by_module_list
+
+        tensors = by_module_list(tensors)
     if arch.frozen:  # frozen marks match full names: mark the expanded list (in the naming's order)
         tensors = tuple(t._replace(frozen=_frozen(t.name, arch.frozen)) for t in tensors)
     try:

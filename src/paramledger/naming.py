@@ -24,6 +24,10 @@ class Naming:
     positions_head_wide: bool = False
     positions_hidden_wide: bool = False  # hidden_size wide, whatever the tables' width (OPT's embed_positions)
     layer: str = "model.layers.{i}"
+    # The layers are no modules of their own: one ModuleList per kind of module under ``layer``'s parent
+    # (XLMModel's attentions.{i}, layer_norm1.{i}, ffns.{i}, layer_norm2.{i}), each list whole in named_parameters()
+    # (layer_lists.py renames and reorders the built layers; layer_order orders the lists)
+    layer_lists: bool = False
     embed_project: str = "model.embeddings_project"  # embedding_size: the Linear from the tables' width to hidden_size
     embed_project_always: bool = False  # that Linear even at equal widths (RemBertEncoder.embedding_hidden_mapping_in)
     embed_project_bias: bool = True  # (OPTDecoder.project_in has none)
