@@ -15,15 +15,24 @@ from .inventory import StampedTensors, Tensor
 def by_module_list(tensors: StampedTensors) -> tuple[Tensor, ...]:
     """The flat list with each layer's tensor under its list ("{parent}{list}.{i}.{rest}"), the lists in the order a
     layer's tensors first meet them (Naming.layer_order), each list's layers in order; the tensors outside the
-    layers where they were (model_order)."""
+    layers where they were (model_order).  One tuple made per tensor, as StampedTensors' own expansion makes."""
     before, after = tensors.outside()
-    flat = tuple(tensors)
     parent = tensors.layer_prefix.partition("{i}")[0]  # "transformer."
-    lists: dict[str, int] = {}  # a list's name -> its place, first met in layer 0
-    keyed = []
-    for t in flat[len(before):len(flat) - len(after)]:
-        module, _, rest = t.name[len(parent) + len(str(t.layer)) + 1:].partition(".")
-        keyed.append((lists.setdefault(module, len(lists)), t.layer, len(keyed),
-                      t._replace(name=f"{parent}{module}.{t.layer}.{rest}")))
-    keyed.sort()
-    return (*before, *(t for *_, t in keyed), *after)
+    kinds, keys = tensors.kinds_by_layer()  # each kind's block in layer_order; each layer's kind (None: all alike)
+    lists: dict[str, None] = {}  # the lists' names, in the order first met
+    split: list[dict[str, list[tuple[str, Tensor]]]] = []  # per kind: list name -> (rest of the name, tensor)
+    for block in kinds:
+        by_list: dict[str, list[tuple[str, Tensor]]] = {}
+        for t in block:
+            module, _, rest = t.name.partition(".")
+            lists.setdefault(module)
+            by_list.setdefault(module, []).append((rest, t))
+        split.append(by_list)
+    of_layer = keys if keys is not None else [0] * len(tensors.blocks)
+    new, flat = tuple.__new__, list(before)  # tuple.__new__: NamedTuple's _make without its check
+    for module in lists:
+        for i, kind in enumerate(of_layer):
+            flat += [new(Tensor, (f"{parent}{module}.{i}.{rest}", t[1], t[2], i, t[4], t[5]))
+                     for rest, t in split[kind].get(module, ())]
+    flat.extend(after)
+    return tuple(flat)

@@ -9,17 +9,30 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from .._exceptions import ArchitectureError
+from ..design.values import whole
+from ..limits import MAX_INTEGER, big
 from ._family import derived_from, same
 from .bert_variants import DISTILBERT
 
 TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
 
 
+def switch(config: Any, key: str) -> bool:
+    """A bool key a rule reads (XLMConfig declares it bool: transformers refuses another type too)."""
+    if not isinstance(value := config[key], bool):
+        raise ArchitectureError(key, f"must be true or false, got {value!r}"[:200])
+    return value
+
+
 def languages(config: Any) -> dict:
     """XLMModel.lang_embeddings (n_langs rows, an nn.Embedding) exists only with use_lang_emb and n_langs > 1
     (modeling_xlm.py line 703); gelu_activation picks gelu over relu (TransformerFFN, line 581)."""
-    rows = config["n_langs"] if config["use_lang_emb"] and config["n_langs"] > 1 else None
-    return {"type_vocab_size": rows, "hidden_act": "gelu" if config["gelu_activation"] else "relu"}
+    langs = whole(config["n_langs"], "n_langs", None)
+    if langs > MAX_INTEGER:  # (a rule's size: the bound every size key is held to)
+        raise ArchitectureError("n_langs", f"{big(langs)} is beyond the bound of {MAX_INTEGER:,} (docs/limits.md)")
+    rows = langs if switch(config, "use_lang_emb") and langs > 1 else None
+    return {"type_vocab_size": rows, "hidden_act": "gelu" if switch(config, "gelu_activation") else "relu"}
 
 
 # identical to distilbert except: the layers as module lists under "transformer" (attentions, layer_norm1, ffns,
@@ -56,7 +69,7 @@ XLM = derived_from(
 
 def pre_norm(config: Any) -> dict:
     """pre_norm: each layer's norms before their sublayers (FlaubertModel.forward, modeling_flaubert.py lines 893-920)."""
-    return {"norm_placement": "pre" if config["pre_norm"] else "post"}
+    return {"norm_placement": "pre" if switch(config, "pre_norm") else "post"}
 
 
 # identical to xlm except: FlaubertModel's pre_norm puts layer_norm1 before the attention and layer_norm2 before the
