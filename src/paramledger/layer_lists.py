@@ -4,7 +4,8 @@ models/xlm/modeling_xlm.py lines 708-724, FlaubertModel likewise) holds one nn.M
 layer's attention before any layer's norm.
 
 The builder builds those layers as any other's, under the lists' parent (``Naming.layer``, "transformer.{i}"); here
-the built list is renamed and reordered: layer i's "attentions.q_lin.weight" is "transformer.attentions.{i}.q_lin.weight".
+the built list is renamed and reordered: layer i's "attentions.q_lin.weight" is
+"transformer.attentions.{i}.q_lin.weight".
 The result is a flat list (no StampedTensors): its views read names per tensor, as they read a checkpoint's."""
 
 from __future__ import annotations

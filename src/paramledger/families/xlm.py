@@ -1,5 +1,5 @@
-"""XLM and FlauBERT (transformers 5.24.0 models/xlm, models/flaubert): XLMWithLMHeadModel and FlaubertWithLMHeadModel,
-the classes both the causal-LM and the masked-LM mappings register.  XLMModel is DistilBERT's layer (the same
+"""XLM and FlauBERT (transformers 5.24.0 models/xlm, models/flaubert): XLMWithLMHeadModel (in both the causal-LM and
+the masked-LM mappings) and FlaubertWithLMHeadModel (the masked-LM mapping's).  XLMModel is DistilBERT's layer (the same
 MultiHeadAttention q_lin/k_lin/v_lin/out_lin and TransformerFFN lin1/lin2, biased, post-LN) held as one ModuleList per
 kind of module (attentions.{i}, layer_norm1.{i}, ffns.{i}, layer_norm2.{i}: Naming.layer_lists, layer_lists.py),
 modeling_xlm.py lines 494-590 and 668-727; the head is XLMPredLayer (lines 866-905)."""
@@ -68,7 +68,7 @@ XLM = derived_from(
     requires={"asm": False, "is_encoder": True}, derive=(languages,))
 
 def pre_norm(config: Any) -> dict:
-    """pre_norm: each layer's norms before their sublayers (FlaubertModel.forward, modeling_flaubert.py lines 893-920)."""
+    """pre_norm: each layer's norms before their sublayers (FlaubertModel.forward, modeling_flaubert.py 893-920)."""
     return {"norm_placement": "pre" if switch(config, "pre_norm") else "post"}
 
 
