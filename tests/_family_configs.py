@@ -27,7 +27,8 @@ from _family_configs_p import CONFIGS_P
 from _family_configs_q import CONFIGS_Q
 from _family_configs_r import CONFIGS_R
 from _family_configs_s import CONFIGS_S
-             CONFIGS_S, CONFIGS_T, CONFIGS_U, CONFIGS_V, CONFIGS_X, CONFIGS_Y, CONFIGS_MA):
+from _family_configs_t import CONFIGS_T
+from _family_configs_u import CONFIGS_U
 from _family_configs_v import CONFIGS_V
 from _family_configs_x import CONFIGS_X
 from _family_configs_y import CONFIGS_Y
