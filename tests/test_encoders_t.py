@@ -91,3 +91,17 @@ def test_refusals_name_the_key(tmp_path, cli, model_type, key, value, message):
 def test_flaubert_pre_norm_must_be_a_bool():
     with pytest.raises(ArchitectureError, match="config: pre_norm: must be true or false, got 'yes'"):
         paramledger.load({"model_type": "flaubert", "pre_norm": "yes"})
+
+
+@pytest.mark.parametrize("model_type", ["xlm", "flaubert"])
+def test_a_depth_past_the_listed_bound_is_refused_in_one_line_and_the_bound_counts(tmp_path, cli, model_type):
+    """XLM's module lists make one tuple per tensor: 10,000 layers count (a few seconds), 10,001 are refused rather than
+    taking minutes and gigabytes at 10^6 (docs/limits.md); --set and --vary alike."""
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": model_type, "emb_dim": 8, "n_heads": 2, "n_words": 16}))
+    status, out, _ = cli("count", str(path), "--set", "n_layers=10000", "--json")
+    assert status == 0 and json.loads(out)["architecture"]["num_hidden_layers"] == 10_000
+    for argv in (["count", str(path), "--set", "n_layers=10001"], ["whatif", str(path), "--vary", "n_layers=1000000"]):
+        status, _, err = cli(*argv)
+        assert status == 2 and len(err.strip().splitlines()) == 1
+        assert "num_hidden_layers: " in err and "beyond the 10,000 paramledger lists one tensor at a time" in err

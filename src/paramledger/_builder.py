@@ -124,7 +124,7 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if n.layer_lists:  # one ModuleList per kind of module (XLM): its names and order, as a flat list
         from .layer_lists import by_module_list
 
-        tensors = by_module_list(tensors)
+        tensors = by_module_list(tensors, arch)
     if arch.frozen:  # frozen marks match full names: mark the expanded list (in the naming's order)
         tensors = tuple(t._replace(frozen=_frozen(t.name, arch.frozen)) for t in tensors)
     try:

@@ -10,13 +10,24 @@ The result is a flat list (no StampedTensors): its views read names per tensor, 
 
 from __future__ import annotations
 
+from typing import Any
+
+from ._exceptions import ArchitectureError
 from .inventory import StampedTensors, Tensor
 
+LISTED_LAYERS = 10_000
+"""The most layers listed so (docs/limits.md): no block is shared by every layer's count here, so each tensor is made,
+and a depth far past any release's (12 to 24 layers) would take minutes and gigabytes; 10,000 layers take ~5 s."""
 
-def by_module_list(tensors: StampedTensors) -> tuple[Tensor, ...]:
+
+def by_module_list(tensors: StampedTensors, arch: Any) -> tuple[Tensor, ...]:
     """The flat list with each layer's tensor under its list ("{parent}{list}.{i}.{rest}"), the lists in the order a
     layer's tensors first meet them (Naming.layer_order), each list's layers in order; the tensors outside the
     layers where they were (model_order).  One tuple made per tensor, as StampedTensors' own expansion makes."""
+    if arch.num_hidden_layers > LISTED_LAYERS:
+        raise ArchitectureError("num_hidden_layers", f"{arch.num_hidden_layers:,} layers of {arch.model_type}'s module "
+                                f"lists are beyond the {LISTED_LAYERS:,} paramledger lists one tensor at a time "
+                                "(docs/limits.md)", arch.source)
     before, after = tensors.outside()
     parent = tensors.layer_prefix.partition("{i}")[0]  # "transformer."
     kinds, keys = tensors.kinds_by_layer()  # each kind's block in layer_order; each layer's kind (None: all alike)
