@@ -91,6 +91,15 @@ class Tensor(NamedTuple):
         return math.prod(self.shape)
 
 
+def expert_share(t: Tensor) -> int | Fraction:
+    """One expert's share of ``t`` (0 for a dense tensor): a stacked tensor's count over its experts; a tensor of one
+    expert's own module (SwitchTransformersExperts' expert_{i}.wi) is 1/experts of the set's, summed exactly."""
+    if not t.experts:
+        return 0
+    count = t.count
+    return count // t.experts if count % t.experts == 0 else Fraction(count, t.experts)
+
+
 class Buffer(NamedTuple):
     """State a module registers beside its parameters (a rotary inv_freq, a causal mask, a router's
     score correction): not learned and never counted, but held in memory.  ``dtype`` None is the
@@ -418,8 +427,8 @@ class Inventory:
         if arch is None or not arch.is_moe:
             return self.total
         routed = self.sum_of(lambda t: t.count if t.experts else 0)
-        per_expert_share = self.sum_of(lambda t: t.count // t.experts if t.experts else 0)
-        return self.total - routed + per_expert_share * arch.num_experts_per_tok
+        per_expert_share = self.sum_of(expert_share)
+        return self.total - routed + int(per_expert_share * arch.num_experts_per_tok)
 
     @property
     def active_non_embedding(self) -> int:

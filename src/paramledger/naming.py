@@ -119,6 +119,9 @@ class Naming:
     experts_gate_up: str = "mlp.experts.gate_up_proj"
     experts_down: str = "mlp.experts.down_proj"
     experts_in_out: bool = False  # (experts, in, out) as gpt-oss; default (experts, out, in)
+    # One module per expert (an nn.ModuleDict of Linear pairs: SwitchTransformersExperts, NllbMoeExperts): the
+    # up and down paths with {e} for the expert's index; None: the fused tensors above
+    experts_each: tuple[str, str] | None = None
     # The up projection apart from the gate: experts_gate_up then holds only the gate (DBRX's w1, v1).
     experts_up: str | None = None
     # 2-D expert tensors, the experts flattened on the first axis: (experts × width, hidden) for the

@@ -40,6 +40,14 @@ class Experts(NamedTuple):
             c.add(n.router_per_expert_scale, (e,), "router")
         if self.router_correction_bias:
             c.add(n.router_correction_bias, (1, e) if n.router_correction_bias_row else (e,), "router")
+        if n.experts_each is not None:  # each expert its own ungated Linear pair, biased by mlp_bias
+            up, down = n.experts_each  # (every one a whole tensor of one expert: experts=e says of how many)
+            for i in range(e):
+                for path, shape in ((up.format(e=i), (m, hidden)), (down.format(e=i), (hidden, m))):
+                    c.add(path + ".weight", shape, "experts", experts=e)
+                    if self.shared_bias:
+                        c.add(path + ".bias", shape[:1], "experts", experts=e)
+            return
         up_out = 2 * m if self.gated else m
         inputs = ([(n.experts_gate_up, m), (n.experts_up, m)] if n.experts_up is not None and self.gated
                   else [(n.experts_gate_up, up_out)])
