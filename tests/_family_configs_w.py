@@ -5,6 +5,7 @@ Each spells the keys the way the family's config class does (tests/_family_confi
 
 from __future__ import annotations
 
+from _family_configs_j import bart_decoder
 from hypothesis import strategies as st
 
 booleans = st.booleans()
@@ -40,4 +41,16 @@ def switch_transformers(draw) -> dict:
     return config
 
 
-CONFIGS_W: dict[str, st.SearchStrategy] = {"switch_transformers": switch_transformers()}
+@st.composite
+def nllb_moe(draw) -> dict:
+    """NllbMoeConfig: M2M-100's keys (BART's, set J's strategy; its sinusoidal table divides by d_model // 2 - 1:
+    no 2-wide one), the experts and their router's bias, each stack's step (0: no sparse layer), present or not."""
+    config = draw(bart_decoder("nllb-moe").filter(lambda config: config["d_model"] > 2))
+    config.update(num_experts=draw(st.integers(1, 5)), router_bias=draw(booleans))
+    for key in ("encoder_sparse_step", "decoder_sparse_step"):
+        if draw(booleans):
+            config[key] = draw(st.integers(0, 4))
+    return config
+
+
+CONFIGS_W: dict[str, st.SearchStrategy] = {"switch_transformers": switch_transformers(), "nllb-moe": nllb_moe()}

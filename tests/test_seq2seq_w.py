@@ -12,6 +12,7 @@ import pytest
 
 import paramledger
 from paramledger._exceptions import ArchitectureError
+from paramledger.buffers import every_buffer
 from paramledger.compute import matmul_parameters
 from paramledger.reference import build_reference, default_config, diff
 
@@ -22,8 +23,12 @@ SWITCH = {"model_type": "switch_transformers", "vocab_size": 64, "d_model": 32, 
           "num_layers": 4, "num_decoder_layers": 4, "num_heads": 4, "relative_attention_num_buckets": 16,
           "num_experts": 3, "num_sparse_encoder_layers": 2, "num_sparse_decoder_layers": 2, "pad_token_id": 0,
           "eos_token_id": 1, "decoder_start_token_id": 0}
-TYPES = ("switch_transformers",)
-TINY = {"switch_transformers": SWITCH}
+NLLB = {"model_type": "nllb-moe", "vocab_size": 64, "d_model": 32, "encoder_layers": 4, "decoder_layers": 4,
+        "encoder_attention_heads": 4, "decoder_attention_heads": 4, "encoder_ffn_dim": 24, "decoder_ffn_dim": 20,
+        "max_position_embeddings": 32, "num_experts": 3, "encoder_sparse_step": 2, "decoder_sparse_step": 2,
+        "pad_token_id": 1, "bos_token_id": 0, "eos_token_id": 2, "decoder_start_token_id": 2}
+TYPES = ("switch_transformers", "nllb-moe")
+TINY = {"switch_transformers": SWITCH, "nllb-moe": NLLB}
 TOP_K = {"switch_transformers": 1, "nllb-moe": 2}
 
 
@@ -72,7 +77,8 @@ def assert_caches_equal_transformers(config: dict) -> None:
 
 
 def _sparse_blocks(inventory, stack: str) -> list[int]:
-    return sorted({int(t.name.split(".")[2]) for t in inventory.tensors
+    """The blocks of ``stack`` ("encoder", "model.decoder" ...) that hold a router."""
+    return sorted({int(t.name.removeprefix(stack + ".").split(".")[1]) for t in inventory.tensors
                    if t.name.startswith(stack + ".") and ".router." in t.name})
 
 
@@ -190,3 +196,78 @@ def test_a_bad_value_exits_2_with_one_line(cli, tmp_path):
     path.write_text(json.dumps({**SWITCH, "encoder_sparse_step": None}))
     code, out, err = cli("count", str(path))
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "encoder_sparse_step" in err
+
+
+def test_nllb_moe_figures():
+    """NllbMoeConfig's defaults: 6,880,712,704 in the whole model, layers 3, 7 and 11 of each stack sparse ((i + 1) %
+    4 == 0), 128 experts each; two experts a token: 535,054,336 active.  The sinusoidal positions are buffers."""
+    config = default_config("nllb-moe")
+    inventory = paramledger.inventory(paramledger.load(config))
+    assert inventory.total == 6_880_712_704
+    assert _sparse_blocks(inventory, "model.encoder") == _sparse_blocks(inventory, "model.decoder") == [3, 7, 11]
+    assert inventory.active == _active_in(_meta(config), 2) == 535_054_336
+    assert inventory.aliases == {"lm_head.weight": "model.shared.weight",
+                                 "model.encoder.embed_tokens.weight": "model.shared.weight",
+                                 "model.decoder.embed_tokens.weight": "model.shared.weight"}
+    buffers = {b.name: (b.shape, b.persistent) for b in every_buffer(inventory)}
+    assert buffers == {"model.encoder.embed_positions.weights": ((1026, 1024), False),
+                       "model.decoder.embed_positions.weights": ((1026, 1024), False)}
+
+
+@pytest.mark.parametrize(("given", "encoder", "decoder"), [
+    ({}, [1, 3], [1, 3]),
+    ({"encoder_sparse_step": 1, "decoder_sparse_step": 3}, [0, 1, 2, 3], [2]),
+    ({"encoder_sparse_step": 0}, [], [1, 3]),  # a step of 0: none sparse
+    ({"decoder_sparse_step": 5}, [1, 3], []),
+], ids=["2", "1-and-3", "0", "past-the-depth"])
+def test_nllb_moe_places_its_sparse_layers_as_its_stacks_do(given, encoder, decoder):
+    config = {**NLLB, **given}
+    inventory = paramledger.inventory(paramledger.load(config))
+    assert (_sparse_blocks(inventory, "model.encoder"), _sparse_blocks(inventory, "model.decoder")) == (
+        encoder, decoder)
+    assert diff(inventory, build_reference(config)).matches
+
+
+def test_nllb_moe_experts_are_one_biased_module_each():
+    inventory = paramledger.inventory(paramledger.load({**NLLB, "router_bias": True}))
+    names = [t.name for t in inventory.tensors if t.name.startswith("model.decoder.layers.1.")]
+    first = names.index("model.decoder.layers.1.cross_attention_layer_norm.weight")
+    assert names[first:first + 10] == [f"model.decoder.layers.1.{name}" for name in (
+        "cross_attention_layer_norm.weight", "cross_attention_layer_norm.bias", "ffn.router.classifier.weight",
+        "ffn.router.classifier.bias", "ffn.experts.expert_0.fc1.weight", "ffn.experts.expert_0.fc1.bias",
+        "ffn.experts.expert_0.fc2.weight", "ffn.experts.expert_0.fc2.bias", "ffn.experts.expert_1.fc1.weight",
+        "ffn.experts.expert_1.fc1.bias")]
+    assert inventory["model.encoder.layers.3.ffn.experts.expert_2.fc1.weight"].shape == (24, 32)
+    assert inventory["model.decoder.layers.0.ffn.fc1.weight"].shape == (20, 32)  # a dense layer
+
+
+@pytest.mark.parametrize("tie", [True, False])
+def test_nllb_moe_ties_its_tables_as_the_config_says(tie):
+    config = {**NLLB, "tie_word_embeddings": tie}
+    inventory = paramledger.inventory(paramledger.load(config))
+    model = _meta(config)
+    assert diff(inventory, build_reference(config)).matches
+    assert (model.lm_head.weight is model.model.shared.weight) is tie
+    assert inventory.non_embedding("hf") == model.num_parameters(exclude_embeddings=True)
+
+
+@pytest.mark.parametrize("config", [
+    NLLB, {**NLLB, "decoder_layers": 3, "decoder_sparse_step": 1}, {**NLLB, "decoder_layers": 2, "num_experts": 2},
+], ids=["4-over-4", "3-over-4", "2-over-4-two-experts"])
+def test_nllb_moe_caches_equal_transformers_after_a_forward_pass(config):
+    assert_caches_equal_transformers(config)
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("activation_function", "xielu", "activation_function: 'xielu' is not counted"),
+    ("activation_function", "prelu", "activation_function: 'prelu' is not counted"),
+    ("num_experts", 0, "num_experts: must be a positive whole number, got 0"),
+    ("encoder_sparse_step", None, "encoder_sparse_step: must be a whole number, got None"),
+    ("decoder_sparse_step", 1.0, "decoder_sparse_step: must be a whole number, got 1.0"),
+    ("encoder_layers", 0, "encoder_layers: must be a positive whole number, got 0"),
+    ("decoder_sparse_step", -2, "decoder_sparse_step: must be zero or more, got -2"),  # (the config reader's check)
+])
+def test_nllb_moe_refuses_a_bad_value_in_one_line_under_its_own_key(key, value, message):
+    with pytest.raises(ArchitectureError, match=message.replace("(", r"\(").replace(")", r"\)")) as raised:
+        paramledger.load({**NLLB, key: value})
+    assert "\n" not in str(raised.value)
