@@ -51,7 +51,7 @@ from dataclasses import dataclass
 
 from ._exceptions import OptionError
 from .architecture import Architecture
-from .inventory import ACTIVE_DEFINITION, TOWER_COMPONENTS, Inventory, Tensor, expert_share
+from .inventory import ACTIVE_DEFINITION, TOWER_COMPONENTS, Inventory, Tensor, expert_share, whole
 from .kvcache import check_context, layer_runs
 
 MATMUL_DEFINITION = (
@@ -103,7 +103,7 @@ def matmul_parameters(source: Inventory | Architecture) -> int:
     inv = as_inventory(source)
     arch = inv.architecture
     k = arch.num_experts_per_tok if arch is not None and arch.is_moe else 0
-    total = int(inv.sum_of(lambda t: (expert_share(t) * k if t.experts else t.count) if _is_matrix(t) else 0))
+    total = whole(inv.sum_of(lambda t: (expert_share(t) * k if t.experts else t.count) if _is_matrix(t) else 0))
     looked_up: frozenset[str] = frozenset()
     if arch is not None and arch.towers:  # an encoder's embed_tokens tied to the shared table: looked up, no matmul
         from .towers import tower_aliases

@@ -97,7 +97,15 @@ def expert_share(t: Tensor) -> int | Fraction:
     if not t.experts:
         return 0
     count = t.count
-    return count // t.experts if count % t.experts == 0 else Fraction(count, t.experts)
+    if type(count) is not int or count % t.experts == 0:  # (a symbol too: formula's traced count)
+        return count // t.experts
+    return Fraction(count, t.experts)
+
+
+def whole(count: int | Fraction) -> int:
+    """A sum of expert shares as the whole number it is (a Fraction only while a set of experts' own tensors is
+    summed; a formula's symbols pass through)."""
+    return int(count) if type(count) is Fraction else count
 
 
 class Buffer(NamedTuple):
@@ -428,7 +436,7 @@ class Inventory:
             return self.total
         routed = self.sum_of(lambda t: t.count if t.experts else 0)
         per_expert_share = self.sum_of(expert_share)
-        return self.total - routed + int(per_expert_share * arch.num_experts_per_tok)
+        return self.total - routed + whole(per_expert_share * arch.num_experts_per_tok)
 
     @property
     def active_non_embedding(self) -> int:
