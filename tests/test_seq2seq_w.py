@@ -271,3 +271,12 @@ def test_nllb_moe_refuses_a_bad_value_in_one_line_under_its_own_key(key, value, 
     with pytest.raises(ArchitectureError, match=message.replace("(", r"\(").replace(")", r"\)")) as raised:
         paramledger.load({**NLLB, key: value})
     assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("model_type", TYPES)
+def test_formula_refuses_one_module_per_expert_in_one_line(model_type, cli, tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(TINY[model_type]))
+    code, out, err = cli("formula", str(path))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "it names one module per expert (num_experts Linear pairs a sparse layer)" in err

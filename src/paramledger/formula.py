@@ -256,6 +256,9 @@ def closed_form(source: Architecture | str, free: tuple[str, ...] | frozenset[st
         reason = str(error)
         if arch.qk_norm == "per_head" and family and "{h}" in family.naming.q_norm:
             reason = "it names one q/k norm module per head (heads × head_dim in all), a list a symbol cannot count"
+        elif family and family.naming.experts_each is not None:  # (SwitchTransformersExperts, NllbMoeExperts)
+            reason = ("it names one module per expert (num_experts Linear pairs a sparse layer), a list a symbol "
+                      "cannot count")
         raise OptionError("formula", f"the builder cannot be traced symbolically for {arch.source}: {reason}") from None
 
     def grouped(measure: Any) -> Any:
