@@ -280,3 +280,15 @@ def test_formula_refuses_one_module_per_expert_in_one_line(model_type, cli, tmp_
     code, out, err = cli("formula", str(path))
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "it names one module per expert (num_experts Linear pairs a sparse layer)" in err
+
+
+@pytest.mark.parametrize("tie", [True, False])
+@pytest.mark.parametrize("model_type", TYPES)
+def test_lora_on_the_whole_model_matches_peft(model_type, tie):
+    """PEFT's "all-linear" wraps each expert's own Linears and the router's classifier, as any nn.Linear."""
+    pytest.importorskip("peft")
+    from test_adapters import assert_matches_peft
+
+    config = {**TINY[model_type], "tie_word_embeddings": tie}
+    assert_matches_peft(config, r=2, target_modules="all-linear")
+    assert_matches_peft(config, r=3, target_modules="all-linear", use_dora=True, bias="all")

@@ -17,6 +17,12 @@ from dataclasses import dataclass, field
 from ..inventory import Inventory, Tensor
 
 # model_type -> its router is an nn.Linear (or a subclass: Llama4Router); every other router is a raw weight.
+def _naming_of(arch: object) -> object:
+    from ..families import naming_of  # (the families' table, imported when an adapter is asked for)
+
+    return naming_of(arch)
+
+
 LINEAR_ROUTERS = frozenset({
     "afmoe",  # AfmoeTokenChoiceRouter.gate: nn.Linear
     "dbrx",  # DbrxRouter.layer
@@ -24,6 +30,7 @@ LINEAR_ROUTERS = frozenset({
     "gemma3n", "gemma3n_text",  # AltUp's correction_coefs, prediction_coefs and modality_router
     "gemma4", "gemma4_text",  # Gemma4TextRouter.proj
     "hunyuan_v1_moe",  # HunYuanMoEV1Gate.wg
+    "nllb-moe", "switch_transformers",  # NllbMoeTop2Router.classifier, SwitchTransformersTop1Router.classifier
     "jetmoe",  # JetMoeTopKGating.layer
     "llama4", "llama4_text",  # Llama4Router(nn.Linear)
     "phimoe",  # PhimoeTopKRouter(nn.Linear)
@@ -53,6 +60,8 @@ def module_table(inv: Inventory, tensors: Sequence[Tensor], conv1d: bool) -> dic
     order; ``conv1d``: the family's linears are transformers' Conv1D, weight stored (in, out)."""
     arch = inv.architecture
     linear_router = arch is not None and arch.model_type in LINEAR_ROUTERS
+    # each expert its own nn.Linear pair (SwitchTransformersExperts, NllbMoeExperts): wrapped as any Linear
+    linear_experts = arch is not None and _naming_of(arch).experts_each is not None
     by_name = {t.name: t for t in tensors}
     tower_tables: frozenset[str] = frozenset()
     looked_up: frozenset[str] = frozenset()  # an encoder's embed_tokens tied to the shared table: an nn.Embedding
@@ -74,7 +83,7 @@ def module_table(inv: Inventory, tensors: Sequence[Tensor], conv1d: bool) -> dic
         path, _, leaf = t.name.rpartition(".")
         m = module(path)
         m.parameters.append(t)
-        if leaf == "weight" and len(t.shape) == 2 and not t.experts:
+        if leaf == "weight" and len(t.shape) == 2 and (not t.experts or linear_experts):
             if t.component in TABLES or t.name in tower_tables:
                 m.kind, (m.in_features, m.out_features) = "embedding", t.shape  # (num_embeddings, embedding_dim)
             elif t.component != "norm" and (t.component != "router" or linear_router):
