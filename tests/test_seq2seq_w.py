@@ -292,3 +292,19 @@ def test_lora_on_the_whole_model_matches_peft(model_type, tie):
     config = {**TINY[model_type], "tie_word_embeddings": tie}
     assert_matches_peft(config, r=2, target_modules="all-linear")
     assert_matches_peft(config, r=3, target_modules="all-linear", use_dora=True, bias="all")
+
+
+@pytest.mark.parametrize("split", [["--tp", "2"], ["--ep", "2"], ["--tp", "2", "--ep", "2"]],
+                         ids=["tp", "ep", "tp-and-ep"])
+@pytest.mark.parametrize("model_type", TYPES)
+def test_fit_shards_one_module_per_expert(model_type, split, cli, tmp_path):
+    """Under tensor parallelism each expert's Linear is split as a dense one's width is; under expert parallelism
+    a rank holds its experts' modules whole and no other's: the ranks' weights add up to the model's, and the
+    replicated tensors and the vocabulary padding beyond it."""
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({**TINY[model_type], "num_experts": 4}))
+    code, out, _ = cli("fit", str(path), "--gpu-memory", "80GB", "--gpus", "2", *split, "--json")
+    assert code == 0
+    plan = json.loads(out)
+    held = sum(device["weights_bytes"] for device in plan["per_device"])
+    assert held == plan["weights_bytes"] + sum(plan["weights_beyond_the_model_bytes"].values())

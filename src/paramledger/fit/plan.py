@@ -17,7 +17,7 @@ from .catalog import GPU, GPUS, get_gpu
 from .overhead import (CUDA_CONTEXT, CUDA_GRAPHS, GPU_MEMORY_UTILIZATION, NON_TORCH, Overhead, activation_bytes,
                        default_max_batched_tokens, default_max_num_seqs)
 from ._rows import placed_tensors
-from .sharding import Parallel, Rules, check_parallel, pipeline_stages, shard_shape
+from .sharding import EXPERT_OWN, Parallel, Rules, check_parallel, pipeline_stages, shard_shape
 
 
 @dataclass(frozen=True)
@@ -200,7 +200,7 @@ def _device_weights(setup: _Setup, priced: Any, parallel: Parallel,
         if copy:
             where = [(0, 1), (len(stages) - 1, 1)]
         per_rank = [shard_shape(t, rule, arch, parallel, 0)] * tp
-        if rule[0] == "experts" and parallel.expert_parallel:
+        if rule[0] in ("experts", EXPERT_OWN) and parallel.expert_parallel:
             per_rank = [shard_shape(t, rule, arch, parallel, rank) for rank in range(tp)]
         sizes = [_shard_bytes(tb, shape, priced, parallel) for shape in per_rank]
         for stage, times in where:
@@ -210,7 +210,7 @@ def _device_weights(setup: _Setup, priced: Any, parallel: Parallel,
             extra["tied table's copy on the last stage"] += sum(sizes)
         # one stage's copy beyond the tensor itself, in every layer that holds it
         beyond = (sum(sizes) - tb.bytes) * (1 if copy else sum(times for _, times in where))
-        if rule[0] == "replicated":
+        if rule[0] == "replicated" or rule == (EXPERT_OWN, None) and not parallel.expert_parallel:  # (its fc2 bias)
             extra["replicated tensors"] += beyond
         elif rule[0] in ("kv", "qkv"):
             extra["replicated KV heads"] += beyond

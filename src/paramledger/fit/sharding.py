@@ -31,6 +31,8 @@
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from .._exceptions import OptionError
@@ -198,6 +200,9 @@ class Rules:
         """Without EP the intermediate width is split: the one of the last two dims that is not hidden_size."""
         if self.naming.experts_flat:
             return ("experts", 0)
+        if self.naming.experts_each is not None:  # one expert's own Linear: split as a dense one's width is
+            up = self.module(t).rpartition(".")[2] == self.naming.experts_each[0].rpartition(".")[2]
+            return (EXPERT_OWN, 0 if up else None if t.name.endswith(".bias") else 1)
         hidden = self.arch.hidden_size
         dims = [d for d in range(1, len(t.shape)) if t.shape[d] != hidden]
         if len(t.shape) == 2:  # a per-expert bias: (experts, 2 × intermediate) split, (experts, hidden) whole
@@ -207,6 +212,11 @@ class Rules:
         down = self.module(t) == self.naming.experts_down
         layout_in_out = self.naming.experts_in_out
         return ("experts", (1 if layout_in_out else 2) if down else (2 if layout_in_out else 1))
+
+
+EXPERT_OWN = "expert_own"  # a tensor of one expert's own module (parts/experts.py experts_each)
+# its expert's index: the nn.ModuleDict key SwitchTransformersExperts and NllbMoeExperts give it, f"expert_{idx}"
+_EXPERT_KEY = re.compile(r"\.expert_(\d+)\.")
 
 
 def _divide(size: int, parts: int, what: str) -> int:
@@ -234,6 +244,15 @@ def shard_shape(t: Tensor, rule: tuple[str, int | None], arch: Architecture, par
         heads, kv_heads = arch.num_attention_heads, _kv_heads_of(arch, t)
         per_head = shape[dim] // (heads + 2 * kv_heads)  # (q + k + v) heads × head_dim rows
         shape[dim] = per_head * (heads // tp + 2 * max(1, kv_heads // tp))
+    elif kind == EXPERT_OWN and parallel.expert_parallel:  # held whole by the rank its expert is on, else not
+        experts, ep = t.experts, parallel.ep
+        base, extra = divmod(experts, ep)
+        first = rank * base + min(rank, extra)  # (each rank's experts a contiguous run, as the stacked case counts)
+        index = int(_EXPERT_KEY.search(t.name).group(1))
+        if not first <= index < first + base + (rank < extra):
+            shape[0] = 0
+    elif kind == EXPERT_OWN and dim is not None:
+        shape[dim] = _divide(shape[dim], tp, f"the expert width of {t.name} {t.shape}")
     elif kind == "experts":
         if parallel.expert_parallel:
             experts = t.experts
