@@ -50,8 +50,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ._exceptions import OptionError
+from ._expert_shares import expert_share, whole
 from .architecture import Architecture
-from .inventory import ACTIVE_DEFINITION, TOWER_COMPONENTS, Inventory, Tensor, expert_share, whole
+from .inventory import ACTIVE_DEFINITION, TOWER_COMPONENTS, Inventory, Tensor
 from .kvcache import check_context, layer_runs
 
 MATMUL_DEFINITION = (

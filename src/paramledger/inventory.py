@@ -17,6 +17,7 @@ from fractions import Fraction
 from operator import itemgetter, ne
 from typing import TYPE_CHECKING, NamedTuple
 
+from ._expert_shares import expert_share, whole
 from ._layers import Layers, canonical_kinds, grouped_kinds  # Layers re-exported: a kind's layers, kinds alternating
 
 if TYPE_CHECKING:
@@ -89,23 +90,6 @@ class Tensor(NamedTuple):
     @property
     def count(self) -> int:
         return math.prod(self.shape)
-
-
-def expert_share(t: Tensor) -> int | Fraction:
-    """One expert's share of ``t`` (0 for a dense tensor): a stacked tensor's count over its experts; a tensor of one
-    expert's own module (SwitchTransformersExperts' expert_{i}.wi) is 1/experts of the set's, summed exactly."""
-    if not t.experts:
-        return 0
-    count = t.count
-    if type(count) is not int or count % t.experts == 0:  # (a symbol too: formula's traced count)
-        return count // t.experts
-    return Fraction(count, t.experts)
-
-
-def whole(count: int | Fraction) -> int:
-    """A sum of expert shares as the whole number it is (a Fraction only while a set of experts' own tensors is
-    summed; a formula's symbols pass through)."""
-    return int(count) if type(count) is Fraction else count
 
 
 class Buffer(NamedTuple):
@@ -435,8 +419,7 @@ class Inventory:
         if arch is None or not arch.is_moe:
             return self.total
         routed = self.sum_of(lambda t: t.count if t.experts else 0)
-        per_expert_share = self.sum_of(expert_share)
-        return self.total - routed + whole(per_expert_share * arch.num_experts_per_tok)
+        return self.total - routed + whole(self.sum_of(expert_share) * arch.num_experts_per_tok)
 
     @property
     def active_non_embedding(self) -> int:
