@@ -308,3 +308,15 @@ def test_fit_shards_one_module_per_expert(model_type, split, cli, tmp_path):
     plan = json.loads(out)
     held = sum(device["weights_bytes"] for device in plan["per_device"])
     assert held == plan["weights_bytes"] + sum(plan["weights_beyond_the_model_bytes"].values())
+
+
+@pytest.mark.parametrize("model_type", ["switch_transformers", "nllb-moe"])
+def test_experts_past_the_listed_bound_are_refused_in_one_line(tmp_path, cli, model_type):
+    """Each expert is a module of its own, its tensors listed one by one: past 16,384 experts (Switch-C has 2,048)
+    a count is refused rather than taking minutes (docs/limits.md), from the file and from --set alike."""
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": model_type, "num_experts": 16_385}))
+    for argv in (["count", str(path)], ["count", str(path), "--set", "num_experts=1000000"]):
+        status, _, err = cli(*argv)
+        assert status == 2 and len(err.strip().splitlines()) == 1
+        assert "num_experts: 16,385 experts, each a module of its own, are beyond the 16,384" in err

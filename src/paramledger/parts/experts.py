@@ -6,9 +6,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .._exceptions import ArchitectureError
 from ._collector import Collector
 from ._protocol import part
 from .ffn import dense
+
+EACH_EXPERTS = 16_384
+"""The most experts listed a module each (Naming.experts_each: a tensor per expert, where stacked ones are three
+tensors whatever their count; docs/limits.md): Switch-C has 2,048; 10^5 took 14 s and 10^6 over a minute."""
 
 
 @part
@@ -41,6 +46,9 @@ class Experts(NamedTuple):
         if self.router_correction_bias:
             c.add(n.router_correction_bias, (1, e) if n.router_correction_bias_row else (e,), "router")
         if n.experts_each is not None:  # each expert its own ungated Linear pair, biased by mlp_bias
+            if e > EACH_EXPERTS:
+                raise ArchitectureError("num_experts", f"{e:,} experts, each a module of its own, are beyond the "
+                                        f"{EACH_EXPERTS:,} paramledger lists one by one (docs/limits.md)")
             up, down = n.experts_each  # (every one a whole tensor of one expert: experts=e says of how many)
             for i in range(e):
                 for path, shape in ((up.format(e=i), (m, hidden)), (down.format(e=i), (hidden, m))):
