@@ -9,8 +9,9 @@ reference for every family is ``named_buffers()`` of the model it builds (tests/
 The layers' buffers come from their parts (each part's ``buffers``); the model's own from its
 naming: ``rotary`` (the rotary module, one per attention layer type where ``rotary_per_layer_type``)
 and ``model_buffers`` (name, shape, dtype, persistent; a name under ``{layer}`` is in every layer;
-a fifth entry names an Architecture field without which the buffer is not there).
-A shape entry is an integer, or an Architecture size by name with an optional ``+k``.
+a fifth entry names an Architecture field without which the buffer is not there, or is a function of the
+design saying whether it is).  A shape entry is an integer, an Architecture size by name with an optional
+``+k``, or a function of the design.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ def _buffers(arch: Architecture, *, expand: bool) -> list[tuple[Buffer, int]]:
         out += [(b, 1) for tower in arch.towers.parts for b in tower.buffers()]
     plan = layer_plan(arch)
     relative = kind_buffers(plan, naming, arch.norm_type)
-    held = [rule for rule in naming.model_buffers if len(rule) < 5 or getattr(arch, rule[4])]
+    held = [rule for rule in naming.model_buffers
+            if len(rule) < 5 or (rule[4](arch) if callable(rule[4]) else getattr(arch, rule[4]))]
     layer_wide = [(name.removeprefix(LAYER), tuple(_size(arch, term) for term in shape), dtype, persistent)
                   for name, shape, dtype, persistent, *_ in held if name.startswith(LAYER)]
     if expand:
@@ -124,9 +126,11 @@ def rotary_width(arch: Architecture, layer: int | None = None, factor: float | N
     return int(head_dim * (factor if factor is not None else arch.partial_rotary_factor))
 
 
-def _size(arch: Architecture, term: int | str) -> int:
+def _size(arch: Architecture, term: Any) -> int:
     if isinstance(term, int):
         return term
+    if callable(term):  # a width the family works out as its modeling code does (Dots 3 Note's rotaries)
+        return term(arch)
     name, _, extra = term.partition("+")
     if name in ("rotary_width", "rotary_half"):  # the rotated channels; their inv_freq length
         value = rotary_width(arch) if name == "rotary_width" else (rotary_width(arch) + 1) // 2

@@ -49,6 +49,9 @@ KEPT = {
     "deepseek_v32": KeptInFloat32(('indexer.weights_proj',), ('e_score_correction_bias', 'gate.weight')),
     # dots1/modeling_dots1.py Dots1PreTrainedModel
     "dots1": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # dots3_note/modeling_dots3_note.py Dots3NotePreTrainedModel
+    "dots3_note": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    "dots3_note_text": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
     # ernie4_5_moe/modeling_ernie4_5_moe.py Ernie4_5_MoePreTrainedModel
     "ernie4_5_moe": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
     # exaone_moe/modeling_exaone_moe.py ExaoneMoePreTrainedModel
