@@ -130,8 +130,8 @@ def test_unknown_model_type_with_nothing_close():
 
 
 @pytest.mark.parametrize(("model_type", "hint"), [
-    ("dots3_note", "(transformers builds it; paramledger does not count it yet)"),  # not "did you mean 'dots1'"
-    ("dots3_notex", "(did you mean 'dots3_note'? transformers builds it; paramledger does not count it yet)"),
+    ("deepseek_v4", "(transformers builds it; paramledger does not count it yet)"),  # not "did you mean 'deepseek_v3'"
+    ("deepseek_v4x", "(did you mean 'deepseek_v4'? transformers builds it; paramledger does not count it yet)"),
 ])
 def test_a_type_transformers_builds_is_said_to_be_one(model_type, hint):
     with pytest.raises(UnsupportedFamilyError) as caught:
