@@ -73,13 +73,54 @@ def dots3_note_text(draw) -> dict:
 
 
 @st.composite
+def dots3_note_vision(draw, text_hidden: int) -> dict:
+    """Dots3NoteVisionConfig: heads dividing the width (the adapter's input), dense or routed blocks as
+    pyramid_num_routed (-1: dense) or mlp_layer_types with per-block expert counts, biases (no MLP bias beside
+    experts: validate_architecture), the merge size, the adapter to the text width."""
+    heads, blocks = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    width, merge = heads * draw(st.sampled_from([2, 4])), draw(st.integers(1, 2))
+    config = {"hidden_size": width, "num_attention_heads": heads, "num_hidden_layers": blocks,
+              "intermediate_size": draw(st.integers(1, 16)), "moe_intermediate_size": draw(st.integers(1, 8)),
+              "num_channels": draw(st.integers(1, 3)), "patch_size": draw(st.integers(1, 3)),
+              "spatial_merge_size": merge, "adapter_merge_size": merge, "adapter_in_dim": width,
+              "adapter_out_dim": text_hidden, "attention_bias": draw(booleans)}
+    counts = draw(st.lists(st.sampled_from([-1, 2, 3]), min_size=blocks, max_size=blocks))
+    if draw(booleans):
+        config["pyramid_num_routed"] = counts
+    else:
+        config["mlp_layer_types"] = ["sparse" if n > 0 else "dense" for n in counts]
+        config["num_local_experts"] = draw(st.integers(2, 4))
+        config["per_layer_config"] = {str(i): {"num_local_experts": n, "num_experts_per_tok": 1}
+                                      for i, n in enumerate(counts) if n > 0 and draw(booleans)}
+    config["mlp_bias"] = draw(booleans) if all(n <= 0 for n in counts) else False
+    return config
+
+
+@st.composite
+def dots3_note_audio(draw, text_hidden: int) -> dict:
+    """Dots3NoteAudioConfig, its own keys or the released whisper_config's: heads dividing the width (the adapter's
+    input), the mel bins and the conv stem's channels, biases, the adapter to the text width."""
+    heads = draw(st.integers(1, 3))
+    width = heads * draw(st.sampled_from([2, 4]))
+    sizes = {"hidden_size": width, "num_attention_heads": heads, "num_hidden_layers": draw(st.integers(1, 2)),
+             "intermediate_size": draw(st.integers(1, 16)), "feature_size": draw(st.integers(1, 20))}
+    config = {"downsample_hidden_size": draw(st.integers(1, 6)), "attention_bias": draw(booleans),
+              "adapter_input_size": width, "adapter_out_dim": text_hidden}
+    if draw(booleans):
+        legacy = {own: name for name, own in (("d_model", "hidden_size"), ("encoder_attention_heads",
+                  "num_attention_heads"), ("encoder_layers", "num_hidden_layers"), ("encoder_ffn_dim",
+                  "intermediate_size"), ("num_mel_bins", "feature_size"))}
+        return {**config, "whisper_config": {legacy[key]: value for key, value in sizes.items()}}
+    return {**config, **sizes}
+
+
+@st.composite
 def dots3_note(draw) -> dict:
-    """Dots3NoteConfig as AutoModelForCausalLM reads it: the text decoder as text_config (the whole config's own
-    tie_word_embeddings then unread) or at the top level (the released form); the vision and audio adapters' output
-    width the text hidden_size (Dots3NoteConfig.validate_architecture refuses any other)."""
+    """Dots3NoteConfig, the whole model: the text decoder as text_config or at the top level (the released form),
+    the vision and audio towers, tied by the whole config's own key."""
     text = {"pad_token_id": 0, **draw(dots3_note_text())}
-    towers = {"vision_config": {"adapter_out_dim": text["hidden_size"]},
-              "audio_config": {"adapter_out_dim": text["hidden_size"]}}
+    hidden = text["hidden_size"]
+    towers = {"vision_config": draw(dots3_note_vision(hidden)), "audio_config": draw(dots3_note_audio(hidden))}
     if draw(booleans):
         return {**text, **towers, "image_token_id": draw(st.integers(0, 3))}
     return {"text_config": text, **towers, "tie_word_embeddings": draw(booleans)}

@@ -139,8 +139,6 @@ def _text_config(family: Any, config: Mapping[str, Any], where: str) -> Mapping[
     whole = family.whole
     if text is None and whole is not None:
         text = {k: v for k, v in config.items() if k != "vision_config"} if whole.text_at_top else whole.text_config
-    elif text is None and family.text_at_top:
-        text = {k: v for k, v in config.items() if k not in ("vision_config", "audio_config")}
     if text is None:
         text = {}
     if not isinstance(text, Mapping):

@@ -72,9 +72,6 @@ class Family:
     # (defaults filled in) and returns field -> value; kept few and shared (families/_rules.py).
     derive: tuple[Callable[[Mapping[str, Any]], Mapping[str, Any]], ...] = ()
     text_config: bool = False  # a multimodal family whose decoder is config["text_config"]
-    # ... and, in a config without text_config, the decoder's keys at its top level (Dots3NoteConfig.__post_init__;
-    # a whole model says so in its Whole.text_at_top)
-    text_at_top: bool = False
     # What a reader should know of a count of this family, given its design (BERT's checkpoint holds pretraining
     # heads the class does not build): each a function of the architecture giving a note, or None.
     explain: tuple[Callable[[Any], str | None], ...] = ()

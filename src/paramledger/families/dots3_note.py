@@ -18,6 +18,7 @@ from typing import Any
 
 from .._exceptions import ArchitectureError
 from ..naming import Naming
+from ..towers import Whole
 from . import _rules as rules
 from ._family import Family, multimodal, same
 from ._tables import DECODER_KEYS, EXPERTS_FIRST, LLAMA_SWITCHES, ROUTING_KEYS
@@ -223,12 +224,41 @@ TEXT = Family(
     derive=(rules.output_bias_follows("attention_bias"), dots3_layers),
 )
 
-# Dots3NoteConfig: AutoModelForCausalLM builds the text decoder alone from its text_config, or from the config's own
-# top-level keys where it has none (the released form); the whole config's token ids change no tensor.
-# (The vision and audio adapters' adapter_out_dim must equal the text hidden_size, or Dots3NoteConfig refuses to
-# build: not read here.)
-CAUSAL_LM = dataclasses.replace(multimodal(TEXT, "dots3_note", TF), text_at_top=True,
-                                count_neutral=TEXT.count_neutral | {"image_token_id", "video_token_id",
-                                                                    "audio_token_id"})
 
-FAMILIES = [TEXT, CAUSAL_LM]
+def _adapters(config: Mapping[str, Any], vision: Any, hidden: int) -> list[tuple[str, tuple[int, ...]]]:
+    """No projector of its own (each tower's adapter is inside it); Dots3NoteConfig.validate_architecture: both
+    adapters' output width is the text hidden_size."""
+    from ..towers import dots3_note as towers
+    from ..towers._kind import section
+
+    audio = towers.audio("", section(config, "audio_config", towers.AUDIO), None)
+    for key, width in (("vision_config", vision.adapter_out_dim), ("audio_config", audio.adapter_out_dim)):
+        if width != hidden:
+            raise ArchitectureError(f"{key}.adapter_out_dim", f"{width} is not the text hidden_size={hidden} "
+                                    "(Dots3NoteConfig.validate_architecture)")
+    return []
+
+
+def _towers_after_decoder(naming: Naming) -> Naming:
+    """Dots3NoteModel registers language_model, vision_tower, audio_tower (then the head): the towers after the
+    decoder's final norm."""
+    decoder = (naming.embed, naming.layer.partition(".{i}")[0], naming.final_norm)
+    return dataclasses.replace(naming, model_order=(*decoder, "model.vision_tower", "model.audio_tower",
+                                                    naming.lm_head))
+
+
+# Dots3NoteForConditionalGeneration (lines 1734-1747): Dots3NoteModel (the decoder under language_model, the vision and
+# audio towers, towers/dots3_note.py) and lm_head, tied by the whole config's tie_word_embeddings alone (False;
+# measured against text_config's, each unset, false and true).  A config without text_config holds the decoder's
+# keys at its top level (Dots3NoteConfig.__post_init__: the released form).  --text-only counts the decoder alone:
+# Dots3NoteForCausalLM, what AutoModelForCausalLM builds from a Dots3NoteConfig (its text_config, tied by
+# text_config's key).
+WHOLE = Whole({"model_type": "dots3_note_vision_encoder"}, _adapters, audio_config={"model_type":
+                                                                                    "dots3_note_audio_encoder"},
+              audio_first=False, tie_word_embeddings=False, text_at_top=True, renamed=_towers_after_decoder)
+CONDITIONAL = multimodal(TEXT, "dots3_note", TF, WHOLE, "Dots3NoteForConditionalGeneration")
+# the whole config's own keys, where the decoder's sit at the top level beside them
+CONDITIONAL = dataclasses.replace(CONDITIONAL, count_neutral=CONDITIONAL.count_neutral | {
+    "image_token_id", "video_token_id", "audio_token_id", "audio_config"})
+
+FAMILIES = [TEXT, CONDITIONAL]
