@@ -130,3 +130,57 @@ def test_a_bad_dots_key_exits_2_in_one_line(cli, tmp_path):
     path.write_text(json.dumps({**DOTS, "n_shared_experts": 0}))
     code, _, err = cli("count", str(path))
     assert code == 2 and err.strip().count("\n") == 0 and "n_shared_experts: must be 1 or more" in err
+
+
+# ----------------------------------------------------------------- the whole model (Dots3NoteForConditionalGeneration)
+TEXT = {key: value for key, value in DOTS.items() if key != "model_type"}
+WHOLE = {"model_type": "dots3_note", "text_config": TEXT,
+         "vision_config": {"hidden_size": 8, "num_attention_heads": 2, "num_hidden_layers": 2, "adapter_in_dim": 8,
+                           "adapter_out_dim": 16, "pyramid_num_routed": [-1, 2]},
+         "audio_config": {"whisper_config": {"d_model": 8, "encoder_attention_heads": 2, "encoder_layers": 1},
+                          "adapter_input_size": 8, "adapter_out_dim": 16}}
+
+
+def test_the_whole_model_at_the_defaults_and_its_decoder_alone():
+    """Dots3NoteForConditionalGeneration: 287,309,195,008 (measured on the meta device); --text-only: the decoder
+    AutoModelForCausalLM builds from a Dots3NoteConfig, 279,551,718,016."""
+    from paramledger.towers import text_only
+
+    arch = paramledger.load({"model_type": "dots3_note"})
+    assert paramledger.inventory(arch).total == 287_309_195_008
+    assert paramledger.inventory(text_only(arch)).total == 279_551_718_016
+    assert "counting the whole model (vision and audio towers" in arch.notes[0]
+
+
+def test_the_released_form_holds_the_decoder_at_the_top_level():
+    """A Dots3NoteConfig without text_config reads the decoder's keys at its top level (Dots3NoteConfig.__post_init__),
+    beside the whole config's own keys."""
+    top = {**{key: value for key, value in WHOLE.items() if key != "text_config"}, **TEXT, "image_token_id": 3}
+    assert paramledger.inventory(paramledger.load(top)).total == paramledger.inventory(paramledger.load(WHOLE)).total
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"vision_config": {**WHOLE["vision_config"], "adapter_out_dim": 8}},
+     r"vision_config.adapter_out_dim: 8 is not the text hidden_size=16 \(Dots3NoteConfig"),
+    ({"audio_config": {**WHOLE["audio_config"], "adapter_out_dim": 8}},
+     r"audio_config.adapter_out_dim: 8 is not the text hidden_size=16"),
+    ({"vision_config": {**WHOLE["vision_config"], "mlp_bias": True}}, r"vision_config.mlp_bias: true beside routed"),
+    ({"vision_config": {**WHOLE["vision_config"], "adapter_in_dim": 4}}, r"vision_config.adapter_in_dim: 4 is not "),
+    ({"vision_config": {**WHOLE["vision_config"], "adapter_merge_size": 3}},
+     r"vision_config.adapter_merge_size: 3 is not spatial_merge_size=2"),
+    ({"vision_config": {**WHOLE["vision_config"], "pyramid_num_routed": [2]}},
+     r"vision_config.pyramid_num_routed: must list an expert count .* for each of the 2 blocks"),
+    ({"vision_config": {**WHOLE["vision_config"], "num_attention_heads": 3}},
+     r"vision_config.num_attention_heads: 3 heads do not divide hidden_size=8"),
+    ({"vision_config": {**WHOLE["vision_config"], "pyramid_num_routed": None, "mlp_layer_types": ["sparse"] * 2,
+                        "per_layer_config": {"0": {"intermediate_size": 4}}}},
+     r"vision_config.per_layer_config: block 0: only num_local_experts and num_experts_per_tok"),
+    ({"audio_config": {**WHOLE["audio_config"], "adapter_input_size": 4}}, r"audio_config.adapter_input_size: 4 is not"),
+    ({"audio_config": {**WHOLE["audio_config"], "whisper_config": {"d_model": 8, "encoder_attention_heads": 3}}},
+     r"audio_config.num_attention_heads: 3 heads do not divide hidden_size=8"),
+    ({"audio_config": {**WHOLE["audio_config"], "feature_size": 0}}, r"audio_config.feature_size: must be a positive"),
+])
+def test_bad_tower_keys_are_refused_in_one_line_naming_the_key(changes, message):
+    with pytest.raises(ArchitectureError, match=message) as caught:
+        paramledger.load({**WHOLE, **changes})
+    assert "\n" not in str(caught.value)
