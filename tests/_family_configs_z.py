@@ -59,10 +59,12 @@ def dots3_note_text(draw) -> dict:
         config["use_sliding_window"] = draw(booleans)
         types = [full if not config["use_sliding_window"] or i < 2 or i % 4 == 1 else "sliding_attention"
                  for i in range(layers)]
-    if draw(booleans):  # the canonical form: per_layer_config (use_dsa then keeps the types as given)
+    if draw(booleans):  # the canonical form: per_layer_config (use_dsa then keeps the types as given, full beside
+        # indexed ones too)
+        types = [draw(st.sampled_from(["indexed_attention", "full_attention"])) if kind == full else kind
+                 for kind in types]
         config["per_layer_config"] = {str(i): dict(swa) for i, kind in enumerate(types) if kind == "sliding_attention"}
-        if "layer_types" not in config:
-            config["layer_types"] = types
+        config["layer_types"] = types
     else:  # the released form: swa_* keys, use_dsa turning the main layers indexed (True) or full (False)
         config.update({f"swa_{key}": value for key, value in swa.items()})
         if draw(booleans):

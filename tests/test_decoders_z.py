@@ -60,6 +60,20 @@ def test_dots_cache_equals_what_transformers_holds():
     assert ours.bytes == _cache_bytes(cache) == BATCH * 4 * (2 * 7 * (8 + 2 + 4) + 2 * 2 * (12 + 4))
 
 
+def test_full_and_indexed_layers_side_by_side():
+    """With per_layer_config given, use_dsa converts nothing: full layers (no indexer) beside indexed ones, each
+    type its own rotary."""
+    swa = {"num_attention_heads": 4, "num_key_value_heads": 4, "q_lora_rank": 5, "kv_lora_rank": 12,
+           "qk_nope_head_dim": 2, "qk_rope_head_dim": 4, "v_head_dim": 3, "head_dim": 6}
+    config = {**DOTS, "per_layer_config": {"2": swa}, "layer_types": ["full_attention", "indexed_attention",
+                                                                      "sliding_attention", "indexed_attention"]}
+    arch = paramledger.load(config)
+    assert (arch.head_gated_mla_layers, arch.indexed_head_gated_mla_layers) == ((0,), (1, 3))
+    cache = _decode(_model(config))
+    assert _ours(config).bytes == _cache_bytes(cache) == BATCH * 4 * (7 * (8 + 2) + 2 * 7 * (8 + 2 + 4)
+                                                                       + 2 * (12 + 4))
+
+
 def test_a_full_attention_dots_caches_no_indexer_key():
     """use_dsa False: the main layers are full attention, without an indexer (nor its cached key)."""
     config = {**DOTS, "use_dsa": False}
@@ -94,8 +108,9 @@ def test_dots_cache_on_random_configs_equals_what_transformers_holds(config):
     ({"n_group": 2, "topk_group": 3}, r"topk_group: must be in 1..n_group=2, got 3"),
     ({"layer_types": ["full_attention"] * 3}, r"layer_types: must list one of .* for each of the 4 layers"),
     ({"layer_types": ["linear_attention"] * 4}, r"layer_types: must list one of full_attention, indexed_attention"),
-    ({"per_layer_config": {}, "layer_types": ["full_attention", "indexed_attention"] * 2},
-     r"layer_types: mixes full_attention and indexed_attention layers: not counted yet"),
+    ({"per_layer_config": {"0": {"kv_lora_rank": 4}, "2": {"kv_lora_rank": 4}},
+      "layer_types": ["full_attention", "indexed_attention"] * 2},
+     r"per_layer_config: gives the full_attention and indexed_attention layers other latent sizes: not counted"),
     ({"per_layer_config": {"2": {"intermediate_size": 4}}}, r"per_layer_config: layer 2 overrides "
                                                              r"intermediate_size; Dots 3 Note reads only"),
     ({"per_layer_config": {"9": {"head_dim": 4}}}, r"per_layer_config: layer 9 is outside 0..3"),

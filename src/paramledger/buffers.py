@@ -9,9 +9,8 @@ reference for every family is ``named_buffers()`` of the model it builds (tests/
 The layers' buffers come from their parts (each part's ``buffers``); the model's own from its
 naming: ``rotary`` (the rotary module, one per attention layer type where ``rotary_per_layer_type``)
 and ``model_buffers`` (name, shape, dtype, persistent; a name under ``{layer}`` is in every layer;
-a fifth entry names an Architecture field without which the buffer is not there, or is a function of the
-design saying whether it is).  A shape entry is an integer, an Architecture size by name with an optional
-``+k``, or a function of the design.
+a fifth entry names an Architecture field without which the buffer is not there).  A shape entry is an
+integer, an Architecture size by name with an optional ``+k``, or a function of the design.
 """
 
 from __future__ import annotations
@@ -56,8 +55,7 @@ def _buffers(arch: Architecture, *, expand: bool) -> list[tuple[Buffer, int]]:
         out += [(b, 1) for tower in arch.towers.parts for b in tower.buffers()]
     plan = layer_plan(arch)
     relative = kind_buffers(plan, naming, arch.norm_type)
-    held = [rule for rule in naming.model_buffers
-            if len(rule) < 5 or (rule[4](arch) if callable(rule[4]) else getattr(arch, rule[4]))]
+    held = [rule for rule in naming.model_buffers if len(rule) < 5 or getattr(arch, rule[4])]
     layer_wide = [(name.removeprefix(LAYER), tuple(_size(arch, term) for term in shape), dtype, persistent)
                   for name, shape, dtype, persistent, *_ in held if name.startswith(LAYER)]
     if expand:

@@ -148,9 +148,10 @@ def dots3_layers(config: Mapping[str, Any]) -> dict[str, Any]:
         if sizes.setdefault(kind, own) != own:  # Dots3NoteTextRotaryEmbedding reads one config per layer type
             raise ArchitectureError("per_layer_config", f"the {kind} layers differ (transformers 5.24.0 builds one "
                                     "rotary per layer type from one config: it refuses this)")
-    if "full_attention" in sizes and "indexed_attention" in sizes:
-        raise ArchitectureError("layer_types", "mixes full_attention and indexed_attention layers: not counted yet "
-                                "(the indexer is placed per design, not per layer)")
+    if sizes.get("full_attention", sizes.get("indexed_attention")) != sizes.get("indexed_attention",
+                                                                              sizes.get("full_attention")):
+        raise ArchitectureError("per_layer_config", "gives the full_attention and indexed_attention layers other "
+                                "latent sizes: not counted yet (both kinds read the design's)")
     _check_types(config, sizes)
     main = sizes.get("indexed_attention") or sizes.get("full_attention") or {key: config.get(key) for key in MLA}
     swa = sizes.get("sliding_attention") or dict.fromkeys(MLA)
@@ -165,7 +166,8 @@ def dots3_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     sliding = tuple(i for i, kind in enumerate(types) if kind == "sliding_attention")
     return {
         **{key: main[key] for key in MLA},
-        "head_gated_mla_layers": tuple(i for i, kind in enumerate(types) if kind != "sliding_attention"),
+        "head_gated_mla_layers": tuple(i for i, kind in enumerate(types) if kind == "full_attention"),
+        "indexed_head_gated_mla_layers": tuple(i for i, kind in enumerate(types) if kind == "indexed_attention"),
         "sliding_head_gated_mla_layers": sliding,
         **({f"swa_{key}": swa[key] for key in MLA if key != "num_key_value_heads"} if sliding else {}),
         # no indexed layer: no indexer at all (its sizes are then unread)
@@ -184,18 +186,12 @@ def _half_rotary(head_dim: str, rope: str) -> Any:
     return lambda arch: (int(getattr(arch, head_dim) * (getattr(arch, rope) / getattr(arch, head_dim))) + 1) // 2
 
 
-def _has(kind: str) -> Any:
-    if kind == "sliding_attention":
-        return lambda arch: bool(arch.sliding_head_gated_mla_layers)
-    indexed = kind == "indexed_attention"
-    return lambda arch: bool(arch.head_gated_mla_layers) and (arch.index_n_heads is not None) == indexed
-
-
-# sorted(set(layer_types)), as Dots3NoteTextRotaryEmbedding registers them: each type's pair
-ROTARY = tuple((f"model.rotary_emb.{kind}_{which}", (_half_rotary(*widths),), "float32", False, _has(kind))
-               for kind, widths in (("full_attention", ("head_dim", "qk_rope_head_dim")),
-                                    ("indexed_attention", ("head_dim", "qk_rope_head_dim")),
-                                    ("sliding_attention", ("swa_head_dim", "swa_qk_rope_head_dim")))
+# sorted(set(layer_types)), as Dots3NoteTextRotaryEmbedding registers them: each type's pair, where its kind has layers
+ROTARY = tuple((f"model.rotary_emb.{kind}_{which}", (_half_rotary(*widths),), "float32", False, layers)
+               for kind, widths, layers in (
+                   ("full_attention", ("head_dim", "qk_rope_head_dim"), "head_gated_mla_layers"),
+                   ("indexed_attention", ("head_dim", "qk_rope_head_dim"), "indexed_head_gated_mla_layers"),
+                   ("sliding_attention", ("swa_head_dim", "swa_qk_rope_head_dim"), "sliding_head_gated_mla_layers"))
                for which in ("inv_freq", "original_inv_freq"))
 
 NAMING = Naming(router_score_bias="mlp.gate.e_score_correction_bias", layer_order=EXPERTS_FIRST,

@@ -14,6 +14,7 @@ MIXER_MODULES = ("deltanet", "mamba", "conv", "lightning", "kda", "rglru", "loca
                  "gate_bias_attention", "gated_norm_mla", "gated_input_norm_mla", "relative_segment_attention",
                  "hyper_gate", "ngpt_scales", "gated_cross_attention",
                  "block_indexed_attention", "span_conv_attention", "grouped_conv_layer", "fourier", "relative_bias",
-                 "cca", "dual_sublayer", "ngram_attention", "head_gated_mla", "sliding_head_gated_mla")
+                 "cca", "dual_sublayer", "ngram_attention", "head_gated_mla", "indexed_head_gated_mla",
+                 "sliding_head_gated_mla")
 
 MIXERS: tuple[MixerKind, ...] = tuple(import_module(f"{__name__}.{name}").MIXER for name in MIXER_MODULES)

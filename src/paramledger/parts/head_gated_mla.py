@@ -5,9 +5,10 @@ hidden -> heads, unbiased) on the attention's output before o_proj.  Both are re
 DeepSeek-V3.2's lightning indexer (Dots3NoteTextIndexer) on the "indexed_attention" layers.  The latents' rescaling
 (q_lora_scale, kv_lora_scale) holds no parameter.
 
-Declared as a mixer kind (``head_gated_mla_layers``): the layers holding the design's own latent sizes, with the
-indexer where the design has one (index_n_heads); parts/sliding_head_gated_mla.py declares the sliding layers',
-whose sizes are their own (Dots3NoteTextConfig's swa_* keys, per_layer_config).  The cache and FLOPs are the latent
+Declared as a mixer kind (``head_gated_mla_layers``): the "full_attention" layers, at the design's own latent sizes,
+without an indexer; parts/indexed_head_gated_mla.py declares the "indexed_attention" layers' (the same sizes and the
+design's indexer), parts/sliding_head_gated_mla.py the sliding layers', whose sizes are their own
+(Dots3NoteTextConfig's swa_* keys, per_layer_config).  The cache and FLOPs are the latent
 attention's: its latent and rotary key per token, and the indexer's key on the indexed layers (DynamicIndexedLayer);
 the gate adds its weights' FLOPs only."""
 
@@ -37,7 +38,7 @@ class HeadGatedLatentAttention(NamedTuple):
 
 
 class Keys:
-    """The flat key: the layers of the design's own latent sizes (Dots 3 Note's full or indexed layers)."""
+    """The flat key: the layers of the design's own latent sizes without an indexer (Dots 3 Note's full layers)."""
     head_gated_mla_layers: tuple[int, ...] = ()
 
 
@@ -55,19 +56,19 @@ def head_gated(arch: Any, heads: int, q_lora_rank: int, kv_lora_rank: int, nope:
     return _new(HeadGatedLatentAttention, (latent,))
 
 
-def _build(arch: Any) -> HeadGatedLatentAttention:
+def build(arch: Any, indexer: bool = False) -> HeadGatedLatentAttention:
+    """The part at the design's own latent sizes, with its indexer or without."""
     return head_gated(arch, arch.num_attention_heads, arch.q_lora_rank, arch.kv_lora_rank, arch.qk_nope_head_dim,
-                      arch.qk_rope_head_dim, arch.v_head_dim, arch.index_n_heads is not None)
+                      arch.qk_rope_head_dim, arch.v_head_dim, indexer)
 
 
-def _check(arch: Any, where: str | None) -> None:
+def check(arch: Any, where: str | None, key: str = "head_gated_mla_layers") -> None:
+    """Refusals shared with the indexed layers' kind, ``key`` naming the layers' list."""
     # Dots3NoteTextAttention builds q_a_layernorm whatever q_lora_rank is (RMSNorm(None) fails), and
     # Dots3NoteTextConfig.validate_architecture requires it
-    for key in ("kv_lora_rank", "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
-        if getattr(arch, key) is None:
-            raise ArchitectureError(key, "required with head_gated_mla_layers (its latent attention's size)", where)
-    if arch.index_n_heads is not None and arch.index_head_dim is None:
-        raise ArchitectureError("index_head_dim", "required with index_n_heads (the indexer's key width)", where)
+    for size in ("kv_lora_rank", "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
+        if getattr(arch, size) is None:
+            raise ArchitectureError(size, f"required with {key} (its latent attention's size)", where)
 
 
-MIXER = MixerKind("head_gated_mla_layers", Keys, Names, _build, lambda arch: bool(arch.head_gated_mla_layers), _check)
+MIXER = MixerKind("head_gated_mla_layers", Keys, Names, build, lambda arch: bool(arch.head_gated_mla_layers), check)
