@@ -29,7 +29,7 @@ from _family_configs_r import CONFIGS_R
 from _family_configs_s import CONFIGS_S
 from _family_configs_t import CONFIGS_T
 from _family_configs_u import CONFIGS_U
-from _family_configs_v import CONFIGS_V
+from _family_configs_v import CONFIGS_BLIP, CONFIGS_V
 from _family_configs_w import CONFIGS_W
 from _family_configs_x import CONFIGS_X
 from _family_configs_y import CONFIGS_Y
@@ -845,7 +845,7 @@ CONFIGS.update(CONFIGS_G)
 CONFIGS.update(CONFIGS_H)
 for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, CONFIGS_P, CONFIGS_Q, CONFIGS_R,
              CONFIGS_S, CONFIGS_T, CONFIGS_U, CONFIGS_V, CONFIGS_W, CONFIGS_X, CONFIGS_Y, CONFIGS_Z,
-             CONFIGS_MA):
+             CONFIGS_MA, CONFIGS_BLIP):
     CONFIGS.update(_set)
 
 

@@ -57,3 +57,27 @@ CONFIGS_V: dict[str, st.SearchStrategy] = {
     "instructblipvideo": blip2_like("instructblipvideo", "instructblipvideo_vision_model",
                                     "instructblipvideo_qformer", False, ("opt", "llama")),
 }
+
+
+@st.composite
+def blip(draw) -> dict:
+    """BlipConfig: BLIP's tower (BLIP-2's draw, a stray qkv_bias its class ignores), a BERT-like text_config with
+    is_decoder and a stray encoder_hidden_size (BlipConfig sets it to the tower's width), tying at either level, each
+    drawn or left to the class default."""
+    heads = draw(st.integers(1, 3))
+    text = {"vocab_size": draw(st.integers(1, 60)), "hidden_size": heads * draw(st.integers(1, 6)),
+            "num_attention_heads": heads, "num_hidden_layers": draw(st.integers(1, 3)),
+            "intermediate_size": draw(st.integers(1, 32)), "max_position_embeddings": draw(st.integers(1, 40)),
+            **dict.fromkeys(("pad_token_id", "bos_token_id", "sep_token_id", "eos_token_id"), 0)}
+    for key, values in (("is_decoder", booleans), ("encoder_hidden_size", st.integers(1, 9)),
+                        ("tie_word_embeddings", booleans)):
+        if draw(booleans):
+            text[key] = draw(values)
+    config = {"model_type": "blip", "text_config": text, "vision_config": draw(blip_vision("blip_vision_model"))}
+    if draw(booleans):
+        config["tie_word_embeddings"] = draw(booleans)
+    return config
+
+
+# BLIP is no BLIP-2 (no Q-Former, a decoder of its own): apart from CONFIGS_V, whose tests are BLIP-2's
+CONFIGS_BLIP = {"blip": blip()}

@@ -190,3 +190,24 @@ def test_the_decoder_caches_what_transformers_caches(model_type, data):
         cache = model.language_model(ids, use_cache=True).past_key_values
     assert type(model).__name__.endswith("ForConditionalGeneration")
     assert kv_cache(arch, tokens, batch, "fp32").bytes == _cache_bytes(cache)
+
+
+def test_blips_decoder_alone_is_refused_and_its_count_does_not_offer_it(cli, tmp_path):
+    """BlipTextLMHeadModel is in no Auto mapping: --text-only is refused in one line, and the count's decoder line does
+    not offer it (a whole model whose decoder is a class of its own still does: Gemma 3)."""
+    path = tmp_path / "config.json"
+    path.write_text('{"model_type": "blip"}')
+    status, out, _ = cli("count", str(path))
+    assert status == 0 and "text decoder: 137,881,148 (137.88 M; the total less the towers)\n" in out
+    assert "--text-only" not in out
+    status, _, err = cli("count", str(path), "--text-only")
+    assert status == 2 and len(err.strip().splitlines()) == 1
+    assert "--text-only: blip: the text decoder alone (BlipTextLMHeadModel) is in no Auto mapping" in err
+
+
+def test_blips_cross_attention_reads_the_towers_width_whatever_text_config_says():
+    """BlipConfig.__post_init__ sets text_config.encoder_hidden_size to vision_config.hidden_size."""
+    config = {"model_type": "blip", "vision_config": {"hidden_size": 96, "num_attention_heads": 4},
+              "text_config": {"encoder_hidden_size": 5}}
+    shapes = {t.name: t.shape for t in paramledger.inventory(paramledger.load(config)).tensors}
+    assert shapes["text_decoder.bert.encoder.layer.0.crossattention.self.key.weight"] == (768, 96)

@@ -143,6 +143,8 @@ def _text_config(family: Any, config: Mapping[str, Any], where: str) -> Mapping[
         text = {}
     if not isinstance(text, Mapping):
         raise ArchitectureError("text_config", "must be a JSON object", where)
+    if whole is not None and whole.text_rewritten is not None:
+        text = whole.text_rewritten(config, text)
     return text
 
 

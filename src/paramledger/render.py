@@ -85,6 +85,15 @@ def beside_decoder(inv: Inventory) -> str:
     return "the encoder" if [c for c in TOWER_COMPONENTS if inv.component(c)] == ["encoder"] else "the towers"
 
 
+def text_only_said(inv: Inventory) -> str:
+    """"; --text-only counts it alone" after the decoder's line, where it does (not where that decoder is no class of
+    its own, GIT's, BLIP's, ProphetNet's: towers.decoder_alone_refused)."""
+    from .towers import decoder_alone_refused
+
+    arch = inv.architecture
+    return "" if arch is not None and decoder_alone_refused(arch.model_type) else "; --text-only counts it alone"
+
+
 def inventory_table(inv: Inventory) -> str:
     total = inv.total
     rows = [("component", "parameters", "≈", "share")]
@@ -95,7 +104,7 @@ def inventory_table(inv: Inventory) -> str:
     arch = inv.architecture
     if inv.has_towers:  # a whole multimodal model: its decoder's own total, a line of its own
         out.append(f"text decoder: {inv.text_decoder:,} ({human(inv.text_decoder)}; the total less "
-                   f"{beside_decoder(inv)}; --text-only counts it alone)")
+                   f"{beside_decoder(inv)}{text_only_said(inv)})")
     out.append(f"embedding share: {percent(inv.embedding_share, digits=6)} (token table / total)")
     # the head's weight tied to the token table, and its bias to one held apart (BERT's cls.predictions.bias)
     tables: frozenset[str] = frozenset()

@@ -19,7 +19,7 @@ from ._json import indented
 from .inventory import COMPONENTS, Inventory, Layers, StampedTensors, Tensor
 from .palette import color
 from .render import (GROUPED_MANIFEST, LISTED_LAYERS, beside_decoder, heading, human, inventory_json, layers_text,
-                     manifest_grouped, manifest_rows, percent)
+                     manifest_grouped, manifest_rows, percent, text_only_said)
 from .report_memory import REPORT_DTYPES, memory_section, table_cells  # noqa: F401 (REPORT_DTYPES: the report's rows)
 from .treemap import LISTED_RUNS as TREEMAP_RUNS
 from .treemap import Group, Leaf, layer_view, squarify, treemap_groups, treemap_svg  # noqa: F401 (the report's treemap)
@@ -216,7 +216,7 @@ def report_html(inv: Inventory, *, context: int | None = None, kv_dtype: str | N
            f"{'tied to the token table (counted once)' if inv.tied else 'untied (its own table)'}</p>"]
     if inv.has_towers:  # a whole multimodal model: its decoder's own total
         out.append(f'<p>text decoder <strong id="text-decoder">{inv.text_decoder:,}</strong> '
-                   f"(≈ {human(inv.text_decoder)}): the total less {beside_decoder(inv)}; --text-only counts it alone</p>")
+                   f"(≈ {human(inv.text_decoder)}): the total less {beside_decoder(inv)}{text_only_said(inv)}</p>")
     if notes := caveats(inv):
         out.append('<div class="caveats" id="caveats"><strong>Read this first</strong><ul>'
                    + "".join(f"<li>{html.escape(note)}</li>" for note in notes) + "</ul></div>")

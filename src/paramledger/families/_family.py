@@ -115,7 +115,7 @@ def multimodal(text: Family, model_type: str, source: str, whole: Any = None, ca
 
     return dataclasses.replace(text, model_type=model_type, source=source, text_config=True,
                                whole=whole._replace(text_model_type=text.model_type),
-                               naming=whole_naming(text.naming, whole.decoder_prefix),
+                               naming=whole_naming(text.naming, whole.decoder_prefix, whole.decoder_roots),
                                causal_lm_class=causal_lm_class)
 
 

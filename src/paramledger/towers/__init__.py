@@ -34,6 +34,7 @@ class Whole(NamedTuple):
     vision_prefix: str = "model.vision_tower."
     projector_prefix: str = "model.multi_modal_projector."
     decoder_prefix: str = "model.language_model."  # where the text decoder's "model." paths sit
+    decoder_roots: tuple[str, ...] = ()  # its other top modules, moved under decoder_prefix whole (BLIP's bert., cls.)
     # The whole model ties its head by the whole config's tie_word_embeddings (this its class default), not
     # text_config's; ``tie_from_text``: or by text_config's too (LlavaConfig.__post_init__).
     tie_word_embeddings: bool = True
@@ -75,6 +76,9 @@ class Whole(NamedTuple):
     renamed: Any = None
     # Why --text-only is refused, where the decoder alone is no class transformers builds (GIT's); "": it counts it
     decoder_alone_refused: str = ""
+    # (the whole config, its text_config) -> the text_config as the whole config's class rewrites it before the
+    # decoder is built (BlipConfig sets the text's encoder_hidden_size to the tower's width); None: as given
+    text_rewritten: Any = None
 
     @property
     def towers_said(self) -> str:
@@ -135,7 +139,7 @@ def tower_aliases(arch: Any) -> frozenset[str]:
 def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str | None, text_family: Any) -> Any:
     """``arch`` (a whole multimodal config's text decoder, read by ``text_family``'s table) with the towers and
     the whole model's tying."""
-    naming = whole_naming(text_family.naming, whole.decoder_prefix)
+    naming = whole_naming(text_family.naming, whole.decoder_prefix, whole.decoder_roots)
     if whole.renamed is not None:
         naming = whole.renamed(naming)
     from ..families import get
@@ -147,7 +151,8 @@ def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str |
     except ArchitectureError as error:  # a rule's refusal, said about this config
         raise ArchitectureError(error.key, error.message, where) from None
     towers = Towers(parts, text_family.model_type, arch.tie_word_embeddings,
-                    None if own is not None and naming == whole_naming(own.naming, whole.decoder_prefix) else naming,
+                    None if own is not None and naming == whole_naming(own.naming, whole.decoder_prefix,
+                                                                       whole.decoder_roots) else naming,
                     images)
     tie, notes = tied(whole, config, arch.tie_word_embeddings, where), arch.notes
     if tie and not arch.tie_word_embeddings and not any(key in config for key in whole.tie_keys):
@@ -193,18 +198,24 @@ def tied_head_note(arch: Any, why: str, checkpoint: str) -> str:
             f"{checkpoint}, {arch.lm_head_rows * arch.hidden_size:,} more")
 
 
+def decoder_alone_refused(model_type: str) -> str:
+    """Why ``--text-only`` is refused for a whole ``model_type`` (its decoder alone no class transformers builds:
+    GIT's, BLIP's, ProphetNet's); "" where it counts the decoder alone."""
+    from ..families import get
+
+    family = get(model_type)
+    spec = getattr(family, "seq2seq", None) or getattr(family, "whole", None)
+    return spec.decoder_alone_refused if spec is not None else ""
+
+
 def text_only(arch: Any) -> Any:
     """The text decoder of a whole multimodal ``arch`` alone, as its own family counts it (``--text-only``)."""
     if not arch.towers:
         return arch
-    from ..families import get
-
-    family = get(arch.model_type)
-    spec = getattr(family, "seq2seq", None) or getattr(family, "whole", None)
-    if spec is not None and spec.decoder_alone_refused:
+    if refused := decoder_alone_refused(arch.model_type):
         from .._exceptions import OptionError
 
-        raise OptionError("--text-only", f"{arch.model_type}: {spec.decoder_alone_refused}")
+        raise OptionError("--text-only", f"{arch.model_type}: {refused}")
     towers = arch.towers
     note = getattr(towers.parts[0], "text_only_note", f"{arch.model_type} is multimodal: counting its text decoder "
                    "(text_config) only")
@@ -276,12 +287,15 @@ def tower_kinds() -> dict[str, TowerKind]:
 
 
 @lru_cache(maxsize=64)
-def whole_naming(naming: Naming, prefix: str) -> Naming:
-    """The text decoder's naming inside the whole model: every path under "model." moves under ``prefix`` (made once
-    per naming and prefix: both are frozen)."""
+def whole_naming(naming: Naming, prefix: str, roots: tuple[str, ...] = ()) -> Naming:
+    """The text decoder's naming inside the whole model: every path under "model." moves under ``prefix``, and one
+    under another of its top modules ``roots`` moves under it whole (BLIP's bert. and cls.: text_decoder.bert.); made
+    once per naming and prefix: both are frozen."""
     def moved(value: Any) -> Any:
         if isinstance(value, str) and value.startswith("model."):
             return prefix + value.removeprefix("model.")
+        if isinstance(value, str) and value.startswith(roots):
+            return prefix + value
         if isinstance(value, tuple) and value and isinstance(value[0], tuple):  # model_buffers
             return tuple((moved(entry[0]), *entry[1:]) for entry in value)
         if isinstance(value, tuple):

@@ -205,6 +205,13 @@ def query_positions(config: Mapping[str, Any], hidden: int) -> list[tuple[str, t
 
 
 QUERY_TABLES = ("qformer.embeddings.word_embeddings.weight", "qformer.embeddings.position_embeddings.weight")
+BLIP_VISION_DEFAULTS = {**VISION_DEFAULTS, "hidden_size": 768, "intermediate_size": 3072, "num_hidden_layers": 12,
+                        "num_attention_heads": 12, "image_size": 384, "patch_size": 16}
+"""transformers 5.24.0 models/blip/configuration_blip.py (BlipVisionConfig: BLIP's tower is BLIP-2's layout,
+modeling_blip.py BlipVisionModel; its qkv always biased)."""
 TOWERS = {"blip_2_vision_model": TowerKind(VISION_DEFAULTS, vision),
+          # (BlipAttention's qkv is always biased: a qkv_bias key is no BlipVisionConfig field)
+          "blip_vision_model": TowerKind(BLIP_VISION_DEFAULTS, lambda prefix, config, where: vision(
+              prefix, {**config, "qkv_bias": True}, where)),
           "instructblip_vision_model": TowerKind(
               VISION_DEFAULTS, lambda prefix, config, where: vision(prefix, config, where, QUERY_TABLES))}
