@@ -79,5 +79,30 @@ def blip(draw) -> dict:
     return config
 
 
-# BLIP is no BLIP-2 (no Q-Former, a decoder of its own): apart from CONFIGS_V, whose tests are BLIP-2's
-CONFIGS_BLIP = {"blip": blip()}
+@st.composite
+def chameleon(draw) -> dict:
+    """ChameleonConfig (flat): a small Llama decoder (MHA or GQA, its biases, swin_norm, tying), the vocabulary map
+    ChameleonModel reads, and a small vq_config: 32 or 64 base channels (the GroupNorms' 32 groups), 1 to 3
+    resolutions, attention where attn_resolutions lists a resolution's size and attn_type is vanilla."""
+    heads = draw(st.sampled_from([1, 2, 4]))
+    config = {"model_type": "chameleon", "vocab_size": draw(st.integers(2, 60)),
+              "hidden_size": heads * draw(st.sampled_from([2, 4, 8])), "num_attention_heads": heads,
+              "num_key_value_heads": draw(st.sampled_from([k for k in (1, 2, 4) if heads % k == 0])),
+              "num_hidden_layers": draw(st.integers(1, 3)), "intermediate_size": draw(st.integers(1, 32)),
+              "vocabulary_map": {"<image>": 0}, **{key: draw(booleans) for key in ("attention_bias", "mlp_bias",
+                                                                                    "swin_norm", "tie_word_embeddings")}}
+    levels = draw(st.integers(1, 3))
+    resolution = draw(st.sampled_from([8, 16, 32]))
+    vq = {"base_channels": draw(st.sampled_from([32, 64])), "channel_multiplier": draw(st.lists(
+              st.integers(1, 2), min_size=levels, max_size=levels)), "num_res_blocks": draw(st.integers(0, 2)),
+          "resolution": resolution, "embed_dim": draw(st.integers(1, 8)), "num_embeddings": draw(st.integers(1, 16)),
+          "latent_channels": draw(st.integers(1, 8)), "in_channels": draw(st.integers(1, 3)),
+          "double_latent": draw(booleans), "attn_type": draw(st.sampled_from(["vanilla", "none"]))}
+    if draw(booleans):
+        vq["attn_resolutions"] = draw(st.lists(st.sampled_from([resolution, resolution // 2, resolution // 4]),
+                                               max_size=2))
+    return {**config, "vq_config": vq}
+
+
+# BLIP is no BLIP-2 (no Q-Former, a decoder of its own), nor Chameleon: apart from CONFIGS_V, whose tests are BLIP-2's
+CONFIGS_BLIP = {"blip": blip(), "chameleon": chameleon()}

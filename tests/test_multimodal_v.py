@@ -211,3 +211,28 @@ def test_blips_cross_attention_reads_the_towers_width_whatever_text_config_says(
               "text_config": {"encoder_hidden_size": 5}}
     shapes = {t.name: t.shape for t in paramledger.inventory(paramledger.load(config)).tensors}
     assert shapes["text_decoder.bert.encoder.layer.0.crossattention.self.key.weight"] == (768, 96)
+
+
+@pytest.mark.parametrize(("vq", "message"), [
+    ({"base_channels": 48}, "vq_config.base_channels: 48 × a channel_multiplier gives 48 channels, which the blocks' "
+                            "32 GroupNorm groups do not divide"),
+    ({"channel_multiplier": []}, r"vq_config.channel_multiplier: must be a non-empty list of whole numbers from 1"),
+    ({"attn_resolutions": "32"}, "vq_config.attn_resolutions: must be a list of whole numbers or null"),
+    ({"num_embeddings": 0}, "vq_config.num_embeddings: must be a whole number from 1, got 0"),
+])
+def test_chameleons_vq_config_is_refused_in_one_line(vq, message):
+    with pytest.raises(ArchitectureError, match=message) as error:
+        paramledger.load({"model_type": "chameleon", "vq_config": vq})
+    assert "\n" not in str(error.value)
+
+
+def test_chameleon_attends_where_attn_resolutions_lists_a_resolution_and_refuses_its_decoder_alone(cli, tmp_path):
+    """ChameleonVQVAEEncoder's curr_res starts at resolution and halves after each resolution but the last."""
+    names = {t.name for t in paramledger.inventory(paramledger.load(
+        {"model_type": "chameleon", "vq_config": {"resolution": 512, "attn_resolutions": [128]}})).tensors}
+    assert {"model.vqmodel.encoder.down.2.attn.1.q.weight", "model.vqmodel.encoder.mid.attn_1.q.weight"} <= names
+    assert not any(".down.1.attn." in name or ".down.3.attn." in name for name in names)
+    path = tmp_path / "config.json"
+    path.write_text('{"model_type": "chameleon"}')
+    status, _, err = cli("count", str(path), "--text-only")
+    assert status == 2 and "no Chameleon CausalLM is registered" in err and len(err.strip().splitlines()) == 1

@@ -53,6 +53,8 @@ REFERENCE_NEEDS = {
     "cohere_compass_text": {"rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 10000.0}}},
     "cohere_compass": {"text_config": {"rope_parameters": {"full_attention": {"rope_type": "default",
                                                                               "rope_theta": 10000.0}}}},
+    # ChameleonModel reads vocabulary_map["<image>"] (AttributeError on ChameleonConfig's None); the map changes no tensor
+    "chameleon": {"vocabulary_map": {"<image>": 8711}},
     # DbrxAttention reads attn_config.rope_theta, which DbrxAttentionConfig does not declare (AttributeError)
     "dbrx": {"attn_config": {"rope_theta": 10000.0}},
 }

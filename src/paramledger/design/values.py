@@ -19,10 +19,12 @@ sublayer (2); sandwich: before and after each (4, Gemma 2/3); parallel: one norm
 parallel attention and FFN branches (1, GPT-J, Phi-2); parallel_split: one norm for each of
 the parallel branches (2, Falcon-40B's ln_attn and ln_mlp); none: no norms inside blocks."""
 
-QK_NORMS = ("none", "head", "full", "per_head")
+QK_NORMS = ("none", "head", "full", "per_head", "per_head_layernorm")
 """head: one scale vector of head_dim shared by all heads (Qwen3, Gemma 3); full: one over
 all query (and key) channels (OLMo 2); per_head: one of head_dim for each head, (heads,
-head_dim) on q and (kv_heads, head_dim) on k (Cohere's use_qk_norm, StableLM's qk_layernorm)."""
+head_dim) on q and (kv_heads, head_dim) on k (Cohere's use_qk_norm, StableLM's qk_layernorm);
+per_head_layernorm: per_head's shapes as LayerNorms with their bias whatever the block's norms are
+(Chameleon's nn.LayerNorm((heads, head_dim)) beside RMSNorm blocks)."""
 
 ATTENTION_OUTPUT_GATES = ("none", "per_channel", "per_head")
 """A gate on the attention output, projected from the block's input: per_channel, one value for

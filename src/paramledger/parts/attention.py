@@ -100,6 +100,10 @@ def qk_norms(c: Collector, kind: str, offset: bool, head_dim: int, q_out: int, k
         c.norm(n.q_norm, q_out, offset=offset)
         if not kv_shared:
             c.norm(n.k_norm, kv_out, offset=offset)
+    elif kind == "per_head_layernorm":  # a LayerNorm's weight and bias whatever the block's kind (Chameleon's)
+        for path, rows in ((n.q_norm, heads), (n.k_norm, kv_heads))[:2 - kv_shared]:
+            c.add(path + ".weight", (rows, head_dim), "norm")
+            c.add(path + ".bias", (rows, head_dim), "norm")
     elif kind == "per_head":
         for path, rows in ((n.q_norm, heads), (n.k_norm, kv_heads))[:2 - kv_shared]:
             if "{h}" in path:

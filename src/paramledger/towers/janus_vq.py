@@ -68,21 +68,8 @@ class VQTower(NamedTuple):
         base, mult, blocks = self.base_channels, self.channel_multiplier, self.num_res_blocks
         last = len(mult) - 1
         out: list[tuple[str, tuple[int, ...]]] = []
-        _conv(out, "encoder.conv_in", base, self.in_channels, 3)
-        block_in = base
-        for level in range(len(mult)):
-            block_in, block_out = base * (1, *mult)[level], base * mult[level]
-            for i in range(blocks):
-                _resnet(out, f"encoder.down.{level}.block.{i}", block_in, block_out)
-                block_in = block_out
-            if level == last:  # ModuleList attn, registered after block
-                for i in range(blocks):
-                    _attention(out, f"encoder.down.{level}.attn.{i}", block_in)
-            else:
-                _conv(out, f"encoder.down.{level}.downsample.conv", block_in, block_in, 3)
-        _mid(out, "encoder.mid", block_in)
-        _norm(out, "encoder.norm_out", block_in)
-        _conv(out, "encoder.conv_out", self.encoder_out, block_in, 3)
+        encoder(out, self.in_channels, base, mult, blocks, tuple(level == last for level in range(len(mult))), True,
+                self.encoder_out)
         out.append(("quantize.embedding.weight", (self.num_embeddings, self.embed_dim)))
         _conv(out, "quant_conv", self.embed_dim, self.latent_channels, 1)
         _conv(out, "post_quant_conv", self.latent_channels, self.embed_dim, 1)
@@ -111,6 +98,31 @@ class VQTower(NamedTuple):
         rows: the projector's tensors declare none, as Ovis2's tower answers for its visual table)."""
         return [self.prefix + "quantize.embedding.weight",
                 self.prefix.removesuffix("vqmodel.") + "generation_embeddings.weight"]
+
+
+def encoder(out: list, in_channels: int, base: int, mult: tuple[int, ...], blocks: int, attended: tuple[bool, ...],
+            mid_attention: bool, encoder_out: int) -> None:
+    """The encoder (Janus's and Chameleon's): conv_in, per resolution its resnet blocks, attention blocks where
+    ``attended`` (a ModuleList registered after the blocks) and a downsample conv but at the last; the mid block (its
+    attention where ``mid_attention``), norm_out and conv_out."""
+    _conv(out, "encoder.conv_in", base, in_channels, 3)
+    block_in = base
+    for level in range(len(mult)):
+        block_in, block_out = base * (1, *mult)[level], base * mult[level]
+        for i in range(blocks):
+            _resnet(out, f"encoder.down.{level}.block.{i}", block_in, block_out)
+            block_in = block_out
+        if attended[level]:
+            for i in range(blocks):
+                _attention(out, f"encoder.down.{level}.attn.{i}", block_in)
+        if level != len(mult) - 1:
+            _conv(out, f"encoder.down.{level}.downsample.conv", block_in, block_in, 3)
+    _resnet(out, "encoder.mid.block_1", block_in, block_in)
+    if mid_attention:
+        _attention(out, "encoder.mid.attn_1", block_in)
+    _resnet(out, "encoder.mid.block_2", block_in, block_in)
+    _norm(out, "encoder.norm_out", block_in)
+    _conv(out, "encoder.conv_out", encoder_out, block_in, 3)
 
 
 def _conv(out: list, name: str, out_c: int, in_c: int, kernel: int) -> None:
@@ -150,34 +162,45 @@ def make(prefix: str, vq: Mapping[str, Any], where: str | None) -> VQTower:
         raise ArchitectureError(error.key, error.message, where) from None
 
 
-def _made(prefix: str, vq: Mapping[str, Any]) -> VQTower:
-    sizes = {key: whole(vq, key) for key in ("embed_dim", "num_embeddings", "latent_channels", "in_channels",
-                                             "base_channels", "out_channels")}
+def encoder_sizes(vq: Mapping[str, Any], keys: tuple[str, ...]) -> tuple[dict[str, int], int, tuple[int, ...], bool]:
+    """The sizes ``keys``, num_res_blocks, channel_multiplier and double_latent of a VQ-VAE encoder's ``vq`` (Janus's,
+    Chameleon's), each refused in one line under vq_config."""
+    sizes = {key: whole(vq, key) for key in keys}
     blocks = whole(vq, "num_res_blocks", 0)
     mult = vq.get("channel_multiplier")
     if not isinstance(mult, (list, tuple)) or not mult or not all(type(m) is int and m >= 1 for m in mult):
         raise ArchitectureError(f"{KEY}.channel_multiplier", f"must be a non-empty list of whole numbers from 1, got "
-                                f"{mult!r}")
+                                f"{str(mult)[:80]}")
     if len(mult) * (blocks + 1) > MAX_REPEAT:  # the blocks are enumerated (docs/limits.md)
         raise ArchitectureError(f"{KEY}.num_res_blocks", f"{len(mult)} resolutions of {blocks} blocks are beyond the "
                                 f"bound of {MAX_REPEAT:,} blocks (docs/limits.md)")
-    base = sizes["base_channels"]
-    # the channels a GroupNorm sees: every resolution's in the decoder; the encoder's blocks' inputs too (base ×
-    # 1 first), or with no blocks only what its mid block takes, the last resolution's input
-    entering = (1, *mult)[:len(mult)] if blocks else (1, *mult)[len(mult) - 1:len(mult)]
-    for channels in sorted({base * m for m in (*mult, *entering)}):
-        if channels > MAX_INTEGER:
-            raise ArchitectureError(f"{KEY}.channel_multiplier", f"gives {big(channels)} channels, beyond the bound "
-                                    f"of {MAX_INTEGER:,} (docs/limits.md)")
-        if channels % GROUPS:  # torch.nn.GroupNorm refuses a group count that does not divide the channels
-            raise ArchitectureError(f"{KEY}.base_channels", f"{base} × a channel_multiplier gives {channels} channels, "
-                                    f"which the blocks' {GROUPS} GroupNorm groups do not divide")
     double = vq.get("double_latent")
     if not isinstance(double, bool):
         raise ArchitectureError(f"{KEY}.double_latent", f"must be true or false, got {double!r}")
+    return sizes, blocks, tuple(mult), double
+
+
+def grouped(base: int, multipliers: tuple[int, ...]) -> None:
+    """Refused in one line unless every channel count a GroupNorm sees (``base`` × each multiplier) is within the
+    bound and a multiple of its 32 groups (torch.nn.GroupNorm refuses a group count that does not divide it)."""
+    for channels in sorted({base * m for m in multipliers}):
+        if channels > MAX_INTEGER:
+            raise ArchitectureError(f"{KEY}.channel_multiplier", f"gives {big(channels)} channels, beyond the bound "
+                                    f"of {MAX_INTEGER:,} (docs/limits.md)")
+        if channels % GROUPS:
+            raise ArchitectureError(f"{KEY}.base_channels", f"{base} × a channel_multiplier gives {channels} channels, "
+                                    f"which the blocks' {GROUPS} GroupNorm groups do not divide")
+
+
+def _made(prefix: str, vq: Mapping[str, Any]) -> VQTower:
+    sizes, blocks, mult, double = encoder_sizes(vq, ("embed_dim", "num_embeddings", "latent_channels", "in_channels",
+                                                     "base_channels", "out_channels"))
+    # the channels a GroupNorm sees: every resolution's in the decoder; the encoder's blocks' inputs too (base ×
+    # 1 first), or with no blocks only what its mid block takes, the last resolution's input
+    grouped(sizes["base_channels"], (*mult, *((1, *mult)[:len(mult)] if blocks else (1, *mult)[len(mult) - 1:])))
     latent = sizes["latent_channels"]
     return VQTower(prefix, sizes["embed_dim"], sizes["num_embeddings"], latent, 2 * latent if double else latent,
-                   sizes["in_channels"], base, tuple(mult), blocks, sizes["out_channels"])
+                   sizes["in_channels"], sizes["base_channels"], mult, blocks, sizes["out_channels"])
 
 
 TOWERS = {"janus_vqgan": TowerKind(VQ_DEFAULTS, make)}
