@@ -35,6 +35,9 @@ class Naming:
     # registered before project_in); None: none
     embed_unproject: str | None = None
     embed_norm: str | None = None  # a norm on the token embeddings, before the blocks (BLOOM)
+    # a hidden-wide norm after embed_project (MobileBertEmbeddings.LayerNorm; NoNorm with no_norm); None: none
+    embed_project_norm: str | None = None
+    token_types_hidden_wide: bool = False  # hidden_size wide, whatever the tables' width (MobileBERT's)
     # RoC-BERT's tables beside the token table and the Linear over their concatenation (map_inputs_width)
     pronunciation_embed: str = "model.embeddings.pronunciation_embed"
     shape_embed: str = "model.embeddings.shape_embed"
@@ -196,6 +199,7 @@ class Naming:
     lm_head_norm: str = "lm_head.norm"
     lm_head_in: str = "lm_head.linear1"  # prediction_head_size: the bottleneck's two Linears before the head
     lm_head_out: str = "lm_head.linear2"
+    lm_head_extra: str = "lm_head.dense"  # lm_head_extra_width: the head's columns past the table's (MobileBERT)
     conv1d: bool = False  # GPT-2's Conv1D stores weights as (in, out), not Linear's (out, in)
     # The order transformers registers the modules in, where it differs from the builder's (which
     # is Llama's: attention, FFN, norms), so that a listing follows named_parameters().  Module paths

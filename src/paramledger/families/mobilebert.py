@@ -1,0 +1,74 @@
+"""MobileBERT (transformers 5.24.0 models/mobilebert, MobileBertForMaskedLM; only in the masked-LM mapping): BERT
+(families/bert.py) whose layers are MobileBertLayer's bottlenecks and stacked FFNs (parts/mobile_bottleneck_layer.py:
+the whole layer, one part).
+
+Identical to bert except (configuration_mobilebert.py, modeling_mobilebert.py lines 55-139, 476-520, 759-786): the
+model under "mobilebert" without a pooler (MobileBertForMaskedLM passes add_pooling_layer=False); the token table
+embedding_size wide, the position and token-type tables hidden_size wide; embedding_transformation, a biased Linear
+from the 3-gram concatenation (3 × embedding_size with trigram_input, else embedding_size) to hidden_size, built
+whatever the widths, then the embeddings' norm (NoNorm or LayerNorm by normalization_type) after it; the head's
+transform hidden wide (always a LayerNorm), then cls.predictions.dense, an unbiased Linear(vocab -> hidden_size -
+embedding_size) of its own whose weight the head concatenates under the decoder's (vocab × embedding_size, tied to
+the token table; its bias an alias of cls.predictions.bias when tied); no token_type_ids buffer; MobileBertConfig's
+defaults."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import ArchitectureError
+from ._family import derived_from, same
+from .bert import BERT
+from .bert_variants import renamed
+
+BOTTLENECK = ("intra_bottleneck_size", "use_bottleneck", "use_bottleneck_attention", "key_query_shared_bottleneck",
+              "num_feedforward_networks")
+NORMS = {"no_norm": True, "layer_norm": False}  # NORM2FN's keys: is it NoNorm
+
+
+def mobile_layers(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Every layer is a MobileBertLayer; the 3-gram projection's input, NoNorm, the head's columns past the table."""
+    trigram, norm = config.get("trigram_input", True), config.get("normalization_type", "no_norm")
+    if not isinstance(trigram, bool):
+        raise ArchitectureError("trigram_input", f"{trigram!r} is not true or false")
+    if norm not in NORMS:
+        raise ArchitectureError("normalization_type", f"{norm!r} is not one of {', '.join(map(repr, NORMS))} "
+                                "(modeling_mobilebert.py's NORM2FN)")
+    width, hidden = config["embedding_size"], config["hidden_size"]
+    if width is None:
+        raise ArchitectureError("embedding_size", "null: MobileBertEmbeddings sizes its token table by it")
+    if width > hidden:
+        raise ArchitectureError("embedding_size", f"{width} is wider than hidden_size={hidden}: the head's "
+                                "cls.predictions.dense would have hidden_size - embedding_size < 0 rows (nn.Linear "
+                                "refuses it)")
+    every = tuple(range(config["num_hidden_layers"]))
+    return {"mobile_bottleneck_layers": every, "layers_without_ffn": every, "no_norm": NORMS[norm],
+            "embed_project_in_features": 3 * width if trigram else width, "lm_head_extra_width": hidden - width}
+
+
+MOBILEBERT = derived_from(
+    BERT, model_type="mobilebert", causal_lm_class="MobileBertForMaskedLM",
+    source="transformers 5.24.0 models/mobilebert/configuration_mobilebert.py",
+    naming=renamed(BERT.naming, "mobilebert", embed_norm=None, positions_hidden_wide=True,
+                   token_types_hidden_wide=True, embed_project="mobilebert.embeddings.embedding_transformation",
+                   embed_project_always=True, embed_project_norm="mobilebert.embeddings.LayerNorm",
+                   lm_head_extra="cls.predictions.dense", layer_order=(),
+                   model_buffers=(("mobilebert.embeddings.position_ids", (1, "max_position_embeddings"), "int64",
+                                   False),),
+                   model_order=("mobilebert.embeddings", "mobilebert.encoder.layer", "cls.predictions.bias",
+                                "cls.predictions.transform", "cls.predictions.dense", "cls.predictions.decoder")),
+    keys={**BERT.keys, "embedding_size": "embedding_size", **same(*BOTTLENECK)},
+    defaults={**BERT.defaults, "hidden_size": 512, "num_hidden_layers": 24, "num_attention_heads": 4,
+              "intermediate_size": 512, "hidden_act": "relu", "embedding_size": 128, "trigram_input": True,
+              "intra_bottleneck_size": 128, "use_bottleneck": True, "use_bottleneck_attention": False,
+              "key_query_shared_bottleneck": True, "num_feedforward_networks": 4, "normalization_type": "no_norm"},
+    switches={**BERT.switches, "norm_placement": "none"},
+    # trigram_input and normalization_type are read by mobile_layers; true_hidden_size is overwritten by
+    # MobileBertConfig.__post_init__ (from use_bottleneck); classifier_activation builds the pooler
+    # MobileBertForMaskedLM leaves out
+    count_neutral=BERT.count_neutral | {"trigram_input", "normalization_type", "true_hidden_size",
+                                        "classifier_activation"},
+    derive=(*BERT.derive, mobile_layers), explain=())
+
+FAMILIES = [MOBILEBERT]

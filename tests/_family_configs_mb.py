@@ -1,0 +1,30 @@
+"""Hypothesis strategies: random small configs for the families of set MB (MobileBERT), typed here.
+
+Each spells the keys the way the family's config class does (tests/_family_configs.py's style)."""
+
+from __future__ import annotations
+
+from _family_configs_d import _typed, booleans
+from _family_configs_h import bert
+from hypothesis import strategies as st
+
+CONFIGS_MB: dict[str, st.SearchStrategy] = {}
+
+
+@st.composite
+def mobilebert(draw) -> dict:
+    """MobileBertConfig: BERT's keys (pad_token_id 0 inside the small vocabulary), a token table no wider than the
+    layers (the head's dense is hidden_size - embedding_size rows: 0 at equal widths), the 3-gram input on or off,
+    the bottleneck switches (a bottleneck at least as wide as the heads), one to three FFNs, NoNorm or LayerNorm."""
+    config = draw(bert())
+    config.pop("is_decoder")
+    heads, hidden = config["num_attention_heads"], config["hidden_size"]
+    config.update({"embedding_size": draw(st.integers(1, hidden)), "trigram_input": draw(booleans),
+                   "use_bottleneck": draw(booleans), "intra_bottleneck_size": heads * draw(st.integers(1, 4)),
+                   "use_bottleneck_attention": draw(booleans), "key_query_shared_bottleneck": draw(booleans),
+                   "num_feedforward_networks": draw(st.integers(1, 3)),
+                   "normalization_type": draw(st.sampled_from(["no_norm", "layer_norm"]))})
+    return config
+
+
+CONFIGS_MB.update({"mobilebert": _typed("mobilebert", mobilebert())})
