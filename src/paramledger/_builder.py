@@ -54,7 +54,8 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if width != d and n.embed_unproject is not None:  # (OPT's project_out, back to the head's width)
         c.linear(n.embed_unproject, width, d, "ffn")
     if width != d or n.embed_project_always:
-        c.linear(n.embed_project, d, arch.embed_project_in_features or width, "ffn", None, n.embed_project_bias)
+        reads = 3 * width if arch.trigram_input else width  # (MobileBERT's 3-gram concatenation)
+        c.linear(n.embed_project, d, reads, "ffn", None, n.embed_project_bias)
     if n.embed_project_norm is not None:  # MobileBertEmbeddings.LayerNorm: NoNorm registers its bias first
         for name in ("bias", "weight") if arch.no_norm else ("weight", "bias"):
             c.add(f"{n.embed_project_norm}.{name}", (d,), "norm")
@@ -94,12 +95,12 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if n.contact_head is not None:  # EsmContactPredictionHead.regression over every layer's attention maps
         c.linear(n.contact_head, 1, arch.num_hidden_layers * arch.num_attention_heads, "ffn", None, True)
     head_width = arch.output_embedding_size or width  # the head's own width (RemBERT's output_embedding_size)
-    extra = arch.lm_head_extra_width  # (MobileBERT's: the transform is then hidden wide, the decoder the table's)
+    transform_width = d if arch.lm_head_rest else head_width  # (MobileBERT's: hidden wide, the decoder the table's)
     if arch.lm_head_transform:  # a dense layer and a norm before the head (ModernBERT's, BERT's MLM head)
-        c.linear(n.lm_head_dense, head_width + (extra or 0), d, "lm_head", None, arch.lm_head_transform_bias)
-        c.norm(n.lm_head_norm, head_width + (extra or 0))
-    if extra is not None:  # an unbiased Linear(vocab -> extra): weight (extra, vocab)
-        c.linear(n.lm_head_extra, extra, arch.lm_head_rows, "lm_head")
+        c.linear(n.lm_head_dense, transform_width, d, "lm_head", None, arch.lm_head_transform_bias)
+        c.norm(n.lm_head_norm, transform_width)
+    if arch.lm_head_rest:  # an unbiased Linear(vocab -> hidden_size - width): weight (hidden_size - width, vocab)
+        c.linear(n.lm_head_extra, d - width, arch.lm_head_rows, "lm_head")
     if arch.prediction_head_size is not None:  # UltrabertPredictionHead: linear1 and linear2, no biases
         c.linear(n.lm_head_in, arch.prediction_head_size, d, "lm_head")
         c.linear(n.lm_head_out, d, arch.prediction_head_size, "lm_head")

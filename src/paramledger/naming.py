@@ -199,7 +199,7 @@ class Naming:
     lm_head_norm: str = "lm_head.norm"
     lm_head_in: str = "lm_head.linear1"  # prediction_head_size: the bottleneck's two Linears before the head
     lm_head_out: str = "lm_head.linear2"
-    lm_head_extra: str = "lm_head.dense"  # lm_head_extra_width: the head's columns past the table's (MobileBERT)
+    lm_head_extra: str = "lm_head.dense"  # lm_head_rest: the head's columns past the table's (MobileBERT)
     conv1d: bool = False  # GPT-2's Conv1D stores weights as (in, out), not Linear's (out, in)
     # The order transformers registers the modules in, where it differs from the builder's (which
     # is Llama's: attention, FFN, norms), so that a listing follows named_parameters().  Module paths

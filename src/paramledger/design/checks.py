@@ -93,6 +93,10 @@ def check_structure(arch: Architecture, where: str | None) -> None:
             and arch.output_embedding_size != (arch.embedding_size or arch.hidden_size)):
         raise ArchitectureError("output_embedding_size", f"{arch.output_embedding_size} is not the token table's "
                                 "width: a head that wide cannot be tied to it (set tie_word_embeddings false)", where)
+    if arch.lm_head_rest and (arch.embedding_size or arch.hidden_size) > arch.hidden_size:
+        raise ArchitectureError("embedding_size", f"{arch.embedding_size} is wider than hidden_size="
+                                f"{arch.hidden_size}: the head's columns past the table's would be fewer than none",
+                                where)
     for key, on in (("attn_sub_norm", arch.attn_sub_norm),
                     ("attention_output_gate", arch.attention_output_gate not in ("none", "per_head")),
                     ("attention_lambdas", arch.attention_lambdas)):

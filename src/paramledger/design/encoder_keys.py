@@ -42,17 +42,15 @@ class EncoderKeys:
     # rows of each of four box-coordinate tables (x, y, h, w) beside the position table (LayoutLM); None: none
     max_2d_position_embeddings: int | None = None
 
-    # the input width of the projection after the tables where it is not theirs (MobileBERT's embedding_transformation
-    # over the 3-gram concatenation: 3 × embedding_size with trigram_input); None: the tables' width
-    embed_project_in_features: int | None = None
-    # the head's output columns past the tied table's width, an unbiased Linear(vocab -> them) of its own whose
-    # weight is concatenated under the table's (MobileBERT's cls.predictions.dense, hidden_size - embedding_size
-    # rows; the transform before the head is then the table's width plus them); None: none
-    lm_head_extra_width: int | None = None
+    # the projection after the tables reads three tokens' rows at once (MobileBERT's embedding_transformation over
+    # the 3-gram concatenation: 3 × the tables' width in)
+    trigram_input: bool = False
+    # the head's output columns past the tables' width, up to hidden_size, held in an unbiased Linear(vocab -> them)
+    # of its own whose weight the head concatenates under the tied table's (MobileBERT's cls.predictions.dense,
+    # hidden_size - embedding_size rows; the transform before the head is then hidden_size wide)
+    lm_head_rest: bool = False
 
     zero_or_more = ("type_vocab_size", "relative_attention_num_buckets", "task_type_vocab_size",
-                    "pronunciation_vocab_size", "shape_vocab_size", "pronunciation_embed_dim", "shape_embed_dim",
-                    "lm_head_extra_width")
+                    "pronunciation_vocab_size", "shape_vocab_size", "pronunciation_embed_dim", "shape_embed_dim")
     positive_or_null = ("embedding_size", "output_embedding_size", "prediction_head_size", "relative_embeddings_size",
-                        "max_2d_position_embeddings", "map_inputs_width",
-                        "embed_project_in_features")
+                        "max_2d_position_embeddings", "map_inputs_width")

@@ -22,16 +22,14 @@ from ._family import derived_from, same
 from .bert import BERT
 from .bert_variants import renamed
 
-BOTTLENECK = ("intra_bottleneck_size", "use_bottleneck", "use_bottleneck_attention", "key_query_shared_bottleneck",
-              "num_feedforward_networks")
+BOTTLENECK = ("trigram_input", "intra_bottleneck_size", "use_bottleneck", "use_bottleneck_attention",
+              "key_query_shared_bottleneck", "num_feedforward_networks")
 NORMS = {"no_norm": True, "layer_norm": False}  # NORM2FN's keys: is it NoNorm
 
 
 def mobile_layers(config: Mapping[str, Any]) -> dict[str, Any]:
-    """Every layer is a MobileBertLayer; the 3-gram projection's input, NoNorm, the head's columns past the table."""
-    trigram, norm = config.get("trigram_input", True), config.get("normalization_type", "no_norm")
-    if not isinstance(trigram, bool):
-        raise ArchitectureError("trigram_input", f"{trigram!r} is not true or false")
+    """Every layer is a MobileBertLayer, its norms NoNorm or LayerNorm by normalization_type."""
+    norm = config.get("normalization_type", "no_norm")
     if norm not in NORMS:
         raise ArchitectureError("normalization_type", f"{norm!r} is not one of {', '.join(map(repr, NORMS))} "
                                 "(modeling_mobilebert.py's NORM2FN)")
@@ -43,8 +41,7 @@ def mobile_layers(config: Mapping[str, Any]) -> dict[str, Any]:
                                 "cls.predictions.dense would have hidden_size - embedding_size < 0 rows (nn.Linear "
                                 "refuses it)")
     every = tuple(range(config["num_hidden_layers"]))
-    return {"mobile_bottleneck_layers": every, "layers_without_ffn": every, "no_norm": NORMS[norm],
-            "embed_project_in_features": 3 * width if trigram else width, "lm_head_extra_width": hidden - width}
+    return {"mobile_bottleneck_layers": every, "layers_without_ffn": every, "no_norm": NORMS[norm]}
 
 
 MOBILEBERT = derived_from(
@@ -63,11 +60,11 @@ MOBILEBERT = derived_from(
               "intermediate_size": 512, "hidden_act": "relu", "embedding_size": 128, "trigram_input": True,
               "intra_bottleneck_size": 128, "use_bottleneck": True, "use_bottleneck_attention": False,
               "key_query_shared_bottleneck": True, "num_feedforward_networks": 4, "normalization_type": "no_norm"},
-    switches={**BERT.switches, "norm_placement": "none"},
-    # trigram_input and normalization_type are read by mobile_layers; true_hidden_size is overwritten by
+    switches={**BERT.switches, "norm_placement": "none", "lm_head_rest": True},
+    # normalization_type is read by mobile_layers; true_hidden_size is overwritten by
     # MobileBertConfig.__post_init__ (from use_bottleneck); classifier_activation builds the pooler
     # MobileBertForMaskedLM leaves out
-    count_neutral=BERT.count_neutral | {"trigram_input", "normalization_type", "true_hidden_size",
+    count_neutral=BERT.count_neutral | {"normalization_type", "true_hidden_size",
                                         "classifier_activation"},
     derive=(*BERT.derive, mobile_layers), explain=())
 

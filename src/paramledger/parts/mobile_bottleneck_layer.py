@@ -30,7 +30,7 @@ class MobileBottleneckLayer(NamedTuple):
     hidden_size: int  # hidden_size: the layers' input and output
     true_hidden_size: int  # intra_bottleneck_size with use_bottleneck, else hidden_size (MobileBertConfig)
     attention_width: int  # num_attention_heads × (true_hidden_size // num_attention_heads): q, k and v's outputs
-    intermediate_size: int  # intermediate_size
+    intermediate_size: int  # intermediate_size (the design's ffn_size: a symbol in a traced formula)
     use_bottleneck: bool  # use_bottleneck
     value_from_bottleneck: bool  # use_bottleneck_attention: the value projection reads the bottleneck's width
     shared_bottleneck: bool  # key_query_shared_bottleneck (only with use_bottleneck)
@@ -104,7 +104,7 @@ def _build(arch: Any) -> MobileBottleneckLayer:
     true = arch.intra_bottleneck_size if arch.use_bottleneck else arch.hidden_size
     heads = arch.num_attention_heads
     return tuple.__new__(MobileBottleneckLayer, (
-        arch.hidden_size, true, heads * (true // heads), arch.intermediate_size, arch.use_bottleneck,
+        arch.hidden_size, true, heads * (true // heads), arch.ffn_size, arch.use_bottleneck,
         arch.use_bottleneck_attention, arch.use_bottleneck and arch.key_query_shared_bottleneck,
         arch.num_feedforward_networks - 1, arch.no_norm))
 
