@@ -1,4 +1,4 @@
-"""Hypothesis strategies: random small configs for the families of set MB (MobileBERT), typed here.
+"""Hypothesis strategies: random small configs for the families of set MB (MobileBERT, LUKE), typed here.
 
 Each spells the keys the way the family's config class does (tests/_family_configs.py's style)."""
 
@@ -27,4 +27,18 @@ def mobilebert(draw) -> dict:
     return config
 
 
-CONFIGS_MB.update({"mobilebert": _typed("mobilebert", mobilebert())})
+@st.composite
+def luke(draw) -> dict:
+    """LukeConfig: BERT's keys (heads divide the width: LukeSelfAttention refuses others), an entity vocabulary of
+    at least one row (its table's padding_idx is 0), its width the layers' (no entity_embedding_dense) or another,
+    the entity-aware queries on or off, tying (the entity decoder and the LM head's bias only)."""
+    config = draw(bert())
+    config.pop("is_decoder")
+    hidden = config["hidden_size"]
+    config.update({"entity_vocab_size": draw(st.integers(1, 60)),
+                   "entity_emb_size": draw(st.one_of(st.just(hidden), st.integers(1, 24))),
+                   "use_entity_aware_attention": draw(booleans)})
+    return config
+
+
+CONFIGS_MB.update({"mobilebert": _typed("mobilebert", mobilebert()), "luke": _typed("luke", luke())})

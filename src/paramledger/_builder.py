@@ -14,6 +14,7 @@ from ._exceptions import ArchitectureError
 from .architecture import Architecture
 from .design.flat import layer_plan
 from .design.layers import Layer, LayerPlan
+from .entity_tables import entity_embeddings, entity_head
 from .inventory import Inventory, StampedTensors, Tensor, inventory_from_tensors
 from .naming import Naming
 from .parts._collector import Collector
@@ -59,6 +60,8 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if n.embed_project_norm is not None:  # MobileBertEmbeddings.LayerNorm: NoNorm registers its bias first
         for name in ("bias", "weight") if arch.no_norm else ("weight", "bias"):
             c.add(f"{n.embed_project_norm}.{name}", (d,), "norm")
+    if arch.entity_vocab_size is not None:  # LUKE's entity tables, after the token embeddings
+        entity_embeddings(c, arch)
     _model_extras(c, arch)
     # Every layer of a kind holds the same tensors under its own prefix: build each kind once and
     # share it between the layers (StampedTensors sums it once per kind).
@@ -111,7 +114,7 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if arch.tie_word_embeddings and n.tied_table_in_head:  # the table under the head's name, the embedding's an alias
         before[0] = before[0]._replace(name=lm_head)
         aliases[n.embed + ".weight"] = lm_head
-    elif arch.tie_word_embeddings:
+    elif arch.tie_word_embeddings and not n.lm_head_weight_untied:
         aliases[lm_head] = n.embed + ".weight"
     else:
         c.add(lm_head, (rows, head_width), "lm_head")
@@ -120,6 +123,8 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         aliases[n.lm_head + ".bias"] = head_bias
     elif own_bias:
         c.add(n.lm_head + ".bias", (rows,), "lm_head")
+    if arch.entity_vocab_size is not None:  # LUKE's entity head, after the LM head
+        entity_head(c, arch, aliases)
     towers = 0  # a whole model's: its towers' tensors before the decoder's, their names for tensors held elsewhere
     if arch.towers:
         from .towers import outside_decoder

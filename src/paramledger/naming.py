@@ -38,6 +38,10 @@ class Naming:
     # a hidden-wide norm after embed_project (MobileBertEmbeddings.LayerNorm; NoNorm with no_norm); None: none
     embed_project_norm: str | None = None
     token_types_hidden_wide: bool = False  # hidden_size wide, whatever the tables' width (MobileBERT's)
+    # entity_vocab_size: LUKE's entity tables after the token embeddings and entity head after the LM head
+    # (entity_tables.py)
+    entity_embeddings: str = "model.entity_embeddings"
+    entity_predictions: str = "entity_predictions"
     # RoC-BERT's tables beside the token table and the Linear over their concatenation (map_inputs_width)
     pronunciation_embed: str = "model.embeddings.pronunciation_embed"
     shape_embed: str = "model.embeddings.shape_embed"
@@ -191,6 +195,9 @@ class Naming:
     # The head registered before the model (XLMRobertaForCausalLM sets lm_head first): a tied table is then named by
     # the head's Linear, where named_parameters() first meets it, and the token embedding is its alias
     tied_table_in_head: bool = False
+    # The head's weight is its own whatever tie_word_embeddings, which ties only its bias to the one held apart
+    # (LukeForMaskedLM's _tied_weights_keys name no token table)
+    lm_head_weight_untied: bool = False
     # The head's Linear has no bias of its own: only the one held apart (EsmLMHead's decoder, bias=False)
     lm_head_linear_bias: bool = True
     # A Linear (layers × heads -> 1, with bias) over every attention map, after the layers (EsmContactPredictionHead)

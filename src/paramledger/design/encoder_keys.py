@@ -50,7 +50,13 @@ class EncoderKeys:
     # hidden_size - embedding_size rows; the transform before the head is then hidden_size wide)
     lm_head_rest: bool = False
 
+    # LUKE's entity vocabulary: rows of the entity table and of the entity head (entity_tables.py), their width;
+    # None: none
+    entity_vocab_size: int | None = None
+    entity_emb_size: int | None = None
+
     zero_or_more = ("type_vocab_size", "relative_attention_num_buckets", "task_type_vocab_size",
                     "pronunciation_vocab_size", "shape_vocab_size", "pronunciation_embed_dim", "shape_embed_dim")
     positive_or_null = ("embedding_size", "output_embedding_size", "prediction_head_size", "relative_embeddings_size",
-                        "max_2d_position_embeddings", "map_inputs_width")
+                        "max_2d_position_embeddings", "map_inputs_width",
+                        "entity_vocab_size", "entity_emb_size")
