@@ -1,6 +1,6 @@
-"""Set MB's MobileBERT beyond tests/test_families.py's tensor-by-tensor check: the masked-LM class as the reference,
-Hugging Face's own non-embedding count, every tying and bottleneck combination, NoNorm's order, a closed form, and the
-refusals of what transformers cannot build or run."""
+"""Set MB's MobileBERT and LUKE beyond tests/test_families.py's tensor-by-tensor check: the masked-LM class as the
+reference, Hugging Face's own non-embedding count, every tying and switch combination, NoNorm's order, a closed form,
+and the refusals of what transformers cannot build or run."""
 
 from __future__ import annotations
 
@@ -107,3 +107,58 @@ def test_set_hidden_size_below_the_table_is_refused():
     arch = paramledger.load(default_config("mobilebert"))
     with pytest.raises(ArchitectureError, match="embedding_size: 128 is wider than hidden_size=64"):
         paramledger.inventory(arch.replace(hidden_size=64, num_attention_heads=2))
+
+
+LUKE_SMALL = {"model_type": "luke", "vocab_size": 30, "hidden_size": 8, "num_attention_heads": 2,
+              "intermediate_size": 12, "num_hidden_layers": 2, "max_position_embeddings": 10, "entity_vocab_size": 20,
+              "pad_token_id": 1}
+
+
+def test_luke_defaults_total_and_hugging_face_non_embedding_count():
+    """LukeConfig's defaults: 314,445,435; without its six nn.Embedding tables (the entity table and the entity
+    embeddings' own position and token-type tables among them) 147,050,875 (measured)."""
+    config = default_config("luke")
+    model = masked_lm(config)
+    inventory = paramledger.inventory(paramledger.load(config))
+    assert type(model).__name__ == families.get("luke").causal_lm_class == "LukeForMaskedLM"
+    assert inventory.total == model.num_parameters() == 314_445_435
+    assert inventory.non_embedding("hf") == model.num_parameters(exclude_embeddings=True) == 147_050_875
+
+
+@pytest.mark.parametrize(("tie", "entity_width", "aware"), list(itertools.product([True, False], [8, 4], [True, False])))
+def test_luke_every_tying_combination_matches_transformers(tie, entity_width, aware):
+    """tie_word_embeddings ties the entity decoder to the entity table and lm_head.decoder.bias to lm_head.bias, never
+    the LM head's weight to the token table; entity_embedding_dense only where entity_emb_size differs."""
+    config = {**LUKE_SMALL, "tie_word_embeddings": tie, "entity_emb_size": entity_width,
+              "use_entity_aware_attention": aware}
+    inventory = paramledger.inventory(paramledger.load(config))
+    assert diff(inventory, reference_of(masked_lm(config), "luke")).matches
+    tied = {"lm_head.decoder.bias": "lm_head.bias",
+            "entity_predictions.decoder.weight": "luke.entity_embeddings.entity_embeddings.weight"}
+    assert inventory.aliases == (tied if tie else {})
+    assert "lm_head.decoder.weight" in inventory.names()
+    assert ("luke.entity_embeddings.entity_embedding_dense.weight" in inventory.names()) == (entity_width != 8)
+    assert ("luke.encoder.layer.1.attention.self.e2e_query.bias" in inventory.names()) == aware
+
+
+@given(data=st.data())
+def test_luke_the_masked_lm_class_is_the_reference(data):
+    config = data.draw(CONFIGS_MB["luke"], label="config")
+    assert diff(paramledger.inventory(paramledger.load(config)), reference_of(masked_lm(config), "luke")).matches
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("entity_vocab_size", None, "entity_vocab_size: null: LukeEntityEmbeddings sizes its entity table by it"),
+    ("entity_emb_size", None, "entity_emb_size: null: LukeEntityEmbeddings sizes its entity table by it"),
+    ("entity_vocab_size", 0, "entity_vocab_size: must be positive, got 0"),
+    ("entity_emb_size", 0, "entity_emb_size: must be positive, got 0"),
+    ("use_entity_aware_attention", "yes", "use_entity_aware_attention: must be true or false, got 'yes'"),
+])
+def test_luke_refusals_name_the_key(tmp_path, cli, key, value, message):
+    config = {"model_type": "luke", key: value}
+    with pytest.raises(ArchitectureError, match="config: " + message):
+        paramledger.load(config)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    status, out, err = cli("count", str(path))
+    assert status == 2 and out == "" and err.count("\n") == 1 and f"{key}: " in err
