@@ -73,7 +73,7 @@ def test_new_axes_read_from_a_spec_file(tmp_path):
 
 @pytest.mark.parametrize("changes,match", [
     ({"router_correction_bias": True}, r"router_correction_bias: set without num_experts"),
-    ({"qk_norm": "per_heads"}, r"qk_norm: 'per_heads' is not one of none, head, full, per_head \(did you mean "
+    ({"qk_norm": "per_heads"}, r"qk_norm: 'per_heads' is not one of none, head, full, per_head, per_head_layernorm \(did you mean "
                                r"'per_head'\?\)"),
     ({"norm_placement": "parallel-split"}, r"norm_placement: 'parallel-split' is not one of .*parallel_split"),
     ({"qk_norm_bias": "sometimes"}, r"qk_norm_bias: must be true or false, got 'sometimes'"),
