@@ -16,6 +16,7 @@ from _family_configs_e import CONFIGS_E
 from _family_configs_f import CONFIGS_F
 from _family_configs_g import CONFIGS_G
 from _family_configs_h import CONFIGS_H
+from _family_configs_hr import CONFIGS_HR
 from _family_configs_i import CONFIGS_I
 from _family_configs_j import CONFIGS_J
 from _family_configs_k import CONFIGS_K
@@ -846,7 +847,7 @@ CONFIGS.update(CONFIGS_G)
 CONFIGS.update(CONFIGS_H)
 for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, CONFIGS_P, CONFIGS_Q, CONFIGS_R,
              CONFIGS_S, CONFIGS_T, CONFIGS_U, CONFIGS_V, CONFIGS_W, CONFIGS_X, CONFIGS_Y, CONFIGS_Z,
-             CONFIGS_MA, CONFIGS_BLIP, CONFIGS_MB):
+             CONFIGS_MA, CONFIGS_BLIP, CONFIGS_MB, CONFIGS_HR):
     CONFIGS.update(_set)
 
 

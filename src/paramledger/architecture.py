@@ -153,6 +153,9 @@ class Architecture:
     layers_without_ffn: tuple[int, ...] = ()
     layers_without_attn_pre_norm: tuple[int, ...] = ()  # no norm before attention (ModernBERT's first layer)
     layers_without_mixer: tuple[int, ...] = ()
+    # How many times each layer runs a token, each run caching its own keys and values (HRM-Text's cycles:
+    # parts/repeated.py); (): once each.  No tensor changes: the KV cache and FLOPs read it.
+    layer_passes: tuple[int, ...] = ()
     # Attention pattern: count-neutral, needed for the KV cache.
     sliding_window: int | None = None
     layer_types: tuple[str, ...] = ()  # per layer "full_attention" or "sliding_attention"

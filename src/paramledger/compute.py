@@ -43,6 +43,9 @@ A multiply-add is 2 FLOPs.  The forward pass of one token that attends to ``cont
   ``encoder_length`` cached keys, 2 × 2 × heads × head_dim × encoder_length per layer: reported as
   ``cross_attention_flops``, in ``total``, and its weights left out of ``matmul_parameters``.  Without
   an encoder length, no encoder output: the sublayer does not run (BartDecoderLayer skips it).
+- A layer run more than once a token (layer_passes: HRM-Text's cycles run its L_module's layers H_cycles ×
+  L_cycles times and its H_module's H_cycles times) multiplies by its weights and attends over its keys on each
+  run: its weights are in ``matmul_parameters`` once per run.
 """
 
 from __future__ import annotations
@@ -147,7 +150,7 @@ def forward_flops_per_token(source: Inventory | Architecture, context: int,
     arch = inv.architecture
     if arch is None:
         raise OptionError("source", "FLOPs need the architecture (heads, head_dim), not a bare tensor list")
-    attention = expansion = cross = cross_weights = 0
+    attention = expansion = cross = cross_weights = again = 0
     window = arch.sliding_window
     # each (kind of layer, sliding or not) once, times its layers: a 10⁷-layer design in milliseconds
     for run in layer_runs(arch):
@@ -155,8 +158,9 @@ def forward_flops_per_token(source: Inventory | Architecture, context: int,
         attention += run.layers * run.layer.attention_flops(keys)
         expansion += run.layers * run.layer.expansion_flops(keys)
         cross_weights += run.layers * run.layer.encoder_weights()  # (0 but in a layer attending over an encoder)
+        again += run.layers * run.layer.repeated_weights()  # (0 but in a layer run more than once a token)
         cross += run.layers * run.layer.encoder_flops(encoder_length) if encoder_length else 0
-    matmul = matmul_parameters(inv) - cross_weights
+    matmul = matmul_parameters(inv) - cross_weights + again
     streams, d = arch.altup_num_inputs, arch.hidden_size
     altup = arch.num_hidden_layers * (2 * streams * d + 2 * d * streams * streams)
     return ForwardFlops(context, matmul, 2 * matmul, attention, expansion, altup, cross, encoder_length)

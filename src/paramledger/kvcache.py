@@ -28,6 +28,8 @@ Per layer and per token (one sequence):
   every token on local layers too.  Our figure stays what the attention pattern needs.
   Likewise BROADCAST_KV_HEADS: families whose transformers code repeats each key/value group
   for its query heads before caching, so its DynamicCache holds every head's keys and values.
+- A layer run more than once a token (layer_passes: HRM-Text's cycles, parts/repeated.py) caches its keys and
+  values once per run, each run in a slot of its own (HrmTextModel.forward's cycle_offset).
 - A layer that reuses an earlier layer's keys and values (num_kv_shared_layers, Gemma 3n) caches
   nothing: transformers 5.24.0 gives it a DummyLayer (cache_utils.py, get_layer_types_and_kwargs).
 - Per-layer head widths and KV heads (Gemma 4's per_layer_config: head_dim 512 on its full layers)
@@ -358,6 +360,9 @@ def kv_cache(source: Architecture | Inventory, context: int, batch: int = 1, dty
         note = MASK_ONLY_WINDOWS.get(arch.model_type)
     if not arch.is_mla and arch.kv_heads < arch.num_attention_heads:
         note = BROADCAST_KV_HEADS.get(arch.model_type, note)
+    if arch.layer_passes:  # each run of a layer caches its own keys and values (parts/repeated.py: HRM-Text's cycles)
+        note = (f"layers run more than once a token cache each run's keys and values: {sum(arch.layer_passes):,} "
+                f"runs of the {arch.num_hidden_layers:,} layers (layer_passes)")
     return KVCache(caches, context, batch, kv_dtype(dtype), mla_layout if arch.is_mla else None, note, runs, arch)
 
 def kv_values_per_token(source: Architecture | Inventory, mla_layout: str = "latent") -> int:

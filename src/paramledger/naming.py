@@ -28,6 +28,9 @@ class Naming:
     # (XLMModel's attentions.{i}, layer_norm1.{i}, ffns.{i}, layer_norm2.{i}), each list whole in named_parameters()
     # (layer_lists.py renames and reorders the built layers; layer_order orders the lists)
     layer_lists: bool = False
+    # Stacks of equal depth holding the design's layers in order, each numbered from 0 (HRM-Text's L_module and
+    # H_module): families.naming_of makes ``layer`` a StackedLayers at the design's depth; (): one stack at ``layer``
+    layer_stacks: tuple[str, ...] = ()
     embed_project: str = "model.embeddings_project"  # embedding_size: the Linear from the tables' width to hidden_size
     embed_project_always: bool = False  # that Linear even at equal widths (RemBertEncoder.embedding_hidden_mapping_in)
     embed_project_bias: bool = True  # (OPTDecoder.project_in has none)
@@ -230,3 +233,28 @@ class Naming:
 
 
 LLAMA = Naming()
+
+
+class StackedLayers(str):
+    """A layer path over stacks of equal depth (Naming.layer_stacks): layer i is layer i % depth of stack
+    i // depth, so that ``.format(i=i)``, as every view names a layer, gives transformers' path.  As a string it is
+    the first stack's path (its static part places the layers in Naming.model_order); ``+`` keeps the stacks."""
+
+    stacks: tuple[str, ...]
+    depth: int
+
+    def __new__(cls, stacks: tuple[str, ...], depth: int) -> StackedLayers:
+        path = super().__new__(cls, stacks[0])
+        path.stacks, path.depth = stacks, max(depth, 1)
+        return path
+
+    def format(self, *args: object, **kwargs: object) -> str:  # type: ignore[override]
+        i: int = kwargs["i"]  # type: ignore[assignment]
+        stack = min(i // self.depth, len(self.stacks) - 1)  # (a layer past the last stack: numbered on in it)
+        return self.stacks[stack].format(i=i - stack * self.depth)
+
+    def __add__(self, suffix: str) -> StackedLayers:
+        return StackedLayers(tuple(stack + suffix for stack in self.stacks), self.depth)
+
+    def __reduce__(self) -> tuple:
+        return StackedLayers, (self.stacks, self.depth)

@@ -61,17 +61,17 @@ def _columns(arch: Any) -> tuple[Any, Any]:
     """Each layer's key: the values of the columns that vary (its FFN kind, sliding with tensors of
     its own?, its own indexer?, its query heads, an output bias?, its FFN width, keys and values
     shared from an earlier layer?, its head width and KV heads, values from the keys?, its mixer
-    kind, its use of a shared block, a norm before its attention?), and the function giving a key's full arguments of layer_for; None
+    kind, its use of a shared block, a norm before its attention?, its runs a token), and the function giving a key's full arguments of layer_for; None
     for the keys where no column varies."""
     count = arch.num_hidden_layers
     if not (arch.mlp_only_layers or arch.layers_without_ffn or arch.sliding_layers_differ or arch.indexer_types
             or arch.num_attention_heads_per_layer or arch.attention_output_bias_layers
             or arch.intermediate_size_per_layer or arch.num_kv_shared_layers or arch.attention_k_eq_v
             or arch.attention_shapes_differ or arch.layers_without_mixer or arch.shared_block_layers
-            or arch.layers_without_attn_pre_norm or arch.router_hidden_size
+            or arch.layers_without_attn_pre_norm or arch.router_hidden_size or arch.layer_passes
             or engaged_kinds(arch)[0]):  # every layer alike: no column to build (a kind with layers is engaged)
         plain = [MOE if arch.is_moe else DENSE, False, arch.index_n_heads is not None, None,
-                 arch.attention_output_bias, None, False, None, None, False, ATTENTION, None, True]
+                 arch.attention_output_bias, None, False, None, None, False, ATTENTION, None, True, 1]
         return None, lambda key: plain
     layers = range(count)
     shapes_differ = arch.attention_shapes_differ
@@ -93,6 +93,7 @@ def _columns(arch: Any) -> tuple[Any, Any]:
         _shared_block_column(arch) if arch.shared_block_layers else repeat(None),
         [i not in arch.layers_without_attn_pre_norm for i in layers] if arch.layers_without_attn_pre_norm
         else repeat(True),
+        list(arch.layer_passes) or repeat(1),
     )
     # A list whose layers are all alike (a Mamba's mixers, each layer without an FFN) varies nowhere.
     columns = tuple(repeat(column[0]) if type(column) is list and column.count(column[0]) == count else column
@@ -164,7 +165,7 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
               output_bias: bool = False, ffn_size: int | None = None, kv_shared: bool = False,
               head_dim: int | None = None, kv_heads: int | None = None, values_from_keys: bool = False,
               mixer: Any = ATTENTION, shared: tuple[int, int | None] | None = None,
-              attn_pre_norm: bool = True) -> Layer:
+              attn_pre_norm: bool = True, passes: int = 1) -> Layer:
     """One layer's parts (``heads``, ``ffn_size``, ``head_dim``, ``kv_heads`` None: the design's); ``shared``:
     the layer runs a shared block (its block, the layer holding it), its own parts then one module down."""
     d = arch.hidden_size
@@ -222,6 +223,10 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
         from ..parts.inner import InnerLayer
 
         parts = [_shared_block(arch, *shared), _new(InnerLayer, (_new(Layer, (tuple(parts),)),))]
+    if passes != 1:  # the layer run again a token (layer_passes: HRM-Text's cycles), its tensors held once
+        from ..parts.repeated import Repeated
+
+        parts = [_new(Repeated, (_new(Layer, (tuple(parts),)), passes))]
     return _new(Layer, (tuple(parts),))
 
 

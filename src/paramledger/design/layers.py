@@ -38,6 +38,9 @@ class Layer(NamedTuple):
     def state_values(self) -> int:
         return sum(part.state_values() for part in self.parts)
 
+    def repeated_weights(self) -> int:
+        return sum(part.repeated_weights() for part in self.parts)
+
     def attention_flops(self, keys: int) -> int:
         return sum(part.attention_flops(keys) for part in self.parts)
 

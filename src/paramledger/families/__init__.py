@@ -105,8 +105,16 @@ def naming_of(arch: Architecture) -> Naming:
         return towers.naming
     family = get(arch.model_type)
     if family is not None:
-        return family.naming
+        stacks = family.naming.layer_stacks  # layers in stacks of equal depth (HRM-Text's): named at this depth
+        return family.naming if not stacks else _stacked(family.naming, arch.num_hidden_layers // len(stacks))
     return _design_naming(arch.norm_placement == "sandwich")
+
+
+@functools.lru_cache(maxsize=8)
+def _stacked(naming: Naming, depth: int) -> Naming:
+    from ..naming import StackedLayers
+
+    return dataclasses.replace(naming, layer=StackedLayers(naming.layer_stacks, depth))
 
 
 @functools.lru_cache(maxsize=2)

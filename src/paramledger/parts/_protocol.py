@@ -45,6 +45,10 @@ class Part(Protocol):
         """Forward FLOPs of one token in the part over an encoder's ``encoder_keys`` cached keys and values, its
         weights included as far as the token runs them (cross-attention's q and o, QKᵀ and AV)."""
 
+    def repeated_weights(self) -> int:
+        """Matmul weights a token multiplies by again beyond once, in a layer run more than once a token
+        (layer_passes: parts/repeated.py); 0 for a part run once."""
+
     def state_label(self) -> str | None:
         """What holds the fixed state, in the cache's words ("linear-attention (Gated DeltaNet)"); None: none."""
 
@@ -84,6 +88,9 @@ class Stateless:
         return 0
 
     def encoder_flops(self, encoder_keys: int) -> int:
+        return 0
+
+    def repeated_weights(self) -> int:
         return 0
 
     def mixer_label(self) -> tuple[str, str | None] | None:
