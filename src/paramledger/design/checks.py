@@ -168,14 +168,11 @@ def check_per_layer_ffn_and_inputs(arch: Architecture, where: str | None) -> Non
         if arch.is_moe and not arch.moe_beside_dense_mlp:
             raise ArchitectureError("intermediate_size_per_layer", "is built for dense FFNs, not with "
                                     "num_experts (unless moe_beside_dense_mlp)", where)
-    if arch.layer_passes:  # each layer's runs a token (parts/repeated.py)
+    if arch.layer_passes:  # each layer's runs a token, 0 or more (parts/repeated.py; 0: a layer that never runs)
         passes = arch.layer_passes
         if len(passes) != arch.num_hidden_layers:  # (a copy at another depth keeps the list: give it too)
             raise ArchitectureError("layer_passes", f"has {len(passes)} entries for num_hidden_layers="
                                     f"{arch.num_hidden_layers} (each layer's runs a token)", where)
-        if min(passes) < 1:
-            raise ArchitectureError("layer_passes", f"every layer runs at least once a token, got {min(passes)}",
-                                    where)
         if arch.is_moe:  # a repeated run's matmul weights are a dense layer's: no top-k of experts read again
             raise ArchitectureError("layer_passes", "is built for dense FFNs, not with num_experts", where)
     shared = arch.num_kv_shared_layers

@@ -1,6 +1,6 @@
 """HRM-Text (transformers 5.24.0 models/hrm_text, sapientinc's HRM-Text-1B): two stacks of Llama-like layers run in
 cycles, a low-level L_module and a high-level H_module, each num_layers_per_stack layers and a parameterless
-final_norm (HrmTextStack, modeling_hrm_text.py lines 277-308).
+final_norm (HrmTextStack, modeling_hrm_text.py lines 279-308).
 
 Identical to Llama except (HrmTextModel, HrmTextAttention, HrmTextRMSNorm): every norm is parameterless; the
 attention is multi-head whatever num_key_value_heads says (num_key_value_groups = 1), with a per-channel sigmoid
@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._exceptions import ArchitectureError
 from ..limits import MAX_REPEAT, big
 from ..naming import Naming
 from ..parts import MIXER_MODULES
@@ -41,13 +42,20 @@ def hrm_stacks(config: Mapping[str, Any]) -> dict[str, Any]:
     key = "num_layers_per_stack" if config.get("num_layers_per_stack") is not None else "num_hidden_layers"
     depth = rules.positive(key, config.get(key))
     if depth > MAX_REPEAT // 2:  # the layer lists are enumerated (docs/limits.md)
-        from .._exceptions import ArchitectureError
-
         raise ArchitectureError(key, f"gives {big(2 * depth)} layers in its two stacks, beyond the bound of "
                                 f"{MAX_REPEAT:,} (docs/limits.md)")
-    high, low = rules.positive("H_cycles", config.get("H_cycles")), rules.positive("L_cycles", config.get("L_cycles"))
+    high, low = _cycles_of("H_cycles", config), _cycles_of("L_cycles", config)
     return {"num_hidden_layers": 2 * depth, "biased_gate_attention_layers": tuple(range(2 * depth)),
             "layer_passes": (high * low,) * depth + (high,) * depth}
+
+
+def _cycles_of(key: str, config: Mapping[str, Any]) -> int:
+    """H_cycles or L_cycles: a whole number, 0 or more (0 builds: a stack that never runs; transformers 5.24.0
+    fails on a negative H_cycles, ``[1] * max(0, ...)`` then a negative num_hidden_layers)."""
+    value = config.get(key)
+    if type(value) is not int or value < 0:
+        raise ArchitectureError(key, f"must be a whole number, 0 or more, got {value!r}"[:200])
+    return value
 
 
 def _cycles(arch: Any) -> str:

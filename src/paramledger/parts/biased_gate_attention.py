@@ -1,5 +1,5 @@
 """Self-attention whose per-channel output gate is biased as its projections are (transformers 5.24.0
-modeling_hrm_text.py HrmTextAttention, lines 155-185: ``self.gate_proj = nn.Linear(hidden_size, heads × head_dim,
+modeling_hrm_text.py HrmTextAttention, lines 151-185: ``self.gate_proj = nn.Linear(hidden_size, heads × head_dim,
 bias=config.attention_bias)``, registered after o_proj).  Its projections, cache and FLOPs are the attention part's
 (parts/attention.py, whose own gate is never biased: Qwen3-Next's and Dory's); only the gate's bias is added, after
 the gate's weight, the attention's last tensor."""
