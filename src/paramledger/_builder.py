@@ -132,14 +132,18 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         own = len(before)
         before = outside_decoder(arch, before, aliases)
         towers = len(before) - own
-    tensors: StampedTensors | tuple[Tensor, ...] = StampedTensors(before, n.layer + ".", blocks, c.tensors, kinds,
+    after, frozen = c.tensors, arch.frozen
+    outside = frozen and _names_outside(frozen, before, after)
+    if outside:  # whole names of tensors outside the layers (HRM-Text's z_L_init): the layers stay stamped
+        before, after = ([t._replace(frozen=t.name in frozen) for t in ts] for ts in (before, after))
+    tensors: StampedTensors | tuple[Tensor, ...] = StampedTensors(before, n.layer + ".", blocks, after, kinds,
                                                                   n.layer_order, n.model_order)
     if n.layer_lists:  # one ModuleList per kind of module (XLM): its names and order, as a flat list
         from .layer_lists import by_module_list
 
         tensors = by_module_list(tensors, arch)
-    if arch.frozen:  # frozen marks match full names: mark the expanded list (in the naming's order)
-        tensors = tuple(t._replace(frozen=_frozen(t.name, arch.frozen)) for t in tensors)
+    if frozen and not outside:  # patterns that may match a layer's full names: mark the expanded list (in order)
+        tensors = tuple(t._replace(frozen=_frozen(t.name, frozen)) for t in tensors)
     try:
         return inventory_from_tensors(tensors, aliases, architecture=arch, source=source, notes=arch.notes,
                                       towers=towers)
@@ -193,6 +197,14 @@ def _layer_aliases(plan: LayerPlan, naming: Naming, norm_type: str) -> dict[str,
 
 def _frozen(name: str, patterns: tuple[str, ...]) -> bool:
     return any(fnmatchcase(name, pattern) for pattern in patterns)
+
+
+def _names_outside(patterns: tuple[str, ...], before: list[Tensor], after: list[Tensor]) -> bool:
+    """Every pattern a whole name (no wildcard) of a tensor before or after the layers: names are unique, so none
+    is a layer's, and marking the layers needs no expanded list (a design of 10⁷ layers stays a count of kinds)."""
+    if any(char in pattern for pattern in patterns for char in "*?["):
+        return False
+    return set(patterns) <= {t.name for t in before} | {t.name for t in after}
 
 
 def _model_extras(c: Collector, arch: Architecture) -> None:
