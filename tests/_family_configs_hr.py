@@ -15,8 +15,9 @@ booleans = st.booleans()
 def hrm_text(draw) -> dict:
     """HrmTextConfig: heads dividing the width (validate_architecture) and a head_dim of their own, each stack's
     depth as a first construction gives it (num_hidden_layers) or as a saved config does (num_layers_per_stack
-    beside the inflated num_hidden_layers), the cycles (cache and FLOPs only; 0 builds: a stack that never runs), the attention's and FFN's biases,
-    tying, and the keys that change no tensor (prefix_lm, embedding_scale, L_bp_cycles)."""
+    beside the inflated num_hidden_layers), the cycles (cache and FLOPs only; 0 builds: a stack that never runs),
+    the attention's and FFN's biases, tying, and the keys that change no tensor (prefix_lm, embedding_scale,
+    L_bp_cycles)."""
     heads = draw(st.sampled_from([1, 2, 4]))
     depth, high, low = draw(st.integers(1, 3)), draw(st.integers(0, 3)), draw(st.integers(0, 3))
     config = {"model_type": "hrm_text", "vocab_size": draw(st.integers(4, 300)), "num_attention_heads": heads,

@@ -50,7 +50,8 @@ def _cache_and_flops(config: dict) -> tuple[int, int]:
 
 def _ours(config: dict) -> tuple[int, int]:
     arch = paramledger.load(config)
-    return kv_cache(arch, TOKENS, BATCH, "fp32").bytes, forward_flops_per_token(paramledger.inventory(arch), TOKENS).total
+    flops = forward_flops_per_token(paramledger.inventory(arch), TOKENS).total
+    return kv_cache(arch, TOKENS, BATCH, "fp32").bytes, flops
 
 
 @pytest.mark.parametrize("changes", [{}, {"H_cycles": 3, "L_cycles": 1, "num_hidden_layers": 3}, {"L_cycles": 0},

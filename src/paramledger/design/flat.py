@@ -61,8 +61,8 @@ def _columns(arch: Any) -> tuple[Any, Any]:
     """Each layer's key: the values of the columns that vary (its FFN kind, sliding with tensors of
     its own?, its own indexer?, its query heads, an output bias?, its FFN width, keys and values
     shared from an earlier layer?, its head width and KV heads, values from the keys?, its mixer
-    kind, its use of a shared block, a norm before its attention?, its runs a token), and the function giving a key's full arguments of layer_for; None
-    for the keys where no column varies."""
+    kind, its use of a shared block, a norm before its attention?, its runs a token), and the function
+    giving a key's full arguments of layer_for; None for the keys where no column varies."""
     count = arch.num_hidden_layers
     if not (arch.mlp_only_layers or arch.layers_without_ffn or arch.sliding_layers_differ or arch.indexer_types
             or arch.num_attention_heads_per_layer or arch.attention_output_bias_layers
