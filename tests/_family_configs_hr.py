@@ -33,6 +33,44 @@ def hrm_text(draw) -> dict:
     return config
 
 
-_STRATEGIES = {"hrm_text": hrm_text}
+@st.composite
+def qwen4_exp_text(draw) -> dict:
+    """Qwen4ExpTextConfig without PLE: layers linear or indexed by layer_types given (either spelling of the indexed
+    kind), by full_attention_interval or by default; the DeltaNet's sizes; routed experts with the shared expert; the
+    hyper-connections' streams and rank; the QSA indexer's sizes where some layer is indexed (its head at least the
+    rotary's width, the budget whole blocks), sometimes a partial rotary; biases and tying."""
+    heads = draw(st.sampled_from([1, 2, 4]))
+    head_dim, layers = draw(st.sampled_from([2, 4, 8])), draw(st.integers(1, 5))
+    key_heads = draw(st.sampled_from([1, 2]))
+    count = draw(st.integers(1, 6))
+    config = {"model_type": "qwen4_exp_text", "vocab_size": draw(st.integers(4, 300)), "num_attention_heads": heads,
+              "num_key_value_heads": draw(st.sampled_from([k for k in (1, 2, 4) if heads % k == 0])),
+              "hidden_size": draw(st.sampled_from([4, 8, 16])), "head_dim": head_dim, "num_hidden_layers": layers,
+              "tie_word_embeddings": draw(booleans), "attention_bias": draw(booleans),
+              "linear_num_key_heads": key_heads, "linear_num_value_heads": key_heads * draw(st.sampled_from([1, 2])),
+              "linear_key_head_dim": draw(st.sampled_from([2, 4, 8])),
+              "linear_value_head_dim": draw(st.sampled_from([2, 4, 8])),
+              "linear_conv_kernel_dim": draw(st.integers(1, 4)),
+              "num_experts": count, "num_experts_per_tok": draw(st.integers(1, count)),
+              "moe_intermediate_size": draw(st.integers(1, 16)),
+              "shared_expert_intermediate_size": draw(st.integers(1, 16)),
+              "hc_count": draw(st.integers(2, 4)), "hc_lowrank": draw(st.integers(1, 8))}
+    style = draw(st.sampled_from(["given", "interval", "default"]))
+    if style == "given":
+        config["layer_types"] = draw(st.lists(st.sampled_from(["linear_attention", "indexed_attention",
+                                                               "full_attention"]), min_size=layers, max_size=layers))
+    elif style == "interval":
+        config["full_attention_interval"] = draw(st.integers(1, 4))
+    factor = draw(st.sampled_from([None, 0.5]))
+    if factor is not None:
+        config["rope_parameters"] = {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": factor}
+    ratio = draw(st.integers(1, 3))
+    config.update({"indexer_n_heads": draw(st.integers(1, 3)), "indexer_kv_heads": 1,
+                   "indexer_head_dim": head_dim * draw(st.sampled_from([1, 2])),
+                   "indexer_compress_ratio": ratio, "indexer_budget": ratio * draw(st.integers(1, 3))})
+    return config
+
+
+_STRATEGIES = {"hrm_text": hrm_text, "qwen4_exp_text": qwen4_exp_text}
 CONFIGS_HR: dict[str, st.SearchStrategy] = {model_type: strategy() for model_type, strategy in _STRATEGIES.items()
                                             if families.get(model_type)}

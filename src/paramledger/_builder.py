@@ -90,6 +90,10 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         c.add(n.relative_embeddings + ".weight", (arch.relative_embeddings_size, d), "positions")
     if arch.final_norm:
         c.norm(n.final_norm, d, offset=arch.final_norm_bias)
+    if n.hyper_mixer is not None and arch.hc_count:  # Qwen4-Exp's streams mixed into one (parts/hyper_residuals.py)
+        from .parts.hyper_connection import GatedResidual
+
+        GatedResidual(d, arch.hc_count, arch.hc_lowrank or 0, False, n.hyper_mixer).tensors(c)
     if n.hyper_head is not None:  # registered after the final norm (HYV4Model.hc_head), float32 matmul weights
         streams = arch.hc_mult
         c.add(n.hyper_head + ".hc_fn", (streams, streams * d), "ffn")

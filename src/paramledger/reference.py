@@ -33,6 +33,9 @@ DEFAULTS_NEED = {
     "hunyuan_vl": {"head_dim": 128},  # HunYuanVLDenseV1Attention, the same (moved into text_config)
     "nemotron": {"num_key_value_heads": 48},  # NemotronAttention: heads // None
     "esm": {"vocab_size": 33},  # EsmConfig leaves vocab_size None (nn.Embedding(None, ...)): ESM-2's 33 tokens
+    # Qwen4ExpTextQSAIndexer: token_budget // compress_ratio, both None; the sizes docs/notes/coverage-set-c.md chose
+    "qwen4_exp_text": {"indexer_n_heads": 16, "indexer_kv_heads": 1, "indexer_head_dim": 256, "indexer_budget": 2048,
+                       "indexer_compress_ratio": 4},
     # Dots1Config leaves both expert counts None (torch.empty(None, ...)): dots.llm1's own values
     "dots1": {"n_routed_experts": 128, "n_shared_experts": 2},
     # Lfm2MoeDecoderLayer indexes config.layer_types, which Lfm2MoeConfig leaves None (no fallback)

@@ -1,0 +1,56 @@
+"""Qwen4-Exp's gated hyper-connections around both sublayers of every layer (transformers 5.24.0 modeling_qwen4_exp.py
+Qwen4ExpTextDecoderLayer, lines 1274-1287: ``attn_hyper_connection`` and ``mlp_hyper_connection``, each a
+Qwen4ExpTextGatedResidual over hc_count residual streams, registered after mlp), in place of the block's norms.  The
+tensors are parts/hyper_connection.py's GatedResidual's; the model's own final mixer (hyper_connection_mixer, without
+block_inject_weight) is Naming.hyper_mixer, after the layers (_builder.py)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .._exceptions import ArchitectureError
+from ._collector import Collector
+from ._protocol import SublayerKind, part
+from .hyper_connection import GatedResidual
+
+_new = tuple.__new__
+
+
+@part
+class HyperResiduals(NamedTuple):
+    hidden_size: int
+    streams: int  # hc_count
+    rank: int  # hc_lowrank
+
+    def tensors(self, c: Collector) -> None:
+        n = c.naming
+        for path in (n.hyper_attn, n.hyper_mlp):
+            _new(GatedResidual, (self.hidden_size, self.streams, self.rank, True, path)).tensors(c)
+
+
+class Keys:
+    """The flat keys (Qwen4ExpTextConfig's names): the residual streams and the mixer's rank; None: no streams."""
+    hc_count: int | None = None
+    hc_lowrank: int | None = None
+
+
+class Names:
+    hyper_attn: str = "attn_hyper_connection"
+    hyper_mlp: str = "mlp_hyper_connection"
+    hyper_mixer: str | None = None  # the model's final mixer after the layers (model.hyper_connection_mixer)
+
+
+def _build(arch: Any) -> HyperResiduals:
+    return _new(HyperResiduals, (arch.hidden_size, arch.hc_count, arch.hc_lowrank))
+
+
+def _check(arch: Any, where: str | None) -> None:
+    if arch.hc_count is None or arch.hc_lowrank is None:
+        key = "hc_count" if arch.hc_count is None else "hc_lowrank"
+        raise ArchitectureError(key, "is required with the other (hc_count, hc_lowrank: the hyper-connections)", where)
+    if arch.hc_count < 2:  # Qwen4ExpTextConfig.validate_architecture
+        raise ArchitectureError("hc_count", f"must be more than 1, got {arch.hc_count}", where)
+
+
+SUBLAYER = SublayerKind(Keys, Names, _build, lambda arch: arch.hc_count is not None or arch.hc_lowrank is not None,
+                        _check, positive_or_null=("hc_count", "hc_lowrank"))
