@@ -26,14 +26,15 @@ class GatedResidual(NamedTuple):
     rank: int  # hc_lowrank
     inject: bool = True  # block_inject_weight: False for the model's hyper_connection_mixer
     path: str = "attn_hyper_connection"  # or "mlp_hyper_connection", "model.hyper_connection_mixer"
+    component: str = "ffn"  # the sublayer it feeds ("attention" before the attention; the FFN's, the final mixer's)
 
     def tensors(self, c: Collector) -> None:
-        path, width = self.path + ".", self.streams * self.hidden_size
+        path, width, component = self.path + ".", self.streams * self.hidden_size, self.component
         c.add(path + "hc_norm.weight", (width,), "norm")  # Qwen4ExpTextRMSNorm(hc × hidden, group_size=hidden)
-        c.linear(path + "input_mix_weight_down", self.rank, width, "extras")
-        c.linear(path + "input_mix_weight_up", width, self.rank, "extras")
+        c.linear(path + "input_mix_weight_down", self.rank, width, component)
+        c.linear(path + "input_mix_weight_up", width, self.rank, component)
         if self.inject:
-            c.linear(path + "block_inject_weight", self.streams, width, "extras")
+            c.linear(path + "block_inject_weight", self.streams, width, component)
 
 
 def is_prime(value: int) -> bool:

@@ -24,8 +24,8 @@ class HyperResiduals(NamedTuple):
 
     def tensors(self, c: Collector) -> None:
         n = c.naming
-        for path in (n.hyper_attn, n.hyper_mlp):
-            _new(GatedResidual, (self.hidden_size, self.streams, self.rank, True, path)).tensors(c)
+        for path, fed in ((n.hyper_attn, "attention"), (n.hyper_mlp, "ffn")):  # (HY-V4's hyper_gate.py: the same)
+            _new(GatedResidual, (self.hidden_size, self.streams, self.rank, True, path, fed)).tensors(c)
 
 
 class Keys:
