@@ -91,6 +91,8 @@ KEPT = {
     "mt5": KeptInFloat32(('wo',), ()),
     # nemotron_h/modeling_nemotron_h.py NemotronHPreTrainedModel
     "nemotron_h": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # nemotron_h_omni: its language model's NemotronHPreTrainedModel (the whole class declares none of its own)
+    "nemotron_h_omni": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
     # rwkv/modeling_rwkv.py RwkvPreTrainedModel
     "rwkv": KeptInFloat32(('time_decay', 'time_first'), ()),
     # deepseek_v3/modeling_deepseek_v3.py DeepseekV3PreTrainedModel

@@ -1,0 +1,46 @@
+"""Hypothesis strategies: random small configs for the whole multimodal families of set NH (issue "Whole multimodal
+models"), typed here.  Each spells the keys the way the family's config class does (tests/_family_configs.py's
+style)."""
+
+from __future__ import annotations
+
+from _family_configs_l import _set
+from hypothesis import strategies as st
+
+booleans = st.booleans()
+
+
+@st.composite
+def radio_vision(draw) -> dict:
+    """RadioConfig: heads dividing the width, the position grid (max_img_size // patch_size)², the MLP ratio (a
+    float: int(width × ratio), at least 2 so SwiGLU's rounding keeps a width), SwiGLU or GELU, q/k/v biases, class and register tokens, the summary's indices."""
+    heads, patch = draw(st.integers(1, 3)), draw(st.integers(1, 4))
+    return {"model_type": "radio", "hidden_size": heads * draw(st.integers(2, 6)), "num_attention_heads": heads,
+            "num_hidden_layers": draw(st.integers(1, 2)), "patch_size": patch,
+            "max_img_size": patch * draw(st.integers(1, 4)) + draw(st.integers(0, patch - 1)),
+            "num_channels": draw(st.integers(1, 3)), "mlp_ratio": draw(st.sampled_from([1.0, 1.5, 2.5, 4.0])),
+            "use_swiglu_ffn": draw(booleans), "qkv_bias": draw(booleans), "num_cls_tokens": draw(st.integers(1, 3)),
+            "num_registers": draw(st.integers(0, 3)),
+            **({"summary_idxs": draw(st.lists(st.integers(0, 0), min_size=1, max_size=3))} if draw(booleans)
+               else {})}
+
+
+@st.composite
+def nemotron_h_omni(draw) -> dict:
+    """NemotronH_Omni_Reasoning_V3_Config: a Nemotron-H decoder (its MTP switch builds vision_final_layernorm), a
+    RADIO tower whose video patch size is the whole config's (validate_architecture), the projector's widths (the
+    vision width its own key, not the tower's), the pixel-shuffle ratio; audio_config null."""
+    text = {"model_type": "nemotron_h", **draw(_set("nemotron_h"))}
+    vision = draw(radio_vision())
+    temporal = draw(st.integers(2, 3))
+    vision["video_temporal_patch_size"] = temporal
+    config = {"model_type": "nemotron_h_omni", "text_config": text, "vision_config": vision,
+              "video_temporal_patch_size": temporal, "audio_config": None,
+              "downsample_ratio": draw(st.sampled_from([0.5, 0.25, 1.0, 0.3])),
+              "projector_hidden_size": draw(st.integers(1, 24)), "vision_hidden_size": draw(st.integers(1, 12))}
+    if temporal == 2 and draw(booleans):  # the class defaults
+        del config["video_temporal_patch_size"]
+    return config
+
+
+CONFIGS_NH = {"nemotron_h_omni": nemotron_h_omni()}
