@@ -13,7 +13,8 @@ booleans = st.booleans()
 @st.composite
 def radio_vision(draw) -> dict:
     """RadioConfig: heads dividing the width, the position grid (max_img_size // patch_size)², the MLP ratio (a
-    float: int(width × ratio), at least 2 so SwiGLU's rounding keeps a width), SwiGLU or GELU, q/k/v biases, class and register tokens, the summary's indices."""
+    float: int(width × ratio), at least 2 so SwiGLU's rounding keeps a width), SwiGLU or GELU, q/k/v biases, class
+    and register tokens, the summary's indices."""
     heads, patch = draw(st.integers(1, 3)), draw(st.integers(1, 4))
     return {"model_type": "radio", "hidden_size": heads * draw(st.integers(2, 6)), "num_attention_heads": heads,
             "num_hidden_layers": draw(st.integers(1, 2)), "patch_size": patch,

@@ -40,7 +40,7 @@ WHOLE = multimodal(NEMOTRON_H, "nemotron_h_omni", "transformers 5.24.0 models/ne
                    "vision_config radio with video_temporal_patch_size 2, audio_config none)",
                    Whole({"model_type": "radio", "video_temporal_patch_size": 2}, nemotron_h_omni,
                          vision_prefix="vision_model.", projector_prefix="", decoder_prefix=DECODER,
-                         tie_word_embeddings=False, tie_keys=(), vision_kind="radio",
+                         tie_word_embeddings=False, tie_keys=(), vision_kind="radio", text_types=("nemotron_h",),
                          renamed=renamed),
                    "NemotronH_Omni_Reasoning_V3")
 

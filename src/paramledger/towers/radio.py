@@ -162,6 +162,10 @@ def nemotron_h_omni(config: Mapping[str, Any], vision: RadioTower,
     the decoder's width, both bias-free.  vision_hidden_size is the config's own (not the tower's width), its legacy
     name vit_hidden_size read where it is at its default, as __post_init__ does.  transformers 5.24.0
     models/nemotron_h_omni/modeling_nemotron_h_omni.py (NemotronH_Omni_Reasoning_V3.__init__)."""
+    kind = (config.get("vision_config") or {}).get("model_type", "radio")
+    if kind != "radio":  # __init__ calls make_preprocessor_external(), which only RadioModel has
+        raise ArchitectureError("vision_config.model_type", f"{kind!r} is not radio, the one tower "
+                                "NemotronH_Omni_Reasoning_V3 builds")
     for legacy, key in (("llm_config", "text_config"), ("sound_config", "audio_config")):
         if config.get(legacy) is not None and config.get(key) is None:
             raise ArchitectureError(legacy, f"the legacy name of {key}: paramledger reads {key}; rename it")

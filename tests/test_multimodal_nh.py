@@ -1,0 +1,146 @@
+"""The whole models of set NH (Nemotron-H Omni): one-line refusals for a config its towers cannot count, the
+components, Hugging Face's non-embedding count, the text decoder alone as its own family counts it, and the
+decoder's cache against a real forward pass of the whole model.  The whole model is checked tensor by tensor in
+tests/test_families.py and test_buffers.py."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from _family_configs_nh import CONFIGS_NH
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_kvcache import _cache_bytes, _state_bytes
+from test_towers_l import _sums  # our components, the reference's parameters under prefixes
+
+import paramledger
+from paramledger._exceptions import ArchitectureError
+from paramledger.kvcache import kv_cache
+from paramledger.reference import build_reference, diff
+from paramledger.towers import text_only
+
+SMALL_TEXT = {"model_type": "nemotron_h", "pad_token_id": 0, "vocab_size": 64, "hidden_size": 24,
+              "hybrid_override_pattern": "M*-E", "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 5,
+              "intermediate_size": 16, "mamba_num_heads": 6, "mamba_head_dim": 3, "n_groups": 2,
+              "ssm_state_size": 5, "conv_kernel": 3, "n_routed_experts": 4, "num_experts_per_tok": 2,
+              "moe_intermediate_size": 8, "moe_shared_expert_intermediate_size": 8}
+SMALL_VISION = {"model_type": "radio", "hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2,
+                "patch_size": 4, "max_img_size": 16, "video_temporal_patch_size": 2}
+SMALL = {"model_type": "nemotron_h_omni", "text_config": SMALL_TEXT, "vision_config": SMALL_VISION,
+         "vision_hidden_size": 8, "projector_hidden_size": 12}
+
+
+def _refused(config: dict, message: str) -> None:
+    with pytest.raises(ArchitectureError, match=message) as error:
+        paramledger.load(config)
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({"vision_config": {"hidden_size": 10, "num_attention_heads": 3, "video_temporal_patch_size": 2}},
+     "vision_config.num_attention_heads: 3 heads do not divide hidden_size=10"),
+    ({"vision_config": {"hidden_size": 0, "video_temporal_patch_size": 2}},
+     "vision_config.hidden_size: must be a positive whole number, got 0"),
+    ({"vision_config": {"mlp_ratio": 0, "video_temporal_patch_size": 2}},
+     "vision_config.mlp_ratio: must be a number above 0 giving an MLP at least one wide, got 0"),
+    ({"vision_config": {"use_swiglu_ffn": "yes", "video_temporal_patch_size": 2}},
+     "vision_config.use_swiglu_ffn: must be true or false, got 'yes'"),
+    ({"vision_config": {"qkv_bias": None, "video_temporal_patch_size": 2}},
+     "vision_config.qkv_bias: must be true or false, got None"),
+    ({"vision_config": {"max_img_size": 8, "video_temporal_patch_size": 2}},
+     "vision_config.patch_size: 16 is larger than max_img_size=8"),
+    ({"vision_config": {"video_temporal_patch_size": 1}, "video_temporal_patch_size": 1},
+     "vision_config.video_temporal_patch_size: must be at least 2 or null, got 1"),
+    ({"vision_config": {}}, "vision_config.video_temporal_patch_size: None is not the whole config's "
+     "video_temporal_patch_size=2"),
+    ({"vision_config": {"summary_idxs": "0"}, "video_temporal_patch_size": None},
+     "vision_config.summary_idxs: must be a list of whole numbers, got '0'"),
+    ({"vision_config": {"model_type": "siglip_vision_model"}},
+     "vision_config.model_type: 'siglip_vision_model' is not radio"),
+    ({"audio_config": {"hidden_size": 8}}, "audio_config: the Parakeet audio tower"),
+    ({"sound_config": {"hidden_size": 8}}, "sound_config: the legacy name of audio_config"),
+    ({"llm_config": {"hidden_size": 8}}, "llm_config: the legacy name of text_config"),
+    ({"downsample_ratio": 0}, "downsample_ratio: must be a number above 0 and at most 1, got 0"),
+    ({"downsample_ratio": 2.0}, "downsample_ratio: must be a number above 0 and at most 1, got 2.0"),
+    ({"projector_hidden_size": 0}, "projector_hidden_size: must be a positive whole number, got 0"),
+    ({"vision_hidden_size": "1280"}, "vision_hidden_size: must be a positive whole number, got '1280'"),
+    ({"text_config": {"num_nextn_predict_layers": "1"}},
+     "text_config.num_nextn_predict_layers: must be a whole number, got '1'"),
+    ({"text_config": {"model_type": "llama"}},
+     "text_config.model_type: 'llama' is not a text decoder paramledger builds in nemotron_h_omni"),
+])
+def test_a_nemotron_h_omni_config_it_cannot_count_is_one_line(config, message):
+    _refused({"model_type": "nemotron_h_omni", **config}, message)
+
+
+def test_the_cli_refuses_a_bad_nemotron_h_omni_key_in_one_line_with_status_2(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text('{"model_type": "nemotron_h_omni", "audio_config": {"hidden_size": 8}}')
+    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "audio_config: the Parakeet audio tower" in done.stderr
+
+
+@pytest.mark.parametrize("mtp", [0, 1])
+def test_the_radio_tower_is_vision_and_the_projector_holds_the_final_layernorm(mtp):
+    """vision_final_layernorm sits beside the projector (built only with MTP layers): both "projector"."""
+    config = {**SMALL, "text_config": {**SMALL_TEXT, "num_nextn_predict_layers": mtp}}
+    ours, (tower, projector, final) = _sums(config, "vision_model.", "multi_modal_projector.",
+                                            "vision_final_layernorm.")
+    assert (ours["vision"], ours["projector"]) == (tower, projector + final)
+    assert final == 2 * 8 * mtp
+    assert projector == 8 * 4 + 12 * 8 * 4 + 24 * 12  # the RMSNorm over 4 shuffled patches, two bias-free Linears
+
+
+def test_the_default_total_is_hugging_faces_and_its_non_embedding_count_keeps_the_position_table():
+    """num_parameters(exclude_embeddings=True) drops only the decoder's nn.Embedding: RADIO's position table is a
+    raw Parameter and the head an nn.Linear."""
+    import torch
+    from transformers import AutoConfig, AutoModelForImageTextToText
+
+    config = {"model_type": "nemotron_h_omni", "text_config": {"model_type": "nemotron_h", "num_hidden_layers": 2,
+                                                               "hybrid_override_pattern": "M*"}}
+    inv = paramledger.inventory(paramledger.load(config))
+    with torch.device("meta"):
+        model = AutoModelForImageTextToText.from_config(AutoConfig.for_model(**config))
+    assert inv.total == model.num_parameters()
+    assert inv.non_embedding("hf") == model.num_parameters(exclude_embeddings=True)
+    assert paramledger.inventory(paramledger.load({"model_type": "nemotron_h_omni"})).total == 2_659_803_008
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_the_decoder_alone_is_its_text_configs_causal_lm(data):
+    """--text-only: NemotronHForCausalLM from text_config, tensor by tensor."""
+    config = data.draw(CONFIGS_NH["nemotron_h_omni"], label="config")
+    decoder = paramledger.inventory(text_only(paramledger.load(config)))
+    result = diff(decoder, build_reference(config["text_config"]))
+    assert result.matches, result.to_json()
+    assert decoder.architecture.model_type == "nemotron_h"
+
+
+def test_the_decoders_cache_and_state_are_what_the_whole_model_holds_after_a_forward_pass():
+    """Keys and values of the attention layer and the Mamba-2 layer's conv and SSM states, byte for byte as the
+    whole NemotronH_Omni_Reasoning_V3 holds them after a prefill of 5 tokens and 2 decoded (text only: the towers
+    cache nothing)."""
+    import torch
+    from transformers import NemotronH_Omni_Reasoning_V3
+
+    from paramledger.reference import hf_config
+
+    cfg = hf_config(SMALL)
+    cfg.text_config._experts_implementation = "eager"  # tiny experts: grouped_mm wants 16-byte strides
+    torch.manual_seed(0)
+    model = NemotronH_Omni_Reasoning_V3(cfg).float().eval()
+    generator = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        cache = model(torch.randint(0, 64, (2, 5), generator=generator), use_cache=True).cache
+        for _ in range(2):
+            cache = model(torch.randint(0, 64, (2, 1), generator=generator), cache=cache, use_cache=True).cache
+    ours = kv_cache(paramledger.load(SMALL), context=7, batch=2, dtype="fp32")
+    assert ours.bytes == _cache_bytes(cache) > 0
+    assert ours.state_bytes == _state_bytes(cache) > 0
