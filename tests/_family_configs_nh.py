@@ -44,4 +44,30 @@ def nemotron_h_omni(draw) -> dict:
     return config
 
 
-CONFIGS_NH = {"nemotron_h_omni": nemotron_h_omni()}
+
+@st.composite
+def omniasr_audio(draw) -> dict:
+    """OmniASRAudioConfig: heads and position-conv groups dividing the width, one to three feature convolutions
+    (their widths, kernels and strides as long), the conv bias, the position conv's length."""
+    heads, groups = draw(st.integers(1, 3)), draw(st.integers(1, 2))
+    layers = draw(st.integers(1, 3))
+    return {"model_type": "omniasr_audio", "hidden_size": heads * groups * draw(st.integers(1, 4)),
+            "num_attention_heads": heads, "num_conv_pos_embedding_groups": groups,
+            "num_hidden_layers": draw(st.integers(1, 2)), "intermediate_size": draw(st.integers(1, 24)),
+            "num_conv_pos_embeddings": draw(st.integers(1, 6)), "conv_bias": draw(booleans),
+            "conv_dim": draw(st.lists(st.integers(1, 8), min_size=layers, max_size=layers)),
+            "conv_kernel": draw(st.lists(st.integers(1, 4), min_size=layers, max_size=layers)),
+            "conv_stride": draw(st.lists(st.integers(1, 3), min_size=layers, max_size=layers))}
+
+
+@st.composite
+def omniasr(draw) -> dict:
+    """OmniASRConfig: a Llama decoder (either config's tie_word_embeddings drawn: neither ties), the audio tower."""
+    config = {"model_type": "omniasr", "text_config": {"model_type": "llama", **draw(_set("llama"))},
+              "audio_config": draw(omniasr_audio())}
+    if draw(booleans):
+        config["tie_word_embeddings"] = draw(booleans)
+    return config
+
+
+CONFIGS_NH = {"nemotron_h_omni": nemotron_h_omni(), "omniasr": omniasr()}
