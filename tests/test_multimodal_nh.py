@@ -144,3 +144,99 @@ def test_the_decoders_cache_and_state_are_what_the_whole_model_holds_after_a_for
     ours = kv_cache(paramledger.load(SMALL), context=7, batch=2, dtype="fp32")
     assert ours.bytes == _cache_bytes(cache) > 0
     assert ours.state_bytes == _state_bytes(cache) > 0
+
+
+SMALL_LLAMA = {"model_type": "llama", "pad_token_id": 0, "vocab_size": 64, "hidden_size": 16, "num_hidden_layers": 2,
+               "num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 24}
+SMALL_AUDIO = {"hidden_size": 8, "num_attention_heads": 2, "num_hidden_layers": 1, "intermediate_size": 12,
+               "conv_dim": [4, 6], "conv_kernel": [3, 2], "conv_stride": [2, 2], "num_conv_pos_embeddings": 4,
+               "num_conv_pos_embedding_groups": 2}
+SMALL_OMNIASR = {"model_type": "omniasr", "text_config": SMALL_LLAMA, "audio_config": SMALL_AUDIO}
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({"audio_config": {"hidden_size": 10, "num_attention_heads": 3, "num_conv_pos_embedding_groups": 1}},
+     "audio_config.num_attention_heads: 3 heads do not divide hidden_size=10"),
+    ({"audio_config": {"num_conv_pos_embedding_groups": 3}},
+     "audio_config.num_conv_pos_embedding_groups: 3 groups do not divide hidden_size=1024"),
+    ({"audio_config": {"num_hidden_layers": 0}}, "audio_config.num_hidden_layers: must be a positive whole number"),
+    ({"audio_config": {"conv_dim": [512, 512]}},
+     "audio_config.conv_dim: 2 layers, but conv_kernel gives 7 and conv_stride 7: the three must be as long"),
+    ({"audio_config": {"conv_kernel": []}}, "audio_config.conv_kernel: must be a non-empty list of positive whole"),
+    ({"audio_config": {"conv_stride": [5, 2, 2, 2, 2, 2, "2"]}},
+     "audio_config.conv_stride: must be a non-empty list of positive whole numbers"),
+    ({"audio_config": {"conv_bias": 1}}, "audio_config.conv_bias: must be true or false, got 1"),
+    ({"audio_config": {"model_type": "whisper"}}, "audio_config.model_type: 'whisper' is an audio tower paramledger "
+     "does not build yet"),
+    ({"initializer_range": 0.05}, "initializer_range: 0.05 is not audio_config's 0.02"),
+    ({"text_config": {"model_type": "qwen2"}},
+     "text_config.model_type: 'qwen2' is not a text decoder paramledger builds in omniasr"),
+])
+def test_an_omniasr_config_it_cannot_count_is_one_line(config, message):
+    _refused({"model_type": "omniasr", **config}, message)
+
+
+def test_the_cli_refuses_a_bad_omniasr_key_in_one_line_with_status_2(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text('{"model_type": "omniasr", "audio_config": {"conv_dim": [1, 2]}}')
+    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "audio_config.conv_dim: 2 layers" in done.stderr
+
+
+def test_omniasrs_tower_is_audio_and_its_linear_the_projector():
+    ours, (tower, projector) = _sums(SMALL_OMNIASR, "model.audio_tower.", "model.multi_modal_projector.")
+    assert (ours["audio"], ours["projector"]) == (tower, projector)
+    assert projector == 16 * 8 + 16
+
+
+def test_omniasrs_total_and_non_embedding_count_are_hugging_faces():
+    """num_parameters(exclude_embeddings=True) drops the decoder's table alone; the head is never tied."""
+    import torch
+    from transformers import AutoConfig, AutoModelForMultimodalLM
+
+    config = {"model_type": "omniasr", "text_config": {**SMALL_LLAMA, "tie_word_embeddings": True},
+              "tie_word_embeddings": True}
+    inv = paramledger.inventory(paramledger.load(config))
+    with torch.device("meta"):
+        model = AutoModelForMultimodalLM.from_config(AutoConfig.for_model(**config))
+    assert inv.total == model.num_parameters()
+    assert inv.non_embedding("hf") == model.num_parameters(exclude_embeddings=True)
+    assert not inv.aliases
+    assert paramledger.inventory(paramledger.load({"model_type": "omniasr"})).total == 1_638_453_760
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_omniasrs_decoder_alone_is_its_text_configs_llama(data):
+    """--text-only: LlamaForCausalLM from text_config, tensor by tensor."""
+    config = data.draw(CONFIGS_NH["omniasr"], label="config")
+    decoder = paramledger.inventory(text_only(paramledger.load(config)))
+    result = diff(decoder, build_reference(config["text_config"]))
+    assert result.matches, result.to_json()
+
+
+def test_omniasrs_decoder_alone_at_the_defaults_is_omniasrconfigs_llama():
+    """A config without text_config: OmniASRConfig's init_kwargs (vocab 11,984, 12 layers), not LlamaConfig's."""
+    decoder = text_only(paramledger.load({"model_type": "omniasr"}))
+    assert (decoder.vocab_size, decoder.num_hidden_layers, decoder.intermediate_size) == (11984, 12, 2816)
+
+
+def test_omniasrs_decoder_cache_is_what_the_whole_model_holds_after_a_forward_pass():
+    """The Llama decoder's keys and values, byte for byte as the whole OmniASRForConditionalGeneration holds them
+    after a prefill of 5 tokens and 2 decoded (text only: the audio tower caches nothing)."""
+    import torch
+    from transformers import OmniASRForConditionalGeneration
+
+    from paramledger.reference import hf_config
+
+    torch.manual_seed(0)
+    model = OmniASRForConditionalGeneration(hf_config(SMALL_OMNIASR)).float().eval()
+    generator = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        cache = model(torch.randint(0, 64, (2, 5), generator=generator), use_cache=True).cache
+        for _ in range(2):
+            cache = model(torch.randint(0, 64, (2, 1), generator=generator), cache=cache, use_cache=True).cache
+    assert kv_cache(paramledger.load(SMALL_OMNIASR), context=7, batch=2, dtype="fp32").bytes == _cache_bytes(cache) > 0
