@@ -27,10 +27,31 @@ def radio_vision(draw) -> dict:
 
 
 @st.composite
+def parakeet_audio(draw) -> dict:
+    """ParakeetEncoderConfig as Nemotron-H Omni reads it: heads dividing the width, the subsampling (a factor of
+    2, 4 or 8, mel rows left after its strides), each bias switch, embed_audio's two keys of its own."""
+    heads, factor, stride = draw(st.integers(1, 3)), draw(st.sampled_from([2, 4, 8])), draw(st.integers(1, 2))
+    layers = factor.bit_length() - 1
+    config = {"hidden_size": heads * draw(st.integers(1, 4)), "num_attention_heads": heads,
+              "num_hidden_layers": draw(st.integers(1, 2)), "intermediate_size": draw(st.integers(1, 16)),
+              "conv_kernel_size": draw(st.sampled_from([1, 3, 5])), "subsampling_factor": factor,
+              "subsampling_conv_channels": draw(st.integers(1, 4)), "subsampling_conv_stride": stride,
+              "subsampling_conv_kernel_size": draw(st.sampled_from([1, 3])),
+              "num_mel_bins": stride ** layers * draw(st.integers(1, 3)) + draw(st.integers(0, stride - 1)),
+              "convolution_bias": draw(booleans), "projection_hidden_size": draw(st.integers(1, 12)),
+              "projection_bias": draw(booleans)}
+    if draw(booleans):  # __post_init__ puts False under a config that omits it
+        config["attention_bias"] = draw(booleans)
+    if draw(booleans):
+        config["model_type"] = "parakeet_encoder"
+    return config
+
+
+@st.composite
 def nemotron_h_omni(draw) -> dict:
     """NemotronH_Omni_Reasoning_V3_Config: a Nemotron-H decoder (its MTP switch builds vision_final_layernorm), a
     RADIO tower whose video patch size is the whole config's (validate_architecture), the projector's widths (the
-    vision width its own key, not the tower's), the pixel-shuffle ratio; audio_config null."""
+    vision width its own key, not the tower's), the pixel-shuffle ratio; audio_config null or Parakeet's."""
     text = {"model_type": "nemotron_h", **draw(_set("nemotron_h"))}
     vision = draw(radio_vision())
     temporal = draw(st.integers(2, 3))
@@ -41,6 +62,8 @@ def nemotron_h_omni(draw) -> dict:
               "projector_hidden_size": draw(st.integers(1, 24)), "vision_hidden_size": draw(st.integers(1, 12))}
     if temporal == 2 and draw(booleans):  # the class defaults
         del config["video_temporal_patch_size"]
+    if draw(booleans):
+        config["audio_config"] = draw(parakeet_audio())
     return config
 
 

@@ -28,6 +28,7 @@ SMALL_TEXT = {"model_type": "nemotron_h", "pad_token_id": 0, "vocab_size": 64, "
               "moe_intermediate_size": 8, "moe_shared_expert_intermediate_size": 8}
 SMALL_VISION = {"model_type": "radio", "hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2,
                 "patch_size": 4, "max_img_size": 16, "video_temporal_patch_size": 2}
+AUDIO = {"projection_hidden_size": 12, "projection_bias": True}
 SMALL = {"model_type": "nemotron_h_omni", "text_config": SMALL_TEXT, "vision_config": SMALL_VISION,
          "vision_hidden_size": 8, "projector_hidden_size": 12}
 
@@ -59,7 +60,18 @@ def _refused(config: dict, message: str) -> None:
      "vision_config.summary_idxs: must be a list of whole numbers, got '0'"),
     ({"vision_config": {"model_type": "siglip_vision_model"}},
      "vision_config.model_type: 'siglip_vision_model' is not radio"),
-    ({"audio_config": {"hidden_size": 8}}, "audio_config: the Parakeet audio tower"),
+    ({"audio_config": {"hidden_size": 8}}, "audio_config.projection_hidden_size: missing"),
+    ({"audio_config": {**AUDIO, "model_type": "parakeet"}}, "audio_config.model_type: 'parakeet' is not "
+     "parakeet_encoder"),
+    ({"audio_config": {**AUDIO, "num_attention_heads": 3}},
+     "audio_config.num_attention_heads: 3 heads do not divide hidden_size=1024"),
+    ({"audio_config": {**AUDIO, "subsampling_factor": 1}}, "audio_config.subsampling_factor: must be at least 2"),
+    ({"audio_config": {**AUDIO, "num_mel_bins": 7}}, "audio_config.num_mel_bins: 7 leaves no row after 3 strides"),
+    ({"audio_config": {**AUDIO, "convolution_bias": "no"}},
+     "audio_config.convolution_bias: must be true or false, got 'no'"),
+    ({"audio_config": {**AUDIO, "projection_bias": None}},
+     "audio_config.projection_bias: must be true or false, got None"),
+    ({"audio_config": [1]}, "audio_config: must be a JSON object"),
     ({"sound_config": {"hidden_size": 8}}, "sound_config: the legacy name of audio_config"),
     ({"llm_config": {"hidden_size": 8}}, "llm_config: the legacy name of text_config"),
     ({"downsample_ratio": 0}, "downsample_ratio: must be a number above 0 and at most 1, got 0"),
@@ -77,12 +89,12 @@ def test_a_nemotron_h_omni_config_it_cannot_count_is_one_line(config, message):
 
 def test_the_cli_refuses_a_bad_nemotron_h_omni_key_in_one_line_with_status_2(tmp_path):
     path = tmp_path / "config.json"
-    path.write_text('{"model_type": "nemotron_h_omni", "audio_config": {"hidden_size": 8}}')
+    path.write_text('{"model_type": "nemotron_h_omni", "sound_config": {"hidden_size": 8}}')
     done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True,
                           check=False)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1
-    assert "audio_config: the Parakeet audio tower" in done.stderr
+    assert "sound_config: the legacy name of audio_config" in done.stderr
 
 
 @pytest.mark.parametrize("mtp", [0, 1])
@@ -94,6 +106,17 @@ def test_the_radio_tower_is_vision_and_the_projector_holds_the_final_layernorm(m
     assert (ours["vision"], ours["projector"]) == (tower, projector + final)
     assert final == 2 * 8 * mtp
     assert projector == 8 * 4 + 12 * 8 * 4 + 24 * 12  # the RMSNorm over 4 shuffled patches, two bias-free Linears
+
+
+def test_parakeet_is_the_audio_tower_and_embed_audio_projects_it():
+    """audio_config given: Parakeet's encoder as audio_tower ("audio") and embed_audio beside the projector."""
+    audio = {**AUDIO, "hidden_size": 6, "num_attention_heads": 2, "num_hidden_layers": 1, "intermediate_size": 4,
+             "subsampling_conv_channels": 2, "num_mel_bins": 16}
+    config = {**SMALL, "audio_config": audio}
+    ours, (tower, projector, embed) = _sums(config, "audio_tower.", "multi_modal_projector.", "embed_audio.")
+    assert (ours["audio"], ours["projector"]) == (tower, projector + embed)
+    assert embed == 6 + 12 * 6 + 12 + 24 * 12 + 24  # an RMSNorm, linear_1 and linear_2 biased by projection_bias
+    assert "audio" not in paramledger.inventory(paramledger.load(SMALL)).components
 
 
 def test_the_default_total_is_hugging_faces_and_its_non_embedding_count_keeps_the_position_table():

@@ -67,7 +67,8 @@ class OmniASRAudio(NamedTuple):
         block = [(f"attention.{name}.{part}", (d, d) if part == "weight" else (d,))
                  for name in ("k_proj", "v_proj", "q_proj", "out_proj") for part in ("weight", "bias")]
         block += [("layer_norm.weight", (d,)), ("layer_norm.bias", (d,)),
-                  ("feed_forward.intermediate_dense.weight", (ffn, d)), ("feed_forward.intermediate_dense.bias", (ffn,)),
+                  ("feed_forward.intermediate_dense.weight", (ffn, d)),
+                  ("feed_forward.intermediate_dense.bias", (ffn,)),
                   ("feed_forward.output_dense.weight", (d, ffn)), ("feed_forward.output_dense.bias", (d,)),
                   ("final_layer_norm.weight", (d,)), ("final_layer_norm.bias", (d,))]
         out += stamped([f"{p}layers.{i}." for i in range(self.num_hidden_layers)], block, "audio")

@@ -20,6 +20,8 @@ from typing import Any, NamedTuple
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
 from ._kind import TowerKind, stamped
+from .parakeet import PARAKEET_DEFAULTS
+from .parakeet import make as parakeet
 from .qwen_vl import _size as positive  # a vision_config size, refused in one line unless a positive whole number
 
 _new = tuple.__new__
@@ -156,7 +158,8 @@ def _number(config: Mapping[str, Any], key: str, default: Any) -> Any:
 
 def nemotron_h_omni(config: Mapping[str, Any], vision: RadioTower,
                     hidden: int) -> list[tuple[str, tuple[int, ...]]]:
-    """NemotronH_Omni_Reasoning_V3's own modules beside its towers: vision_final_layernorm (a biased LayerNorm over
+    """NemotronH_Omni_Reasoning_V3's own modules beside its towers (and embed_audio where audio_config is given:
+    towers/parakeet.py): vision_final_layernorm (a biased LayerNorm over
     vision_hidden_size, built only where text_config.num_nextn_predict_layers > 0), then multi_modal_projector: an
     RMSNorm over int(1 / downsample_ratio)² × vision_hidden_size, linear_1 to projector_hidden_size and linear_2 to
     the decoder's width, both bias-free.  vision_hidden_size is the config's own (not the tower's width), its legacy
@@ -169,9 +172,6 @@ def nemotron_h_omni(config: Mapping[str, Any], vision: RadioTower,
     for legacy, key in (("llm_config", "text_config"), ("sound_config", "audio_config")):
         if config.get(legacy) is not None and config.get(key) is None:
             raise ArchitectureError(legacy, f"the legacy name of {key}: paramledger reads {key}; rename it")
-    if config.get("audio_config") is not None:
-        raise ArchitectureError("audio_config", "the Parakeet audio tower (parakeet_encoder) and its embed_audio "
-                                "projector are not built yet: counts only a config whose audio_config is null")
     temporal = config.get("video_temporal_patch_size", 2)
     if temporal != vision.video_temporal_patch_size:  # NemotronH_Omni_Reasoning_V3_Config.validate_architecture
         raise ArchitectureError("vision_config.video_temporal_patch_size", f"{vision.video_temporal_patch_size!r} "
@@ -193,6 +193,9 @@ def nemotron_h_omni(config: Mapping[str, Any], vision: RadioTower,
         raise ArchitectureError("text_config.num_nextn_predict_layers", f"must be a whole number, got {mtp!r}")
     final = ([("vision_final_layernorm.weight", (width,)), ("vision_final_layernorm.bias", (width,))]
              if mtp is not None and mtp > 0 else [])
+    audio = config.get("audio_config")
+    embed_audio = [] if audio is None else parakeet("audio_tower.", {**PARAKEET_DEFAULTS, **audio}, None)
     return [*final, ("multi_modal_projector.layer_norm.weight", (folded,)),
             ("multi_modal_projector.linear_1.weight", (projector, folded)),
-            ("multi_modal_projector.linear_2.weight", (hidden, projector))]
+            ("multi_modal_projector.linear_2.weight", (hidden, projector)),
+            *(embed_audio.embed_audio(hidden) if embed_audio else [])]
