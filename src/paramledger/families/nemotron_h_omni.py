@@ -1,16 +1,15 @@
 """Nemotron-H Omni (NemotronH_Omni_Reasoning_V3) counted whole: BLIP-2's layout (families/blip2.py: a whole
 NemotronHForCausalLM under language_model, its head at language_model.lm_head) except that the language model is
 registered first, then the RADIO tower under vision_model (towers/radio.py), vision_final_layernorm where the decoder
-has MTP layers, multi_modal_projector (an RMSNorm and two bias-free Linears over the pixel-shuffled features) and,
-where audio_config is given (null by default: none), Parakeet's encoder as audio_tower and its embed_audio projector
-(towers/parakeet.py; read as a sub-tower whose default is the sentinel "no tower").
-The decoder is Nemotron-H's (families/hybrids.py), read from text_config by its own table.  The head is never tied:
-the whole model has no tying of its own and NemotronHForCausalLM's _tied_weights_keys are empty, whatever either
-config's tie_word_embeddings says.  transformers 5.24.0 models/nemotron_h_omni/modeling_nemotron_h_omni.py
-(NemotronH_Omni_Reasoning_V3.__init__).
+has MTP layers, multi_modal_projector (an RMSNorm and two bias-free Linears over the pixel-shuffled features) and, where
+audio_config is given (null by default: none), Parakeet's encoder as audio_tower and its embed_audio projector
+(towers/parakeet.py; read as a sub-tower whose default is the sentinel "no tower"). The decoder is Nemotron-H's
+(families/hybrids.py), read from text_config by its own table. The head is never tied: the whole model has no tying of
+its own and NemotronHForCausalLM's _tied_weights_keys are empty, whatever either config's tie_word_embeddings says.
+transformers 5.24.0 models/nemotron_h_omni/modeling_nemotron_h_omni.py (NemotronH_Omni_Reasoning_V3.__init__).
 
-Refused in one line: the legacy names llm_config and sound_config where the current key is absent (transformers
-reads them; paramledger reads text_config and audio_config).  An image's tokens follow the processor's patch budget (its own
+Refused in one line: the legacy names llm_config and sound_config where the current key is absent (transformers reads
+them; paramledger reads text_config and audio_config). An image's tokens follow the processor's patch budget (its own
 min/max patches), which no config.json fixes: not declared."""
 
 import dataclasses

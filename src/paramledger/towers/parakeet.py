@@ -1,20 +1,20 @@
 """Parakeet's FastConformer encoder (ParakeetEncoder) as Nemotron-H Omni's optional audio tower, with embed_audio.
 
-The subsampling: a Conv2d (1 channel in, subsampling_conv_channels out, a square subsampling_conv_kernel_size),
-then log2(subsampling_factor) - 1 pairs of a depthwise and a pointwise Conv2d (every one biased; modules 0, 2, 3, 5,
-6, ... of its list, the ReLUs between), then a biased Linear from channels × (num_mel_bins // stride^layers) to
-hidden_size; the relative positions are a buffer alone (inv_freq, hidden_size / 2 rounded up, float32,
-non-persistent).  Each block: two feed-forwards (linear1, linear2, biased by attention_bias), the attention (bias_u
-and bias_v, (heads, head_dim) Parameters registered before q/k/v/o, biased by attention_bias, and a bias-free
-relative_k_proj), the convolution module (pointwise_conv1 to twice the width, a depthwise conv of conv_kernel_size,
-a BatchNorm1d with its running statistics (the model's dtype) and counter as persistent buffers, pointwise_conv2; convs biased by
-convolution_bias) and five LayerNorms.  No final norm.  embed_audio (registered after the tower, the "projector"
-component): an RMSNorm over the tower's width, linear_1 to audio_config.projection_hidden_size and linear_2 to the
-decoder's, biased by audio_config.projection_bias (two keys ParakeetEncoderConfig lacks: a config without them does
-not build).  The tower is optional: a null audio_config builds none (the sentinel ABSENT below).
-transformers 5.24.0 models/parakeet/modeling_parakeet.py (ParakeetEncoder, ParakeetEncoderBlock,
-ParakeetEncoderSubsamplingConv2D, ParakeetEncoderAttention, ParakeetEncoderConvolutionModule,
-ParakeetEncoderFeedForward, ParakeetEncoderRelPositionalEncoding) and nemotron_h_omni/modeling_nemotron_h_omni.py
+The subsampling: a Conv2d (1 channel in, subsampling_conv_channels out, a square subsampling_conv_kernel_size), then
+log2(subsampling_factor) - 1 pairs of a depthwise and a pointwise Conv2d (every one biased; modules 0, 2, 3, 5, 6, ...
+of its list, the ReLUs between), then a biased Linear from channels × (num_mel_bins // stride^layers) to hidden_size;
+the relative positions are a buffer alone (inv_freq, hidden_size / 2 rounded up, float32, non-persistent). Each block:
+two feed-forwards (linear1, linear2, biased by attention_bias), the attention (bias_u and bias_v, (heads, head_dim)
+Parameters registered before q/k/v/o, biased by attention_bias, and a bias-free relative_k_proj), the convolution module
+(pointwise_conv1 to twice the width, a depthwise conv of conv_kernel_size, a BatchNorm1d with its running statistics
+(the model's dtype) and counter as persistent buffers, pointwise_conv2; convs biased by convolution_bias) and five
+LayerNorms. No final norm. embed_audio (registered after the tower, the "projector" component): an RMSNorm over the
+tower's width, linear_1 to audio_config.projection_hidden_size and linear_2 to the decoder's, biased by
+audio_config.projection_bias (two keys ParakeetEncoderConfig lacks: a config without them does not build). The tower is
+optional: a null audio_config builds none (the sentinel ABSENT below). transformers 5.24.0
+models/parakeet/modeling_parakeet.py (ParakeetEncoder, ParakeetEncoderBlock, ParakeetEncoderSubsamplingConv2D,
+ParakeetEncoderAttention, ParakeetEncoderConvolutionModule, ParakeetEncoderFeedForward,
+ParakeetEncoderRelPositionalEncoding) and nemotron_h_omni/modeling_nemotron_h_omni.py
 (NemotronH_Omni_Reasoning_V3.__init__: audio_tower, embed_audio)."""
 
 from __future__ import annotations
