@@ -146,6 +146,10 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         from .layer_lists import by_module_list
 
         tensors = by_module_list(tensors, arch)
+    elif n.layer_blocks is not None:  # the first layers in blocks, the rest in a list of their own (Funnel)
+        from .layer_blocks import in_blocks
+
+        tensors = in_blocks(tensors, arch, n.layer_blocks)
     if frozen and not outside:  # patterns that may match a layer's full names: mark the expanded list (in order)
         tensors = tuple(t._replace(frozen=_frozen(t.name, frozen)) for t in tensors)
     try:

@@ -31,6 +31,10 @@ class Naming:
     # Stacks of equal depth holding the design's layers in order, each numbered from 0 (HRM-Text's L_module and
     # H_module): families.naming_of makes ``layer`` a StackedLayers at the design's depth; (): one stack at ``layer``
     layer_stacks: tuple[str, ...] = ()
+    # The first layers numbered within blocks, "{b}" the block and "{j}" the layer in it, the blocks' sizes the flat
+    # key block_sizes (FunnelEncoder's blocks.{b}.{j}); the layers after them under ``layer``, numbered from 0
+    # (FunnelDecoder's layers.{i}): layer_blocks.py renames the built list.  None: every layer under ``layer``
+    layer_blocks: str | None = None
     embed_project: str = "model.embeddings_project"  # embedding_size: the Linear from the tables' width to hidden_size
     embed_project_always: bool = False  # that Linear even at equal widths (RemBertEncoder.embedding_hidden_mapping_in)
     embed_project_bias: bool = True  # (OPTDecoder.project_in has none)
