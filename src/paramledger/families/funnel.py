@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ArchitectureError
+from ..layer_lists import LISTED_LAYERS
 from ..naming import Naming
 from ._family import Family, same
 
@@ -43,6 +44,9 @@ def funnel_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     depth = sum(blocks) + decoder
     if depth < 1:
         raise ArchitectureError("block_sizes", "no layer in the blocks nor in the decoder (num_decoder_layers)")
+    if depth > LISTED_LAYERS:  # the blocks' names are listed one tensor at a time (layer_blocks.py)
+        raise ArchitectureError("block_sizes", f"{depth:,} layers with the decoder's are beyond the "
+                                f"{LISTED_LAYERS:,} paramledger names in blocks (docs/limits.md)")
     every = tuple(range(depth))
     return {"block_sizes": tuple(blocks), "num_hidden_layers": depth, "funnel_layers": every,
             "layers_without_ffn": every}
