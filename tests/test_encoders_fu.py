@@ -93,3 +93,13 @@ def test_funnel_refusal_is_one_line_and_exit_status_2(tmp_path, capsys):
     assert paramledger.cli.main(["count", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "pooling_type: 'min' is not one of" in err
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"block_sizes": (2,)}, r"block_sizes: set without funnel_layers"),
+    ({"funnel_layers": (0, 1)}, r"funnel_layers: its layers hold their own norms: needs norm_placement 'none'"),
+])
+def test_the_funnel_layer_keys_on_another_design_are_refused(change, message):
+    """The part's flat keys given to a design whose layers are not Funnel's (--set): one line naming the key."""
+    with pytest.raises(ArchitectureError, match=message):
+        paramledger.load("seed-1.1b", **change)

@@ -73,6 +73,8 @@ def _build(arch: Any) -> FunnelLayer:
 def _check(arch: Any, where: str | None) -> None:
     """Its layers hold their own feed-forward and norms: none beside them; the blocks fit in the depth."""
     key = "funnel_layers"
+    if arch.block_sizes and not arch.funnel_layers:
+        raise ArchitectureError("block_sizes", "set without funnel_layers (the Funnel layers it puts in blocks)", where)
     if arch.norm_placement != "none":
         raise ArchitectureError(key, f"its layers hold their own norms: needs norm_placement 'none', got "
                                 f"{arch.norm_placement!r}", where)
