@@ -52,7 +52,8 @@ def test_layers_are_named_in_the_encoder_blocks_then_the_decoder_list():
 @settings(max_examples=5, deadline=None)
 # (transformers builds but cannot run a block of 0 layers, nor an odd d_model: FunnelAttentionStructure's sinusoids
 # take d_model // 2 frequencies)
-@given(config=CONFIGS_FU["funnel"].filter(lambda config: all(config["block_sizes"]) and config["d_model"] % 2 == 0))
+@given(config=CONFIGS_FU["funnel"].filter(lambda config: all(config["block_sizes"])
+                                          and config.get("d_model", config.get("hidden_size")) % 2 == 0))
 def test_no_kv_cache_as_transformers_keeps_none(config):
     """FunnelModel's forward takes no use_cache and returns no past_key_values: every layer attends both ways over
     the whole (pooled) sequence, and paramledger caches nothing for it."""
