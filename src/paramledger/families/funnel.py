@@ -64,7 +64,8 @@ FAMILIES = [
                       layer="funnel.decoder.layers.{i}", layer_blocks="funnel.encoder.blocks.{b}.{j}", rotary=None),
         # (hidden_size and num_attention_heads: FunnelConfig's attribute_map, set into d_model and n_head)
         keys=same("vocab_size", "tie_word_embeddings", "block_sizes", "hidden_act", "hidden_size",
-                  "num_attention_heads", d_model="hidden_size", n_head="num_attention_heads", d_head="head_dim", d_inner="intermediate_size"),
+                  "num_attention_heads", d_model="hidden_size", n_head="num_attention_heads", d_head="head_dim",
+                  d_inner="intermediate_size"),
         defaults={"vocab_size": 30522, "block_sizes": [4, 4, 4], "block_repeats": None, "num_decoder_layers": 2,
                   "d_model": 768, "n_head": 12, "d_head": 64, "d_inner": 3072, "hidden_act": "gelu_new",
                   "pooling_type": "mean", "attention_type": "relative_shift", "tie_word_embeddings": True},
