@@ -14,6 +14,7 @@ from _family_configs_c import CONFIGS_C
 from _family_configs_d import CONFIGS_D
 from _family_configs_e import CONFIGS_E
 from _family_configs_f import CONFIGS_F
+from _family_configs_fu import CONFIGS_FU
 from _family_configs_g import CONFIGS_G
 from _family_configs_h import CONFIGS_H
 from _family_configs_hr import CONFIGS_HR
@@ -37,7 +38,6 @@ from _family_configs_w import CONFIGS_W
 from _family_configs_x import CONFIGS_X
 from _family_configs_y import CONFIGS_Y
 from _family_configs_z import CONFIGS_Z
-from _family_configs_fu import CONFIGS_FU
 from hypothesis import assume
 from hypothesis import strategies as st
 
