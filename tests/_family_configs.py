@@ -21,6 +21,7 @@ from _family_configs_hr import CONFIGS_HR
 from _family_configs_i import CONFIGS_I
 from _family_configs_j import CONFIGS_J
 from _family_configs_k import CONFIGS_K
+from _family_configs_ko import CONFIGS_KO
 from _family_configs_l import CONFIGS_L
 from _family_configs_ma import CONFIGS_MA
 from _family_configs_mb import CONFIGS_MB
@@ -849,7 +850,7 @@ CONFIGS.update(CONFIGS_G)
 CONFIGS.update(CONFIGS_H)
 for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, CONFIGS_P, CONFIGS_Q, CONFIGS_R,
              CONFIGS_S, CONFIGS_T, CONFIGS_U, CONFIGS_V, CONFIGS_W, CONFIGS_X, CONFIGS_Y, CONFIGS_Z,
-             CONFIGS_MA, CONFIGS_BLIP, CONFIGS_MB, CONFIGS_HR, CONFIGS_NH, CONFIGS_FU):
+             CONFIGS_MA, CONFIGS_BLIP, CONFIGS_MB, CONFIGS_HR, CONFIGS_NH, CONFIGS_FU, CONFIGS_KO):
     CONFIGS.update(_set)
 
 

@@ -1,0 +1,140 @@
+"""Set KO of issue #16: Kosmos-2 counted whole (families/kosmos2.py, towers/kosmos2.py): its refusals in one line,
+where the tower and projection sit, how it ties, the decoder alone, Hugging Face's non-embedding count (also in
+tests/test_towers.py) and the decoder's cache against a real forward pass."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from _family_configs_ko import CONFIGS_KO
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_kvcache import _cache_bytes
+from test_towers_l import _sums  # our components, the reference's parameters under prefixes
+
+import paramledger
+from paramledger._exceptions import ArchitectureError
+from paramledger.kvcache import kv_cache
+from paramledger.reference import build_reference, diff, reference_of
+from paramledger.towers import text_only
+from paramledger.towers.images import image_tokens
+
+SMALL_TEXT = {"model_type": "kosmos_2_text_model", "vocab_size": 40, "embed_dim": 8, "attention_heads": 2,
+              "layers": 2, "ffn_dim": 4, "max_position_embeddings": 16}
+SMALL_KOSMOS2 = {"model_type": "kosmos-2", "text_config": SMALL_TEXT, "latent_query_num": 3,
+                 "vision_config": {"hidden_size": 4, "num_attention_heads": 2, "intermediate_size": 3,
+                                   "num_hidden_layers": 1, "image_size": 4, "patch_size": 2}}
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({"vision_config": {"hidden_size": 10, "num_attention_heads": 3}},
+     "vision_config.num_attention_heads: 3 heads do not divide hidden_size=10"),
+    ({"vision_config": {"image_size": [224, 224]}},
+     r"vision_config.image_size: must be a positive whole number, got \[224, 224\]"),
+    ({"vision_config": {"image_size": 10, "patch_size": 14}}, "vision_config.patch_size: 14 is larger than"),
+    ({"vision_config": {"num_hidden_layers": 0}}, "vision_config.num_hidden_layers: must be a positive whole number"),
+    ({"vision_config": [1024]}, "vision_config: must be a JSON object"),
+    ({"latent_query_num": 0}, "latent_query_num: must be a positive whole number, got 0"),
+    ({"latent_query_num": "64"}, "latent_query_num: must be a positive whole number, got '64'"),
+    ({"tie_word_embeddings": "no"}, "tie_word_embeddings: must be true or false, got 'no'"),
+    ({"text_config": {"embed_dim": 2, "attention_heads": 1}}, "embed_dim: 2 is below 4"),
+    ({"text_config": {"embed_dim": 10, "attention_heads": 3}}, "attention_heads: 3 heads do not divide"),
+    ({"text_config": {"add_cross_attention": True}}, "add_cross_attention: True is not supported for kosmos-2"),
+    ({"text_config": []}, "text_config: must be a JSON object"),
+])
+def test_a_kosmos2_config_it_cannot_count_is_one_line(config, message):
+    with pytest.raises(ArchitectureError, match=message) as error:
+        paramledger.load({"model_type": "kosmos-2", **config})
+    assert "\n" not in str(error.value)
+
+
+def test_the_cli_refuses_a_bad_latent_query_num_in_one_line_with_status_2(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text('{"model_type": "kosmos-2", "latent_query_num": -1}')
+    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "latent_query_num: must be a positive whole number, got -1" in done.stderr
+
+
+def test_the_projection_is_the_projector_and_the_vision_model_the_tower():
+    ours, (projection, tower, decoder) = _sums(SMALL_KOSMOS2, "image_to_text_projection.", "vision_model.",
+                                               "text_model.")
+    assert (ours["projector"], ours["vision"]) == (projection, tower)
+    assert projection == 3 * 8 + 8 * 4 + 8 + 4 * (8 * 8 + 8)  # latent_query, dense, x_attn's four biased Linears
+    inv = paramledger.inventory(paramledger.load(SMALL_KOSMOS2))
+    assert inv.text_decoder == decoder
+
+
+@pytest.mark.parametrize("whole", [None, True, False])
+@pytest.mark.parametrize("text", [None, True, False])
+def test_the_head_is_tied_unless_both_configs_say_false(whole, text):
+    config = {**SMALL_KOSMOS2, "text_config": {**SMALL_TEXT, **({} if text is None else {"tie_word_embeddings": text})},
+              **({} if whole is None else {"tie_word_embeddings": whole})}
+    inv = paramledger.inventory(paramledger.load(config))
+    result = diff(inv, build_reference(config))
+    assert result.matches, result.to_json()
+    assert inv.tied == (whole is not False or text is not False)
+
+
+def test_the_defaults_are_kosmos_2_patch14_224s_size():
+    """Kosmos2Config's defaults are microsoft/kosmos-2-patch14-224's (the config class's checkpoint)."""
+    inv = paramledger.inventory(paramledger.load({"model_type": "kosmos-2"}))
+    assert inv.total == 1_664_485_376
+    assert inv.text_decoder == 1_342_289_920
+
+
+def test_an_image_costs_latent_query_num_tokens():
+    assert image_tokens(paramledger.load(SMALL_KOSMOS2), 2, None) == 6
+    assert image_tokens(paramledger.load({"model_type": "kosmos-2"}), 1, None) == 64
+
+
+def _decoder_alone(text: dict):
+    """Kosmos2TextForCausalLM built from text_config on the meta device (no Auto class builds it)."""
+    import torch
+    from transformers import Kosmos2TextConfig
+    from transformers.models.kosmos2.modeling_kosmos2 import Kosmos2TextForCausalLM
+
+    with torch.device("meta"):
+        return reference_of(Kosmos2TextForCausalLM(Kosmos2TextConfig(**{k: v for k, v in text.items()
+                                                                        if k != "model_type"})))
+
+
+@settings(max_examples=25, deadline=None)
+@given(config=CONFIGS_KO["kosmos-2"])
+def test_the_decoder_alone_is_kosmos2_text_for_causal_lm_under_text_model(config):
+    """--text-only: the whole model's text_model tensors, as Kosmos2TextForCausalLM builds text_config alone (names
+    under text_model., where they sit in the whole model), tied by text_config's key."""
+    decoder = paramledger.inventory(text_only(paramledger.load(config)))
+    alone = _decoder_alone(config["text_config"])
+    assert [(t.name, t.shape) for t in decoder.tensors] == [("text_model." + name, shape)
+                                                            for name, shape in alone.tensors]
+    assert decoder.total == alone.total
+    assert decoder.tied == config["text_config"]["tie_word_embeddings"]
+
+
+@pytest.mark.slow  # a real model per example
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_the_decoder_caches_what_transformers_caches(data):
+    """The whole model's text_model run on text, against the bytes of transformers' own cache."""
+    import torch
+
+    from paramledger.reference import auto_class, hf_config
+
+    config = data.draw(CONFIGS_KO["kosmos-2"], label="config")
+    if config["text_config"]["pad_token_id"] is None:  # the positions' forward masks by the pad id; no count reads it
+        config = {**config, "text_config": {**config["text_config"], "pad_token_id": 1}}
+    arch = paramledger.load(config)
+    hf = hf_config(config)
+    torch.manual_seed(0)
+    model = auto_class(hf).from_config(hf).eval()
+    tokens, batch = data.draw(st.integers(1, 12), label="tokens"), data.draw(st.integers(1, 2), label="batch")
+    ids = torch.randint(0, hf.text_config.vocab_size, (batch, tokens), generator=torch.Generator().manual_seed(1))
+    with torch.no_grad():
+        cache = model.text_model(ids, use_cache=True).cache
+    assert type(model).__name__ == "Kosmos2ForConditionalGeneration"
+    assert kv_cache(arch, tokens, batch, "fp32").bytes == _cache_bytes(cache)
