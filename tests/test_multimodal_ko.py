@@ -1,6 +1,6 @@
-"""Set KO of issue #16: Kosmos-2 counted whole (families/kosmos2.py, towers/kosmos2.py): its refusals in one line,
-where the tower and projection sit, how it ties, the decoder alone, Hugging Face's non-embedding count (also in
-tests/test_towers.py) and the decoder's cache against a real forward pass."""
+"""Set KO of issue #16: Kosmos-2 and Pix2Struct counted whole (families/kosmos2.py, pix2struct.py, towers/): their
+refusals in one line, where the tower and projection sit, how each ties, the decoder alone, Hugging Face's
+non-embedding count (also in tests/test_towers.py) and the decoder's cache against a real forward pass."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from test_towers_l import _sums  # our components, the reference's parameters un
 
 import paramledger
 from paramledger._exceptions import ArchitectureError
-from paramledger.kvcache import kv_cache
+from paramledger.kvcache import cross_attention_cache, kv_cache
 from paramledger.reference import build_reference, diff, reference_of
 from paramledger.towers import text_only
 from paramledger.towers.images import image_tokens
@@ -138,3 +138,110 @@ def test_the_decoder_caches_what_transformers_caches(data):
         cache = model.text_model(ids, use_cache=True).cache
     assert type(model).__name__ == "Kosmos2ForConditionalGeneration"
     assert kv_cache(arch, tokens, batch, "fp32").bytes == _cache_bytes(cache)
+
+
+SMALL_PIX2STRUCT = {"model_type": "pix2struct",
+                    "text_config": {"vocab_size": 40, "hidden_size": 8, "num_heads": 2, "d_kv": 4, "num_layers": 2,
+                                    "d_ff": 4},
+                    "vision_config": {"hidden_size": 8, "num_attention_heads": 2, "d_kv": 3, "d_ff": 5,
+                                      "num_hidden_layers": 1, "seq_len": 7, "patch_embed_hidden_size": 6}}
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({"vision_config": {"seq_len": 0}}, "vision_config.seq_len: must be a positive whole number, got 0"),
+    ({"vision_config": {"d_kv": None}}, "vision_config.d_kv: must be a positive whole number, got None"),
+    ({"vision_config": {"patch_embed_hidden_size": 7.5}},
+     "vision_config.patch_embed_hidden_size: must be a positive whole number, got 7.5"),
+    ({"vision_config": "big"}, "vision_config: must be a JSON object"),
+    ({"text_config": {"d_kv": 32}}, "head_dim: 32 × 12 heads != hidden_size=768; Pix2StructTextAttention's q, k, v"),
+    ({"text_config": {"num_layers": 0}}, "num_layers: must be positive, got 0"),
+    ({"tie_word_embeddings": "yes"}, "tie_word_embeddings: must be true or false, got 'yes'"),
+])
+def test_a_pix2struct_config_it_cannot_count_is_one_line(config, message):
+    with pytest.raises(ArchitectureError, match=message) as error:
+        paramledger.load({"model_type": "pix2struct", **config})
+    assert "\n" not in str(error.value)
+
+
+def test_the_pix2struct_encoder_is_the_tower_and_it_has_no_projector():
+    ours, (encoder, decoder) = _sums(SMALL_PIX2STRUCT, "encoder.", "decoder.")
+    assert (ours["vision"], ours.get("projector", 0)) == (encoder, 0)
+    assert paramledger.inventory(paramledger.load(SMALL_PIX2STRUCT)).text_decoder == decoder
+
+
+@pytest.mark.parametrize("whole", [None, True, False])
+@pytest.mark.parametrize("text", [None, True, False])
+def test_pix2struct_ties_by_the_whole_configs_key_alone(whole, text):
+    """Pix2StructConfig.__post_init__ writes its tie_word_embeddings (default False) into text_config's."""
+    text_config = {**SMALL_PIX2STRUCT["text_config"], **({} if text is None else {"tie_word_embeddings": text})}
+    config = {**SMALL_PIX2STRUCT, "text_config": text_config,
+              **({} if whole is None else {"tie_word_embeddings": whole})}
+    arch = paramledger.load(config)
+    inv = paramledger.inventory(arch)
+    result = diff(inv, build_reference(config))
+    assert result.matches, result.to_json()
+    assert inv.tied == (whole is True) == paramledger.inventory(text_only(arch)).tied
+
+
+def test_pix2structs_defaults_are_pix2struct_bases_size():
+    assert paramledger.inventory(paramledger.load({"model_type": "pix2struct"})).total == 282_285_696
+
+
+def _text_model_alone(text: dict, tie: bool):
+    """Pix2StructTextModel (the decoder and its head) built from text_config, tied as the whole config says."""
+    import torch
+    from transformers import Pix2StructTextConfig
+    from transformers.models.pix2struct.modeling_pix2struct import Pix2StructTextModel
+
+    with torch.device("meta"):
+        return reference_of(Pix2StructTextModel(Pix2StructTextConfig(**{**text, "tie_word_embeddings": tie})))
+
+
+@settings(max_examples=25, deadline=None)
+@given(config=CONFIGS_KO["pix2struct"])
+def test_pix2structs_decoder_alone_is_its_text_model_under_decoder(config):
+    """--text-only: the whole model's decoder. tensors, as Pix2StructTextModel builds text_config alone."""
+    tie = config.get("tie_word_embeddings") is True
+    decoder = paramledger.inventory(text_only(paramledger.load(config)))
+    alone = _text_model_alone({k: v for k, v in config["text_config"].items() if k != "model_type"}, tie)
+    assert [(t.name, t.shape) for t in decoder.tensors] == [("decoder." + name, shape)
+                                                            for name, shape in alone.tensors]
+    assert decoder.total == alone.total
+    assert decoder.tied == tie
+
+
+@pytest.mark.slow  # a real model per example
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_pix2structs_decoder_caches_what_transformers_caches(data):
+    """The whole model run on flattened patches and decoder ids: its self-attention cache against kv_cache, its
+    cross-attention cache against cross_attention_cache at the patches' length."""
+    import torch
+
+    from paramledger.reference import auto_class, hf_config
+
+    config = data.draw(CONFIGS_KO["pix2struct"], label="config")
+    text = config["text_config"]
+    # the forward adds the encoder's output to the decoder's width: the tower as wide as the decoder
+    config = {**config, "vision_config": {**config["vision_config"], "hidden_size": text["hidden_size"]}}
+    arch = paramledger.load(config)
+    hf = hf_config(config)
+    torch.manual_seed(0)
+    model = auto_class(hf).from_config(hf).eval()
+    vision = hf.vision_config
+    batch = data.draw(st.integers(1, 2), label="batch")
+    patches, tokens = data.draw(st.integers(1, 9), label="patches"), data.draw(st.integers(1, 12), label="tokens")
+    generator = torch.Generator().manual_seed(1)
+    positions = torch.randint(0, vision.seq_len, (batch, patches, 2), generator=generator).float()
+    flattened = torch.cat([positions, torch.randn(batch, patches, vision.patch_embed_hidden_size,
+                                                  generator=generator)], -1)
+    ids = torch.randint(0, hf.text_config.vocab_size, (batch, tokens), generator=generator)
+    with torch.no_grad():
+        cache = model(flattened_patches=flattened, decoder_input_ids=ids, use_cache=True).cache
+
+    def held(layers) -> int:
+        return sum(layer.keys.nbytes + layer.values.nbytes for layer in layers.layers if layer.keys is not None)
+
+    assert kv_cache(arch, tokens, batch, "fp32").bytes == held(cache.self_attention_cache)
+    assert cross_attention_cache(arch, encoder_length=patches, batch=batch,
+                                 dtype="fp32").bytes == held(cache.cross_attention_cache)

@@ -67,7 +67,8 @@ def renamed(naming: Naming) -> Naming:
 
 
 WHOLE = Whole({"model_type": "kosmos_2_vision_model"}, projection, vision_prefix="vision_model.model.",
-              projector_prefix="image_to_text_projection.", decoder_prefix=DECODER, tie_word_embeddings=True, tie_from_text=True,
+              projector_prefix="image_to_text_projection.", decoder_prefix=DECODER, tie_word_embeddings=True,
+              tie_from_text=True,
               vision_kind="kosmos_2_vision_model", image_tokens=IMAGE_TOKENS, renamed=renamed)
 
 FAMILIES = [dataclasses.replace(

@@ -40,6 +40,9 @@ class Whole(NamedTuple):
     tie_word_embeddings: bool = True
     tie_from_text: bool = False
     tie_keys: tuple[str, ...] = ("tie_word_embeddings",)  # the whole config's keys for it, the first given wins
+    # the whole config's tying is the decoder's too, for --text-only (Pix2StructConfig.__post_init__ writes its
+    # tie_word_embeddings into text_config's); False: the decoder alone ties by text_config's own
+    tie_text_too: bool = False
     vision_kind: str = ""  # the tower whatever vision_config's model_type says (Idefics2Config drops it); "": by it
     # More towers built from the same vision_config, each under its own prefix (Video-LLaVA's image_tower beside
     # its video_tower), registered after the first; the projector reads the first.
@@ -150,11 +153,11 @@ def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str |
         images = whole.image_tokens(config, parts[0]) if whole.image_tokens is not None else None
     except ArchitectureError as error:  # a rule's refusal, said about this config
         raise ArchitectureError(error.key, error.message, where) from None
-    towers = Towers(parts, text_family.model_type, arch.tie_word_embeddings,
+    tie, notes = tied(whole, config, arch.tie_word_embeddings, where), arch.notes
+    towers = Towers(parts, text_family.model_type, tie if whole.tie_text_too else arch.tie_word_embeddings,
                     None if own is not None and naming == whole_naming(own.naming, whole.decoder_prefix,
                                                                        whole.decoder_roots) else naming,
                     images)
-    tie, notes = tied(whole, config, arch.tie_word_embeddings, where), arch.notes
     if tie and not arch.tie_word_embeddings and not any(key in config for key in whole.tie_keys):
         # the config is silent; its class ties, its text_config does not
         notes = (*notes, tied_head_note(arch, "its class's default; the config does not say", "loads untied"))
