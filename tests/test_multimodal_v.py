@@ -236,3 +236,11 @@ def test_chameleon_attends_where_attn_resolutions_lists_a_resolution_and_refuses
     path.write_text('{"model_type": "chameleon"}')
     status, _, err = cli("count", str(path), "--text-only")
     assert status == 2 and "no Chameleon CausalLM is registered" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("model_type", "said"), [("blip", "vision tower and text decoder"),
+                                                  ("chameleon", "text decoder"), ("blip-2", "vision tower, projector "
+                                                                                            "and text decoder")])
+def test_a_whole_models_note_names_a_projector_only_where_it_has_one(model_type, said):
+    notes = paramledger.load({"model_type": model_type}).notes
+    assert any(f"counting the whole model ({said})" in note for note in notes), notes

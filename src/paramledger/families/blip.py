@@ -17,7 +17,7 @@ from typing import Any
 
 from .._exceptions import ArchitectureError
 from ..naming import Naming
-from ..towers import Whole
+from ..towers import Whole, no_projector
 from ._family import derived_from, multimodal
 from .bert import FAMILIES as BERT_FAMILIES
 
@@ -62,7 +62,7 @@ TEXT = derived_from(
 FAMILIES = [multimodal(
     TEXT, "blip", "transformers 5.24.0 models/blip/configuration_blip.py (BlipConfig: text_config BlipTextConfig, "
     "vision_config BlipVisionConfig)",
-    Whole({"model_type": "blip_vision_model"}, lambda config, tower, hidden: [], vision_prefix="vision_model.",
+    Whole({"model_type": "blip_vision_model"}, no_projector, vision_prefix="vision_model.",
           projector_prefix="", decoder_prefix="text_decoder.", decoder_roots=("bert.", "cls."), tie_from_text=True,
           vision_kind="blip_vision_model", renamed=tower_first, text_rewritten=tower_width,
           decoder_alone_refused="the text decoder alone (BlipTextLMHeadModel) is in no Auto mapping transformers "

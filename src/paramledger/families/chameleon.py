@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..naming import Naming
-from ..towers import Whole
+from ..towers import Whole, no_projector
 from ._family import derived_from, multimodal
 from .llama import FAMILIES as LLAMA_FAMILIES
 
@@ -38,7 +38,7 @@ TEXT = derived_from(
 FAMILIES = [multimodal(
     TEXT, "chameleon", "transformers 5.24.0 models/chameleon/configuration_chameleon.py (ChameleonConfig, "
     "vq_config ChameleonVQVAEConfig)",
-    Whole({}, lambda config, tower, hidden: [], projector_prefix="", decoder_prefix="model.",
+    Whole({}, no_projector, projector_prefix="", decoder_prefix="model.",
           sub_towers=(("vq_config", {"model_type": "chameleon_vqgan"}, "chameleon_vqgan", "model.vqmodel."),),
           tie_word_embeddings=False, text_at_top=True, renamed=vq_last,
           decoder_alone_refused="its decoder alone is no class transformers 5.24.0 builds (no Chameleon CausalLM is "

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from ..towers import Whole
+from ..towers import Whole, no_projector
 from . import _rules as rules
 from ._family import derived_from, multimodal
 from .t5 import COUNT_NEUTRAL, T5
@@ -65,7 +65,7 @@ TEXT = derived_from(
             _first_block_table),
     seq2seq=None)
 
-WHOLE = Whole({"model_type": "pix2struct_vision_model"}, lambda config, vision, hidden: [], vision_prefix="encoder.",
+WHOLE = Whole({"model_type": "pix2struct_vision_model"}, no_projector, vision_prefix="encoder.",
               projector_prefix="", decoder_prefix="decoder.", tie_word_embeddings=False,
               tie_text_too=True, vision_kind="pix2struct_vision_model")
 

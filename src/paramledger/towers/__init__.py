@@ -84,13 +84,21 @@ class Whole(NamedTuple):
     text_rewritten: Any = None
 
     @property
-    def towers_said(self) -> str:
-        """The towers in words and a comma, for the note a whole model's count carries ("vision tower, "; "": a
-        whole model with no tower, Fuyu's patch Linear or an assistant's projections)."""
+    def parts_said(self) -> str:
+        """The whole model's parts in words, for the note its count carries: its towers ("vision tower"; none: Fuyu's
+        patch Linear, an assistant's projections), its projector unless it has none (BLIP's, Chameleon's and
+        Pix2Struct's decoders read their towers' features themselves), the text decoder."""
         said = [name for name, config in (("audio", self.audio_config), ("vision", self.vision_config)) if config]
         if not self.audio_first:
             said.reverse()
-        return " and ".join(said) + (" towers, " if len(said) > 1 else " tower, " if said else "")
+        parts = [" and ".join(said) + (" towers" if len(said) > 1 else " tower")] if said else []
+        parts += [] if self.projector is no_projector else ["projector"]
+        return ", ".join(parts) + (" and " if parts else "") + "text decoder"
+
+
+def no_projector(config: Mapping[str, Any], tower: Any, hidden: int) -> list[tuple[str, tuple[int, ...]]]:
+    """The projector of a whole model that has none: its decoder reads the towers' features itself."""
+    return []
 
 
 class Towers(NamedTuple):
