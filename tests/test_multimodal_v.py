@@ -239,7 +239,7 @@ def test_chameleon_attends_where_attn_resolutions_lists_a_resolution_and_refuses
 
 
 @pytest.mark.parametrize(("model_type", "said"), [("blip", "vision tower and text decoder"),
-                                                  ("chameleon", "text decoder"), ("blip-2", "vision tower, projector "
+                                                  ("chameleon", "vq tower and text decoder"), ("blip-2", "vision tower, projector "
                                                                                             "and text decoder")])
 def test_a_whole_models_note_names_a_projector_only_where_it_has_one(model_type, said):
     notes = paramledger.load({"model_type": model_type}).notes

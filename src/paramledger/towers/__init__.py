@@ -91,6 +91,8 @@ class Whole(NamedTuple):
         said = [name for name, config in (("audio", self.audio_config), ("vision", self.vision_config)) if config]
         if not self.audio_first:
             said.reverse()
+        if not said:  # towers of sub-configs of their own alone, named by them (Chameleon's vq_config)
+            said = [key.removesuffix("_config").replace("_", " ") for key, *_ in self.sub_towers]
         parts = [" and ".join(said) + (" towers" if len(said) > 1 else " tower")] if said else []
         parts += [] if self.projector is no_projector else ["projector"]
         return ", ".join(parts) + (" and " if parts else "") + "text decoder"
