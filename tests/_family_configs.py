@@ -38,6 +38,7 @@ from _family_configs_v import CONFIGS_BLIP, CONFIGS_V
 from _family_configs_w import CONFIGS_W
 from _family_configs_x import CONFIGS_X
 from _family_configs_y import CONFIGS_Y
+from _family_configs_qx import CONFIGS_QX
 from _family_configs_z import CONFIGS_Z
 from hypothesis import assume
 from hypothesis import strategies as st
@@ -850,7 +851,7 @@ CONFIGS.update(CONFIGS_G)
 CONFIGS.update(CONFIGS_H)
 for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, CONFIGS_P, CONFIGS_Q, CONFIGS_R,
              CONFIGS_S, CONFIGS_T, CONFIGS_U, CONFIGS_V, CONFIGS_W, CONFIGS_X, CONFIGS_Y, CONFIGS_Z,
-             CONFIGS_MA, CONFIGS_BLIP, CONFIGS_MB, CONFIGS_HR, CONFIGS_NH, CONFIGS_FU, CONFIGS_KO):
+             CONFIGS_MA, CONFIGS_BLIP, CONFIGS_MB, CONFIGS_HR, CONFIGS_NH, CONFIGS_FU, CONFIGS_KO, CONFIGS_QX):
     CONFIGS.update(_set)
 
 

@@ -86,8 +86,8 @@ def test_the_cache_and_flops_on_random_configs_equal_transformers(config, data):
 
 
 @pytest.mark.parametrize(("changes", "message"), [
-    ({"ple_layer_ids": [1]}, "^config: ple_layer_ids: Qwen4-Exp's per-layer n-gram embeddings \\(PLE\\) are not "
-                             "counted yet$"),
+    ({"ple_layer_ids": [2], "eos_token_id": 1},  # (PLE is counted: tests/test_decoders_qx.py)
+     "^config: ple_layer_ids: layer 2 is not a linear_attention layer"),
     ({"indexer_kv_heads": 2}, "^config: indexer_kv_heads: must be 1 \\(Qwen4-Exp's QSA\\), got 2$"),
     ({"indexer_budget": 5}, "^config: indexer_budget: 5 is not a multiple of indexer_compress_ratio=2$"),
     ({"indexer_head_dim": None}, "^config: indexer_head_dim: is required with the other QSA indexer sizes"),
@@ -114,7 +114,8 @@ def test_a_design_without_the_hyper_connections_rank_is_refused():
 
 def test_the_cli_refuses_in_one_line_with_status_2(cli, tmp_path):
     path = tmp_path / "config.json"
-    path.write_text(json.dumps({**SMALL, "ple_layer_ids": [1]}))
+    path.write_text(json.dumps({**SMALL, "ple_layer_ids": [1]}))  # (no eos_token_id for the n-gram context)
     status, out, err = cli("count", str(path))
     assert status == 2 and out == ""
-    assert err.strip().endswith("are not counted yet") and err.count("\n") == 1
+    assert err.strip().endswith("must be set with ple_layer_ids (transformers 5.24.0 refuses none)")
+    assert err.count("\n") == 1

@@ -149,9 +149,12 @@ def _state_bytes(cache) -> int:
     recurrent_states; xLSTMCache's rnn_state); 0 for a cache with no linear-attention layers."""
     if hasattr(cache, "rnn_state"):
         return sum(t.nbytes for states in cache.rnn_state.values() for t in states)
-    return sum(state.nbytes for layer in cache.layers
-               for states in (getattr(layer, "conv_states", {}), getattr(layer, "recurrent_states", {}))
-               for state in states.values() if state is not None)
+    held = [state for layer in cache.layers
+            for states in (getattr(layer, "conv_states", {}), getattr(layer, "recurrent_states", {}))
+            for state in states.values() if state is not None]
+    # token ids held as a state (Qwen4-Exp's n-gram context, int64) are counted as values at the cache's dtype
+    width = next((state.element_size() for state in held if state.is_floating_point()), 0)
+    return sum(state.nbytes if state.is_floating_point() else state.numel() * width for state in held)
 
 
 @pytest.mark.parametrize("name", sorted(TINY_CONFIGS))

@@ -36,6 +36,8 @@ DEFAULTS_NEED = {
     # Qwen4ExpTextQSAIndexer: token_budget // compress_ratio, both None; the sizes docs/notes/coverage-set-c.md chose
     "qwen4_exp_text": {"indexer_n_heads": 16, "indexer_kv_heads": 1, "indexer_head_dim": 256, "indexer_budget": 2048,
                        "indexer_compress_ratio": 4},
+    "qwen4_exp": {"text_config": {"indexer_n_heads": 16, "indexer_kv_heads": 1, "indexer_head_dim": 256,
+                                  "indexer_budget": 2048, "indexer_compress_ratio": 4}},
     # Dots1Config leaves both expert counts None (torch.empty(None, ...)): dots.llm1's own values
     "dots1": {"n_routed_experts": 128, "n_shared_experts": 2},
     # Lfm2MoeDecoderLayer indexes config.layer_types, which Lfm2MoeConfig leaves None (no fallback)

@@ -69,9 +69,9 @@ def _columns(arch: Any) -> tuple[Any, Any]:
             or arch.intermediate_size_per_layer or arch.num_kv_shared_layers or arch.attention_k_eq_v
             or arch.attention_shapes_differ or arch.layers_without_mixer or arch.shared_block_layers
             or arch.layers_without_attn_pre_norm or arch.router_hidden_size or arch.layer_passes
-            or engaged_kinds(arch)[0]):  # every layer alike: no column to build (a kind with layers is engaged)
+            or engaged_kinds(arch)[0] or arch.ple_layers):  # every layer alike: no column to build
         plain = [MOE if arch.is_moe else DENSE, False, arch.index_n_heads is not None, None,
-                 arch.attention_output_bias, None, False, None, None, False, ATTENTION, None, True, 1]
+                 arch.attention_output_bias, None, False, None, None, False, ATTENTION, None, True, 1, None]
         return None, lambda key: plain
     layers = range(count)
     shapes_differ = arch.attention_shapes_differ
@@ -94,6 +94,7 @@ def _columns(arch: Any) -> tuple[Any, Any]:
         [i not in arch.layers_without_attn_pre_norm for i in layers] if arch.layers_without_attn_pre_norm
         else repeat(True),
         list(arch.layer_passes) or repeat(1),
+        _ple_column(arch) if arch.ple_layers else repeat(None),
     )
     # A list whose layers are all alike (a Mamba's mixers, each layer without an FFN) varies nowhere.
     columns = tuple(repeat(column[0]) if type(column) is list and column.count(column[0]) == count else column
@@ -149,6 +150,15 @@ def _mixer_column(arch: Any, layers: range) -> Any:
     return column
 
 
+def _ple_column(arch: Any) -> list[int | None]:
+    """Each layer's place among the PLE layers (Qwen4-Exp's n-gram embeddings: its table takes the primes after
+    every earlier PLE layer's, so each is a kind of its own), None where it holds none."""
+    column: list[int | None] = [None] * arch.num_hidden_layers
+    for k, layer in enumerate(sorted(set(arch.ple_layers))):
+        column[layer] = k
+    return column
+
+
 def _shared_block_column(arch: Any) -> list[tuple[int, int | None] | None]:
     """Each layer's use of a shared block: None, or (its block, the layer holding the block's tensors if
     another does).  Use k runs block k % num_mem_blocks; tied, the first use of each block holds it and
@@ -165,7 +175,7 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
               output_bias: bool = False, ffn_size: int | None = None, kv_shared: bool = False,
               head_dim: int | None = None, kv_heads: int | None = None, values_from_keys: bool = False,
               mixer: Any = ATTENTION, shared: tuple[int, int | None] | None = None,
-              attn_pre_norm: bool = True, passes: int = 1) -> Layer:
+              attn_pre_norm: bool = True, passes: int = 1, ple: int | None = None) -> Layer:
     """One layer's parts (``heads``, ``ffn_size``, ``head_dim``, ``kv_heads`` None: the design's); ``shared``:
     the layer runs a shared block (its block, the layer holding it), its own parts then one module down."""
     d = arch.hidden_size
@@ -180,6 +190,10 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
         parts.append(mixer.build(arch))
     if mixer is not None:  # each sublayer kind the design engages, after the mixer (a decoder's cross-attention)
         parts.extend([kind.build(arch) for kind in engaged_kinds(arch)[1]])
+    if ple is not None:  # Qwen4-Exp's n-gram embedding into the streams (Qwen4ExpTextDecoderLayer.ple)
+        from ..parts.hyper_connection import ngram_embedding
+
+        parts.append(ngram_embedding(arch, ple))
     dense = _new(DenseFFN, (d, ffn_size or arch.ffn_size, arch.mlp_gated, arch.mlp_bias, arch.ffn_sub_norm,
                             arch.learned_activation, arch.mlp_down_bias))
     if arch.router_hidden_size and ffn in (MOE, FIRST_MOE):  # ZAYA's MLP router over the experts and a skip expert

@@ -2,9 +2,9 @@
 each sublayer (Qwen4ExpTextGatedResidual, lines 1017-1045) and the hashed n-gram per-layer embedding some linear
 layers add to the streams (Qwen4ExpTextNGramEmbedding and Qwen4ExpTextPLELayer, lines 1094-1273).
 
-Not yet placed in designs: the layer columns that would put them in design/flat.py, and the keys (hc_count,
-hc_lowrank, ple_layer_ids, ...) are docs/notes/coverage-set-c.md's proposal; tests/test_part_hyper_connection.py
-checks both against the transformers modules built alone."""
+Placed by parts/hyper_residuals.py (the two per layer, its keys the PLE's too) and design/flat.py's PLE column (each
+PLE layer its place among ple_layers); tests/test_part_hyper_connection.py checks both against the transformers
+modules built alone."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ import math
 from functools import lru_cache
 from typing import NamedTuple
 
+from typing import Any
+
+from .._exceptions import ArchitectureError
 from ._collector import BufferCollector, Collector
 from ._protocol import part
 
@@ -106,3 +109,31 @@ class NGramEmbedding(NamedTuple):
         """The conv's last (kernel - 1) × ngram_size inputs over the streams (short_conv_state_len, line 1219) and
         the last ngram_size - 1 token ids (the n-gram context state)."""
         return (self.conv_kernel - 1) * self.ngram_size * self.streams * self.hidden_size + self.ngram_size - 1
+
+
+def ngram_embedding(arch: Any, index: int) -> NGramEmbedding:
+    """PLE layer ``index`` (its place in ple_layers) of the design: design/flat.py's column places it."""
+    return tuple.__new__(NGramEmbedding, (arch.hidden_size, arch.hc_count, arch.ple_embed_dim or arch.hidden_size,
+                                          arch.ngram_size, arch.heads_per_ngram, arch.ngram_vocab_size_base,
+                                          arch.make_ngram_vocab_size_divisible_by, arch.ple_conv_kernel_size, index,
+                                          "ple"))
+
+
+def check_ple(arch: Any, where: str | None) -> None:
+    """The PLE layers' refusals (Qwen4ExpTextConfig.validate_architecture): n-gram heads that split ple_embed_dim,
+    on linear layers only."""
+    if not arch.ple_layers:
+        return
+    heads = (arch.ngram_size - 1) * arch.heads_per_ngram
+    width = arch.ple_embed_dim or arch.hidden_size
+    if arch.ngram_size < 2:
+        raise ArchitectureError("ngram_size", f"must be at least 2 with PLE layers (got {arch.ngram_size}: no "
+                                "n-gram heads)", where)
+    if width % heads:
+        raise ArchitectureError("ple_embed_dim", f"{width} is not a multiple of the {heads} n-gram heads "
+                                "((ngram_size - 1) x heads_per_ngram)", where)
+    linear = set(arch.linear_attention_layers)
+    wrong = next((i for i in arch.ple_layers if i not in linear), None)
+    if wrong is not None:
+        raise ArchitectureError("ple_layers", f"layer {wrong} is not a linear_attention layer (transformers "
+                                "5.24.0 puts PLE on linear layers only)", where)

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from .._exceptions import ArchitectureError
 from ._collector import Collector
 from ._protocol import SublayerKind, part
-from .hyper_connection import GatedResidual
+from .hyper_connection import GatedResidual, check_ple
 
 _new = tuple.__new__
 
@@ -32,6 +32,15 @@ class Keys:
     """The flat keys (Qwen4ExpTextConfig's names): the residual streams and the mixer's rank; None: no streams."""
     hc_count: int | None = None
     hc_lowrank: int | None = None
+    # the per-layer n-gram embeddings (PLE, parts/hyper_connection.py's NGramEmbedding): the layers that hold one
+    # (0-based; the config's ple_layer_ids count from 1), placed by design/flat.py's column, and their sizes
+    ple_layers: tuple[int, ...] = ()
+    ple_embed_dim: int | None = None  # None: hidden_size
+    ple_conv_kernel_size: int = 4
+    ngram_size: int = 3
+    heads_per_ngram: int = 8
+    ngram_vocab_size_base: int = 20_000_000
+    make_ngram_vocab_size_divisible_by: int = 128
 
 
 class Names:
@@ -50,7 +59,11 @@ def _check(arch: Any, where: str | None) -> None:
         raise ArchitectureError(key, "is required with the other (hc_count, hc_lowrank: the hyper-connections)", where)
     if arch.hc_count < 2:  # Qwen4ExpTextConfig.validate_architecture
         raise ArchitectureError("hc_count", f"must be more than 1, got {arch.hc_count}", where)
+    check_ple(arch, where)
 
 
-SUBLAYER = SublayerKind(Keys, Names, _build, lambda arch: arch.hc_count is not None or arch.hc_lowrank is not None,
-                        _check, positive_or_null=("hc_count", "hc_lowrank"))
+SUBLAYER = SublayerKind(Keys, Names, _build,
+                        lambda arch: arch.hc_count is not None or arch.hc_lowrank is not None or bool(arch.ple_layers),
+                        _check, positive=("ple_conv_kernel_size", "heads_per_ngram", "ngram_vocab_size_base",
+                                          "make_ngram_vocab_size_divisible_by"),
+                        positive_or_null=("hc_count", "hc_lowrank", "ple_embed_dim"))
