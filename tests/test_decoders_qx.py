@@ -90,6 +90,9 @@ def test_the_parts_sit_where_transformers_registers_them():
     assert names[-4:] == ["model.hyper_connection_mixer.hc_norm.weight",
                           "model.hyper_connection_mixer.input_mix_weight_down.weight",
                           "model.hyper_connection_mixer.input_mix_weight_up.weight", "lm_head.weight"]
+    from paramledger.inventory import COMPONENTS
+
+    assert {t.component for t in inventory.tensors} <= set(COMPONENTS)  # (report's tables place each)
     # the second PLE layer's table takes the 5th to 8th primes above 49 (53 59 61 67 | 71 73 79 83), padded to 8
     shapes = {t.name: t.shape for t in inventory.tensors}
     assert shapes["model.layers.0.ple.ple_embedding.ngram_embedding.weight"] == (240, 2)

@@ -1,7 +1,7 @@
 """Qwen4-Exp's gated hyper-connections and n-gram per-layer embeddings (parts/hyper_connection.py) against
 transformers 5.24.0's Qwen4ExpTextGatedResidual and Qwen4ExpTextPLELayer built alone: tensors (names, shapes,
-order), buffers, and the states a DynamicCache keeps for a PLE layer.  The parts are not placed in designs yet
-(docs/notes/coverage-set-c.md), so each module is built by itself."""
+order), buffers, and the states a DynamicCache keeps for a PLE layer, each module built by itself (the placed model:
+tests/test_decoders_qx.py, test_decoders_hr_qwen4.py)."""
 
 from __future__ import annotations
 

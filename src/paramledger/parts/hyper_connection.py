@@ -92,11 +92,11 @@ class NGramEmbedding(NamedTuple):
     def tensors(self, c: Collector) -> None:
         path, width, dim = self.path + ".", self.streams * self.hidden_size, self.embed_dim
         c.add(path + "ple_embedding.ngram_embedding.weight", (self.rows, dim // self.heads), "embedding")
-        c.linear(path + "key_proj", width, dim, "extras")
-        c.linear(path + "value_proj", self.hidden_size, dim, "extras")
+        c.linear(path + "key_proj", width, dim, "ffn")  # matmuls on the looked-up rows, as Gemma 3n's per-layer
+        c.linear(path + "value_proj", self.hidden_size, dim, "ffn")  # input projections are counted
         for norm in ("norm_key", "norm_query", "norm_conv"):
             c.add(path + norm + ".weight", (width,), "norm")
-        c.add(path + "conv1d.weight", (width, 1, self.conv_kernel), "extras")  # dilation ngram_size, no bias
+        c.add(path + "conv1d.weight", (width, 1, self.conv_kernel), "ffn")  # dilation ngram_size, no bias
 
     def buffers(self, c: BufferCollector) -> None:
         """The hash multipliers (one per n-gram order) and each head's vocabulary size and offset, persistent."""
