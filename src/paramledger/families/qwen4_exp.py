@@ -139,7 +139,8 @@ FAMILIES = [] if "qsa_attention" not in MIXER_MODULES or "hyper_residuals" not i
     ),
 ]
 
-FAMILIES += [multimodal(family, "qwen4_exp", TF.replace("(Qwen4ExpTextConfig)", "(Qwen4ExpConfig, Qwen4ExpVisionConfig)"),
+WHOLE_SOURCE = TF.replace("(Qwen4ExpTextConfig)", "(Qwen4ExpConfig, Qwen4ExpVisionConfig)")
+FAMILIES += [multimodal(family, "qwen4_exp", WHOLE_SOURCE,
                         Whole({"model_type": "qwen4_exp_vision"}, none, vision_prefix="model.visual.",
                               tie_word_embeddings=False),
                         "Qwen4ExpForConditionalGeneration") for family in FAMILIES]
