@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from .._exceptions import ArchitectureError
+from ..limits import MAX_INTEGER, big
+
 
 class TowerKind(NamedTuple):
     """A tower a module of this package builds."""
@@ -30,7 +33,36 @@ def section(config: Mapping[str, Any], key: str, defaults: Mapping[str, Any]) ->
     if given is None:
         given = {}
     if not isinstance(given, Mapping):
-        from .._exceptions import ArchitectureError
-
         raise ArchitectureError(key, "must be a JSON object")
     return {**defaults, **given}
+
+
+def flag(config: Mapping[str, Any], key: str, section: str, where: str | None = None) -> bool:
+    """``config``'s bool ``key``, refused in one line under ``section`` (vision_config, audio_config) unless true or
+    false, as the config classes declare it."""
+    value = config.get(key)
+    if not isinstance(value, bool):
+        raise ArchitectureError(f"{section}.{key}", f"must be true or false, got {value!r}"[:200], where)
+    return value
+
+
+def positive(config: Mapping[str, Any], key: str, section: str, where: str | None = None) -> int:
+    """``config``'s size ``key``, a positive whole number within the bound (docs/limits.md), else refused in one
+    line under ``section`` ("": the whole config's own key)."""
+    value = config.get(key)
+    if type(value) is not int or not 0 < value <= MAX_INTEGER:
+        raise ArchitectureError(f"{section}.{key}" if section else key, f"must be a positive whole number, got "
+                                f"{value!r}"[:200], where)
+    return value
+
+
+def whole_number(config: Mapping[str, Any], key: str, section: str, low: int = 1) -> int:
+    """``config``'s ``key``, a whole number from ``low`` within the bound, else refused in one line under
+    ``section``, each failure said apart (Janus's tower and VQ-VAE)."""
+    value = config.get(key)
+    if type(value) is not int or value < low:
+        raise ArchitectureError(f"{section}.{key}", f"must be a whole number from {low}, got {value!r}"[:200])
+    if value > MAX_INTEGER:
+        raise ArchitectureError(f"{section}.{key}", f"{big(value)} is beyond the bound of {MAX_INTEGER:,} "
+                                "(docs/limits.md)")
+    return value

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ._kind import TowerKind
+from ._kind import TowerKind, flag
 
 _new = tuple.__new__
 
@@ -45,13 +45,6 @@ def _size(config: Mapping[str, Any], key: str, section: str, where: str | None) 
     value = config.get(key)
     if type(value) is not int or value <= 0:
         raise ArchitectureError(f"{section}.{key}", f"must be a positive whole number, got {value!r}"[:200], where)
-    return value
-
-
-def _flag(config: Mapping[str, Any], key: str, section: str, where: str | None) -> bool:
-    value = config.get(key)
-    if not isinstance(value, bool):
-        raise ArchitectureError(f"{section}.{key}", f"must be true or false, got {value!r}"[:200], where)
     return value
 
 
@@ -184,13 +177,13 @@ def vision(prefix: str, config: Mapping[str, Any], where: str | None) -> Dots3No
         raise ArchitectureError(f"{s}.adapter_merge_size", f"{sizes['adapter_merge_size']} is not spatial_merge_size="
                                 f"{sizes['spatial_merge_size']} (Dots3NoteVisionConfig.validate_architecture)", where)
     experts = _experts(config, sizes["num_hidden_layers"], where)
-    mlp_bias = _flag(config, "mlp_bias", s, where)
+    mlp_bias = flag(config, "mlp_bias", s, where)
     if mlp_bias and any(experts):
         raise ArchitectureError(f"{s}.mlp_bias", "true beside routed experts (Dots3NoteVisionConfig."
                                 "validate_architecture: stacked experts require mlp_bias false)", where)
     return Dots3NoteVision(prefix, sizes["hidden_size"], sizes["intermediate_size"], sizes["num_attention_heads"],
                            sizes["num_channels"], sizes["patch_size"], sizes["moe_intermediate_size"],
-                           _flag(config, "attention_bias", s, where), mlp_bias, sizes["adapter_in_dim"],
+                           flag(config, "attention_bias", s, where), mlp_bias, sizes["adapter_in_dim"],
                            sizes["adapter_out_dim"], sizes["adapter_merge_size"], experts)
 
 
@@ -274,7 +267,7 @@ def audio(prefix: str, config: Mapping[str, Any], where: str | None) -> Dots3Not
                                 where)
     return Dots3NoteAudio(prefix, width, sizes["intermediate_size"], sizes["num_hidden_layers"], heads,
                           sizes["feature_size"], sizes["downsample_hidden_size"],
-                          _flag(config, "attention_bias", s, where), sizes["adapter_out_dim"],
+                          flag(config, "attention_bias", s, where), sizes["adapter_out_dim"],
                           int(width // heads * factor))
 
 

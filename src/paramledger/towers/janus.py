@@ -21,10 +21,10 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ..limits import MAX_INTEGER, MAX_REPEAT, big
-from ._kind import TowerKind, section, stamped
+from ..limits import MAX_INTEGER, MAX_REPEAT
+from ._kind import TowerKind, flag, section, stamped, whole_number
 from .images import fixed
-from .janus_vq import KEY, VQ_DEFAULTS, whole
+from .janus_vq import KEY, VQ_DEFAULTS
 
 _new = tuple.__new__
 
@@ -85,23 +85,6 @@ class JanusVisionTower(NamedTuple):
         return [self.prefix + "embeddings.position_embedding.weight"]
 
 
-def _flag(vision: Mapping[str, Any], key: str) -> bool:
-    value = vision.get(key)
-    if not isinstance(value, bool):
-        raise ArchitectureError(f"vision_config.{key}", f"must be true or false, got {value!r}")
-    return value
-
-
-def _whole(vision: Mapping[str, Any], key: str, low: int = 1) -> int:
-    value = vision.get(key)
-    if type(value) is not int or value < low:
-        raise ArchitectureError(f"vision_config.{key}", f"must be a whole number from {low}, got {value!r}")
-    if value > MAX_INTEGER:
-        raise ArchitectureError(f"vision_config.{key}", f"{big(value)} is beyond the bound of {MAX_INTEGER:,} "
-                                "(docs/limits.md)")
-    return value
-
-
 def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> JanusVisionTower:
     """The tower of ``vision`` (vision_config over JanusVisionConfig's defaults), each refusal one line."""
     try:
@@ -111,9 +94,10 @@ def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> JanusVisi
 
 
 def _made(prefix: str, vision: Mapping[str, Any]) -> JanusVisionTower:
-    sizes = {key: _whole(vision, key) for key in ("hidden_size", "num_hidden_layers", "num_attention_heads",
-                                                  "num_channels", "image_size", "patch_size", "projection_dim")}
-    depth = _whole(vision, "depth", 0)
+    sizes = {key: whole_number(vision, key, "vision_config") for key in (
+        "hidden_size", "num_hidden_layers", "num_attention_heads", "num_channels", "image_size", "patch_size",
+        "projection_dim")}
+    depth = whole_number(vision, "depth", "vision_config", 0)
     if max(sizes["num_hidden_layers"], depth) > MAX_REPEAT:  # enumerated one by one (docs/limits.md)
         key = "num_hidden_layers" if sizes["num_hidden_layers"] > MAX_REPEAT else "depth"
         raise ArchitectureError(f"vision_config.{key}", f"is beyond the bound of {MAX_REPEAT:,} (docs/limits.md)")
@@ -132,8 +116,8 @@ def _made(prefix: str, vision: Mapping[str, Any]) -> JanusVisionTower:
         raise ArchitectureError("vision_config.mlp_ratio", f"gives an MLP {inner} wide (int(hidden_size × mlp_ratio)):"
                                 f" it must be a whole number from 1 within the bound")
     return JanusVisionTower(prefix, width, inner, sizes["num_hidden_layers"], sizes["num_channels"],
-                            sizes["image_size"], sizes["patch_size"], _flag(vision, "attention_bias"),
-                            _flag(vision, "use_qk_norm"), sizes["projection_dim"], depth)
+                            sizes["image_size"], sizes["patch_size"], flag(vision, "attention_bias", "vision_config"),
+                            flag(vision, "use_qk_norm", "vision_config"), sizes["projection_dim"], depth)
 
 
 def _mlp(name: str, width: int, inner: int, layers: int) -> list[tuple[str, tuple[int, ...]]]:
@@ -147,8 +131,9 @@ def _mlp(name: str, width: int, inner: int, layers: int) -> list[tuple[str, tupl
 def janus(config: Mapping[str, Any], vision: JanusVisionTower, hidden: int) -> list[tuple[str, tuple[int, ...]]]:
     """The aligner, then the generation embeddings, aligner and head (under the projector prefix "model.")."""
     vq = section(config, KEY, VQ_DEFAULTS)
-    codes, embed, width = whole(vq, "num_embeddings"), whole(vq, "embed_dim"), whole(vq, "projection_dim")
-    image_embed, layers = whole(vq, "image_token_embed_dim"), whole(vq, "num_hidden_layers", 0)
+    codes, embed, width, image_embed = (whole_number(vq, key, KEY) for key in (
+        "num_embeddings", "embed_dim", "projection_dim", "image_token_embed_dim"))
+    layers = whole_number(vq, "num_hidden_layers", KEY, 0)
     if layers > MAX_REPEAT:
         raise ArchitectureError(f"{KEY}.num_hidden_layers", f"is beyond the bound of {MAX_REPEAT:,} (docs/limits.md)")
     return [*_mlp("aligner", vision.hidden_size, vision.projection_dim, vision.depth),

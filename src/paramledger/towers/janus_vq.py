@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
 from ..limits import MAX_INTEGER, MAX_REPEAT, big
-from ._kind import TowerKind
+from ._kind import TowerKind, whole_number
 
 _new = tuple.__new__
 KEY = "vq_config"
@@ -35,17 +35,6 @@ VQ_DEFAULTS = {"model_type": "janus_vqgan", "embed_dim": 8, "num_embeddings": 16
                "num_res_blocks": 2, "out_channels": 3, "projection_dim": 2048, "num_hidden_layers": 2,
                "image_token_embed_dim": 2048}
 """transformers 5.24.0 models/janus/configuration_janus.py (JanusVQVAEConfig)."""
-
-
-def whole(vq: Mapping[str, Any], key: str, low: int = 1) -> int:
-    """vq_config's ``key``, a whole number from ``low`` within the bound, else a one-line refusal."""
-    value = vq.get(key)
-    if type(value) is not int or value < low:
-        raise ArchitectureError(f"{KEY}.{key}", f"must be a whole number from {low}, got {value!r}")
-    if value > MAX_INTEGER:
-        raise ArchitectureError(f"{KEY}.{key}", f"{big(value)} is beyond the bound of {MAX_INTEGER:,} "
-                                "(docs/limits.md)")
-    return value
 
 
 class VQTower(NamedTuple):
@@ -165,8 +154,8 @@ def make(prefix: str, vq: Mapping[str, Any], where: str | None) -> VQTower:
 def encoder_sizes(vq: Mapping[str, Any], keys: tuple[str, ...]) -> tuple[dict[str, int], int, tuple[int, ...], bool]:
     """The sizes ``keys``, num_res_blocks, channel_multiplier and double_latent of a VQ-VAE encoder's ``vq`` (Janus's,
     Chameleon's), each refused in one line under vq_config."""
-    sizes = {key: whole(vq, key) for key in keys}
-    blocks = whole(vq, "num_res_blocks", 0)
+    sizes = {key: whole_number(vq, key, KEY) for key in keys}
+    blocks = whole_number(vq, "num_res_blocks", KEY, 0)
     mult = vq.get("channel_multiplier")
     if not isinstance(mult, (list, tuple)) or not mult or not all(type(m) is int and m >= 1 for m in mult):
         raise ArchitectureError(f"{KEY}.channel_multiplier", f"must be a non-empty list of whole numbers from 1, got "

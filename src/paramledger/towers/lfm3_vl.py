@@ -15,19 +15,11 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ..limits import MAX_INTEGER
-from ._kind import TowerKind, stamped
+from ._kind import TowerKind, positive, stamped
 from .projectors import flag
 
 _new = tuple.__new__
 CONV, ATTENTION = "conv", "full_attention"  # Lfm3VlVisionLayer: any type but "conv" is attention
-
-
-def _size(config: Mapping[str, Any], key: str, where: str | None, label: str = "vision_config.") -> int:
-    value = config.get(key)
-    if type(value) is not int or not 0 < value <= MAX_INTEGER:
-        raise ArchitectureError(label + key, f"must be a positive whole number, got {value!r}", where)
-    return value
 
 
 class Lfm3VlTower(NamedTuple):
@@ -72,7 +64,7 @@ class Lfm3VlTower(NamedTuple):
 
 
 def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> Lfm3VlTower:
-    sizes = {key: _size(vision, key, where) for key in (
+    sizes = {key: positive(vision, key, "vision_config", where) for key in (
         "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads",
         "in_channels", "temporal_patch_size", "patch_size", "conv_kernel_size", "spatial_merge_size")}
     d, heads, depth = sizes["hidden_size"], sizes["num_attention_heads"], sizes["num_hidden_layers"]

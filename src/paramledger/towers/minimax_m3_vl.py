@@ -14,17 +14,9 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ..limits import MAX_INTEGER
-from ._kind import TowerKind, stamped
+from ._kind import TowerKind, positive, stamped
 
 _new = tuple.__new__
-
-
-def _size(config: Mapping[str, Any], key: str, where: str | None, label: str = "vision_config.") -> int:
-    value = config.get(key)
-    if type(value) is not int or not 0 < value <= MAX_INTEGER:
-        raise ArchitectureError(label + key, f"must be a positive whole number, got {value!r}", where)
-    return value
 
 
 class MiniMaxM3Tower(NamedTuple):
@@ -53,7 +45,7 @@ class MiniMaxM3Tower(NamedTuple):
 
 
 def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> MiniMaxM3Tower:
-    sizes = {key: _size(vision, key, where) for key in (
+    sizes = {key: positive(vision, key, "vision_config", where) for key in (
         "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "num_channels",
         "temporal_patch_size", "patch_size", "spatial_merge_size")}
     width, heads = sizes["hidden_size"], sizes["num_attention_heads"]
@@ -87,8 +79,7 @@ def minimax_m3_vl(config: Mapping[str, Any], vision: MiniMaxM3Tower, hidden: int
     """MiniMaxM3VLMultiModalProjector: linear_1, linear_2 (tower width -> projector_hidden_size -> decoder width),
     then merge_linear_1, merge_linear_2 (spatial_merge_size² decoder widths -> projector_hidden_size -> decoder
     width), every one biased (MiniMaxM3VLConfig: projector_hidden_size 6144)."""
-    width = _size({"projector_hidden_size": config.get("projector_hidden_size", 6144)}, "projector_hidden_size",
-                  None, "")
+    width = positive({"projector_hidden_size": config.get("projector_hidden_size", 6144)}, "projector_hidden_size", "")
     merged = hidden * vision.spatial_merge_size ** 2
     out = []
     for name, shape in (("linear_1", (width, vision.hidden_size)), ("linear_2", (hidden, width)),

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ._kind import TowerKind, stamped
+from ._kind import TowerKind, flag, stamped
 
 _new = tuple.__new__
 ABSENT = "_absent"  # the key of the default audio_config a config without one gets: no tower
@@ -127,13 +127,6 @@ def _listed(tower: ParakeetTower) -> tuple[Tensor, ...]:
     return tower.listed()
 
 
-def _flag(audio: Mapping[str, Any], key: str, where: str | None) -> bool:
-    value = audio.get(key)
-    if not isinstance(value, bool):
-        raise ArchitectureError(f"audio_config.{key}", f"must be true or false, got {value!r}", where)
-    return value
-
-
 def make(prefix: str, audio: Mapping[str, Any], where: str | None) -> ParakeetTower | NoTower:
     """The Parakeet tower of an audio_config over its class's defaults (NoTower where the config gives none), its
     sizes checked, one line each."""
@@ -168,9 +161,10 @@ def make(prefix: str, audio: Mapping[str, Any], where: str | None) -> ParakeetTo
     return ParakeetTower(prefix, width, sizes["num_hidden_layers"], heads, head_dim,
                          sizes["intermediate_size"], sizes["conv_kernel_size"], layers,
                          sizes["subsampling_conv_channels"], sizes["subsampling_conv_kernel_size"],
-                         sizes["subsampling_conv_channels"] * rows, _flag(audio, "attention_bias", where),
-                         _flag(audio, "convolution_bias", where), sizes["projection_hidden_size"],
-                         _flag(audio, "projection_bias", where))
+                         sizes["subsampling_conv_channels"] * rows,
+                         flag(audio, "attention_bias", "audio_config", where),
+                         flag(audio, "convolution_bias", "audio_config", where), sizes["projection_hidden_size"],
+                         flag(audio, "projection_bias", "audio_config", where))
 
 
 def _checked(audio: Mapping[str, Any], key: str, where: str | None) -> int:

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ._kind import TowerKind, stamped
+from ._kind import TowerKind, flag, stamped
 from .parakeet import PARAKEET_DEFAULTS
 from .parakeet import make as parakeet
 from .qwen_vl import _size as positive  # a vision_config size, refused in one line unless a positive whole number
@@ -93,13 +93,6 @@ def _listed(tower: RadioTower) -> tuple[Tensor, ...]:
     return tower.listed()
 
 
-def _flag(vision: Mapping[str, Any], key: str, where: str | None) -> bool:
-    value = vision.get(key)
-    if not isinstance(value, bool):
-        raise ArchitectureError(f"vision_config.{key}", f"must be true or false, got {value!r}", where)
-    return value
-
-
 def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> RadioTower:
     """A RADIO tower of ``vision``, its sizes and switches checked, one line each."""
     sizes = {key: positive(vision, key, where) for key in ("hidden_size", "num_hidden_layers", "num_attention_heads",
@@ -117,7 +110,7 @@ def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> RadioTowe
     if sizes["max_img_size"] < sizes["patch_size"]:
         raise ArchitectureError("vision_config.patch_size", f"{sizes['patch_size']} is larger than max_img_size="
                                 f"{sizes['max_img_size']}", where)
-    ratio, swiglu = vision.get("mlp_ratio"), _flag(vision, "use_swiglu_ffn", where)
+    ratio, swiglu = vision.get("mlp_ratio"), flag(vision, "use_swiglu_ffn", "vision_config", where)
     inner = int(width * ratio) if type(ratio) in (int, float) and 0 < ratio < 2 ** 20 else 0
     if swiglu:  # RadioSwiGLUFFN
         inner = (int(inner * 2 / 3) + 7) // 8 * 8
@@ -139,7 +132,7 @@ def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> RadioTowe
         raise ArchitectureError("vision_config.summary_idxs", f"must be a list of whole numbers, got {summary!r}",
                                 where)
     return RadioTower(prefix, width, sizes["num_hidden_layers"], heads, head_dim, inner, swiglu,
-                      _flag(vision, "qkv_bias", where), sizes["num_channels"], sizes["patch_size"],
+                      flag(vision, "qkv_bias", "vision_config", where), sizes["num_channels"], sizes["patch_size"],
                       sizes["max_img_size"], sum(prefix_tokens), video, len(summary))
 
 
