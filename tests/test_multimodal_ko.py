@@ -4,10 +4,8 @@ non-embedding count (also in tests/test_towers.py) and the decoder's cache again
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
+from _cli_refusal import refused_by_the_cli
 from _family_configs_ko import CONFIGS_KO
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -51,13 +49,8 @@ def test_a_kosmos2_config_it_cannot_count_is_one_line(config, message):
 
 
 def test_the_cli_refuses_a_bad_latent_query_num_in_one_line_with_status_2(tmp_path):
-    path = tmp_path / "config.json"
-    path.write_text('{"model_type": "kosmos-2", "latent_query_num": -1}')
-    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True,
-                          check=False)
-    assert done.returncode == 2
-    assert len(done.stderr.strip().splitlines()) == 1
-    assert "latent_query_num: must be a positive whole number, got -1" in done.stderr
+    refused_by_the_cli(tmp_path, '{"model_type": "kosmos-2", "latent_query_num": -1}',
+                       "latent_query_num: must be a positive whole number, got -1")
 
 
 def test_the_projection_is_the_projector_and_the_vision_model_the_tower():

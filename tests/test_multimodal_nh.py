@@ -5,10 +5,8 @@ tests/test_families.py and test_buffers.py."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
+from _cli_refusal import refused_by_the_cli
 from _family_configs_nh import CONFIGS_NH
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -88,13 +86,8 @@ def test_a_nemotron_h_omni_config_it_cannot_count_is_one_line(config, message):
 
 
 def test_the_cli_refuses_a_bad_nemotron_h_omni_key_in_one_line_with_status_2(tmp_path):
-    path = tmp_path / "config.json"
-    path.write_text('{"model_type": "nemotron_h_omni", "sound_config": {"hidden_size": 8}}')
-    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True,
-                          check=False)
-    assert done.returncode == 2
-    assert len(done.stderr.strip().splitlines()) == 1
-    assert "sound_config: the legacy name of audio_config" in done.stderr
+    refused_by_the_cli(tmp_path, '{"model_type": "nemotron_h_omni", "sound_config": {"hidden_size": 8}}',
+                       "sound_config: the legacy name of audio_config")
 
 
 @pytest.mark.parametrize("mtp", [0, 1])
@@ -200,13 +193,8 @@ def test_an_omniasr_config_it_cannot_count_is_one_line(config, message):
 
 
 def test_the_cli_refuses_a_bad_omniasr_key_in_one_line_with_status_2(tmp_path):
-    path = tmp_path / "config.json"
-    path.write_text('{"model_type": "omniasr", "audio_config": {"conv_dim": [1, 2]}}')
-    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True,
-                          check=False)
-    assert done.returncode == 2
-    assert len(done.stderr.strip().splitlines()) == 1
-    assert "audio_config.conv_dim: 2 layers" in done.stderr
+    refused_by_the_cli(tmp_path, '{"model_type": "omniasr", "audio_config": {"conv_dim": [1, 2]}}',
+                       "audio_config.conv_dim: 2 layers")
 
 
 def test_omniasrs_tower_is_audio_and_its_linear_the_projector():

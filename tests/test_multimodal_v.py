@@ -4,10 +4,8 @@ non-embedding count and the decoder's cache."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
+from _cli_refusal import refused_by_the_cli
 from _family_configs_v import CONFIGS_V
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -59,13 +57,8 @@ def test_a_blip2_config_it_cannot_count_is_one_line(config, message):
 
 
 def test_the_cli_refuses_a_bad_qformer_key_in_one_line_with_status_2(tmp_path):
-    path = tmp_path / "config.json"
-    path.write_text('{"model_type": "blip-2", "qformer_config": {"cross_attention_frequency": 0}}')
-    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True,
-                          check=False)
-    assert done.returncode == 2
-    assert len(done.stderr.strip().splitlines()) == 1
-    assert "qformer_config.cross_attention_frequency: must be a whole number from 1, got 0" in done.stderr
+    refused_by_the_cli(tmp_path, '{"model_type": "blip-2", "qformer_config": {"cross_attention_frequency": 0}}',
+                       "qformer_config.cross_attention_frequency: must be a whole number from 1, got 0")
 
 
 def test_the_qformer_and_query_tokens_are_the_projector_and_the_vision_model_the_tower():

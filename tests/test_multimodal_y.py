@@ -4,10 +4,8 @@ whole model is checked tensor by tensor in tests/test_families.py and test_buffe
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
+from _cli_refusal import refused_by_the_cli
 from _family_configs_y import CONFIGS_Y
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -58,13 +56,8 @@ def test_an_ovis2_config_it_cannot_count_is_one_line(config, message):
 
 
 def test_the_cli_refuses_a_bad_ovis2_key_in_one_line_with_status_2(tmp_path):
-    path = tmp_path / "config.json"
-    path.write_text('{"model_type": "ovis2", "vision_config": {"hidden_stride": -2}}')
-    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True,
-                          check=False)
-    assert done.returncode == 2
-    assert len(done.stderr.strip().splitlines()) == 1
-    assert "vision_config.hidden_stride: must be a positive whole number, got -2" in done.stderr
+    refused_by_the_cli(tmp_path, '{"model_type": "ovis2", "vision_config": {"hidden_stride": -2}}',
+                       "vision_config.hidden_stride: must be a positive whole number, got -2")
 
 
 def test_ovis2s_visual_table_is_the_projector_and_its_head_the_tower():

@@ -6,10 +6,9 @@ checked tensor by tensor in tests/test_families.py and test_buffers.py."""
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 
 import pytest
+from _cli_refusal import refused_by_the_cli
 from _family_configs_l import CONFIGS_L
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -53,13 +52,8 @@ def test_an_internvl_config_it_cannot_count_is_one_line(config, message):
 
 
 def test_the_cli_refuses_patches_larger_than_the_image_in_one_line(tmp_path):
-    path = tmp_path / "config.json"
-    path.write_text('{"model_type": "internvl", "vision_config": {"image_size": 10, "patch_size": 14}}')
-    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True,
-                          check=False)
-    assert done.returncode == 2
-    assert len(done.stderr.strip().splitlines()) == 1
-    assert "vision_config.patch_size: [14, 14] is larger than image_size=[10, 10]" in done.stderr
+    refused_by_the_cli(tmp_path, '{"model_type": "internvl", "vision_config": {"image_size": 10, "patch_size": 14}}',
+                       "vision_config.patch_size: [14, 14] is larger than image_size=[10, 10]")
 
 
 def _sums(config: dict, *prefixes: str) -> tuple[dict[str, int], list[int]]:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from _cli_refusal import refused_by_the_cli
 from _family_configs_u import CONFIGS_U
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -53,13 +54,8 @@ def test_a_git_config_it_cannot_count_is_one_line(config, message):
 
 
 def test_the_cli_refuses_a_bad_frame_count_in_one_line_with_status_2(tmp_path):
-    path = tmp_path / "config.json"
-    path.write_text('{"model_type": "git", "num_image_with_embedding": -1}')
-    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True,
-                          check=False)
-    assert done.returncode == 2
-    assert len(done.stderr.strip().splitlines()) == 1
-    assert "num_image_with_embedding: must be null or a whole number from 0, got -1" in done.stderr
+    refused_by_the_cli(tmp_path, '{"model_type": "git", "num_image_with_embedding": -1}',
+                       "num_image_with_embedding: must be null or a whole number from 0, got -1")
 
 
 REFUSED_ALONE = "--text-only: git: the decoder alone is no class transformers builds"
@@ -185,13 +181,8 @@ def test_a_janus_config_it_cannot_count_is_one_line(config, message):
 
 
 def test_the_cli_refuses_a_bad_vq_key_in_one_line_with_status_2(tmp_path):
-    path = tmp_path / "config.json"
-    path.write_text('{"model_type": "janus", "vq_config": {"base_channels": 48}}')
-    done = subprocess.run([sys.executable, "-m", "paramledger", "count", str(path)], capture_output=True, text=True,
-                          check=False)
-    assert done.returncode == 2
-    assert len(done.stderr.strip().splitlines()) == 1
-    assert "vq_config.base_channels: 48 × a channel_multiplier gives 48 channels" in done.stderr
+    refused_by_the_cli(tmp_path, '{"model_type": "janus", "vq_config": {"base_channels": 48}}',
+                       "vq_config.base_channels: 48 × a channel_multiplier gives 48 channels")
 
 
 def test_the_vision_model_and_vq_vae_are_towers_the_aligners_and_generation_parts_the_projector():
