@@ -18,6 +18,7 @@ from _family_configs_fu import CONFIGS_FU
 from _family_configs_g import CONFIGS_G
 from _family_configs_h import CONFIGS_H
 from _family_configs_hr import CONFIGS_HR
+from _family_configs_hv import CONFIGS_HV
 from _family_configs_i import CONFIGS_I
 from _family_configs_j import CONFIGS_J
 from _family_configs_k import CONFIGS_K
@@ -851,7 +852,8 @@ CONFIGS.update(CONFIGS_G)
 CONFIGS.update(CONFIGS_H)
 for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, CONFIGS_P, CONFIGS_Q, CONFIGS_R,
              CONFIGS_S, CONFIGS_T, CONFIGS_U, CONFIGS_V, CONFIGS_W, CONFIGS_X, CONFIGS_Y, CONFIGS_Z,
-             CONFIGS_MA, CONFIGS_BLIP, CONFIGS_MB, CONFIGS_HR, CONFIGS_NH, CONFIGS_FU, CONFIGS_KO, CONFIGS_QX):
+             CONFIGS_MA, CONFIGS_BLIP, CONFIGS_MB, CONFIGS_HR, CONFIGS_NH, CONFIGS_FU, CONFIGS_KO, CONFIGS_QX,
+             CONFIGS_HV):
     CONFIGS.update(_set)
 
 

@@ -200,6 +200,8 @@ def config_at_depth(arch: Any, layers: int) -> Any:
     config, where = held
     family = families.get(str(config.get("model_type")))
     text = config.get("text_config") if family is not None and family.text_config else None
+    if text is None and family is not None and family.whole is not None and not family.whole.text_at_top:
+        text = {}  # no text_config: the class's default decoder, at the new depth as one that gives its keys
     if isinstance(text, dict):
         family = families.get(str(text.get("model_type", ""))) or (
             families.get(family.whole.text_model_type) if family.whole is not None else None)

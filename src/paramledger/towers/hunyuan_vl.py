@@ -33,10 +33,11 @@ class HunYuanVLTower(NamedTuple):
     patch_size: int  # patch_size
     max_image_size: int  # max_image_size: the position grid's side is max_image_size // patch_size
     spatial_merge_size: int  # spatial_merge_size: the merger's conv kernel
+    head_dim: int = 0  # each head's width; 0: hidden_size // heads (HunYuanVLVisionAttention's; HY-V4-VL reads head_dim)
 
     def tensors(self) -> list[Tensor]:
         d, inner, p = self.hidden_size, self.intermediate_size, self.prefix
-        width = self.num_attention_heads * (d // self.num_attention_heads)  # HunYuanVLVisionAttention's heads
+        width = self.num_attention_heads * (self.head_dim or d // self.num_attention_heads)
         side = self.max_image_size // self.patch_size
         block = [("layer_norm1.weight", (d,)), ("layer_norm1.bias", (d,))]
         for name in ("q_proj", "k_proj", "v_proj"):
