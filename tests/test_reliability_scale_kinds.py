@@ -16,6 +16,7 @@ import dataclasses
 import json
 
 import pytest
+from _cli_refusal import refused_by_the_cli
 from test_reliability_scale import ask, bounded
 
 import paramledger
@@ -120,3 +121,20 @@ def test_gpu_memory_utilization_past_a_float_is_one_line(tmp_path):
 
     refused_bounded(tmp_path, "fit", "seed-1.1b", "--gpu-memory", "24GB", "--gpu-memory-utilization", "1e400",
                     match=r"--gpu-memory-utilization: must be in \(0, 1\], got a number past 1e300")
+
+
+@pytest.mark.parametrize(("config", "key"), [
+    ({"model_type": "hy_v4_vl", "vision_config": {"num_hidden_layers": 10**8}}, "vision_config.num_hidden_layers"),
+    ({"model_type": "qwen2_vl", "vision_config": {"depth": 10**7}}, "vision_config.depth"),
+    ({"model_type": "qwen2_audio", "audio_config": {"encoder_layers": 10_001}}, "audio_config.encoder_layers"),
+])
+def test_a_tower_past_its_layer_bound_is_one_line(tmp_path, config, key):
+    """A tower's tensors are named layer by layer: HY-V4-VL's at 10^8 layers ran for minutes before the bound."""
+    refused_by_the_cli(tmp_path, json.dumps(config), f"{key}: ")
+    refused_by_the_cli(tmp_path, json.dumps(config), "is beyond the bound of 10,000 a tower's layers are named to")
+
+
+def test_a_tower_at_its_layer_bound_counts(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "hy_v4_vl", "vision_config": {"num_hidden_layers": 10_000}}))
+    assert "total" in bounded(tmp_path, "count", str(path))

@@ -21,7 +21,7 @@ from .._exceptions import ArchitectureError, quoted
 from ..inventory import Buffer, Tensor
 from ..limits import MAX_INTEGER
 from ..naming import Naming
-from ._kind import TowerKind
+from ._kind import TowerKind, depth_bounded
 from .projectors import Projector
 from .projectors import tensors as projector_tensors
 
@@ -284,6 +284,7 @@ def _towers(whole: Whole, config: Mapping[str, Any], key: str, default: Mapping[
                                 f"{', '.join(sorted(kinds))}); --text-only counts the text decoder alone", where)
     tower_kind = kinds[kind]
     merged = {**tower_kind.defaults, **given}
+    depth_bounded(merged, key, where)
     return tuple(tower_kind.make(prefix, merged, where) for prefix in prefixes)
 
 

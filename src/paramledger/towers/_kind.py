@@ -8,6 +8,9 @@ from typing import Any, NamedTuple
 from .._exceptions import ArchitectureError
 from ..limits import MAX_INTEGER, big
 
+TOWER_LAYERS = 10_000  # a tower's layers and blocks, named one tensor at a time (docs/limits.md)
+_DEPTH_WORDS = ("layer", "depth", "blocks")  # the keys that count a tower's layers: num_hidden_layers, depth, ...
+
 
 class TowerKind(NamedTuple):
     """A tower a module of this package builds."""
@@ -66,3 +69,17 @@ def whole_number(config: Mapping[str, Any], key: str, section: str, low: int = 1
         raise ArchitectureError(f"{section}.{key}", f"{big(value)} is beyond the bound of {MAX_INTEGER:,} "
                                 "(docs/limits.md)")
     return value
+
+
+def depth_bounded(config: Mapping[str, Any], section: str, where: str | None = None) -> None:
+    """Refuse, in one line naming the key, a tower sub-config (its nested sections too) that counts its layers or
+    blocks past TOWER_LAYERS: a tower's tensors are named layer by layer (``stamped``), so 10^8 layers would take
+    minutes and gigabytes; real towers have at most a few dozen."""
+    for key, value in config.items():
+        if isinstance(value, Mapping):
+            depth_bounded(value, f"{section}.{key}", where)
+        elif any(word in key for word in _DEPTH_WORDS):
+            for count in value if isinstance(value, list) else (value,):
+                if type(count) is int and count > TOWER_LAYERS:
+                    raise ArchitectureError(f"{section}.{key}", f"{big(count)} is beyond the bound of "
+                                            f"{TOWER_LAYERS:,} a tower's layers are named to (docs/limits.md)", where)
