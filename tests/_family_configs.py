@@ -28,6 +28,7 @@ from _family_configs_ma import CONFIGS_MA
 from _family_configs_mb import CONFIGS_MB
 from _family_configs_n import CONFIGS_N
 from _family_configs_nh import CONFIGS_NH
+from _family_configs_ns import CONFIGS_NS
 from _family_configs_o import CONFIGS_O
 from _family_configs_p import CONFIGS_P
 from _family_configs_q import CONFIGS_Q
@@ -853,7 +854,7 @@ CONFIGS.update(CONFIGS_H)
 for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, CONFIGS_P, CONFIGS_Q, CONFIGS_R,
              CONFIGS_S, CONFIGS_T, CONFIGS_U, CONFIGS_V, CONFIGS_W, CONFIGS_X, CONFIGS_Y, CONFIGS_Z,
              CONFIGS_MA, CONFIGS_BLIP, CONFIGS_MB, CONFIGS_HR, CONFIGS_NH, CONFIGS_FU, CONFIGS_KO, CONFIGS_QX,
-             CONFIGS_HV):
+             CONFIGS_HV, CONFIGS_NS):
     CONFIGS.update(_set)
 
 

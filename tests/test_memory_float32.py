@@ -26,6 +26,23 @@ TORCH_NAMES = {"bf16": "bfloat16", "fp16": "float16"}
 KEEPING = sorted(set(KEPT) & set(CONFIGS) - {"kimi_k25"})
 
 
+def _round_trips(config: dict) -> dict:
+    """nemo_speechlm: transformers 5.24.0 writes its encoders' q_proj, k_proj and v_proj under each other's names
+    where grouped key-value heads or a head_dim of their own make them differ in shape (its from_pretrained then
+    refuses the sizes or misses a key), so the round trip draws its three stacks with neither; the count itself is
+    checked with both (test_families)."""
+    if config["model_type"] != "nemo_speechlm":
+        return config
+
+    def plain(stack: dict) -> dict:
+        return {key: value for key, value in stack.items() if key not in ("num_key_value_heads", "head_dim")}
+
+    audio, diarization = config["audio_config"], config["audio_config"]["diarization_config"]
+    return {**config, "word_timestamp_config": plain(config["word_timestamp_config"]),
+            "audio_config": {**audio, "asr_config": plain(audio["asr_config"]),
+                             "diarization_config": {**diarization, "audio_config": plain(diarization["audio_config"])}}}
+
+
 def loaded_dtypes(config: dict, dtype: str, folder) -> dict[str, str]:
     """Each unique parameter's dtype after a save_pretrained and from_pretrained round trip at ``dtype``."""
     torch = pytest.importorskip("torch")
@@ -45,7 +62,7 @@ def loaded_dtypes(config: dict, dtype: str, folder) -> dict[str, str]:
 @settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_what_transformers_loads_in_float32_is_priced_so(model_type, data, tmp_path_factory):
-    config = data.draw(CONFIGS[model_type], label="config")
+    config = _round_trips(data.draw(CONFIGS[model_type], label="config"))
     dtype = data.draw(st.sampled_from(["bf16", "fp16"]), label="dtype")
     loaded = loaded_dtypes(config, dtype, tmp_path_factory.mktemp("model"))
     weights = weight_bytes(paramledger.inventory(paramledger.load(config)), dtype)

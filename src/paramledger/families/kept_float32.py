@@ -96,6 +96,10 @@ KEPT = {
     "nemotron_h": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
     # nemotron_h_omni: its language model's NemotronHPreTrainedModel (the whole class declares none of its own)
     "nemotron_h_omni": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # nemotron3_5_transcribe/modeling_nemotron3_5_transcribe.py Nemotron3_5TranscribeModel, with its language model's
+    # NemotronHPreTrainedModel
+    "nemo_speechlm": KeptInFloat32((), ('audio_tower', 'e_score_correction_bias', 'gate.weight',
+                                        'multi_modal_projector')),
     # rwkv/modeling_rwkv.py RwkvPreTrainedModel
     "rwkv": KeptInFloat32(('time_decay', 'time_first'), ()),
     # deepseek_v3/modeling_deepseek_v3.py DeepseekV3PreTrainedModel
