@@ -42,6 +42,7 @@ from _family_configs_x import CONFIGS_X
 from _family_configs_y import CONFIGS_Y
 from _family_configs_qx import CONFIGS_QX
 from _family_configs_z import CONFIGS_Z
+from _family_configs_dv4 import CONFIGS_DV4
 from hypothesis import assume
 from hypothesis import strategies as st
 
@@ -854,7 +855,7 @@ CONFIGS.update(CONFIGS_H)
 for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, CONFIGS_P, CONFIGS_Q, CONFIGS_R,
              CONFIGS_S, CONFIGS_T, CONFIGS_U, CONFIGS_V, CONFIGS_W, CONFIGS_X, CONFIGS_Y, CONFIGS_Z,
              CONFIGS_MA, CONFIGS_BLIP, CONFIGS_MB, CONFIGS_HR, CONFIGS_NH, CONFIGS_FU, CONFIGS_KO, CONFIGS_QX,
-             CONFIGS_HV, CONFIGS_NS):
+             CONFIGS_HV, CONFIGS_NS, CONFIGS_DV4):
     CONFIGS.update(_set)
 
 

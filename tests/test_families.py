@@ -48,6 +48,9 @@ def assert_matches_reference(config: dict) -> None:
         window = cfg.attention_chunk_size
         types = [SLIDING if kind == "chunked_attention" else kind for kind in types]
     types = [SLIDING if kind == "hybrid_sliding" else kind for kind in types]  # ZAYA's: a sliding cache layer
+    # DeepSeek-V4's compressing layers keep their window's keys too (DeepseekV4HCACache: a sliding layer's)
+    types = [SLIDING if kind in ("compressed_sparse_attention", "heavily_compressed_attention") else kind
+             for kind in types]
     sliding = [bool(window) and kind == SLIDING for kind in types]
     # (a family may keep its pattern without a window, for the rotary per layer type: no layer slides then)
     assert arch.sliding_layers() == sliding

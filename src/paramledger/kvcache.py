@@ -107,6 +107,15 @@ class LayerCache:
     state_values: int = 0  # a recurrent mixer's fixed state per sequence (Gated DeltaNet, Mamba, short conv)
     state_label: str | None = None  # what holds it, in the parts' words: "state-space (Mamba-2)"
     mixer: bool = True  # False: the layer holds no token mixer (Nemotron-H's MLP and expert layers)
+    # What one sequence's cache of the layer holds at the context, where that is not values_per_token × the tokens
+    # held (DeepSeek-V4's compressed entries and pending tokens: parts' kv_values); None: it is
+    sequence_values: int | None = None
+
+    def values_at(self, context: int) -> int:
+        """Values held for one sequence after ``context`` tokens (the KVCache's context: sequence_values is its)."""
+        if self.sequence_values is not None:
+            return self.sequence_values
+        return self.values_per_token * tokens_held(self.window, context)
 
 
 class LayerRun(NamedTuple):
@@ -204,7 +213,7 @@ class KVCache:
     @property
     def values(self) -> int:
         """Elements held for the whole batch: each layer's tokens held × its values per token."""
-        return self.batch * self._sum(lambda layer: layer.values_per_token * tokens_held(layer.window, self.context))
+        return self.batch * self._sum(lambda layer: layer.values_at(self.context))
 
     @property
     def bytes(self) -> int:
@@ -351,19 +360,35 @@ def kv_cache(source: Architecture | Inventory, context: int, batch: int = 1, dty
     if mla_layout not in MLA_LAYOUTS:
         raise OptionError("mla-layout", f"unknown layout {mla_layout!r}; one of {', '.join(MLA_LAYOUTS)}")
     runs = layer_runs(arch)
-    window = arch.sliding_window
-    caches = tuple((LayerCache(run.first, run.layer.kv_values_per_token(mla_layout), window if run.sliding else None,
-                               run.layer.state_values(), run.layer.state_label(), run.layer.mixer_label() is not None),
-                    run.layers) for run in runs)
+    caches = tuple((_layer_cache(run, arch.sliding_window, context, mla_layout), run.layers) for run in runs)
     note = None
+    if any(layer.sequence_values is not None for layer, _ in caches):
+        note = COMPRESSED_NOTE
     if any(layer.window is not None for layer, _ in caches):
-        note = MASK_ONLY_WINDOWS.get(arch.model_type)
+        note = MASK_ONLY_WINDOWS.get(arch.model_type, note)
     if not arch.is_mla and arch.kv_heads < arch.num_attention_heads:
         note = BROADCAST_KV_HEADS.get(arch.model_type, note)
     if arch.layer_passes:  # each run of a layer caches its own keys and values (parts/repeated.py: HRM-Text's cycles)
         note = (f"layers run more than once a token cache each run's keys and values: {sum(arch.layer_passes):,} "
                 f"runs of the {arch.num_hidden_layers:,} layers (layer_passes)")
     return KVCache(caches, context, batch, kv_dtype(dtype), mla_layout if arch.is_mla else None, note, runs, arch)
+
+
+COMPRESSED_NOTE = ("some layers also hold compressed entries (one per compress rate tokens), the tokens not yet "
+                   "compressed and, for CSA, the last window's overlap (DeepSeek-V4's compressors): counted in this "
+                   "figure, not in the values per token")
+
+
+def _layer_cache(run: LayerRun, window: int | None, context: int, mla_layout: str) -> LayerCache:
+    """One run's cache: its values per token and, where its parts hold more than those for the tokens held (a
+    compressing cache), what they hold at ``context``."""
+    layer = run.layer
+    per_token, window = layer.kv_values_per_token(mla_layout), window if run.sliding else None
+    held = tokens_held(window, context)
+    whole = layer.kv_values(context, held, mla_layout)
+    return LayerCache(run.first, per_token, window, layer.state_values(), layer.state_label(),
+                      layer.mixer_label() is not None, None if whole == per_token * held else whole)
+
 
 def kv_values_per_token(source: Architecture | Inventory, mla_layout: str = "latent") -> int:
     """Seed 002: 24 layers × 2 × 16 heads × 128 = 98,304 values per token."""

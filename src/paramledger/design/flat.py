@@ -61,8 +61,9 @@ def _columns(arch: Any) -> tuple[Any, Any]:
     """Each layer's key: the values of the columns that vary (its FFN kind, sliding with tensors of
     its own?, its own indexer?, its query heads, an output bias?, its FFN width, keys and values
     shared from an earlier layer?, its head width and KV heads, values from the keys?, its mixer
-    kind, its use of a shared block, a norm before its attention?, its runs a token), and the function
-    giving a key's full arguments of layer_for; None for the keys where no column varies."""
+    kind, its use of a shared block, a norm before its attention?, its runs a token, its PLE, its mixer
+    kind's variant), and the function giving a key's full arguments of layer_for; None for the keys where
+    no column varies."""
     count = arch.num_hidden_layers
     if not (arch.mlp_only_layers or arch.layers_without_ffn or arch.sliding_layers_differ or arch.indexer_types
             or arch.num_attention_heads_per_layer or arch.attention_output_bias_layers
@@ -71,7 +72,7 @@ def _columns(arch: Any) -> tuple[Any, Any]:
             or arch.layers_without_attn_pre_norm or arch.router_hidden_size or arch.layer_passes
             or engaged_kinds(arch)[0] or arch.ple_layers):  # every layer alike: no column to build
         plain = [MOE if arch.is_moe else DENSE, False, arch.index_n_heads is not None, None,
-                 arch.attention_output_bias, None, False, None, None, False, ATTENTION, None, True, 1, None]
+                 arch.attention_output_bias, None, False, None, None, False, ATTENTION, None, True, 1, None, None]
         return None, lambda key: plain
     layers = range(count)
     shapes_differ = arch.attention_shapes_differ
@@ -95,6 +96,7 @@ def _columns(arch: Any) -> tuple[Any, Any]:
         else repeat(True),
         list(arch.layer_passes) or repeat(1),
         _ple_column(arch) if arch.ple_layers else repeat(None),
+        _variant_column(arch),
     )
     # A list whose layers are all alike (a Mamba's mixers, each layer without an FFN) varies nowhere.
     columns = tuple(repeat(column[0]) if type(column) is list and column.count(column[0]) == count else column
@@ -150,6 +152,19 @@ def _mixer_column(arch: Any, layers: range) -> Any:
     return column
 
 
+def _variant_column(arch: Any) -> Any:
+    """Each layer's variant of its mixer kind, where an engaged kind declares them (MixerKind.variants)."""
+    kinds = [kind for kind in engaged_kinds(arch)[0] if kind.variants is not None]
+    if not kinds:
+        return repeat(None)
+    column: list[Any] = [None] * arch.num_hidden_layers
+    for kind in kinds:
+        for i, variant in enumerate(kind.variants(arch)):
+            if variant is not None:
+                column[i] = variant
+    return column
+
+
 def _ple_column(arch: Any) -> list[int | None]:
     """Each layer's place among the PLE layers (Qwen4-Exp's n-gram embeddings: its table takes the primes after
     every earlier PLE layer's, so each is a kind of its own), None where it holds none."""
@@ -175,7 +190,7 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
               output_bias: bool = False, ffn_size: int | None = None, kv_shared: bool = False,
               head_dim: int | None = None, kv_heads: int | None = None, values_from_keys: bool = False,
               mixer: Any = ATTENTION, shared: tuple[int, int | None] | None = None,
-              attn_pre_norm: bool = True, passes: int = 1, ple: int | None = None) -> Layer:
+              attn_pre_norm: bool = True, passes: int = 1, ple: int | None = None, variant: Any = None) -> Layer:
     """One layer's parts (``heads``, ``ffn_size``, ``head_dim``, ``kv_heads`` None: the design's); ``shared``:
     the layer runs a shared block (its block, the layer holding it), its own parts then one module down."""
     d = arch.hidden_size
@@ -187,7 +202,7 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
             if getattr(arch, key):
                 parts.append(kind.build(arch))
     elif mixer is not None:
-        parts.append(mixer.build(arch))
+        parts.append(mixer.build(arch) if variant is None else mixer.build(arch, variant))
     if mixer is not None:  # each sublayer kind the design engages, after the mixer (a decoder's cross-attention)
         parts.extend([kind.build(arch) for kind in engaged_kinds(arch)[1]])
     if ple is not None:  # Qwen4-Exp's n-gram embedding into the streams (Qwen4ExpTextDecoderLayer.ple)

@@ -25,6 +25,10 @@ class Layer(NamedTuple):
     def kv_values_per_token(self, mla_layout: str = "latent") -> int:
         return sum(part.kv_values_per_token(mla_layout) for part in self.parts)
 
+    def kv_values(self, context: int, held: int, mla_layout: str = "latent") -> int:
+        """Keys and values cached for one sequence after ``context`` tokens, ``held`` within the window."""
+        return sum(part.kv_values(context, held, mla_layout) for part in self.parts)
+
     def cross_kv_values_per_token(self) -> int:
         """Keys and values cached per encoder token (cross-attention: fixed by the encoder's length)."""
         return sum(part.cross_kv_values_per_token() for part in self.parts)

@@ -45,6 +45,12 @@ KEPT = {
     "deepseek_v2": KeptInFloat32((), ('gate.weight',)),
     # deepseek_v3/modeling_deepseek_v3.py DeepseekV3PreTrainedModel
     "deepseek_v3": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # deepseek_v4/modeling_deepseek_v4.py DeepseekV4PreTrainedModel (the compressors' projections ship in BF16)
+    "deepseek_v4": KeptInFloat32(('self_attn.compressor.gate_proj', 'self_attn.compressor.indexer.gate_proj',
+                                  'self_attn.compressor.indexer.kv_proj',
+                                  'self_attn.compressor.indexer.scorer.weights_proj', 'self_attn.compressor.kv_proj'),
+                                 ('attn_hc', 'e_score_correction_bias', 'ffn_hc', 'hc_head', 'input_layernorm',
+                                  'kv_norm', 'norm', 'position_bias', 'post_attention_layernorm', 'q_a_norm', 'sinks')),
     # deepseek_v32/modeling_deepseek_v32.py DeepseekV32PreTrainedModel
     "deepseek_v32": KeptInFloat32(('indexer.weights_proj',), ('e_score_correction_bias', 'gate.weight')),
     # dots1/modeling_dots1.py Dots1PreTrainedModel

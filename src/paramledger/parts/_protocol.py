@@ -24,6 +24,11 @@ class Part(Protocol):
     def kv_values_per_token(self, mla_layout: str = "latent") -> int:
         """Key and value elements the part caches for each token of one sequence."""
 
+    def kv_values(self, context: int, held: int, mla_layout: str = "latent") -> int:
+        """Key and value elements the part caches for one sequence after ``context`` tokens, ``held`` of them within
+        its layer's window (kvcache.tokens_held): kv_values_per_token() × held where the cache grows by the token; a
+        cache that is a step function of the context answers it whole (DeepSeek-V4's compressors)."""
+
     def cross_kv_values_per_token(self) -> int:
         """Key and value elements the part caches for each token of the encoder's input (cross-attention's,
         fixed by the encoder's length, not the generated one: never in kv_values_per_token)."""
@@ -71,6 +76,9 @@ class Stateless:
 
     def kv_values_per_token(self, mla_layout: str = "latent") -> int:
         return 0
+
+    def kv_values(self, context: int, held: int, mla_layout: str = "latent") -> int:
+        return self.kv_values_per_token(mla_layout) * held
 
     def cross_kv_values_per_token(self) -> int:
         return 0
@@ -169,6 +177,9 @@ class MixerKind(NamedTuple):
     positive_or_null: tuple[str, ...] = ()  # its sizes that are positive or null (unset)
     beside_attention: str | None = None  # a bool key that puts it in every attention layer too (Falcon-H1)
     norm_placement: str | None = None  # a key of its own holding its layers' norm placement (None: norm_placement)
+    # Each layer's variant of the kind (one value per layer, None where the kind is not), where its layers differ by
+    # more than the kind (DeepSeek-V4's compressor and router by layer type); build then takes it: build(arch, variant)
+    variants: Callable[[Any], list] | None = None
 
 
 
