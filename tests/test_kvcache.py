@@ -139,9 +139,17 @@ def _cache_bytes(cache) -> int:
     if hasattr(cache, "rnn_state"):  # xLSTMCache: a recurrent state per layer, no keys
         return 0
     return sum(0 if getattr(layer, "keys", None) is None  # None: Gemma 3n's shared layers; absent: linear
-               else layer.keys.nbytes + layer.values.nbytes
+               else layer.keys.nbytes + (0 if layer.values is layer.keys else layer.values.nbytes)  # K = V: once
                + (0 if getattr(layer, "indexer_keys", None) is None else layer.indexer_keys.nbytes)
+               + _compressor_bytes(layer)
                for layer in cache.layers)
+
+
+def _compressor_bytes(layer) -> int:
+    """DeepSeek-V4's compressing layers (DeepseekV4HCACache, DeepseekV4CSACache): each compressor's and indexer's
+    compressed entries, the tokens not yet compressed (kv and gate) and, for CSA, the last window's overlap."""
+    states = ("compressed_kv", "buffer_kv", "buffer_gate", "overlap_kv", "overlap_gate")
+    return sum(t.nbytes for state in states for t in getattr(layer, state, {}).values() if t is not None)
 
 
 def _state_bytes(cache) -> int:
