@@ -1,7 +1,7 @@
 """Set DV4 (issue #15): DeepSeek-V4 beyond tests/test_families.py's tensor-by-tensor check against transformers
 5.24.0: the cache it holds after a real forward pass (a step function of the context: the window's keys, the
 compressed entries, the tokens not yet compressed, CSA's overlap), byte for byte, at several lengths, prefilled and
-decoded; and the refusals of the keys the family reads (one line naming the key, exit status 2)."""
+decoded; a decoded token's FLOPs against torch's count; and the refusals of the keys the family reads (one line naming the key, exit status 2)."""
 
 from __future__ import annotations
 
@@ -80,6 +80,25 @@ def test_the_cache_on_random_configs_equals_what_transformers_holds(config, toke
         assume(False)
     ours = kv_cache(paramledger.load(config), context=tokens + decoded, batch=BATCH, dtype="fp32")
     assert ours.bytes == _cache_bytes(cache)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=deepseek_v4(), context=st.integers(2, 12))
+def test_a_decoded_tokens_flops_on_random_configs_equal_torchs_count(config, context):
+    """One token decoded after context - 1: the weights, the window's attention, the streams' comb mixing, the
+    attention over every compressed entry and the indexer's scores, as torch's FlopCounterMode counts them."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from paramledger.compute import forward_flops_per_token
+
+    model = _model(config).requires_grad_(False)
+    ids = torch.randint(0, config["vocab_size"], (1, context), generator=torch.Generator().manual_seed(2))
+    with torch.no_grad():
+        cache = model(ids[:, :-1], use_cache=True).cache
+        with FlopCounterMode(display=False) as counter:
+            model(ids[:, -1:], cache=cache, use_cache=True)
+    ours = forward_flops_per_token(paramledger.inventory(paramledger.load(config)), context)
+    assert counter.get_total_flops() == ours.total
 
 
 def test_every_other_family_keeps_values_per_token_times_tokens():

@@ -155,7 +155,7 @@ def forward_flops_per_token(source: Inventory | Architecture, context: int,
     # each (kind of layer, sliding or not) once, times its layers: a 10⁷-layer design in milliseconds
     for run in layer_runs(arch):
         keys = min(context, window) if run.sliding else context
-        attention += run.layers * run.layer.attention_flops(keys)
+        attention += run.layers * (run.layer.attention_flops(keys) + run.layer.context_flops(context))
         expansion += run.layers * run.layer.expansion_flops(keys)
         cross_weights += run.layers * run.layer.encoder_weights()  # (0 but in a layer attending over an encoder)
         again += run.layers * run.layer.repeated_weights()  # (0 but in a layer run more than once a token)

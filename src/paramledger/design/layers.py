@@ -48,6 +48,9 @@ class Layer(NamedTuple):
     def attention_flops(self, keys: int) -> int:
         return sum(part.attention_flops(keys) for part in self.parts)
 
+    def context_flops(self, context: int) -> int:
+        return sum(part.context_flops(context) for part in self.parts)
+
     def expansion_flops(self, keys: int) -> int:
         return sum(part.expansion_flops(keys) for part in self.parts)
 

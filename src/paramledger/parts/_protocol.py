@@ -39,6 +39,11 @@ class Part(Protocol):
     def attention_flops(self, keys: int) -> int:
         """Forward FLOPs of one token's attention over ``keys`` keys, beyond its weights' 2 × parameters."""
 
+    def context_flops(self, context: int) -> int:
+        """Forward FLOPs of one token at ``context`` beyond attention_flops(keys) and its weights, where they follow
+        the whole context rather than the keys a window holds (DeepSeek-V4's attention over its compressed entries
+        and its indexer's scores); 0 for most parts."""
+
     def expansion_flops(self, keys: int) -> int:
         """FLOPs of re-expanding ``keys`` cached latents for one decoded token (MLA's kv_b_proj)."""
 
@@ -87,6 +92,9 @@ class Stateless:
         return 0
 
     def attention_flops(self, keys: int) -> int:
+        return 0
+
+    def context_flops(self, context: int) -> int:
         return 0
 
     def expansion_flops(self, keys: int) -> int:

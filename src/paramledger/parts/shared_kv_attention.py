@@ -124,9 +124,19 @@ class SharedKVAttention(NamedTuple):
         return values
 
     def attention_flops(self, keys: int) -> int:
-        """QKᵀ and AV over the window's keys, each head head_dim wide (the compressed entries the attention also
-        reads, and the indexer's scores, are not counted: docs/notes/decoders-dv4.md)."""
-        return 2 * self.num_heads * 2 * self.head_dim * keys
+        """QKᵀ and AV over the window's keys, each head head_dim wide, and the two hyper-connections' comb mixing of
+        the streams (a (hc, hc) @ (hc, hidden) matmul each: DeepseekV4DecoderLayer.forward)."""
+        return 2 * self.num_heads * 2 * self.head_dim * keys + 2 * 2 * self.streams ** 2 * self.hidden_size
+
+    def context_flops(self, context: int) -> int:
+        """QKᵀ and AV over every compressed entry (floor(context / rate): the mask, not the matmul, keeps a query
+        from those the indexer drops), and on CSA the indexer's scores of each entry (index_n_heads ×
+        index_head_dim); measured against torch's FlopCounterMode in tests/test_compute.py's slow check."""
+        if not self.rate:
+            return 0
+        entries = context // self.rate
+        scores = 2 * self.index_n_heads * self.index_head_dim if self.indexed else 0
+        return entries * (2 * self.num_heads * 2 * self.head_dim + scores)
 
     def mixer_label(self) -> tuple[str, str | None]:
         if not self.rate:
