@@ -57,6 +57,22 @@ def test_the_cache_after_decoding_equals_what_transformers_holds(v4_model, promp
     assert ours.bytes == _cache_bytes(_tokens(v4_model, prompt, decoded))
 
 
+@pytest.mark.parametrize("tokens", [1, 2, 7])
+def test_a_bf16_models_cache_holds_the_overlap_gate_in_float32(tokens):
+    """Loaded at bf16, transformers keeps position_bias in float32 (_keep_in_fp32_modules_strict): CSA's overlap
+    gate, the gate plus it, is float32 in the cache; every other value bf16."""
+    from transformers import AutoModelForCausalLM
+
+    from paramledger.reference import hf_config
+
+    config = hf_config(V4)
+    config._experts_implementation = "eager"
+    torch.manual_seed(0)
+    model = AutoModelForCausalLM.from_config(config, dtype=torch.bfloat16).eval()
+    ours = kv_cache(paramledger.load(V4), context=tokens, batch=BATCH, dtype="bf16")
+    assert ours.bytes == _cache_bytes(_tokens(model, tokens))
+
+
 def test_the_cache_is_a_step_function_not_values_per_token():
     """At 9 tokens (window 4: 3 held) per sequence: the sliding layer keeps keys and values of 16 (2 × 16 × 3); the HCA
     layer (rate 3) its keys once (16 × 3), 3 entries and no pending token; each CSA layer (rate 2) its keys, 4 entries,

@@ -110,6 +110,7 @@ class LayerCache:
     # What one sequence's cache of the layer holds at the context, where that is not values_per_token × the tokens
     # held (DeepSeek-V4's compressed entries and pending tokens: parts' kv_values); None: it is
     sequence_values: int | None = None
+    float32_values: int = 0  # of those, held in float32 whatever the cache's dtype (DeepSeek-V4's CSA overlap gate)
 
     def values_at(self, context: int) -> int:
         """Values held for one sequence after ``context`` tokens (the KVCache's context: sequence_values is its)."""
@@ -217,7 +218,9 @@ class KVCache:
 
     @property
     def bytes(self) -> int:
-        return self.values * self.bytes_per_value
+        """Every value at the cache's dtype, but those a layer holds in float32 whatever it is."""
+        float32 = self.batch * self._sum(lambda layer: layer.float32_values)
+        return (self.values - float32) * self.bytes_per_value + float32 * 4
 
     @property
     def recurrent_layers(self) -> int:
@@ -387,7 +390,8 @@ def _layer_cache(run: LayerRun, window: int | None, context: int, mla_layout: st
     held = tokens_held(window, context)
     whole = layer.kv_values(context, held, mla_layout)
     return LayerCache(run.first, per_token, window, layer.state_values(), layer.state_label(),
-                      layer.mixer_label() is not None, None if whole == per_token * held else whole)
+                      layer.mixer_label() is not None, None if whole == per_token * held else whole,
+                      layer.kv_float32_values(context))
 
 
 def kv_values_per_token(source: Architecture | Inventory, mla_layout: str = "latent") -> int:

@@ -29,6 +29,10 @@ class Layer(NamedTuple):
         """Keys and values cached for one sequence after ``context`` tokens, ``held`` within the window."""
         return sum(part.kv_values(context, held, mla_layout) for part in self.parts)
 
+    def kv_float32_values(self, context: int) -> int:
+        """Of kv_values, those held in float32 whatever the cache's dtype."""
+        return sum(part.kv_float32_values(context) for part in self.parts)
+
     def cross_kv_values_per_token(self) -> int:
         """Keys and values cached per encoder token (cross-attention: fixed by the encoder's length)."""
         return sum(part.cross_kv_values_per_token() for part in self.parts)

@@ -29,6 +29,10 @@ class Part(Protocol):
         its layer's window (kvcache.tokens_held): kv_values_per_token() × held where the cache grows by the token; a
         cache that is a step function of the context answers it whole (DeepSeek-V4's compressors)."""
 
+    def kv_float32_values(self, context: int) -> int:
+        """Of kv_values, the elements held in float32 whatever the cache's dtype (DeepSeek-V4's CSA overlap gate,
+        summed with a position_bias transformers keeps in float32); 0 for most parts."""
+
     def cross_kv_values_per_token(self) -> int:
         """Key and value elements the part caches for each token of the encoder's input (cross-attention's,
         fixed by the encoder's length, not the generated one: never in kv_values_per_token)."""
@@ -84,6 +88,9 @@ class Stateless:
 
     def kv_values(self, context: int, held: int, mla_layout: str = "latent") -> int:
         return self.kv_values_per_token(mla_layout) * held
+
+    def kv_float32_values(self, context: int) -> int:
+        return 0
 
     def cross_kv_values_per_token(self) -> int:
         return 0

@@ -123,6 +123,13 @@ class SharedKVAttention(NamedTuple):
                 values += 2 * self.rate * width  # overlap_kv and overlap_gate: the last window's Ca slice
         return values
 
+    def kv_float32_values(self, context: int) -> int:
+        """CSA's overlap gate (compressor's and indexer's): the gate plus a position_bias transformers keeps in
+        float32 (_keep_in_fp32_modules_strict), so float32 in a bf16 or fp16 model's cache too."""
+        if not self.indexed or context < self.rate:
+            return 0
+        return self.rate * (self.head_dim + self.index_head_dim)
+
     def attention_flops(self, keys: int) -> int:
         """QKᵀ and AV over the window's keys, each head head_dim wide, and the two hyper-connections' comb mixing of
         the streams (a (hc, hc) @ (hc, hidden) matmul each: DeepseekV4DecoderLayer.forward)."""
