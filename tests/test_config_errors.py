@@ -130,8 +130,10 @@ def test_unknown_model_type_with_nothing_close():
 
 
 @pytest.mark.parametrize(("model_type", "hint"), [
-    ("deepseek_v4", "(transformers builds it; paramledger does not count it yet)"),  # not "did you mean 'deepseek_v3'"
-    ("deepseek_v4x", "(did you mean 'deepseek_v4'? transformers builds it; paramledger does not count it yet)"),
+    # a type transformers builds that paramledger does not count (deepseek_v4, the example before, is counted now)
+    ("deepseek_ocr2_text", "(transformers builds it; paramledger does not count it yet)"),
+    ("deepseek_ocr2_textx", "(did you mean 'deepseek_ocr2_text'? transformers builds it; paramledger does not count it "
+                            "yet)"),
 ])
 def test_a_type_transformers_builds_is_said_to_be_one(model_type, hint):
     with pytest.raises(UnsupportedFamilyError) as caught:
@@ -158,9 +160,9 @@ def test_a_type_transformers_cannot_build_as_a_causal_lm_is_refused_saying_why(m
     assert "\n" not in message
 
 
-@pytest.mark.parametrize("model_type", ["deepseek_v4", "qwen4_moe", "gemma5"])  # (qwen4_exp is counted now)
+@pytest.mark.parametrize("model_type", ["deepseek_v5", "qwen4_moe", "gemma5"])  # (qwen4_exp, deepseek_v4 counted now)
 def test_another_version_is_not_offered_as_a_misspelling(model_type):
-    """A different architecture is never "did you mean": deepseek_v4 is not deepseek_v3."""
+    """A different architecture is never "did you mean": deepseek_v5 is not deepseek_v4."""
     with pytest.raises(UnsupportedFamilyError) as caught:
         paramledger.load({"model_type": model_type})
     assert "did you mean" not in str(caught.value) and len(str(caught.value)) < 200
