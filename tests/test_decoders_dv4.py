@@ -117,6 +117,20 @@ def test_a_decoded_tokens_flops_on_random_configs_equal_torchs_count(config, con
     assert counter.get_total_flops() == ours.total
 
 
+def test_a_config_in_the_releases_legacy_keys_matches_transformers_tensor_by_tensor():
+    """The keys the released configs are quoted with (no verbatim config.json found to bundle): per-layer
+    compress_ratios, longer than the layers (the MTP layer's), num_hash_layers, qk_rope_head_dim, a flat yarn
+    rope_scaling, expert_dtype; at full size, on the meta device."""
+    from test_families import assert_matches_reference
+
+    assert_matches_reference({
+        "model_type": "deepseek_v4", "compress_ratios": [0, 0] + [4, 128] * 20 + [4, 0], "num_hash_layers": 3,
+        "qk_rope_head_dim": 64, "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 16, "type": "yarn",
+                                                 "original_max_position_embeddings": 65536},
+        "expert_dtype": "fp4", "topk_method": "noaux_tc", "compress_rope_theta": 160000,
+        "num_nextn_predict_layers": 1})
+
+
 def test_every_other_family_keeps_values_per_token_times_tokens():
     """The protocol's default: a cache that grows by the token says nothing more (no note, no sequence figure)."""
     cache = kv_cache(paramledger.load("seed-1.1b"), context=100, batch=1, dtype="fp16")
