@@ -176,6 +176,14 @@ def test_the_flat_keys_are_refused_alone_in_one_line(fields, message):
                                                "num_attention_heads": 2, **fields})
 
 
+def test_fit_refuses_a_compressing_cache_in_one_line(cli, tmp_path):
+    """vLLM's paging of values per token is not DeepSeek-V4's cache: fit says so rather than a wrong figure."""
+    path = tmp_path / "config.json"
+    path.write_text('{"model_type": "deepseek_v4", "num_hidden_layers": 2}')
+    code, _, err = cli("fit", str(path), "--gpu", "H100", "--tp", "8")
+    assert code == 2 and err.strip().count("\n") == 0 and "compressed entries" in err
+
+
 def test_a_bad_deepseek_v4_key_exits_2_in_one_line(cli, tmp_path):
     path = tmp_path / "config.json"
     path.write_text('{"model_type": "deepseek_v4", "compress_ratios": [0, 8]}')

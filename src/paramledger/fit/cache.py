@@ -50,6 +50,12 @@ class StageCache:
 def stage_caches(arch: Architecture, kv_dtype: str, tp: int, stages: list[tuple[int, int]]) -> list[StageCache]:
     """Each pipeline stage's cache on one of its devices (every tp rank of a stage holds the same)."""
     kv: KVCache = kv_cache(arch, 1, 1, kv_dtype)
+    if any(layer.sequence_values is not None for layer, _ in kv.runs):  # a compressing cache (DeepSeek-V4's)
+        from .._exceptions import OptionError
+
+        raise OptionError("source", "fit pages a cache of values per token; this design's layers also hold "
+                          "compressed entries (DeepSeek-V4's compressors), whose vLLM layout is not modelled: "
+                          "see paramledger memory for transformers' cache")
     held = []  # each run's (window, KV values per token, state) on one tp rank: a run's layers are alike
     for layer, _ in kv.runs:
         per_token = layer.values_per_token
