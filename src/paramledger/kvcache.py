@@ -44,6 +44,11 @@ Per layer and per token (one sequence):
   its own figure (``state_values``, ``state_bytes``, at the cache dtype), not in the keys and
   values (``values``, ``bytes``).
 
+- DeepSeek-V4's compressing layers (parts/shared_kv_attention.py) hold, beside their window's keys (K = V, once),
+  floor(context / rate) compressed entries, the context mod rate tokens not yet compressed (kv and gate) and, on
+  CSA layers, the last window's overlap: a step function of the context, which the part answers whole
+  (``kv_values``); its overlap gate is float32 whatever the cache's dtype (``kv_float32_values``).
+
 - A decoder's cross-attention (add_cross_attention: BART's encoder_attn) caches a key and a value per
   head for every token of the encoder's input, fixed by the encoder's length whatever the generated
   length (transformers 5.24.0's EncoderDecoderCache.cross_attention_cache, filled on the first step):
@@ -213,7 +218,8 @@ class KVCache:
 
     @property
     def values(self) -> int:
-        """Elements held for the whole batch: each layer's tokens held × its values per token."""
+        """Elements held for the whole batch: each layer's tokens held × its values per token, or what a compressing
+        layer holds at the context (LayerCache.sequence_values)."""
         return self.batch * self._sum(lambda layer: layer.values_at(self.context))
 
     @property
