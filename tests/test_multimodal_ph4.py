@@ -124,6 +124,17 @@ def test_the_decoder_alone_at_the_defaults():
     decoder = paramledger.inventory(text_only(paramledger.load(config)))
     assert diff(decoder, build_reference(_as_phi3(config))).matches
     assert (whole.total, decoder.total) == (5_308_268_992, 4_400_286_720)
+    assert "counting its text decoder (the config's top-level keys" in text_only(paramledger.load(config)).notes[0]
+
+
+@pytest.mark.parametrize("config", [SMALL, {**SMALL, "tie_word_embeddings": True, "partial_rotary_factor": 0.5}])
+def test_verify_builds_phi3_for_the_decoder_alone(config):
+    """verify --text-only: the config's keys as Phi3Config (reference.DECODER_ALONE), not the whole class."""
+    from paramledger.reference import verify
+
+    result = verify(config, text_only=True)
+    assert result.reference.class_name == "Phi3ForCausalLM" and result.diff.matches
+    assert verify(config).reference.class_name == "Phi4MultimodalForCausalLM"
 
 
 @pytest.mark.slow  # a real model per example
@@ -151,3 +162,16 @@ def test_the_whole_model_caches_what_transformers_caches(data):
         cache = model(ids, use_cache=True).cache
     assert type(model).__name__ == "Phi4MultimodalForCausalLM"
     assert kv_cache(arch, tokens, batch, "fp32").bytes == _cache_bytes(cache)
+
+
+@pytest.mark.parametrize("changes", [{"hidden_size": 12}, {"num_hidden_layers": 3}])
+def test_the_projections_follow_a_change_to_the_decoder(changes):
+    """--set on the decoder (Architecture.replace): the six projections read its width again, as the config
+    written with the change and read anew says."""
+    from paramledger.hf_config import config_with_overrides
+
+    changed = paramledger.inventory(paramledger.load(SMALL, **changes))
+    reread = paramledger.inventory(paramledger.load(config_with_overrides(SMALL, changes)))
+    assert [(t.name, t.shape, t.component) for t in changed.tensors] == [
+        (t.name, t.shape, t.component) for t in reread.tensors]
+    assert changed.total == reread.total == build_reference(config_with_overrides(SMALL, changes)).total

@@ -254,7 +254,10 @@ def config_with_overrides(config: Mapping[str, Any], overrides: Mapping[str, Any
                                      families.transformers_types())
     if not overrides:
         return dict(config)
-    inner = dict(config.get("text_config") or {}) if family.text_config else dict(config)
+    # a flat whole config (Whole.text_at_top, no text_config) holds its decoder's keys at the top: written there
+    nested = family.text_config and not (family.whole is not None and family.whole.text_at_top
+                                         and config.get("text_config") is None)
+    inner = dict(config.get("text_config") or {}) if nested else dict(config)
     for field_name, name in overridden_fields(overrides, family.keys).items():
         keys = [key for key, mapped in family.keys.items() if mapped == field_name]
         if not keys:
@@ -262,7 +265,7 @@ def config_with_overrides(config: Mapping[str, Any], overrides: Mapping[str, Any
                                        "config expresses that change")
         key = name if name != field_name else next((k for k in keys if k in inner), keys[0])
         inner[key] = _parse_value(overrides[name])
-    return {**config, "text_config": inner} if family.text_config else inner
+    return {**config, "text_config": inner} if nested else inner
 
 
 def overridden_fields(overrides: Mapping[str, Any], reads: Mapping[str, str]) -> dict[str, str]:

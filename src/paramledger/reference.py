@@ -207,11 +207,19 @@ def _decoder_named(config: Mapping[str, Any]) -> bool:
     return causal_lm_named(config, family)
 
 
+# Flat whole configs whose decoder alone is another type's CausalLM over the same top-level keys, the whole class
+# being the type's own CausalLM: Phi4MultimodalAttention and Phi4MultimodalMLP are Phi-3's (modular_phi4_multimodal.py)
+DECODER_ALONE = {"phi4_multimodal": "phi3"}
+
+
 def causal_lm_config(cfg: Any) -> Any:
     """The config a multimodal config's text decoder is built from: its text_config when that
-    has a CausalLM class of its own (Gemma 3), else the composite itself (Emu3Config maps
-    straight to Emu3ForCausalLM)."""
+    has a CausalLM class of its own (Gemma 3), the keys of a flat one as its decoder's type
+    (DECODER_ALONE), else the composite itself (Emu3Config maps straight to Emu3ForCausalLM)."""
     _, transformers = _import_reference()
+    if (alone := DECODER_ALONE.get(cfg.model_type)) is not None:  # every key filled by the whole config's class
+        return transformers.AutoConfig.for_model(alone, **{key: value for key, value in cfg.to_dict().items()
+                                                           if key not in cfg.sub_configs and key != "model_type"})
     text = cfg.get_text_config()
     return text if type(text) in transformers.MODEL_FOR_CAUSAL_LM_MAPPING else cfg
 

@@ -50,6 +50,12 @@ class Phi4Vision(NamedTuple):
     def hidden_size(self) -> int:
         return self.vit.hidden_size
 
+    @property
+    def text_only_note(self) -> str:
+        """What --text-only says (towers.text_only asks the first tower): the config has no text_config."""
+        return ("phi4_multimodal is multimodal: counting its text decoder (the config's top-level keys, "
+                "Phi3ForCausalLM's tensors) only")
+
     def tensors(self) -> list[Tensor]:
         return self.vit.tensors()
 
