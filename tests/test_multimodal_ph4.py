@@ -52,9 +52,9 @@ def _with(key: str, **changes) -> dict:
      r"vision_config.image_size: must be a positive whole number, got \[448, 448\]"),
     (_with("vision_config", image_size=10, patch_size=14), "vision_config.patch_size: 14 is larger than image_size=10"),
     ({**SMALL, "vision_config": "siglip"}, "vision_config: must be a JSON object"),
-    (_with("audio_config", num_blocks=10**8), "audio_config.num_blocks: .* is beyond the bound of 10,000,000"),
+    (_with("audio_config", num_blocks=10**8), "audio_config.num_blocks: .* is beyond the bound of 10,000 a tower's"),
     (_with("vision_config", num_hidden_layers=10**30),
-     "vision_config.num_hidden_layers: must be a positive whole number, got 1000000000000000000000000000000"),
+     "vision_config.num_hidden_layers: .* is beyond the bound of 10,000 a tower's"),
     (_with("vision_config", intermediate_size=2**60), "vision_config.intermediate_size: must be a positive whole"),
 ])
 def test_a_phi4_multimodal_config_it_cannot_count_is_one_line(config, message):

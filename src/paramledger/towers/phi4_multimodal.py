@@ -32,7 +32,6 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ..limits import MAX_REPEAT, big
 from ._kind import TowerKind, flag, positive, section, stamped
 from .vision import SIGLIP, VISION_SIZES, VisionTower, vit
 
@@ -70,20 +69,10 @@ class Phi4Vision(NamedTuple):
 _siglip = vit(SIGLIP)
 
 
-def _enumerated(config: Mapping[str, Any], key: str, section: str, where: str | None) -> int:
-    """A layer count: its layers are listed one by one, so within MAX_REPEAT (docs/limits.md, Janus's bound)."""
-    value = positive(config, key, section, where)
-    if value > MAX_REPEAT:
-        raise ArchitectureError(f"{section}.{key}", f"{big(value)} is beyond the bound of {MAX_REPEAT:,} "
-                                "(docs/limits.md)", where)
-    return value
-
-
 def vision(prefix: str, config: Mapping[str, Any], where: str | None) -> Phi4Vision:
     """The head is built whatever the config says; head_dim is read by no module of the tower."""
-    for key in VISION_SIZES:  # (vit() leaves them unbounded)
+    for key in VISION_SIZES:  # within MAX_INTEGER (vit() leaves them unbounded; towers.depth_bounded the layers)
         positive(config, key, "vision_config", where)
-    _enumerated(config, "num_hidden_layers", "vision_config", where)
     given = {key: value for key, value in config.items() if key != "head_dim"}
     return Phi4Vision(_siglip(prefix, {**given, "vision_use_head": True}, where))
 
@@ -174,8 +163,7 @@ def _listed(tower: Conformer) -> tuple[Tensor, ...]:
 
 
 def audio(prefix: str, config: Mapping[str, Any], where: str | None) -> Conformer:
-    sizes = [positive(config, key, AUDIO, where) for key in AUDIO_SIZES]
-    _enumerated(config, "num_blocks", AUDIO, where)
+    sizes = [positive(config, key, AUDIO, where) for key in AUDIO_SIZES]  # (num_blocks: towers.depth_bounded too)
     reduction = config["time_reduction"]
     if reduction % 2:  # Phi4MultimodalAudioConfig.validate_architecture
         raise ArchitectureError(f"{AUDIO}.time_reduction", f"must be a multiple of 2, got {reduction}", where)
