@@ -35,6 +35,7 @@ from _family_configs_q import CONFIGS_Q
 from _family_configs_r import CONFIGS_R
 from _family_configs_s import CONFIGS_S
 from _family_configs_t import CONFIGS_T
+from _family_configs_tg import CONFIGS_TG
 from _family_configs_u import CONFIGS_U
 from _family_configs_v import CONFIGS_BLIP, CONFIGS_V
 from _family_configs_w import CONFIGS_W
@@ -858,7 +859,7 @@ for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, C
              CONFIGS_MA, CONFIGS_BLIP, CONFIGS_MB, CONFIGS_HR, CONFIGS_NH, CONFIGS_FU, CONFIGS_KO, CONFIGS_QX,
              CONFIGS_HV, CONFIGS_NS, CONFIGS_DV4):
     CONFIGS.update(_set)
-CONFIGS.update(CONFIGS_PH4)
+CONFIGS_PH4, CONFIGS_TG):
 
 
 def _lfm2_width(config: dict) -> int:

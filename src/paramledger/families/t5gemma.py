@@ -70,15 +70,17 @@ SECTION_NEUTRAL = frozenset({
 SECTION_KNOWN = frozenset(SECTION_KEYS) | SECTION_NEUTRAL | COUNT_NEUTRAL
 
 
-def _section(config: Mapping[str, Any], name: str) -> dict[str, Any]:
+def _section(config: Mapping[str, Any], name: str, defaults: Mapping[str, Any] = MODULE_DEFAULTS,
+             pattern: int | None = None) -> dict[str, Any]:
     """A T5GemmaModuleConfig section read as the design's fields (absent: the class defaults), each size refused in
-    one line under "<section>.<key>"."""
+    one line under "<section>.<key>"; ``pattern``: the default layer_types' period read from the section's
+    sliding_window_pattern (T5Gemma 2's sections: every sixth layer full), None: T5Gemma's alternation."""
     given = config.get(name)
     if given is None:
         given = {}
     if not isinstance(given, Mapping):
         raise ArchitectureError(name, f"must be a JSON object, got {given!r}")
-    merged = {**MODULE_DEFAULTS, **given}
+    merged = {**defaults, **given}
     for key in SIZES:
         rules.positive(f"{name}.{key}", merged[key])
     fields = {field: merged[key] for key, field in SECTION_KEYS.items()}
@@ -90,12 +92,16 @@ def _section(config: Mapping[str, Any], name: str) -> dict[str, Any]:
         raise ArchitectureError(f"{name}.num_key_value_heads", f"{merged['num_key_value_heads']} does not divide "
                                 f"num_attention_heads={merged['num_attention_heads']}")
     types, layers = merged["layer_types"], merged["num_hidden_layers"]
-    if types is None:  # T5GemmaModuleConfig.__post_init__: sliding, full, sliding, ...
-        types = ["sliding_attention" if (i + 1) % 2 else "full_attention" for i in range(layers)]
+    every = 2 if pattern is None else rules.positive(f"{name}.sliding_window_pattern",
+                                                     merged.get("sliding_window_pattern", pattern))
+    if types is None:  # T5GemmaModuleConfig.__post_init__: sliding, full, sliding, ... (T5Gemma 2's: every sixth)
+        types = ["sliding_attention" if (i + 1) % every else "full_attention" for i in range(layers)]
     if not isinstance(types, list) or len(types) != layers:
         raise ArchitectureError(f"{name}.layer_types", f"must list num_hidden_layers={layers} layer types, got "
                                 f"{types!r}")
-    return {**fields, **rules.layer_pattern(merged["sliding_window"], [kind == rules.SLIDING for kind in types]),
+    # (T5Gemma 2 keeps the pattern without a window: its rotary has a pair per layer type listed)
+    return {**fields, **rules.layer_pattern(merged["sliding_window"], [kind == rules.SLIDING for kind in types],
+                                            keep=pattern is not None),
             "attention_output_bias": bool(merged["attention_bias"])}  # o_proj biased as q, k, v
 
 

@@ -27,8 +27,14 @@ class CrossAttention(NamedTuple):
     output_bias: bool = False  # attention_output_bias
     norm: bool = True  # its own norm (encoder_attn_layer_norm), before or after it as the block's placement
     kv_heads: int = 0  # cross_attention_kv_heads: k_proj's and v_proj's heads (T5Gemma's GQA); 0: num_heads
+    # cross_attention_merged: no tensors of its own, the self-attention's k_proj, v_proj (and k_norm) read the
+    # encoder's states too and one softmax runs over both key sets (T5Gemma 2's T5Gemma2MergedAttention,
+    # modeling_t5gemma2.py lines 315-433): the cross cache and the FLOPs over the encoder's keys stay
+    merged: bool = False
 
     def tensors(self, c: Collector) -> None:
+        if self.merged:
+            return
         n, d, bias = c.naming, self.hidden_size, self.bias
         inner, kv = self.num_heads * self.head_dim, (self.kv_heads or self.num_heads) * self.head_dim
         c.linear(n.cross_q, inner, d, "attention", None, bias)  # (heads × head_dim, d_model)
@@ -41,6 +47,8 @@ class CrossAttention(NamedTuple):
                 c.norm(n.cross_attn_post_norm, d)
 
     def encoder_weights(self) -> int:
+        if self.merged:  # (the self-attention's weights, run by every token)
+            return 0
         inner, kv = self.num_heads * self.head_dim, (self.kv_heads or self.num_heads) * self.head_dim
         return 2 * inner * self.hidden_size + 2 * kv * self.encoder_width  # q and o; k and v
 
@@ -48,6 +56,8 @@ class CrossAttention(NamedTuple):
         # a decoded token runs q_proj and out_proj, then QKᵀ and AV over the cached keys and values (BartAttention
         # projects the encoder's states once, on the first step: is_updated)
         inner = self.num_heads * self.head_dim
+        if self.merged:  # QKᵀ and AV over the encoder's keys; q and o are the self-attention's
+            return 2 * 2 * inner * encoder_keys
         return 2 * 2 * inner * self.hidden_size + 2 * 2 * inner * encoder_keys
 
     def cross_kv_values_per_token(self) -> int:
@@ -61,6 +71,7 @@ class Keys:
     add_cross_attention: bool = False
     cross_attention_hidden_size: int | None = None  # None: hidden_size (the encoder's states as wide as the decoder's)
     cross_attention_kv_heads: int | None = None  # None: its query heads (T5Gemma's: num_key_value_heads)
+    cross_attention_merged: bool = False  # True: no tensors of its own, the self-attention's (T5Gemma 2's)
 
 
 class Names:
@@ -78,6 +89,9 @@ _beside_plain_attention = plain_attention_only("add_cross_attention", "is built 
 
 def _check(arch: Any, where: str | None) -> None:
     if not arch.add_cross_attention:
+        if arch.cross_attention_merged:
+            raise ArchitectureError("cross_attention_merged", "set without add_cross_attention (only a "
+                                    "cross-attention is merged into the self-attention)", where)
         if arch.cross_attention_hidden_size is None:  # (cross_attention_kv_heads alone)
             raise ArchitectureError("cross_attention_kv_heads", "set without add_cross_attention (only a "
                                     "cross-attention has them)", where)
@@ -88,7 +102,7 @@ def _check(arch: Any, where: str | None) -> None:
 
 def _engaged(arch: Any) -> bool:
     return (arch.add_cross_attention or arch.cross_attention_hidden_size is not None
-            or arch.cross_attention_kv_heads is not None)
+            or arch.cross_attention_kv_heads is not None or arch.cross_attention_merged)
 
 
 def _build(arch: Any) -> CrossAttention:
@@ -96,7 +110,7 @@ def _build(arch: Any) -> CrossAttention:
     return tuple.__new__(CrossAttention, (d, arch.num_attention_heads, arch.attention_head_dim,
                                           arch.cross_attention_hidden_size or d, arch.attention_bias,
                                           arch.attention_output_bias, arch.norm_placement != "none",
-                                          arch.cross_attention_kv_heads or 0))
+                                          arch.cross_attention_kv_heads or 0, arch.cross_attention_merged))
 
 
 SUBLAYER = SublayerKind(Keys, Names, _build, _engaged, _check,

@@ -59,6 +59,9 @@ class Seq2Seq(NamedTuple):
     encoder_variant: Any = None
     # why --text-only cannot count the decoder alone as its CausalLM builds it (ProphetNet's wrapper table); "": it can
     decoder_alone_refused: str = ""
+    # (the whole config, the decoder's hidden size, where) -> more towers the encoder holds, registered after its
+    # stack (T5Gemma 2's vision tower and projector inside T5Gemma2Encoder); None: none
+    encoder_towers: Any = None
 
 
 class EncoderStack(NamedTuple):
@@ -134,7 +137,8 @@ def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str |
             f"({family.causal_lm_class})")
     stack = stack._replace(text_only_note=f"{arch.model_type} is an encoder-decoder: counting its decoder alone "
                                           f"({family.causal_lm_class})")
-    towers = Towers((stack,), family.model_type, arch.tie_word_embeddings,
+    more = () if spec.encoder_towers is None else spec.encoder_towers(merged, arch.hidden_size, where)
+    towers = Towers((stack, *more), family.model_type, arch.tie_word_embeddings,
                     whole_naming(family.naming, spec, tied, shared))
     notes = (note, *arch.notes)
     if not spec.tie_key and config.get("tie_word_embeddings") is False:  # no key ties: the class ties always (T5)
@@ -176,6 +180,9 @@ def _stack(encoder: Any, naming: Naming, spec: Seq2Seq, tied: bool, shared: bool
     layout = (table, held, tied, shared)
     aliases = tuple((name, held) for name in (table, naming.embed + ".weight")  # (the decoder's own)
                     if name != held) if tied and shared else ()
+    if tied and shared:  # the vectors of a table's module are tied with it (T5Gemma 2's eoi_embedding)
+        aliases += tuple((module + vector, spec.shared + vector) for module in (names.embed, naming.embed)
+                         for vector in _table_vectors(naming) if module != spec.shared)
     tables = () if tied and shared else (table,)  # its nn.Embedding tables: this, then its position tables when asked
     return EncoderStack(tuple(with_table(listed, layout)), tables, aliases, design=encoder, names=names,
                         layout=layout, own=frozenset({*spec.keys.values(), *spec.encoder_fields}))
@@ -188,8 +195,11 @@ def with_table(listed: Sequence[Tensor], layout: tuple[str, str, bool, bool]) ->
     first = next((i for i, t in enumerate(listed) if t[0] == table), None)
     if first is None:  # (a run of the encoder's tensors without its table: formula's layers)
         return list(listed)
-    if tied and shared:
-        return [*listed[:first], *listed[first + 1:]]
+    if tied and shared:  # (and the vectors of its module registered after it: T5Gemma 2's eoi_embedding)
+        module, end = table.removesuffix("weight"), first + 1
+        while end < len(listed) and listed[end][0].startswith(module):
+            end += 1
+        return [*listed[:first], *listed[end:]]
     if shared:
         return [*listed[:first], listed[first]._replace(name=held, component="embedding"), *listed[first:]]
     return list(listed)
@@ -261,5 +271,14 @@ def whole_naming(naming: Naming, spec: Seq2Seq, tied: bool, shared: bool = True)
 def _whole_naming(naming: Naming, shared: str, encoder: str, head_buffers: tuple, tied: bool) -> Naming:
     order = (*((shared,) if shared else ()), encoder, *(naming.model_order or (naming.embed, naming.positions, naming.layer.partition(
         ".{i}")[0], *((naming.embed_norm,) if naming.embed_norm else ()), naming.final_norm)))
+    vectors = naming.model_vectors  # a vector of the decoder's table module moves with it (T5Gemma 2's eoi_embedding)
+    if tied and shared and (moved := _table_vectors(naming)):
+        vectors = (*(v for v in vectors if not v.startswith(naming.embed + ".")), *(shared + v for v in moved))
     return dataclasses.replace(naming, embed=shared if tied and shared else naming.embed, model_order=order,
-                               model_buffers=(*naming.model_buffers, *head_buffers))
+                               model_buffers=(*naming.model_buffers, *head_buffers), model_vectors=vectors)
+
+
+def _table_vectors(naming: Naming) -> tuple[str, ...]:
+    """The model vectors held in the token table's own module (".eoi_embedding": T5Gemma2TextScaledWordEmbedding's
+    eoi_embedding), as suffixes of its path: tied with the table where the tables are."""
+    return tuple(v.removeprefix(naming.embed) for v in naming.model_vectors if v.startswith(naming.embed + "."))
