@@ -114,8 +114,12 @@ def inventory_table(inv: Inventory) -> str:
         tables = tower_aliases(arch)
     head = {alias: target for alias, target in inv.aliases.items()
             if inv[target].component in ("embedding", "lm_head") and alias not in tables}
-    if tables:
-        out.append(f"shared token table: {', '.join(sorted(tables))} -> {inv.aliases[min(tables)]}, counted once")
+    if tables:  # (by the tensor each names: T5Gemma 2's eoi_embedding is tied beside its table)
+        held: dict[str, list[str]] = {}
+        for alias in sorted(tables):
+            held.setdefault(inv.aliases[alias], []).append(alias)
+        said = "; ".join(", ".join(names) + " -> " + target for target, names in held.items())
+        out.append(f"shared token table: {said}, counted once")
     if head:
         pairs = ", ".join(f"{alias} -> {target}" for alias, target in head.items())
         out.append(f"output head: tied ({pairs}), counted once")
