@@ -39,6 +39,8 @@ def assert_matches_reference(config: dict) -> None:
     cfg = hf_config(config)
     if family.text_config or family.seq2seq is not None:  # (T5Gemma's decoder section; else the config itself)
         cfg = cfg.get_text_config(decoder=True) if family.seq2seq is not None else cfg.get_text_config()
+    if cfg.__dict__.get("_heterogeneity_spec") is not None:  # (NeoMME's windows per layer: the config's own read)
+        cfg.allow_global_per_layer_attribute_access = True
     window = getattr(cfg, "sliding_window", None)
     types = getattr(cfg, "layer_types", None) or [SLIDING] * arch.num_hidden_layers
     if hasattr(cfg, "attention_layers"):  # GPT-Neo: "local" layers attend within window_size

@@ -60,6 +60,12 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if n.embed_project_norm is not None:  # MobileBertEmbeddings.LayerNorm: NoNorm registers its bias first
         for name in ("bias", "weight") if arch.no_norm else ("weight", "bias"):
             c.add(f"{n.embed_project_norm}.{name}", (d,), "norm")
+    if arch.patch_stem_size is not None:  # NeoMMEPatchEmbeddings: an affine LayerNorm, up (no bias), down (biased)
+        pixels = 3 * arch.patch_stem_size ** 2
+        c.add(n.patch_stem + ".norm.weight", (pixels,), "vision")
+        c.add(n.patch_stem + ".norm.bias", (pixels,), "vision")
+        c.linear(n.patch_stem + ".up_proj", 2 * d, pixels, "vision")
+        c.linear(n.patch_stem + ".down_proj", d, 2 * d, "vision", None, True)
     if arch.entity_vocab_size is not None:  # LUKE's entity tables, after the token embeddings
         entity_embeddings(c, arch)
     _model_extras(c, arch)
@@ -81,6 +87,8 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     before, c = c.tensors, Collector(naming, norm_type)  # the tensors after the layers: a list of their own
     for j in range(arch.altup_num_inputs - 1):  # the extra AltUp streams, back to the hidden state
         c.linear(n.altup_unembed_projections.format(j=j), d, d, "ffn")
+    if n.value_embeddings is not None:  # an nn.Embedding indexed by the tokens: out of HF's non-embedding count
+        c.add(n.value_embeddings + ".weight", (arch.vocab_size, arch.kv_heads * arch.attention_head_dim), "embedding")
     if n.pooler is not None:  # held by the model its head class builds (BigBirdForCausalLM, LayoutLMForMaskedLM)
         c.linear(n.pooler, d, d, "ffn", None, True)
     if arch.relative_attention_num_buckets is not None:  # one table for every layer, an nn.Embedding after them
@@ -111,6 +119,10 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if arch.prediction_head_size is not None:  # UltrabertPredictionHead: linear1 and linear2, no biases
         c.linear(n.lm_head_in, arch.prediction_head_size, d, "lm_head")
         c.linear(n.lm_head_out, d, arch.prediction_head_size, "lm_head")
+    if n.unembed_project is not None and arch.tie_word_embeddings:  # (NeoMMEForMaskedLM._tied_weights_keys)
+        aliases[n.unembed_project + ".weight"] = n.embed_project + ".weight"
+    elif n.unembed_project is not None:
+        c.linear(n.unembed_project, d, width, "lm_head")  # (hidden, width)
     lm_head, rows = n.lm_head + ".weight", arch.lm_head_rows
     head_bias = n.lm_head_bias if arch.lm_head_bias else None  # held apart, registered before the head's Linear
     if head_bias is not None:

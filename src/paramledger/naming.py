@@ -191,6 +191,13 @@ class Naming:
     # max_2d_position_embeddings: LayoutLM's box tables, "{p}" standing for x, y, h and w, after the position table
     box_positions: str = "model.embeddings.{p}_position_embeddings"
     final_norm: str = "model.norm"
+    patch_stem: str = "model.patch_embeddings"  # patch_stem_size: NeoMMEPatchEmbeddings (norm, up_proj, down_proj)
+    # NeoMME's value embeddings: one (vocab, kv_heads × head_dim) nn.Embedding after the layers, added to the values
+    # of its first and last full layers; None: none
+    value_embeddings: str | None = None
+    # a Linear(width -> hidden) before the head, tied to embed_project where the head is tied to the table (NeoMME's
+    # unembedding_projection: the factorized table read backwards); None: none
+    unembed_project: str | None = None
     # the hyper-connection head collapsing hc_mult residual streams into one before the LM head (HY-V4's and
     # DeepSeek-V4's hc_head: hc_fn (hc_mult, hc_mult × hidden), hc_base, hc_scale); None: none
     hyper_head: str | None = None

@@ -41,6 +41,9 @@ class EncoderKeys:
     relative_embeddings_size: int | None = None
     # rows of each of four box-coordinate tables (x, y, h, w) beside the position table (LayoutLM); None: none
     max_2d_position_embeddings: int | None = None
+    # a patch stem before the layers reading flattened 3 × patch² pixels (NeoMME's patch_embeddings: LayerNorm, up to
+    # 2 × hidden, down to hidden); None: none
+    patch_stem_size: int | None = None
 
     # the projection after the tables reads three tokens' rows at once (MobileBERT's embedding_transformation over
     # the 3-gram concatenation: 3 × the tables' width in)
@@ -58,5 +61,5 @@ class EncoderKeys:
     zero_or_more = ("type_vocab_size", "relative_attention_num_buckets", "task_type_vocab_size",
                     "pronunciation_vocab_size", "shape_vocab_size", "pronunciation_embed_dim", "shape_embed_dim")
     positive_or_null = ("embedding_size", "output_embedding_size", "prediction_head_size", "relative_embeddings_size",
-                        "max_2d_position_embeddings", "map_inputs_width",
+                        "max_2d_position_embeddings", "map_inputs_width", "patch_stem_size",
                         "entity_vocab_size", "entity_emb_size")
