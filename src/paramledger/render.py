@@ -112,8 +112,13 @@ def inventory_table(inv: Inventory) -> str:
         from .towers import tower_aliases
 
         tables = tower_aliases(arch)
+    unembed = None  # the head's projection tied to the table's (NeoMME's unembedding_projection): the head's too
+    if arch is not None:
+        from .families import naming_of
+
+        unembed = naming_of(arch).unembed_project and naming_of(arch).unembed_project + ".weight"
     head = {alias: target for alias, target in inv.aliases.items()
-            if inv[target].component in ("embedding", "lm_head") and alias not in tables}
+            if (inv[target].component in ("embedding", "lm_head") or alias == unembed) and alias not in tables}
     if tables:  # (by the tensor each names: T5Gemma 2's eoi_embedding is tied beside its table)
         held: dict[str, list[str]] = {}
         for alias in sorted(tables):
