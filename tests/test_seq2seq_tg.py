@@ -96,8 +96,13 @@ def test_a_release_sized_config_matches_transformers():
     whole model against transformers, tensor by tensor."""
     vision = {"hidden_size": 1152, "intermediate_size": 4304, "num_hidden_layers": 27, "num_attention_heads": 16,
               "image_size": 896, "patch_size": 14, "vision_use_head": False, "model_type": "siglip_vision_model"}
-    config = {"model_type": "t5gemma2", "encoder": {"text_config": T270M, "vision_config": vision,
-                                                    "mm_tokens_per_image": 256}, "decoder": T270M}
+    # (with the keys its printed config adds beside the sizes)
+    section = {**T270M, "_sliding_window_pattern": 6, "use_bidirectional_attention": False, "dropout_rate": 0.0}
+    config = {"model_type": "t5gemma2", "encoder": {"text_config": section, "vision_config": vision,
+                                                    "mm_tokens_per_image": 256, "dropout_rate": 0.0,
+                                                    "vocab_size": 262144, "attention_dropout": 0.0},
+              "decoder": section, "eoi_token_index": 256000, "image_token_index": 256001,
+              "classifier_dropout_rate": 0.0, "dropout_rate": 0.0, "is_encoder_decoder": True}
     inventory = paramledger.inventory(paramledger.load(config))
     assert diff(inventory, build_reference(config)).matches
     assert inventory.total == 786_029_296

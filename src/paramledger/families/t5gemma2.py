@@ -58,9 +58,11 @@ TEXT_DEFAULTS: dict[str, Any] = {
 EVERY = 6  # __post_init__'s sliding_window_pattern default: every sixth layer full
 SECTION_KNOWN = frozenset(SECTION_KEYS) | SECTION_NEUTRAL | COUNT_NEUTRAL | {"sliding_window_pattern"}
 # T5Gemma2EncoderConfig's own keys beside its sub-configs: token ids, the image's soft-token count (the projector's
-# pooling, no tensor), what T5Gemma2Config writes into it
+# pooling, no tensor), what T5Gemma2Config writes into it; the 270m-270m release's encoder also says dropout_rate
+# and vocab_size (T5Gemma2Encoder reads text_config's)
 ENCODER_KNOWN = frozenset({"text_config", "vision_config", "mm_tokens_per_image", "boi_token_index",
-                           "eoi_token_index", "image_token_index", "tie_word_embeddings"}) | COUNT_NEUTRAL
+                           "eoi_token_index", "image_token_index", "tie_word_embeddings", "dropout_rate",
+                           "vocab_size"}) | COUNT_NEUTRAL
 
 
 def _encoder_text(config: Mapping[str, Any]) -> dict[str, Any]:
