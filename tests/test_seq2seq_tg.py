@@ -170,6 +170,9 @@ def _with(section: str, key: str, value) -> dict:
                                                       "num_attention_heads=3"),
     ("decoder", "sliding_window_pattern", 0, "decoder.sliding_window_pattern: must be a positive whole number"),
     ("decoder", "layer_types", ["full_attention"], "decoder.layer_types: must list num_hidden_layers=3"),
+    ("decoder", "layer_types", ["chunked_attention"] * 3, "decoder.layer_types: must list full_attention or "
+                                                          "sliding_attention layers"),
+    ("decoder", "sliding_window", -1, "decoder.sliding_window: must be a positive whole number, got -1"),
     ("encoder", "mm_tokens_per_image", 0, "encoder.mm_tokens_per_image: must be a positive whole number, got 0"),
     ("encoder", "mm_tokens_per_image", None, "encoder.mm_tokens_per_image: must be a positive whole number"),
     ("encoder.vision_config", "hidden_size", 0, "encoder.vision_config.hidden_size: must be a positive whole number"),

@@ -99,6 +99,11 @@ def _section(config: Mapping[str, Any], name: str, defaults: Mapping[str, Any] =
     if not isinstance(types, list) or len(types) != layers:
         raise ArchitectureError(f"{name}.layer_types", f"must list num_hidden_layers={layers} layer types, got "
                                 f"{types!r}")
+    if pattern is not None and not set(types) <= {rules.SLIDING, rules.FULL}:  # (T5Gemma 2's rotary: one per kind)
+        raise ArchitectureError(f"{name}.layer_types", f"must list {rules.FULL} or {rules.SLIDING} layers, got "
+                                f"{types!r}")
+    if merged["sliding_window"] is not None:
+        rules.positive(f"{name}.sliding_window", merged["sliding_window"])
     # (T5Gemma 2 keeps the pattern without a window: its rotary has a pair per layer type listed)
     return {**fields, **rules.layer_pattern(merged["sliding_window"], [kind == rules.SLIDING for kind in types],
                                             keep=pattern is not None),
