@@ -89,8 +89,10 @@ def test_count_says_the_head_and_its_projection_are_tied(cli, tmp_path):
      "rope_parameters: full_attention's partial_rotary_factor 0.4 rotates 6 of head_dim=16"),
     ({"head_dim": 8}, "rope_parameters: full_attention's partial_rotary_factor 0.25 rotates 2 of head_dim=8"),
     ({"rope_parameters": [1]}, "rope_parameters: must be a JSON object"),
-    ({"patch_size": 0}, "patch_size: must be positive, got 0"),
+    ({"patch_size": 0}, "patch_size: must be a positive whole number, got 0"),
     ({"embedding_rank": -1}, "embedding_rank: "),
+    ({"patch_size": None}, "patch_size: must be a positive whole number, got None"),
+    ({"head_dim": None}, "head_dim: must be a positive whole number, got None"),
 ])
 def test_refusals_in_one_line(changes, message):
     with pytest.raises(ArchitectureError, match=re.escape(message)) as raised:

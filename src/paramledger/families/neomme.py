@@ -46,6 +46,8 @@ NAMING = Naming(
 def _layers(config: Mapping[str, Any]) -> dict[str, Any]:
     """The layer types (NeoMMEConfig.__post_init__: every sixth and the last layer full), the window, and each type's
     rotated share of a head (rope_parameters' partial_rotary_factor), refused where NeoMMEConfig refuses them."""
+    for key in ("head_dim", "embedding_rank", "patch_size"):  # (positive_int_field: null is no default here)
+        rules.positive(key, config.get(key))
     layers, types = config["num_hidden_layers"], config.get("layer_types")
     if types is None:
         types = [FULL if (i + 1) % 6 == 0 or i == layers - 1 else SLIDING for i in range(layers)]
