@@ -205,3 +205,16 @@ def test_the_merged_cross_attention_key_is_refused_alone():
              "intermediate_size": 48, "cross_attention_merged": True}
     with pytest.raises(ArchitectureError, match="cross_attention_merged: set without add_cross_attention"):
         Architecture.from_mapping(given)
+
+
+def test_the_closed_form_gives_transformers_count_at_another_design():
+    """formula traces the decoder and the encoder's text model in symbols, the projector in the decoder's width d, the
+    SigLIP tower as its count; evaluated at other depths and widths it is transformers' total."""
+    from paramledger import formula
+
+    form = formula.closed_form(paramledger.load(TINY))
+    assert form.evaluate(form.total, paramledger.load(TINY)) == paramledger.inventory(paramledger.load(TINY)).total
+    wider = {"hidden_size": 48, "num_hidden_layers": 4}
+    other = {**TINY, "encoder": {**TINY["encoder"], "text_config": {**TEXT, **wider, "num_hidden_layers": 1}},
+             "decoder": {**DECODER, **wider}}
+    assert form.evaluate(form.total, paramledger.load(other)) == build_reference(other).total

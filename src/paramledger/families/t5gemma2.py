@@ -26,7 +26,8 @@ from typing import Any
 
 from .._exceptions import ArchitectureError
 from ..naming import Naming
-from ..towers import Whole, projectors, read
+from ..towers import Projected, Whole, projectors, read
+from ..towers.projectors import tensors as projector_tensors
 from ..towers.encoder import Seq2Seq
 from . import _rules as rules
 from ._family import COUNT_NEUTRAL, Family
@@ -115,6 +116,9 @@ def _vision(config: Mapping[str, Any], hidden: int, where: str | None) -> tuple[
         raise ArchitectureError("encoder.vision_config.model_type", f"{kind!r} is not counted in t5gemma2 (it "
                                 f"builds {SIGLIP}, the tower of its releases)", where)
     try:
+        if type(hidden) is not int:  # (formula's symbol d: the tower as read, the projector made for d)
+            tower = read(VISION_WHOLE, encoder, 1, where)[0]
+            return tower, Projected(tuple(projector_tensors(PROJECTOR + ".", _projector(encoder, tower, hidden))))
         return read(VISION_WHOLE, encoder, hidden, where)
     except ArchitectureError as error:
         raise ArchitectureError(f"encoder.{error.key}", error.message, where) from None

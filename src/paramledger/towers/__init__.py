@@ -196,6 +196,10 @@ def projector_at(arch: Any, hidden: Any) -> Projected | None:
     """A whole multimodal ``arch``'s projector made again for a decoder ``hidden`` wide (formula's symbol d), by the
     whole model's own projector rule; None for a design whose towers no such rule made (an encoder-decoder's)."""
     make = vars(arch).get("_towers_from", (None,))[0]
+    spec = getattr(make.keywords.get("family"), "seq2seq", None) if make is not None else None
+    if spec is not None and spec.encoder_towers is not None:  # towers inside an encoder (T5Gemma 2's): made again
+        made = spec.encoder_towers({**spec.defaults, **make.keywords["config"]}, hidden, make.keywords["where"])
+        return next(part for part in made if isinstance(part, Projected))
     if make is None or make.func is not with_towers:
         return None
     whole, config = make.keywords["whole"], make.keywords["config"]
