@@ -45,6 +45,7 @@ from _family_configs_qx import CONFIGS_QX
 from _family_configs_z import CONFIGS_Z
 from _family_configs_dv4 import CONFIGS_DV4
 from _family_configs_ph4 import CONFIGS_PH4
+from _family_configs_sm import CONFIGS_SM
 from hypothesis import assume
 from hypothesis import strategies as st
 
@@ -859,7 +860,7 @@ for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, C
              CONFIGS_MA, CONFIGS_BLIP, CONFIGS_MB, CONFIGS_HR, CONFIGS_NH, CONFIGS_FU, CONFIGS_KO, CONFIGS_QX,
              CONFIGS_HV, CONFIGS_NS, CONFIGS_DV4):
     CONFIGS.update(_set)
-CONFIGS_PH4, CONFIGS_TG):
+CONFIGS_PH4, CONFIGS_TG, CONFIGS_SM):
 
 
 def _lfm2_width(config: dict) -> int:
