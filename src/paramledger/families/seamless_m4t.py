@@ -82,9 +82,15 @@ BESIDE = frozenset({
     "t2u_variance_predictor_kernel_size", "t2u_variance_pred_dropout"})
 
 
-def _activation(config: Mapping[str, Any]) -> dict[str, Any]:
-    """An activation without weights of its own: each layer's ffn.act (and the decoder layer's unused activation_fn,
-    line 1206) is an ACT2FN module; PReLU's and xIELU's would hold tensors no table here lists."""
+def _checked(config: Mapping[str, Any]) -> dict[str, Any]:
+    """A width the sinusoidal table can be made at, and an activation without weights of its own."""
+    width = config["hidden_size"]
+    if width in (2, 3):  # (a bool is no width: the reader refuses it)
+        # SeamlessM4TSinusoidalPositionalEmbedding.get_embedding divides by hidden_size // 2 - 1 (line 918)
+        raise ArchitectureError("hidden_size", f"{width} is too narrow for the sinusoidal positions (their table "
+                                "divides by hidden_size // 2 - 1: transformers cannot build it)")
+    # each layer's ffn.act (and the decoder layer's unused activation_fn, line 1210) is an ACT2FN module; PReLU's and
+    # xIELU's hold tensors no table here lists
     act = config["activation_function"]
     if act not in nllb_moe.ACTIVATIONS:
         raise ArchitectureError("activation_function", f"{act!r} is not counted: one of "
@@ -103,7 +109,7 @@ def _not_counted(arch: Any) -> str:
 SEAMLESS_M4T = derived_from(
     bart.M2M_100, model_type="seamless_m4t", causal_lm_class="SeamlessM4TForTextToText",
     source=TF.format("seamless_m4t"), naming=NAMING, keys=KEYS, defaults=DEFAULTS, count_neutral=BESIDE,
-    derive=(_activation,), explain=(_not_counted,),
+    derive=(_checked,), explain=(_not_counted,),
     seq2seq=bart.M2M_100.seq2seq._replace(
         whole_class="SeamlessM4TForTextToText", shared="shared", decoder=DECODER, encoder=ENCODER,
         defaults={"encoder_layers": 24, "encoder_ffn_dim": 8192, "encoder_attention_heads": 16,
