@@ -139,3 +139,15 @@ def test_transformers_cannot_build_the_narrow_widths_refused(width):
 def test_the_cli_refuses_a_weighted_activation_with_status_2(tmp_path):
     refused_by_the_cli(tmp_path, json.dumps({"model_type": "seamless_m4t_v2", "activation_function": "prelu"}),
                        "activation_function: 'prelu' is not counted")
+
+
+@pytest.mark.parametrize("tie", [True, False])
+@pytest.mark.parametrize("model_type", TYPES)
+def test_lora_on_the_text_model_matches_peft(model_type, tie):
+    """text_encoder.embed_tokens tied to shared is an nn.Embedding to PEFT's "all-linear", not a head."""
+    pytest.importorskip("peft")
+    from test_adapters import assert_matches_peft
+
+    config = {"model_type": model_type, **TINY, "tie_word_embeddings": tie}
+    assert_matches_peft(config, r=2, target_modules="all-linear")
+    assert_matches_peft(config, r=3, target_modules="all-linear", use_dora=True, bias="all")
