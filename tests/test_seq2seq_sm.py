@@ -151,3 +151,18 @@ def test_lora_on_the_text_model_matches_peft(model_type, tie):
     config = {"model_type": model_type, **TINY, "tie_word_embeddings": tie}
     assert_matches_peft(config, r=2, target_modules="all-linear")
     assert_matches_peft(config, r=3, target_modules="all-linear", use_dora=True, bias="all")
+
+
+@pytest.mark.parametrize("model_type", TYPES)
+@pytest.mark.parametrize("changes", [{"hidden_size": 1536}, {"vocab_size": 1000}, {"intermediate_size": 1000},
+                                     {"num_hidden_layers": 4}], ids=["width", "vocabulary", "ffn", "depth"])
+def test_the_encoder_follows_a_change_to_the_decoder(model_type, changes):
+    """test_whole_follows_decoder's check: a --set change counted as the config written with it and read again
+    (the depth is the decoder's: decoder_layers, through attribute_map's num_hidden_layers)."""
+    from test_whole_follows_decoder import _assert_follows
+
+    _assert_follows({"model_type": model_type}, changes)
+    if "num_hidden_layers" in changes:
+        inventory = paramledger.inventory(paramledger.load({"model_type": model_type}, **changes))
+        config = {"model_type": model_type, "decoder_layers": 4}
+        assert diff(inventory, build_reference(config)).matches
