@@ -1,5 +1,5 @@
 """Hypothesis strategies: random small configs for the families of set SM (seamless_m4t, seamless_m4t_v2: the text
-model AutoModelForSeq2SeqLM builds), typed here.
+model AutoModelForSeq2SeqLM builds; perceiver: PerceiverForMaskedLM), typed here.
 
 Each spells the keys the way the family's config class does (tests/_family_configs.py's style)."""
 
@@ -39,5 +39,31 @@ def seamless_m4t(draw, model_type: str) -> dict:
     return config
 
 
+@st.composite
+def perceiver(draw) -> dict:
+    """PerceiverConfig for the masked LM: the self-attention heads and the cross-attention heads dividing d_latents,
+    d_model a multiple of 8 (the decoder's 8 heads split its value channels), qk_channels given or not (the self
+    layers' values must stay d_latents wide: v_channels d_latents where qk_channels is), the cross-attention's
+    channels from d_model ("kv") or d_latents ("q") dividing its heads, both widening factors, num_blocks."""
+    heads, cross_heads = draw(st.sampled_from([1, 2, 4])), draw(st.sampled_from([1, 2]))
+    latents = heads * cross_heads * draw(st.integers(1, 6))
+    width = 8 * cross_heads * draw(st.integers(1, 3))
+    config = {"model_type": "perceiver", "vocab_size": draw(st.integers(4, 300)), "d_latents": latents,
+              "d_model": width, "num_latents": draw(st.integers(1, 16)),
+              "num_self_attends_per_block": draw(st.integers(1, 4)), "num_self_attention_heads": heads,
+              "num_cross_attention_heads": cross_heads, "max_position_embeddings": draw(st.integers(1, 64)),
+              "num_blocks": draw(st.integers(1, 3)), "hidden_act": draw(st.sampled_from(["gelu", "relu", "silu"])),
+              "self_attention_widening_factor": draw(st.integers(1, 3)),
+              "cross_attention_widening_factor": draw(st.integers(1, 3)),
+              "cross_attention_shape_for_attention": draw(st.sampled_from(["q", "kv"])),
+              "use_query_residual": draw(booleans)}
+    if draw(booleans):  # query/key channels of every encoder attention, values d_latents wide
+        config.update(qk_channels=heads * cross_heads * draw(st.integers(1, 6)), v_channels=latents)
+    elif draw(booleans):  # the values alone: the cross-attention's too
+        config["v_channels"] = latents
+    return config
+
+
 CONFIGS_SM: dict[str, st.SearchStrategy] = {"seamless_m4t": seamless_m4t("seamless_m4t"),
-                                            "seamless_m4t_v2": seamless_m4t("seamless_m4t_v2")}
+                                            "seamless_m4t_v2": seamless_m4t("seamless_m4t_v2"),
+                                            "perceiver": perceiver()}

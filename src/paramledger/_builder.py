@@ -18,6 +18,7 @@ from .entity_tables import entity_embeddings, entity_head
 from .inventory import Inventory, StampedTensors, Tensor, inventory_from_tensors
 from .naming import Naming
 from .parts._collector import Collector
+from .perceiver_tables import latent_inputs, latent_outputs
 
 
 def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inventory:
@@ -54,7 +55,7 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     # ElectraModel.embeddings_project (a dense matrix: Hugging Face's non-embedding count keeps it)
     if width != d and n.embed_unproject is not None:  # (OPT's project_out, back to the head's width)
         c.linear(n.embed_unproject, width, d, "ffn")
-    if width != d or n.embed_project_always:
+    if (width != d or n.embed_project_always) and arch.num_latents is None:  # (Perceiver's: a cross-attention)
         reads = 3 * width if arch.trigram_input else width  # (MobileBERT's 3-gram concatenation)
         c.linear(n.embed_project, d, reads, "ffn", None, n.embed_project_bias)
     if n.embed_project_norm is not None:  # MobileBertEmbeddings.LayerNorm: NoNorm registers its bias first
@@ -69,6 +70,8 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if arch.entity_vocab_size is not None:  # LUKE's entity tables, after the token embeddings
         entity_embeddings(c, arch)
     _model_extras(c, arch)
+    if arch.num_latents is not None:  # Perceiver's latents and the cross-attention into them (perceiver_tables.py)
+        latent_inputs(c, arch)
     # Every layer of a kind holds the same tensors under its own prefix: build each kind once and
     # share it between the layers (StampedTensors sums it once per kind).
     plan = layer_plan(arch)
@@ -109,6 +112,8 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         c.add(n.hyper_head + ".hc_scale", (1,), "ffn")
     if n.contact_head is not None:  # EsmContactPredictionHead.regression over every layer's attention maps
         c.linear(n.contact_head, 1, arch.num_hidden_layers * arch.num_attention_heads, "ffn", None, True)
+    if arch.num_latents is not None:  # its decoder back from the latents
+        latent_outputs(c, arch)
     head_width = arch.output_embedding_size or width  # the head's own width (RemBERT's output_embedding_size)
     transform_width = d if arch.lm_head_rest else head_width  # (MobileBERT's: hidden wide, the decoder the table's)
     if arch.lm_head_transform:  # a dense layer and a norm before the head (ModernBERT's, BERT's MLM head)
@@ -127,7 +132,9 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     head_bias = n.lm_head_bias if arch.lm_head_bias else None  # held apart, registered before the head's Linear
     if head_bias is not None:
         c.add(head_bias, (rows,), "lm_head")
-    if arch.tie_word_embeddings and n.tied_table_in_head:  # the table under the head's name, the embedding's an alias
+    if arch.num_latents is not None:  # PerceiverEmbeddingDecoder reads the token table in forward: no module
+        pass
+    elif arch.tie_word_embeddings and n.tied_table_in_head:  # the table under the head's name, the embedding's an alias
         before[0] = before[0]._replace(name=lm_head)
         aliases[n.embed + ".weight"] = lm_head
     elif arch.tie_word_embeddings and not n.lm_head_weight_untied:
