@@ -5,9 +5,10 @@ layers (the builder's, ``perceiver.encoder.self_attends``) run over the latents,
 - Before the layers (after the token and position tables, PerceiverTextPreprocessor: embedding_size wide, no
   projection), ``perceiver.embeddings.latents`` (num_latents × hidden_size, a bare Parameter) and the encoder's
   ``cross_attention`` (PerceiverLayer, lines 354-416: the latents query the tables' rows): ``attention.self``'s
-  layernorm1 (hidden_size) and layernorm2 (the tables' width), query (hidden -> latent_cross_qk_channels), key
-  (width -> qk), value (width -> latent_cross_v_channels), ``attention.output.dense`` (v -> hidden), ``layernorm`` and
-  ``mlp.dense1`` / ``mlp.dense2`` (hidden -> latent_cross_intermediate_size -> hidden), every Linear biased.
+  layernorm1 (hidden_size) and layernorm2 (the tables' width), query (hidden -> latent_cross_qk_channels, else the
+  tables' width), key (width -> qk), value (width -> latent_cross_v_channels, else qk), ``attention.output.dense``
+  (v -> hidden), ``layernorm`` and ``mlp.dense1`` / ``mlp.dense2`` (hidden -> latent_cross_widening_factor × hidden
+  -> hidden), every Linear biased.
 - After the layers, PerceiverBasicDecoder (lines 1898-1950) with the arguments PerceiverForMaskedLM gives it:
   ``output_position_encodings.position_embeddings`` (max_position_embeddings × the tables' width, a bare Parameter:
   PerceiverTrainablePositionEncoding) and ``decoding_cross_attention``, a PerceiverLayer whose queries are those
@@ -46,8 +47,9 @@ def latent_inputs(c: Collector, arch: Any) -> None:
     """The latents and the encoder's cross-attention from the tables' rows into them."""
     d, width = arch.hidden_size, arch.embedding_size or arch.hidden_size
     c.add("perceiver.embeddings.latents", (arch.num_latents, d), "attention")  # (the queries: no nn.Embedding)
-    _cross_layer(c, ENCODER, d, width, arch.latent_cross_qk_channels, arch.latent_cross_v_channels,
-                 arch.latent_cross_intermediate_size)
+    qk = arch.latent_cross_qk_channels or width  # (PerceiverAttention: the keys' width, "kv")
+    _cross_layer(c, ENCODER, d, width, qk, arch.latent_cross_v_channels or qk,
+                 (arch.latent_cross_widening_factor or 1) * d)
 
 
 def latent_outputs(c: Collector, arch: Any) -> None:

@@ -97,6 +97,7 @@ def check_structure(arch: Architecture, where: str | None) -> None:
         raise ArchitectureError("embedding_size", f"{arch.embedding_size} is wider than hidden_size="
                                 f"{arch.hidden_size}: the head's columns past the table's would be fewer than none",
                                 where)
+    _latents(arch, where)
     for key, on in (("attn_sub_norm", arch.attn_sub_norm),
                     ("attention_output_gate", arch.attention_output_gate not in ("none", "per_head")),
                     ("attention_lambdas", arch.attention_lambdas)):
@@ -241,3 +242,18 @@ def check_shared_blocks(arch: Architecture, where: str | None) -> None:
     if arch.is_mla or arch.attention_experts:
         raise ArchitectureError("shared_block_layers", "a shared block holds plain multi-head attention (not with "
                                 "kv_lora_rank or attention_experts)", where)
+
+
+LATENT_CROSS = ("latent_cross_qk_channels", "latent_cross_v_channels", "latent_cross_widening_factor")
+
+
+def _latents(arch: Architecture, where: str | None) -> None:
+    """Perceiver's latent array (perceiver_tables.py): its cross-attention's sizes mean nothing without it, and its
+    head is the token table itself (nothing to tie)."""
+    if arch.num_latents is None:
+        for key in LATENT_CROSS:
+            if getattr(arch, key) is not None:
+                raise ArchitectureError(key, "set without num_latents (a Perceiver's latent array)", where)
+    elif arch.tie_word_embeddings:
+        raise ArchitectureError("tie_word_embeddings", "a latent model's head reads the token table in forward: no "
+                                "head of its own to tie (set it false)", where)

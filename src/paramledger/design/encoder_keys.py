@@ -60,16 +60,17 @@ class EncoderKeys:
 
     # Perceiver's latent array (num_latents × hidden_size) read through a cross-attention from the tables (their
     # own width: embedding_size, no projection), and the decoder's cross-attention back to the positions, the head
-    # the token table read in forward (perceiver_tables.py); None: none.  The input cross-attention's query/key and
-    # value channels and its MLP's width:
+    # the token table read in forward (perceiver_tables.py); None: none.  The input cross-attention's query/key
+    # channels (None: the tables' width), value channels (None: its query/key channels) and its MLP's width in
+    # hidden_size (None: 1, PerceiverConfig's cross_attention_widening_factor):
     num_latents: int | None = None
     latent_cross_qk_channels: int | None = None
     latent_cross_v_channels: int | None = None
-    latent_cross_intermediate_size: int | None = None
+    latent_cross_widening_factor: int | None = None
 
     zero_or_more = ("type_vocab_size", "relative_attention_num_buckets", "task_type_vocab_size",
                     "pronunciation_vocab_size", "shape_vocab_size", "pronunciation_embed_dim", "shape_embed_dim")
     positive_or_null = ("embedding_size", "output_embedding_size", "prediction_head_size", "relative_embeddings_size",
                         "max_2d_position_embeddings", "map_inputs_width", "patch_stem_size",
                         "entity_vocab_size", "entity_emb_size", "num_latents", "latent_cross_qk_channels",
-                        "latent_cross_v_channels", "latent_cross_intermediate_size")
+                        "latent_cross_v_channels", "latent_cross_widening_factor")

@@ -14,6 +14,7 @@ self.self_attends num_blocks times): their weights are counted once."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from .._exceptions import ArchitectureError
@@ -80,9 +81,14 @@ def _perceiver(config: Mapping[str, Any]) -> dict[str, Any]:
     wide = _whole("self_attention_widening_factor", config["self_attention_widening_factor"])
     cross_wide = _whole("cross_attention_widening_factor", config["cross_attention_widening_factor"])
     _whole("num_blocks", config["num_blocks"], least=0)
-    return {"head_dim": self_qk // heads, "v_head_dim": latents // heads, "intermediate_size": wide * latents,
-            "latent_cross_qk_channels": cross_qk, "latent_cross_v_channels": cross_v,
-            "latent_cross_intermediate_size": cross_wide * latents}
+    # Sizes that follow d_latents and d_model are left to the design's couplings (None), so --set hidden_size counts
+    # what the config with that d_latents builds: head_dim d_latents / heads, the FFNs the factor × d_latents, the
+    # cross-attention's query/key channels d_model ("kv").
+    return {"head_dim": None if qk is None else self_qk // heads,
+            "v_head_dim": None if qk is None else latents // heads,
+            "intermediate_size": None, "intermediate_ratio": Fraction(wide),
+            "latent_cross_qk_channels": None if qk is None and shape == "kv" else cross_qk,
+            "latent_cross_v_channels": v, "latent_cross_widening_factor": None if cross_wide == 1 else cross_wide}
 
 
 def _blocks(arch: Any) -> str:
