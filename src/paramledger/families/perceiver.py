@@ -68,10 +68,11 @@ def _perceiver(config: Mapping[str, Any]) -> dict[str, Any]:
         raise ArchitectureError("cross_attention_shape_for_attention", f"{shape!r} is not 'q' or 'kv'")
     cross_qk = qk or (latents if shape == "q" else width)
     cross_v = v or cross_qk
-    _split("qk_channels" if qk else "cross_attention_shape_for_attention", cross_qk, "num_cross_attention_heads",
-           cross_heads, "query/key channels of the cross-attention")
-    _split("v_channels" if v else "qk_channels" if qk else "cross_attention_shape_for_attention", cross_v,
-           "num_cross_attention_heads", cross_heads, "value channels of the cross-attention")
+    # (the key whose value the channels are: qk_channels, else d_model or d_latents as the shape chooses)
+    chosen = "qk_channels" if qk else "d_latents" if shape == "q" else "d_model"
+    _split(chosen, cross_qk, "num_cross_attention_heads", cross_heads, "query/key channels of the cross-attention")
+    _split("v_channels" if v else chosen, cross_v, "num_cross_attention_heads", cross_heads,
+           "value channels of the cross-attention")
     # PerceiverForMaskedLM's decoder: d_model value channels over 8 heads (line 826)
     _split("d_model", width, "the decoder's heads", DECODER_HEADS, "value channels of the decoder (d_model)")
     act = config["hidden_act"]
