@@ -24,7 +24,7 @@ from typing import Any
 from .parts._collector import Collector
 
 ENCODER, DECODER = "perceiver.encoder.cross_attention", "perceiver.decoder"
-DECODER_QK_CHANNELS = 8 * 32  # PerceiverForMaskedLM: qk_channels=8 * 32, num_heads=8 (line 824)
+DECODER_QK_CHANNELS = 8 * 32  # PerceiverForMaskedLM: qk_channels=8 * 32, num_heads=8 (lines 825-827)
 DECODER_HEADS = 8
 
 

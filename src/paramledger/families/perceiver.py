@@ -19,9 +19,9 @@ from typing import Any
 
 from .._exceptions import ArchitectureError
 from ..naming import Naming
+from ..perceiver_tables import DECODER_HEADS
 from ._family import Family
 from .nllb_moe import ACTIVATIONS
-from ..perceiver_tables import DECODER_HEADS
 
 TF = "transformers 5.24.0 models/perceiver/configuration_perceiver.py"
 NAMING = Naming(
@@ -55,7 +55,7 @@ def _perceiver(config: Mapping[str, Any]) -> dict[str, Any]:
     for key, value in (("qk_channels", qk), ("v_channels", v)):
         if value is not None:
             _whole(key, value)
-    if latents % cross_heads:  # PerceiverEncoder's own check (line 424)
+    if latents % cross_heads:  # PerceiverEncoder's own check (line 431)
         raise ArchitectureError("num_cross_attention_heads", f"{cross_heads} heads do not divide d_latents={latents}")
     self_qk = qk or latents
     self_v = v or self_qk
@@ -94,7 +94,7 @@ def _perceiver(config: Mapping[str, Any]) -> dict[str, Any]:
 
 def _blocks(arch: Any) -> str:
     return (f"{arch.model_type}: the self-attention layers run num_blocks times over the latents with the same "
-            "weights (PerceiverEncoder.forward): counted once")
+            "weights (PerceiverEncoder.forward, line 496): counted once")
 
 
 PERCEIVER = Family(
