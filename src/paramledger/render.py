@@ -129,7 +129,8 @@ def inventory_table(inv: Inventory) -> str:
         pairs = ", ".join(f"{alias} -> {target}" for alias, target in head.items())
         out.append(f"output head: tied ({pairs}), counted once")
     elif arch is not None and arch.num_latents is not None:  # (PerceiverEmbeddingDecoder: perceiver_tables.py)
-        out.append("output head: the token table read in forward, no module of its own; its bias counted")
+        out.append("output head: the token table read in forward, no module of its own"
+                   + ("; its bias counted" if arch.lm_head_bias else ""))
     else:
         out.append("output head: untied, an independent table counted in full")
     if len(inv.aliases) > len(head) + len(tables):  # a block reused at several depths: its later names
