@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from _hybrid_configs_a import CONFIGS_A
 from _hybrid_configs_b import CONFIGS_B
+from _family_configs_au import CONFIGS_AU
 from _family_configs_c import CONFIGS_C
 from _family_configs_d import CONFIGS_D
 from _family_configs_e import CONFIGS_E
@@ -858,7 +859,7 @@ CONFIGS.update(CONFIGS_H)
 for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, CONFIGS_P, CONFIGS_Q, CONFIGS_R,
              CONFIGS_S, CONFIGS_T, CONFIGS_U, CONFIGS_V, CONFIGS_W, CONFIGS_X, CONFIGS_Y, CONFIGS_Z,
              CONFIGS_MA, CONFIGS_BLIP, CONFIGS_MB, CONFIGS_HR, CONFIGS_NH, CONFIGS_FU, CONFIGS_KO, CONFIGS_QX,
-             CONFIGS_HV, CONFIGS_NS, CONFIGS_DV4):
+             CONFIGS_HV, CONFIGS_NS, CONFIGS_DV4, CONFIGS_AU):
     CONFIGS.update(_set)
 CONFIGS_PH4, CONFIGS_TG, CONFIGS_SM):
 

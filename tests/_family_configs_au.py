@@ -1,0 +1,46 @@
+"""Hypothesis strategies: random small configs for the audio-text families of set AU (Voxtral Realtime, VibeVoice-ASR,
+Kyutai speech-to-text), typed here.
+
+Each spells the keys the way the family's config class does (tests/_family_configs.py's style)."""
+
+from __future__ import annotations
+
+from _family_configs_o import whole
+from hypothesis import strategies as st
+
+booleans = st.booleans()
+
+
+def _set(name: str) -> st.SearchStrategy:
+    """A text strategy of tests/_family_configs.py, drawn when a test runs (that module imports this one)."""
+    return st.deferred(lambda: __import__("_family_configs").CONFIGS[name])
+
+
+def _text(name: str, model_type: str) -> st.SearchStrategy:
+    """``name``'s text strategy under the text_config type the whole config class builds (``model_type``)."""
+    return _set(name).map(lambda config: {**config, "model_type": model_type})
+
+
+@st.composite
+def voxtral_realtime_encoder(draw) -> dict:
+    """VoxtralRealtimeEncoderConfig: each size by its stored name or its attribute_map alias (the heads also by
+    num_key_value_heads, which the map sends to them), head_dim given or left to 64 (null is refused: the class
+    declares an int)."""
+    heads = draw(st.integers(1, 3))
+    sizes = {("hidden_size", "d_model"): heads * draw(st.sampled_from([2, 4, 6])),
+             ("intermediate_size", "encoder_ffn_dim"): draw(st.integers(1, 32)),
+             ("num_hidden_layers", "encoder_layers"): draw(st.integers(1, 2)),
+             ("num_attention_heads", "encoder_attention_heads", "num_key_value_heads"): heads}
+    config = {"model_type": "voxtral_realtime_encoder", "num_mel_bins": draw(st.integers(1, 8))}
+    for names, size in sizes.items():
+        config[draw(st.sampled_from(names))] = size
+    head_dim = draw(st.sampled_from(["absent", 2, 4, 6]))
+    if head_dim != "absent":
+        config["head_dim"] = head_dim
+    return config
+
+
+CONFIGS_AU: dict[str, st.SearchStrategy] = {
+    "voxtral_realtime": whole("voxtral_realtime", "voxtral_realtime_text", _text("mistral", "voxtral_realtime_text"),
+                              voxtral_realtime_encoder(), downsample_factor=st.integers(1, 4)),
+}
