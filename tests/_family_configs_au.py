@@ -5,6 +5,8 @@ Each spells the keys the way the family's config class does (tests/_family_confi
 
 from __future__ import annotations
 
+import math
+
 from _family_configs_o import whole
 from hypothesis import strategies as st
 
@@ -40,7 +42,41 @@ def voxtral_realtime_encoder(draw) -> dict:
     return config
 
 
+@st.composite
+def vibevoice_tokenizer_encoder(draw) -> dict:
+    """VibeVoiceAcousticTokenizerEncoderConfig: a few downsampling ratios, a depth per stage (the stem's first; now and
+    then one more than read), small widths; each key drawn or left to the class's default where that stays small."""
+    ratios = draw(st.lists(st.integers(1, 4), max_size=3))
+    depths = draw(st.lists(st.integers(0, 2), min_size=len(ratios) + 1, max_size=len(ratios) + 2))
+    config = {"model_type": "vibevoice_acoustic_tokenizer_encoder", "downsampling_ratios": ratios, "depths": depths,
+              "num_filters": draw(st.integers(1, 3)), "hidden_size": draw(st.integers(1, 8))}
+    for key, values in (("channels", st.integers(1, 2)), ("kernel_size", st.integers(1, 4)),
+                        ("ffn_expansion", st.integers(1, 3))):
+        if draw(booleans):
+            config[key] = draw(values)
+    return config
+
+
+@st.composite
+def vibevoice_asr(draw) -> dict:
+    """VibeVoiceAsrConfig: a Qwen2 text_config, both tokenizer encoders (the semantic one now and then left out:
+    its init_kwargs, 128 wide at the class's defaults), a chunk size the acoustic hop divides (given, or the
+    default where it divides it), the tying keys drawn (never tied)."""
+    acoustic = draw(vibevoice_tokenizer_encoder())
+    config = {"model_type": "vibevoice_asr", "text_config": {**draw(_set("qwen2")), "model_type": "qwen2"},
+              "acoustic_tokenizer_encoder_config": acoustic}
+    if draw(booleans):
+        config["semantic_tokenizer_encoder_config"] = draw(vibevoice_tokenizer_encoder())
+    hop = math.prod(acoustic["downsampling_ratios"])
+    if 1440000 % hop or draw(booleans):
+        config["acoustic_tokenizer_chunk_size"] = hop * draw(st.integers(1, 5))
+    if draw(booleans):
+        config["tie_word_embeddings"] = draw(booleans)
+    return config
+
+
 CONFIGS_AU: dict[str, st.SearchStrategy] = {
     "voxtral_realtime": whole("voxtral_realtime", "voxtral_realtime_text", _text("mistral", "voxtral_realtime_text"),
                               voxtral_realtime_encoder(), downsample_factor=st.integers(1, 4)),
+    "vibevoice_asr": vibevoice_asr(),
 }

@@ -39,7 +39,8 @@ def test_voxtral_realtimes_tower_projector_and_decoder_at_the_class_defaults():
     assert [inv.component("audio"), inv.component("projector")] == under == [35_566_336, 25_165_824]
     ada = [t for t in inv.tensors if ".ada_rms_norm." in t.name]
     path = "model.language_model.layers.0.ada_rms_norm."
-    assert [(t.name, t.shape) for t in ada] == [(path + "linear1.weight", (32, 3072)), (path + "linear2.weight", (3072, 32))]
+    assert [(t.name, t.shape) for t in ada] == [(path + "linear1.weight", (32, 3072)),
+                                                (path + "linear2.weight", (3072, 32))]
 
 
 @pytest.mark.parametrize(("top", "text"), [(None, None), (None, False), (False, True), (True, False), (False, None)])
@@ -75,6 +76,50 @@ def test_the_voxtral_realtime_decoder_caches_what_transformers_caches(data):
     assert kv_cache(arch, tokens, batch, "fp32").bytes == _cache_bytes(cache)
 
 
+def test_vibevoice_asrs_two_towers_projector_and_decoder_at_the_class_defaults():
+    """At the class defaults: 12,772,521,344 (test_families checks it against transformers); both tokenizer encoders
+    are the audio component, the projector's two paths the projector, each what the reference holds there."""
+    config = {"model_type": "vibevoice_asr", "text_config": {"model_type": "qwen2", "num_hidden_layers": 1}}
+    inv = paramledger.inventory(paramledger.load(config))
+    reference = build_reference(config).tensors
+    under = [sum(math.prod(shape) for name, shape in reference if name.startswith(prefixes))
+             for prefixes in (("model.acoustic_tokenizer_encoder.", "model.semantic_tokenizer_encoder."),
+                              "model.multi_modal_projector.")]
+    assert [inv.component("audio"), inv.component("projector")] == under == [688_309_632, 34_365_440]
+    assert paramledger.inventory(paramledger.load({"model_type": "vibevoice_asr"})).total == 12_772_521_344
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_the_vibevoice_asr_decoder_alone_is_its_text_configs_causal_lm(data):
+    """--text-only: Qwen2ForCausalLM of text_config, tensor by tensor (VibeVoiceAsrConfig takes text_config as
+    given)."""
+    from paramledger.towers import text_only
+
+    config = data.draw(CONFIGS_AU["vibevoice_asr"], label="config")
+    decoder = paramledger.inventory(text_only(paramledger.load(config)))
+    result = diff(decoder, build_reference(config["text_config"]))
+    assert result.matches, result.to_json()
+
+
+@pytest.mark.slow  # a real model per example
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_the_vibevoice_asr_decoder_caches_what_transformers_caches(data):
+    """VibeVoiceAsrForConditionalGeneration run on text: its Qwen2 decoder's cache against transformers' own bytes."""
+    from paramledger.reference import auto_class, hf_config
+
+    config = data.draw(CONFIGS_AU["vibevoice_asr"], label="config")
+    hf = hf_config(config)
+    model = auto_class(hf).from_config(hf).eval()
+    assert type(model).__name__ == "VibeVoiceAsrForConditionalGeneration"
+    tokens, batch = data.draw(st.integers(1, 12), label="tokens"), data.draw(st.integers(1, 2), label="batch")
+    ids = torch.randint(0, hf.text_config.vocab_size, (batch, tokens), generator=torch.Generator().manual_seed(1))
+    with torch.no_grad():
+        cache = model(input_ids=ids, use_cache=True).past_key_values
+    assert kv_cache(paramledger.load(config), tokens, batch, "fp32").bytes == _cache_bytes(cache)
+
+
 def _refused(config: dict, message: str) -> None:
     with pytest.raises(ArchitectureError, match=message) as error:
         paramledger.load(config)
@@ -94,6 +139,25 @@ def _refused(config: dict, message: str) -> None:
      "downsample_factor: must be a positive whole number, got 0"),
     ({"model_type": "voxtral_realtime", "downsample_factor": None},
      "downsample_factor: must be a positive whole number, got None"),
+    ({"model_type": "vibevoice_asr", "acoustic_tokenizer_encoder_config": {"depths": [1, 2]}},
+     r"acoustic_tokenizer_encoder_config.depths: needs 7 entries \(the stem's, then one per downsampling ratio\), "
+     "got 2"),
+    ({"model_type": "vibevoice_asr", "semantic_tokenizer_encoder_config": {"downsampling_ratios": [2, 0]}},
+     r"semantic_tokenizer_encoder_config.downsampling_ratios: must be a list of whole numbers from 1, got \[2, 0\]"),
+    ({"model_type": "vibevoice_asr", "semantic_tokenizer_encoder_config": {"depths": 3}},
+     "semantic_tokenizer_encoder_config.depths: must be a list of whole numbers from 0, got 3"),
+    ({"model_type": "vibevoice_asr", "semantic_tokenizer_encoder_config": {"num_filters": 0}},
+     "semantic_tokenizer_encoder_config.num_filters: must be a positive whole number, got 0"),
+    ({"model_type": "vibevoice_asr", "acoustic_tokenizer_encoder_config": {"ffn_expansion": 1.5}},
+     "acoustic_tokenizer_encoder_config.ffn_expansion: must be a positive whole number, got 1.5"),
+    ({"model_type": "vibevoice_asr", "acoustic_tokenizer_chunk_size": 1000},
+     r"acoustic_tokenizer_chunk_size: must be a positive multiple of the acoustic encoder's hop length \(3200\), "
+     "got 1000"),
+    ({"model_type": "vibevoice_asr", "acoustic_tokenizer_encoder_config": {"downsampling_ratios": [1] * 60,
+                                                                           "depths": [0] * 61}},
+     "acoustic_tokenizer_encoder_config.downsampling_ratios: 60 ratios double num_filters beyond the bound"),
+    ({"model_type": "vibevoice_asr", "semantic_tokenizer_encoder_config": [128]},
+     "semantic_tokenizer_encoder_config: must be a JSON object"),
 ])
 def test_a_config_it_cannot_count_is_one_line(config, message):
     _refused(config, message)
@@ -107,6 +171,11 @@ def test_the_ada_rms_norm_width_is_refused_by_its_key():
         paramledger.inventory(arch).total - 2 * 16 * 3072)
 
 
-def test_the_cli_refuses_a_bad_voxtral_realtime_config_in_one_line_exit_2(tmp_path):
-    refused_by_the_cli(tmp_path, '{"model_type": "voxtral_realtime", "audio_config": {"head_dim": -1}}',
-                       "audio_config.head_dim: must be a positive whole number, got -1")
+@pytest.mark.parametrize(("config", "message"), [
+    ('{"model_type": "voxtral_realtime", "audio_config": {"head_dim": -1}}',
+     "audio_config.head_dim: must be a positive whole number, got -1"),
+    ('{"model_type": "vibevoice_asr", "acoustic_tokenizer_chunk_size": 7}',
+     "acoustic_tokenizer_chunk_size: must be a positive multiple of the acoustic encoder's hop length (3200), got 7"),
+])
+def test_the_cli_refuses_a_bad_config_in_one_line_exit_2(tmp_path, config, message):
+    refused_by_the_cli(tmp_path, config, message)

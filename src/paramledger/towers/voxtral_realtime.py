@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
 from ._kind import TowerKind, positive
 from .audio import sized
