@@ -1,4 +1,4 @@
-"""The audio-text models of set AU (Voxtral Realtime; VibeVoice-ASR, Kyutai speech-to-text once counted): where the
+"""The audio-text models of set AU (Voxtral Realtime, VibeVoice-ASR, Kyutai speech-to-text): where the
 tower, projector and decoder sit, the head's tying, the decoder's cache after a real forward pass and one-line
 refusals for the keys they add.  Each whole model is checked tensor by tensor in tests/test_families.py and
 test_buffers.py (random configs: tests/_family_configs_au.py)."""
@@ -63,6 +63,7 @@ def test_the_voxtral_realtime_decoder_caches_what_transformers_caches(data):
     from paramledger.reference import auto_class, hf_config
 
     config = data.draw(CONFIGS_AU["voxtral_realtime"], label="config")
+    config = {**config, "text_config": _window_over_one(config["text_config"])}
     arch = paramledger.load(config)
     hf = hf_config(config)
     torch.manual_seed(0)
@@ -110,6 +111,7 @@ def test_the_vibevoice_asr_decoder_caches_what_transformers_caches(data):
     from paramledger.reference import auto_class, hf_config
 
     config = data.draw(CONFIGS_AU["vibevoice_asr"], label="config")
+    config = {**config, "text_config": _window_over_one(config["text_config"])}
     hf = hf_config(config)
     model = auto_class(hf).from_config(hf).eval()
     assert type(model).__name__ == "VibeVoiceAsrForConditionalGeneration"
@@ -118,6 +120,54 @@ def test_the_vibevoice_asr_decoder_caches_what_transformers_caches(data):
     with torch.no_grad():
         cache = model(input_ids=ids, use_cache=True).past_key_values
     assert kv_cache(paramledger.load(config), tokens, batch, "fp32").bytes == _cache_bytes(cache)
+
+
+def test_kyutai_speech_to_text_holds_its_codec_after_the_head():
+    """At the class defaults: 2,696,431,425 (test_families checks it against transformers); the Mimi codec is the
+    audio component, registered after lm_head; the token table holds every codebook's rows, the head vocab_size."""
+    inv = paramledger.inventory(paramledger.load({"model_type": "kyutai_speech_to_text"}))
+    assert inv.total == 2_696_431_425 and inv.component("audio") == 79_308_609 and not inv.tied
+    names = [t.name for t in inv.tensors]
+    head = names.index("lm_head.weight")
+    assert names[head - 1] == "model.norm.weight" and all(name.startswith("codec_model.") for name in names[head + 1:])
+    shapes = {t.name: t.shape for t in inv.tensors}
+    assert shapes["model.embed_tokens.embed_tokens.weight"] == (4001 + 32 * 2049 + 1, 2048)
+    assert shapes["lm_head.weight"] == (4001, 2048)
+
+
+def test_kyutai_speech_to_text_decoder_alone_is_refused():
+    from paramledger._exceptions import OptionError
+    from paramledger.towers import text_only
+
+    with pytest.raises(OptionError, match="--text-only: kyutai_speech_to_text: .* always holds its Mimi codec"):
+        text_only(paramledger.load({"model_type": "kyutai_speech_to_text"}))
+
+
+@pytest.mark.slow  # a real model per example
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_the_kyutai_speech_to_text_decoder_caches_what_transformers_caches(data):
+    """KyutaiSpeechToTextForConditionalGeneration run on text and codebook tokens (one row of num_codebooks + 1 ids a
+    step, summed by its embeddings): its sliding cache against transformers' own bytes."""
+    from paramledger.reference import auto_class, hf_config
+
+    config = data.draw(CONFIGS_AU["kyutai_speech_to_text"], label="config")
+    rows = config["vocab_size"] + config["num_codebooks"] * config["codebook_vocab_size"] + 1
+    config = {**_window_over_one(config), "audio_pad_token_id": rows - 1}  # (its forward compares ids with it)
+    hf = hf_config(config)
+    model = auto_class(hf).from_config(hf).eval()
+    tokens, batch = data.draw(st.integers(1, 12), label="tokens"), data.draw(st.integers(1, 2), label="batch")
+    ids = torch.randint(0, config["codebook_vocab_size"], (batch, tokens, config["num_codebooks"] + 1),
+                        generator=torch.Generator().manual_seed(1))
+    with torch.no_grad():
+        cache = model(input_ids=ids, use_cache=True).past_key_values
+    assert kv_cache(paramledger.load(config), tokens, batch, "fp32").bytes == _cache_bytes(cache)
+
+
+def _window_over_one(section: dict) -> dict:
+    """A sliding window of 1 made 2: transformers 5.24.0 then keeps every token (kvcache.py's docstring: we hold
+    none, what the window means), a difference set apart on purpose."""
+    return {**section, "sliding_window": 2} if section.get("sliding_window") == 1 else section
 
 
 def _refused(config: dict, message: str) -> None:
@@ -158,6 +208,35 @@ def _refused(config: dict, message: str) -> None:
      "acoustic_tokenizer_encoder_config.downsampling_ratios: 60 ratios double num_filters beyond the bound"),
     ({"model_type": "vibevoice_asr", "semantic_tokenizer_encoder_config": [128]},
      "semantic_tokenizer_encoder_config: must be a JSON object"),
+    ({"model_type": "kyutai_speech_to_text", "tie_word_embeddings": True},
+     "tie_word_embeddings: True is not supported for kyutai_speech_to_text"),
+    ({"model_type": "kyutai_speech_to_text", "audio_pad_token_id": 70000},
+     "audio_pad_token_id: must be null or a row of the token table .fewer than 69,570"),
+    ({"model_type": "kyutai_speech_to_text", "num_codebooks": -1}, "num_codebooks: must be a whole number from 0"),
+    ({"model_type": "kyutai_speech_to_text", "codebook_vocab_size": 1.5},
+     "codebook_vocab_size: must be a whole number from 0, got 1.5"),
+    ({"model_type": "kyutai_speech_to_text", "codec_config": {"num_semantic_quantizers": 32}},
+     "codec_config.num_semantic_quantizers: must be a whole number below num_quantizers=32, got 32"),
+    ({"model_type": "kyutai_speech_to_text", "codec_config": {"codebook_size": 1000}},
+     "codec_config.codebook_size: must be a power of 2, got 1000"),
+    ({"model_type": "kyutai_speech_to_text", "codec_config": {"compress": 128}},
+     "codec_config.compress: 128 leaves num_filters=64 no channel"),
+    ({"model_type": "kyutai_speech_to_text", "codec_config": {"upsample_groups": 3}},
+     "codec_config.upsample_groups: 3 groups do not divide hidden_size=512"),
+    ({"model_type": "kyutai_speech_to_text", "codec_config": {"frame_rate": 100}},
+     r"codec_config.frame_rate: 100 is above the SEANet's own rate \(25\): the latent stride would be 0"),
+    ({"model_type": "kyutai_speech_to_text", "codec_config": {"num_attention_heads": 7}},
+     "codec_config.num_attention_heads: 7 heads do not divide hidden_size=512"),
+    ({"model_type": "kyutai_speech_to_text", "codec_config": {"upsampling_ratios": [2, 0]}},
+     r"codec_config.upsampling_ratios: must be a list of positive whole numbers, got \[2, 0\]"),
+    ({"model_type": "kyutai_speech_to_text", "codec_config": {"codebook_dim": None}},
+     "codec_config.codebook_dim: must be a positive whole number, got None"),
+    ({"model_type": "kyutai_speech_to_text", "codec_config": {"use_conv_shortcut": "no"}},
+     "codec_config.use_conv_shortcut: must be true or false, got 'no'"),
+    ({"model_type": "kyutai_speech_to_text", "codec_config": {"encoder_config": None, "decoder_config": None}},
+     "codec_config.encoder_config: can only be null .a dropped half., and not both halves"),
+    ({"model_type": "kyutai_speech_to_text", "codec_config": {"num_residual_layers": -1}},
+     "codec_config.num_residual_layers: must be a whole number from 0, got -1"),
 ])
 def test_a_config_it_cannot_count_is_one_line(config, message):
     _refused(config, message)
@@ -174,6 +253,8 @@ def test_the_ada_rms_norm_width_is_refused_by_its_key():
 @pytest.mark.parametrize(("config", "message"), [
     ('{"model_type": "voxtral_realtime", "audio_config": {"head_dim": -1}}',
      "audio_config.head_dim: must be a positive whole number, got -1"),
+    ('{"model_type": "kyutai_speech_to_text", "codec_config": {"codebook_size": 6}}',
+     "codec_config.codebook_size: must be a power of 2, got 6"),
     ('{"model_type": "vibevoice_asr", "acoustic_tokenizer_chunk_size": 7}',
      "acoustic_tokenizer_chunk_size: must be a positive multiple of the acoustic encoder's hop length (3200), got 7"),
 ])

@@ -92,6 +92,8 @@ KEPT = {
     "kimi_linear": KeptInFloat32((), ('dt_bias', 'e_score_correction_bias', 'gate.weight')),
     # kolibri1/modeling_kolibri1.py Kolibri1PreTrainedModel
     "kolibri1": KeptInFloat32((), ('e_score_correction_bias',)),
+    # kyutai_speech_to_text/modeling_kyutai_speech_to_text.py KyutaiSpeechToTextForConditionalGeneration
+    "kyutai_speech_to_text": KeptInFloat32((), ('codec_model',)),
     # longcat_flash/modeling_longcat_flash.py LongcatFlashPreTrainedModel
     "longcat_flash": KeptInFloat32(('classifier.weight',), ()),
     # mimo_v2_flash/modeling_mimo_v2_flash.py MiMoV2FlashPreTrainedModel
