@@ -43,6 +43,7 @@ from _family_configs_w import CONFIGS_W
 from _family_configs_x import CONFIGS_X
 from _family_configs_y import CONFIGS_Y
 from _family_configs_qx import CONFIGS_QX
+from _family_configs_blt import CONFIGS_BLT
 from _family_configs_z import CONFIGS_Z
 from _family_configs_dv4 import CONFIGS_DV4
 from _family_configs_ph4 import CONFIGS_PH4
@@ -859,7 +860,7 @@ CONFIGS.update(CONFIGS_H)
 for _set in (CONFIGS_I, CONFIGS_J, CONFIGS_K, CONFIGS_L, CONFIGS_N, CONFIGS_O, CONFIGS_P, CONFIGS_Q, CONFIGS_R,
              CONFIGS_S, CONFIGS_T, CONFIGS_U, CONFIGS_V, CONFIGS_W, CONFIGS_X, CONFIGS_Y, CONFIGS_Z,
              CONFIGS_MA, CONFIGS_BLIP, CONFIGS_MB, CONFIGS_HR, CONFIGS_NH, CONFIGS_FU, CONFIGS_KO, CONFIGS_QX,
-             CONFIGS_HV, CONFIGS_NS, CONFIGS_DV4, CONFIGS_AU):
+             CONFIGS_HV, CONFIGS_NS, CONFIGS_DV4, CONFIGS_AU, CONFIGS_BLT):
     CONFIGS.update(_set)
 CONFIGS_PH4, CONFIGS_TG, CONFIGS_SM):
 

@@ -34,7 +34,8 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     top = config  # the dtype and quantization_config of a multimodal model are the whole model's
     if family.text_config:
         text = _text_config(family, config, where)
-        notes.append(f"{model_type} is multimodal: counting the whole model ({family.whole.parts_said})"
+        notes.append(family.whole.described if family.whole and family.whole.described else
+                     f"{model_type} is multimodal: counting the whole model ({family.whole.parts_said})"
                      + ("" if family.whole.decoder_alone_refused else
                                             "; --text-only counts the decoder alone") if family.whole else
                      f"{model_type} is multimodal: counting its text decoder (text_config) only")

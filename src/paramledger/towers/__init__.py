@@ -82,6 +82,12 @@ class Whole(NamedTuple):
     # (the whole config, its text_config) -> the text_config as the whole config's class rewrites it before the
     # decoder is built (BlipConfig sets the text's encoder_hidden_size to the tower's width); None: as given
     text_rewritten: Any = None
+    # (the whole config, where) -> towers a rule makes from more than one of its sub-configs, registered first (BLT's
+    # stacks: its global transformer reads encoder_config's width and the whole config's cross_attn_k); None: none
+    made: Any = None
+    # The note a count carries where the whole model is no multimodal one (BLT's stacks); "": "<type> is multimodal:
+    # counting the whole model (its parts_said)"
+    described: str = ""
 
     @property
     def parts_said(self) -> str:
@@ -253,6 +259,8 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
     towers = (*audio, *vision) if whole.audio_first else (*vision, *audio)
     sub = tuple(tower for key, default, kind, prefix in whole.sub_towers
                 for tower in _towers(whole, config, key, default, kind, (prefix,), where))
+    if whole.made is not None:
+        sub += tuple(whole.made(config, where))
     try:
         named = whole.projector(config, towers[0] if towers else None, text_hidden)  # None: no tower (an assistant)
         held = whole.projector_buffers(config, text_hidden) if whole.projector_buffers is not None else ()
