@@ -99,6 +99,21 @@ BROADCAST_KV_HEADS = {
 }
 
 
+NO_CACHE = {
+    # transformers 5.24.0 models/blt: BltModel.forward makes EncoderDecoderCache(DynamicCache(config=BltConfig), ...)
+    # whenever use_cache (BltConfig's default), and DynamicCache reads num_hidden_layers, which BltConfig lacks; its
+    # local encoder and decoder would cache per byte, its global transformer per patch (a length the patcher sets)
+    "blt": "transformers 5.24.0 keeps no KV cache for BLT (BltModel.forward's DynamicCache(config=BltConfig) fails: "
+           "BltConfig has no num_hidden_layers), so there is no cache to size exactly; run it with use_cache=False",
+}
+
+
+def refused(arch: Architecture) -> None:
+    """A design whose KV cache is not sized (NO_CACHE), refused in one line."""
+    if arch.model_type in NO_CACHE:
+        raise OptionError("kv-cache", f"{arch.model_type}: {NO_CACHE[arch.model_type]}")
+
+
 def tokens_held(window: int | None, context: int) -> int:
     """Tokens a layer's cache holds after ``context`` tokens (window: None for a full layer)."""
     return context if window is None else min(context, window - 1)
@@ -331,7 +346,9 @@ def cross_attention_cache(source: Architecture | Inventory, encoder_length: int,
                           dtype: str | DType = "bf16") -> CrossAttentionCache:
     """What the cross-attention layers of ``source`` hold for ``batch`` sequences of an ``encoder_length``-token
     encoder input (0 values for a design without one)."""
-    plan = layer_plan(_architecture(source))
+    arch = _architecture(source)
+    refused(arch)
+    plan = layer_plan(arch)
     for option, value in (("encoder-length", encoder_length), ("batch", batch)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise OptionError(option, f"must be a whole number of at least 1, got {value!r}")
@@ -365,6 +382,7 @@ def kv_cache(source: Architecture | Inventory, context: int, batch: int = 1, dty
              mla_layout: str = "latent") -> KVCache:
     """The KV cache of ``source`` for ``batch`` sequences of ``context`` tokens."""
     arch = _architecture(source)
+    refused(arch)
     check_context(context, batch)
     if mla_layout not in MLA_LAYOUTS:
         raise OptionError("mla-layout", f"unknown layout {mla_layout!r}; one of {', '.join(MLA_LAYOUTS)}")
@@ -402,5 +420,7 @@ def _layer_cache(run: LayerRun, window: int | None, context: int, mla_layout: st
 
 def kv_values_per_token(source: Architecture | Inventory, mla_layout: str = "latent") -> int:
     """Seed 002: 24 layers × 2 × 16 heads × 128 = 98,304 values per token."""
-    plan = layer_plan(_architecture(source))
+    arch = _architecture(source)
+    refused(arch)
+    plan = layer_plan(arch)
     return sum(layer.kv_values_per_token(mla_layout) * layers for layer, layers in plan.kinds)

@@ -10,7 +10,7 @@ from ._exceptions import OptionError
 from ._json import indented
 from .dtypes import get_dtype
 from .inventory import Inventory
-from .kvcache import MLA_LAYOUTS, KVCache
+from .kvcache import MLA_LAYOUTS, NO_CACHE, KVCache
 from .memory import (TOTAL_DEFINITION, MemoryReport, WeightBytes, format_bytes, memory_report, state_label,
                      total_label, weight_bytes, weight_dtype)
 from .memory_text import report_json
@@ -50,11 +50,17 @@ def memory_rows(inv: Inventory, context: int | None = None, kv_dtype: str | None
     # One KV cache and one FLOPs count for every row (they do not depend on the weights' dtype): memory_report
     # at bf16, which has no groups to refuse, its weights swapped per row (a 10^6-layer design sizes its cache once)
     kv_dtype = kv_dtype or REPORT_KV_DTYPE
-    base = None if inv.architecture is None else memory_report(inv, dtype="bf16", kv_dtype=kv_dtype, context=context)
+    try:
+        base = None if inv.architecture is None else memory_report(inv, dtype="bf16", kv_dtype=kv_dtype,
+                                                                   context=context)
+    except OptionError as error:  # a design whose KV cache is not sized (kvcache.NO_CACHE: BLT's): its weights alone
+        if error.option != "kv-cache":
+            raise
+        base = None
     for dtype in (("stored",) if stored else ()) + REPORT_DTYPES:
         chosen = None if dtype == "stored" else weight_dtype(dtype)  # the first row: as the config says (issue #18)
         try:
-            weights = weight_bytes(inv, dtype if base is None else chosen)
+            weights = weight_bytes(inv, dtype if base is None and chosen is not None else chosen)
         except OptionError as error:
             if error.option != "group-size":
                 raise
@@ -121,7 +127,9 @@ def memory_section(inv: Inventory, context: int | None = None, kv_dtype: str | N
                   + f" at {kv.dtype.name}; --context and --kv-dtype change them.")
     out = ["<h2>Memory</h2>", f"<p>{html.escape(intro)}</p>", *_weights_table(rows, kv)]
     if reference is None:
-        return out + ["<p>No KV cache: this inventory has no architecture (layers, heads) to size one from.</p>"]
+        why = ("this inventory has no architecture (layers, heads) to size one from" if inv.architecture is None
+               else NO_CACHE.get(inv.architecture.model_type, ""))  # (kvcache.NO_CACHE: BLT's)
+        return out + [f"<p>No KV cache: {html.escape(why)}.</p>"]
     out += _kv_table(reference)
     # "</" escaped so no text can close the element (as the inventory's JSON below)
     payload = "".join(indented(report_json(reference), 1)).replace("</", "<\\/")
