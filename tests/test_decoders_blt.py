@@ -154,3 +154,18 @@ def test_the_cli_refuses_in_one_line_with_status_2(tmp_path, config, message):
 def test_unknown_sub_config_keys_are_reported():
     arch = paramledger.load(_with(decoder_config__frobnicate=1))
     assert any("decoder_config.frobnicate" in note for note in arch.notes)
+
+
+def test_a_set_width_and_depth_reach_the_stacks_beside_the_design():
+    """--set hidden_size and num_hidden_layers change the local encoder: its cross-attention (one per layer here),
+    its patch projection, the hash table's width and the global transformer's input projection follow, as
+    transformers builds the config with encoder_config so changed."""
+    from paramledger.reference import build_reference, diff
+
+    config = _with(encoder_config__intermediate_size=20)
+    arch = paramledger.load(config).replace(hidden_size=16, num_hidden_layers=3)
+    expected = _with(encoder_config__intermediate_size=20, encoder_config__hidden_size=16,
+                     encoder_config__num_hidden_layers=3)
+    inv, reference = paramledger.inventory(arch), build_reference(expected)
+    assert diff(inv, reference).matches
+    assert [t.name for t in inv.tensors] == [name for name, _ in reference.tensors]

@@ -55,8 +55,12 @@ def blt_design(config: Mapping[str, Any]) -> dict[str, Any]:
     return {"vocab_size": table, "output_vocab_size": None if rows == table else rows,
             "hidden_size": encoder.hidden, "num_hidden_layers": encoder.layers,
             "num_attention_heads": encoder.heads, "num_key_value_heads": encoder.kv_heads,
-            "head_dim": encoder.head_dim, "intermediate_size": encoder.inner, "max_position_embeddings": context,
-            "output_embedding_size": None if decoder.hidden == encoder.hidden else decoder.hidden,
+            # hidden_size // heads, derived where the heads divide the width (so a --set width keeps it so), else
+            # given (the design refuses an undivided width with no head_dim)
+            "head_dim": None if encoder.hidden % encoder.heads == 0 else encoder.head_dim,
+            "intermediate_size": encoder.inner, "max_position_embeddings": context,
+            # the head reads the local decoder's width whatever the design's (a --set hidden_size keeps it)
+            "output_embedding_size": decoder.hidden,
             "hidden_act": encoder.section.get("hidden_act", "silu")}
 
 

@@ -82,8 +82,9 @@ class Whole(NamedTuple):
     # (the whole config, its text_config) -> the text_config as the whole config's class rewrites it before the
     # decoder is built (BlipConfig sets the text's encoder_hidden_size to the tower's width); None: as given
     text_rewritten: Any = None
-    # (the whole config, where) -> towers a rule makes from more than one of its sub-configs, registered first (BLT's
-    # stacks: its global transformer reads encoder_config's width and the whole config's cross_attn_k); None: none
+    # (the whole config, where, the decoder's design) -> towers a rule makes from more than one of its sub-configs and
+    # the design, registered first (BLT's stacks: the global transformer reads the design's width and the whole
+    # config's cross_attn_k, so a --set width reaches them); None: none
     made: Any = None
     # The note a count carries where the whole model is no multimodal one (BLT's stacks); "": "<type> is multimodal:
     # counting the whole model (its parts_said)"
@@ -164,7 +165,7 @@ def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str |
     from ..families import get
 
     own = get(whole.text_model_type)
-    parts = read(whole, config, arch.hidden_size, where)
+    parts = read(whole, config, arch.hidden_size, where, arch)
     try:
         images = whole.image_tokens(config, parts[0]) if whole.image_tokens is not None else None
     except ArchitectureError as error:  # a rule's refusal, said about this config
@@ -248,7 +249,8 @@ def text_only(arch: Any) -> Any:
                             tie_word_embeddings=towers.text_tied, notes=notes)
 
 
-def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str | None) -> tuple[Any, ...]:
+def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str | None,
+         decoder: Any = None) -> tuple[Any, ...]:
     """The towers of a whole multimodal ``config``: its vision tower, by its vision_config's model_type over
     that tower's config class defaults, its audio tower the same way from audio_config, then the projector (which
     reads the first tower registered)."""
@@ -260,7 +262,7 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
     sub = tuple(tower for key, default, kind, prefix in whole.sub_towers
                 for tower in _towers(whole, config, key, default, kind, (prefix,), where))
     if whole.made is not None:
-        sub += tuple(whole.made(config, where))
+        sub += tuple(whole.made(config, where, decoder))
     try:
         named = whole.projector(config, towers[0] if towers else None, text_hidden)  # None: no tower (an assistant)
         held = whole.projector_buffers(config, text_hidden) if whole.projector_buffers is not None else ()

@@ -196,17 +196,27 @@ def hash_rows(config: Mapping[str, Any]) -> int:
     return rows
 
 
-def stacks(config: Mapping[str, Any], where: str | None = None) -> tuple[BltStack, ...]:
+def stacks(config: Mapping[str, Any], where: str | None = None, design: Any = None) -> tuple[BltStack, ...]:
     """Everything BltForCausalLM builds beside the design (the local encoder's table and layers, the head), in
-    registration order (the family's model_order sorts it around the design's)."""
+    registration order (the family's model_order sorts it around the design's).  The local encoder's sizes are the
+    design's (``design``: a --set width or depth reaches its cross-attention, its patch projection, the hash
+    table and the global transformer's input projection as transformers would build them); None: encoder_config's."""
     try:
-        return _stacks({**TOP, **config})
+        return _stacks({**TOP, **config}, design)
     except ArchitectureError as error:
         raise ArchitectureError(error.key, error.message, where) from None
 
 
-def _stacks(config: Mapping[str, Any]) -> tuple[BltStack, ...]:
-    encoder, decoder = stack(config, "encoder_config"), stack(config, "decoder_config")
+def _encoder(config: Mapping[str, Any], design: Any) -> Stack:
+    encoder = stack(config, "encoder_config")
+    if design is None:
+        return encoder
+    return Stack(design.hidden_size, design.num_attention_heads, design.kv_heads, design.num_hidden_layers,
+                 design.intermediate_size, encoder.section)
+
+
+def _stacks(config: Mapping[str, Any], design: Any) -> tuple[BltStack, ...]:
+    encoder, decoder = _encoder(config, design), stack(config, "decoder_config")
     glob = stack(config, "global_config")
     enc, dec = encoder.section, decoder.section
     e, d, g = "model.local_encoder.", "model.local_decoder.", "model.global_transformer."
