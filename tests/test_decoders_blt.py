@@ -169,3 +169,10 @@ def test_a_set_width_and_depth_reach_the_stacks_beside_the_design():
     inv, reference = paramledger.inventory(arch), build_reference(expected)
     assert diff(inv, reference).matches
     assert [t.name for t in inv.tensors] == [name for name, _ in reference.tensors]
+
+
+def test_flops_per_token_are_refused_in_one_line():
+    from paramledger.compute import forward_flops_per_token
+
+    with pytest.raises(OptionError, match="^flops: blt: BLT's global transformer runs once a patch"):
+        forward_flops_per_token(paramledger.load(SMALL), 16)

@@ -68,6 +68,14 @@ TRAINING_DEFINITION = ("6 × N × D: N = the active parameters per token (the to
                        "D = training tokens; attention terms left out")
 
 
+NO_FLOPS = {
+    # transformers 5.24.0 models/blt (BltModel.forward): the local encoder and decoder run a byte at a time, the
+    # global transformer once a patch, and the patcher sets the patches from the bytes' entropy
+    "blt": "BLT's global transformer runs once a patch, whose length its patcher sets from the bytes' entropy: no "
+           "fixed FLOPs per token",
+}
+
+
 def as_inventory(source: Inventory | Architecture) -> Inventory:
     """An inventory as it is, or the inventory of an architecture."""
     if isinstance(source, Inventory):
@@ -150,6 +158,8 @@ def forward_flops_per_token(source: Inventory | Architecture, context: int,
     arch = inv.architecture
     if arch is None:
         raise OptionError("source", "FLOPs need the architecture (heads, head_dim), not a bare tensor list")
+    if arch.model_type in NO_FLOPS:
+        raise OptionError("flops", f"{arch.model_type}: {NO_FLOPS[arch.model_type]}")
     attention = expansion = cross = cross_weights = again = 0
     window = arch.sliding_window
     # each (kind of layer, sliding or not) once, times its layers: a 10⁷-layer design in milliseconds
