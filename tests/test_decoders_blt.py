@@ -176,3 +176,11 @@ def test_flops_per_token_are_refused_in_one_line():
 
     with pytest.raises(OptionError, match="^flops: blt: BLT's global transformer runs once a patch"):
         forward_flops_per_token(paramledger.load(SMALL), 16)
+
+
+def test_the_closed_form_is_refused_in_one_line(cli, tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(SMALL))
+    code, _, err = cli("formula", str(path))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "its stacks beside the local encoder (towers/blt.py) read the encoder's sizes by their own rule" in err

@@ -62,6 +62,9 @@ def stand_in_towers(arch: Any, hidden: Any) -> Any:
         raise OptionError("formula", f"{arch.source}: its encoder is made from the config by another tower's module "
                                      "(Whisper's audio encoder), which the builder cannot trace; --text-only traces "
                                      "the decoder alone")
+    untraced = next((part.untraced for part in arch.towers.parts if getattr(part, "untraced", "")), "")
+    if untraced:  # a tower that reads the decoder's sizes by a rule of its own (BLT's stacks): no symbol reaches it
+        raise OptionError("formula", f"{arch.source}: {untraced}")
     projector = None
     if any(isinstance(part, Projected) for part in arch.towers.parts):
         try:

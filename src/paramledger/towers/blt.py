@@ -167,6 +167,10 @@ class BltStack(NamedTuple):
     Face's num_parameters(exclude_embeddings=True) drops, so no embedding_tables() names them again."""
     tensors_: tuple[Tensor, ...]
     buffers_: tuple[Buffer, ...]
+    # formula_towers.stand_in_towers: why the closed form is refused
+    untraced = ("its stacks beside the local encoder (towers/blt.py) read the encoder's sizes by their own rule, "
+                "which the builder cannot trace symbolically; --text-only is refused too (no class builds the local "
+                "encoder alone)")
 
     def tensors(self) -> list[Tensor]:
         return list(self.tensors_)
