@@ -116,6 +116,8 @@ REFUSALS = [
     (_with(decoder_config__num_key_value_heads=3), "decoder_config.num_key_value_heads: 3 does not divide"),
     (_with(global_config__num_hidden_layers=-1), "global_config.num_hidden_layers: must be a whole number from 0"),
     (_with(encoder_config__num_hidden_layers=0), "encoder_config.num_hidden_layers: must be a whole number from 1"),
+    (_with(patcher_config__num_hidden_layers=10**8), "patcher_config.num_hidden_layers: 100,000,000 is beyond the "
+                                                     "bound of 10,000,000"),
     (_with(decoder_config__intermediate_size=None), "decoder_config.intermediate_size: must be a whole number, got"),
     (_with(encoder_config__intermediate_size=-3), "encoder_config.intermediate_size: must be a whole number from 1"),
     (_with(encoder_config__cross_attn_k=0), "encoder_config.cross_attn_k: must be a whole number from 1, got 0"),

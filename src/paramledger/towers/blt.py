@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError, quoted
 from ..inventory import Buffer, Tensor
-from ..limits import MAX_INTEGER, big
+from ..limits import MAX_INTEGER, MAX_REPEAT, big
 
 _new = tuple.__new__
 TF = "transformers 5.24.0 models/blt/configuration_blt.py"
@@ -118,6 +118,9 @@ def stack(config: Mapping[str, Any], key: str) -> Stack:
         raise ArchitectureError(f"{key}.num_key_value_heads", f"{kv_heads} does not divide num_attention_heads "
                                 f"{heads}")
     layers = size(inner, "num_hidden_layers", f"{key}.num_hidden_layers", 0)
+    if layers > MAX_REPEAT:  # each layer's tensors enumerated (docs/limits.md)
+        raise ArchitectureError(f"{key}.num_hidden_layers", f"{big(layers)} is beyond the bound of {MAX_REPEAT:,} "
+                                "(docs/limits.md)")
     if key != "encoder_config" and inner.get("intermediate_size") is None:  # typed int there, null only here
         raise ArchitectureError(f"{key}.intermediate_size", "must be a whole number, got null")
     width = _or(inner, "intermediate_size", f"{key}.intermediate_size", int(8 * hidden / 3))  # __post_init__'s or
