@@ -117,7 +117,8 @@ REFUSALS = [
     (_with(global_config__num_hidden_layers=-1), "global_config.num_hidden_layers: must be a whole number from 0"),
     (_with(encoder_config__num_hidden_layers=0), "encoder_config.num_hidden_layers: must be a whole number from 1"),
     (_with(patcher_config__num_hidden_layers=10**8), "patcher_config.num_hidden_layers: 100,000,000 is beyond the "
-                                                     "bound of 10,000,000"),
+                                                     "bound of 10,000 a tower's layers are named to"),
+    (_with(encoder_config__num_hidden_layers=10_001), "encoder_config.num_hidden_layers: 10,001 is beyond the bound"),
     (_with(decoder_config__intermediate_size=None), "decoder_config.intermediate_size: must be a whole number, got"),
     (_with(encoder_config__intermediate_size=-3), "encoder_config.intermediate_size: must be a whole number from 1"),
     (_with(encoder_config__cross_attn_k=0), "encoder_config.cross_attn_k: must be a whole number from 1, got 0"),
@@ -186,3 +187,12 @@ def test_the_closed_form_is_refused_in_one_line(cli, tmp_path):
     code, _, err = cli("formula", str(path))
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert "its stacks beside the local encoder (towers/blt.py) read the encoder's sizes by their own rule" in err
+
+
+def test_a_set_depth_past_the_towers_bound_is_one_line():
+    """The local encoder's cross-attention, one per layer, is named layer by layer as a tower's are."""
+    with pytest.raises(ArchitectureError, match="^config: num_hidden_layers: 10,001 is beyond the bound of 10,000 a tower's "
+                                                "layers are named to"):
+        paramledger.load(SMALL).replace(num_hidden_layers=10_001)
+    assert paramledger.inventory(paramledger.load(_with(encoder_config__cross_attn_all_layers=False))
+                                 .replace(num_hidden_layers=10**6)).total > 0  # one cross-attention: the design's

@@ -19,7 +19,8 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError, quoted
 from ..inventory import Buffer, Tensor
-from ..limits import MAX_INTEGER, MAX_REPEAT, big
+from ..limits import MAX_INTEGER, big
+from ._kind import TOWER_LAYERS, depth_bounded
 
 _new = tuple.__new__
 TF = "transformers 5.24.0 models/blt/configuration_blt.py"
@@ -118,9 +119,7 @@ def stack(config: Mapping[str, Any], key: str) -> Stack:
         raise ArchitectureError(f"{key}.num_key_value_heads", f"{kv_heads} does not divide num_attention_heads "
                                 f"{heads}")
     layers = size(inner, "num_hidden_layers", f"{key}.num_hidden_layers", 0)
-    if layers > MAX_REPEAT:  # each layer's tensors enumerated (docs/limits.md)
-        raise ArchitectureError(f"{key}.num_hidden_layers", f"{big(layers)} is beyond the bound of {MAX_REPEAT:,} "
-                                "(docs/limits.md)")
+    depth_bounded(inner, key)  # a tower's layers, named one tensor at a time (the local encoder's cross-attention too)
     if key != "encoder_config" and inner.get("intermediate_size") is None:  # typed int there, null only here
         raise ArchitectureError(f"{key}.intermediate_size", "must be a whole number, got null")
     width = _or(inner, "intermediate_size", f"{key}.intermediate_size", int(8 * hidden / 3))  # __post_init__'s or
@@ -218,6 +217,11 @@ def _encoder(config: Mapping[str, Any], design: Any) -> Stack:
     encoder = stack(config, "encoder_config")
     if design is None:
         return encoder
+    every = flag(encoder.section, "cross_attn_all_layers", "encoder_config.cross_attn_all_layers")
+    if every and design.num_hidden_layers > TOWER_LAYERS:  # (a --set depth: its cross-attention one per layer)
+        raise ArchitectureError("num_hidden_layers", f"{big(design.num_hidden_layers)} is beyond the bound of "
+                                f"{TOWER_LAYERS:,} a tower's layers are named to (docs/limits.md): the local "
+                                "encoder's cross-attention is one per layer (encoder_config.cross_attn_all_layers)")
     return Stack(design.hidden_size, design.num_attention_heads, design.kv_heads, design.num_hidden_layers,
                  design.intermediate_size, encoder.section)
 
