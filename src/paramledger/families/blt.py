@@ -12,7 +12,9 @@ the naming's model_order.  tie_word_embeddings ties lm_head to the local encoder
 _tied_weights_keys), refused where their shapes differ (transformers then builds a head that cannot run).
 
 transformers 5.24.0 cannot keep BLT's KV cache (BltModel.forward's DynamicCache(config=BltConfig) reads
-num_hidden_layers, which BltConfig lacks): kvcache.NO_CACHE refuses memory's cache in one line."""
+num_hidden_layers, which BltConfig lacks): kvcache.NO_CACHE refuses memory's cache in one line, compute.NO_FLOPS
+its FLOPs per token (the global transformer runs once a patch the patcher sizes), and the closed form is refused
+(towers/blt.py's stacks follow the encoder's sizes by a rule no symbol reaches)."""
 
 from __future__ import annotations
 
