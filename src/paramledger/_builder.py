@@ -101,6 +101,10 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         c.add(n.relative_embeddings + ".weight", (arch.relative_embeddings_size, d), "positions")
     if arch.final_norm:
         c.norm(n.final_norm, d, offset=arch.final_norm_bias)
+    if n.rotary_alpha is not None:  # the rotary module's one learned tensor, as long as its inv_freq
+        from .buffers import rotary_width
+
+        c.add(n.rotary_alpha, ((rotary_width(arch) + 1) // 2,), "attention")  # no nn.Embedding: not positions
     if n.hyper_mixer is not None and arch.hc_count:  # Qwen4-Exp's streams mixed into one (parts/hyper_residuals.py)
         from .parts.hyper_connection import GatedResidual
 

@@ -198,6 +198,9 @@ class Naming:
     # a Linear(width -> hidden) before the head, tied to embed_project where the head is tied to the table (NeoMME's
     # unembedding_projection: the factorized table read backwards); None: none
     unembed_project: str | None = None
+    # a learned float32 vector scaling the rotary's inverse frequencies, one per inv_freq entry, registered after the
+    # final norm (MistralLarge4TextRotaryEmbedding.alpha, LeRoPE); None: none
+    rotary_alpha: str | None = None
     # the hyper-connection head collapsing hc_mult residual streams into one before the LM head (HY-V4's and
     # DeepSeek-V4's hc_head: hc_fn (hc_mult, hc_mult × hidden), hc_base, hc_scale); None: none
     hyper_head: str | None = None

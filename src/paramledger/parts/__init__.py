@@ -1,8 +1,9 @@
 """The parts a layer is made of, one module per kind (parts/_protocol.py is the protocol they answer).
 
 ``MIXERS``: the token mixers other than self-attention, each declared by its module's ``MIXER`` (its flat
-keys, names, placement, part and refusals), in the order their keys follow the Architecture's own.  A new
-mixer kind is its module and its name here."""
+keys, names, placement, part and refusals), in the order their keys follow the Architecture's own, or by its
+``MIXERS`` where one module declares several (parts/scaled_mla.py).  A new mixer kind is its module and its name
+here."""
 
 from __future__ import annotations
 
@@ -16,6 +17,12 @@ MIXER_MODULES = ("deltanet", "mamba", "conv", "lightning", "kda", "rglru", "loca
                  "block_indexed_attention", "span_conv_attention", "grouped_conv_layer", "fourier", "relative_bias",
                  "cca", "dual_sublayer", "ngram_attention", "head_gated_mla", "indexed_head_gated_mla",
                  "sliding_head_gated_mla", "mobile_bottleneck_layer", "biased_gate_attention", "qsa_attention",
-                 "funnel_layer", "shared_kv_attention")
+                 "funnel_layer", "shared_kv_attention", "scaled_mla")
 
-MIXERS: tuple[MixerKind, ...] = tuple(import_module(f"{__name__}.{name}").MIXER for name in MIXER_MODULES)
+
+def _declared(name: str) -> tuple[MixerKind, ...]:
+    module = import_module(f"{__name__}.{name}")
+    return getattr(module, "MIXERS", None) or (module.MIXER,)
+
+
+MIXERS: tuple[MixerKind, ...] = tuple(kind for name in MIXER_MODULES for kind in _declared(name))
