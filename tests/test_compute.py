@@ -108,7 +108,7 @@ def test_random_configs_of_every_family_decode_with_our_flops(model_type, data):
     assume(model_type != "phimoe" or arch.num_experts_per_tok == 2)
     assume(longest >= 2)
     context = data.draw(st.integers(2, longest), label="context")
-    ids = torch.randint(0, model.config.vocab_size, (1, context), generator=torch.Generator().manual_seed(2))
+    ids = torch.randint(0, model.config.get_text_config().vocab_size, (1, context), generator=torch.Generator().manual_seed(2))
     # No parameter needs a gradient here.  FlopCounterMode's module tracker hooks every module argument
     # that requires one, and DbrxExperts hands DbrxExpertGLU views of its expert Parameters taken under
     # no_grad (requiring a gradient, with no function to hook): torch raises on those.

@@ -121,12 +121,12 @@ def _run(model, batch: int, tokens: int, decode_steps: int = 0):
     import torch
 
     generator = torch.Generator().manual_seed(1)
-    ids = torch.randint(0, model.config.vocab_size, (batch, tokens), generator=generator)
+    ids = torch.randint(0, model.config.get_text_config().vocab_size, (batch, tokens), generator=generator)
     with torch.no_grad():
         out = model(ids, use_cache=True)
         cache = out.cache
         for step in range(decode_steps):
-            step_ids = torch.randint(0, model.config.vocab_size, (batch, 1), generator=generator)
+            step_ids = torch.randint(0, model.config.get_text_config().vocab_size, (batch, 1), generator=generator)
             cache = model(step_ids, cache=cache, use_cache=True).cache
     return cache
 
@@ -138,8 +138,9 @@ def _cache_bytes(cache) -> int:
     (LinearAttentionLayer) has no keys at all, only its state (_state_bytes)."""
     if hasattr(cache, "rnn_state"):  # xLSTMCache: a recurrent state per layer, no keys
         return 0
-    return sum(0 if getattr(layer, "keys", None) is None  # None: Gemma 3n's shared layers; absent: linear
-               else layer.keys.nbytes + (0 if layer.values is layer.keys else layer.values.nbytes)  # K = V: once
+    return sum((0 if getattr(layer, "keys", None) is None  # None: Gemma 3n's shared layers; absent: linear
+                else layer.keys.nbytes + (0 if layer.values is layer.keys else layer.values.nbytes))  # K = V: once
+               # (a layer reading an earlier one's latent still holds its own indexer's: Mistral Large 4's)
                + (0 if getattr(layer, "indexer_keys", None) is None else layer.indexer_keys.nbytes)
                + _compressor_bytes(layer)
                for layer in cache.layers)

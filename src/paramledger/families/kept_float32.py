@@ -98,6 +98,8 @@ KEPT = {
     "longcat_flash": KeptInFloat32(('classifier.weight',), ()),
     # mimo_v2_flash/modeling_mimo_v2_flash.py MiMoV2FlashPreTrainedModel
     "mimo_v2_flash": KeptInFloat32((), ('e_score_correction_bias', 'mlp.gate.weight')),
+    # mistral_large4/modeling_mistral_large4.py MistralLarge4PreTrainedModel
+    "mistral_large4": KeptInFloat32(('indexer.weights_proj',), ('mlp.gate.weight', 'rotary_emb')),
     # mt5/modeling_mt5.py MT5PreTrainedModel
     "mt5": KeptInFloat32(('wo',), ()),
     # nemotron_h/modeling_nemotron_h.py NemotronHPreTrainedModel
