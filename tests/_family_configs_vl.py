@@ -41,10 +41,64 @@ def _large4_layers(draw, config: dict) -> dict:
 
 MISTRAL_LARGE4_TEXT = _set("glm_moe_dsa").flatmap(_large4_layers)
 
+
+@st.composite
+def _heads(draw) -> dict:
+    """Query heads, KV heads dividing them and a head width of its own (Molmo2VisionAttention's)."""
+    kv = draw(st.integers(1, 3))
+    return {"num_attention_heads": kv * draw(st.integers(1, 2)), "num_key_value_heads": kv,
+            "head_dim": draw(st.integers(1, 8))}
+
+
+@st.composite
+def molmo2_vision(draw) -> dict:
+    """Molmo2VisionConfig: the positions by image_size ([height, width]) or num_position_embeddings, sometimes in
+    the remote code's spellings (image_default_input_size, image_patch_size, image_num_pos)."""
+    patch = draw(st.integers(1, 4))
+    config = {"model_type": "molmo2_vision", **draw(_heads()), "hidden_size": draw(st.integers(1, 24)),
+              "intermediate_size": draw(st.integers(1, 32)), "num_hidden_layers": draw(st.integers(1, 3)),
+              "num_channels": draw(st.integers(1, 3)), "attention_bias": draw(booleans)}
+    legacy = draw(booleans)
+    config["image_patch_size" if legacy else "patch_size"] = patch
+    how = draw(st.sampled_from(["image", "positions", "default"]))
+    if how == "image":
+        sides = [patch * draw(st.integers(1, 4)) + draw(st.integers(0, patch - 1)) for _ in range(2)]
+        config["image_default_input_size" if legacy else "image_size"] = sides
+    elif how == "positions":
+        config["image_num_pos" if legacy else "num_position_embeddings"] = draw(st.integers(1, 40))
+    return config
+
+
+@st.composite
+def molmo2_adapter(draw, depth: int) -> dict:
+    """Molmo2AdapterConfig: the tower layers it reads (any of -depth..depth - 1, as vit_layers sometimes), its own
+    attention's and gated MLP's sizes, the decoder's width it projects to."""
+    layers = draw(st.lists(st.integers(-depth, depth - 1), min_size=1, max_size=3))
+    return {"vit_layers" if draw(booleans) else "vision_feature_layer": layers, **draw(_heads()),
+            "hidden_size": draw(st.integers(1, 24)), "intermediate_size": draw(st.integers(1, 32)),
+            "text_hidden_size": draw(st.integers(1, 32)), "attention_bias": draw(booleans), "mlp_bias": draw(booleans)}
+
+
+def _molmo2_text(config: dict) -> st.SearchStrategy:
+    """Qwen 3's draw (without its window keys) as Molmo2TextConfig spells it: the extra token rows, the q/k norms'
+    layout, norm_after, its bias by the attribute_map's qkv_bias sometimes."""
+    config = {key: value for key, value in config.items()
+              if key not in ("use_sliding_window", "sliding_window", "max_window_layers")}
+    return st.tuples(st.integers(0, 9), st.sampled_from(["qwen3", "olmo"]), booleans, booleans).map(
+        lambda drawn: {**{key: value for key, value in config.items() if not (drawn[3] and key == "attention_bias")},
+                       "additional_vocab_size": drawn[0], "qk_norm_type": drawn[1], "norm_after": drawn[2],
+                       **({"qkv_bias": config.get("attention_bias", False)} if drawn[3] else {})})
+
+
+MOLMO2 = whole("molmo2", "molmo2_text", _set("qwen3").flatmap(_molmo2_text), molmo2_vision()).flatmap(
+    lambda config: molmo2_adapter(config["vision_config"]["num_hidden_layers"]).map(
+        lambda adapter: {**config, "adapter_config": adapter}))
+
 CONFIGS_VL: dict[str, st.SearchStrategy] = {
     "mistral_large4": whole(
         "mistral_large4", "mistral_large4_text", MISTRAL_LARGE4_TEXT, vit("pixtral", step=2),
         spatial_merge_size=st.integers(1, 3),
         vision_feature_layer=st.one_of(st.integers(-2, -1), st.lists(st.integers(-3, -1), min_size=1, max_size=3)),
         multimodal_projector_bias=booleans),
+    "molmo2": MOLMO2,
 }

@@ -100,3 +100,75 @@ def test_mistral_large4s_cache_is_what_transformers_caches(sources, indexers, ro
     hf = hf_config(config)
     model = auto_class(hf, decoder_alone=True).from_config(hf, experts_implementation="eager").eval()
     assert kv_cache(paramledger.load(config), 3, 2, "fp32").bytes == _cache_bytes(_run(model, 2, 3))
+
+
+# ----------------------------------------------------------------- Molmo 2
+SMALL_MOLMO2 = {"model_type": "molmo2",
+                "text_config": {"model_type": "molmo2_text", "num_hidden_layers": 2, "hidden_size": 32,
+                                "intermediate_size": 48, "num_attention_heads": 4, "num_key_value_heads": 2,
+                                "head_dim": 8, "vocab_size": 100, "additional_vocab_size": 7},
+                "vision_config": {"model_type": "molmo2_vision", "hidden_size": 16, "intermediate_size": 24,
+                                  "num_hidden_layers": 3, "num_attention_heads": 2, "num_key_value_heads": 1,
+                                  "head_dim": 8, "image_size": [28, 42], "patch_size": 14},
+                "adapter_config": {"vision_feature_layer": [-1, -3], "hidden_size": 16, "num_attention_heads": 2,
+                                   "num_key_value_heads": 2, "head_dim": 8, "intermediate_size": 40,
+                                   "text_hidden_size": 32}}
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({"text_config": {"qk_norm_type": "gemma"}}, "qk_norm_type: must be \"qwen3\" or \"olmo\", got 'gemma'"),
+    ({"text_config": {"additional_vocab_size": -1}}, "additional_vocab_size: must be a whole number from 0, got -1"),
+    ({"vision_config": {"image_size": [378]}}, r"vision_config.image_size: must be \[height, width\], got \[378\]"),
+    ({"vision_config": {"image_size": [10, 10], "patch_size": 14}},
+     r"vision_config.patch_size: 14 is larger than image_size=\[10, 10\]"),
+    ({"vision_config": {"num_key_value_heads": 0}},
+     "vision_config.num_key_value_heads: must be a positive whole number, got 0"),
+    ({"vision_config": {"attention_bias": "yes"}}, "vision_config.attention_bias: must be true or false, got 'yes'"),
+    ({"vision_config": {"image_num_pos": 0}},
+     "vision_config.num_position_embeddings: must be a positive whole number, got 0"),
+    ({"adapter_config": {"vision_feature_layer": [25]}},
+     "adapter_config.vision_feature_layer: 25 is not one of the 25 layers of vision_config"),
+    ({"adapter_config": {"vit_layers": []}}, r"adapter_config.vision_feature_layer: must be a list of tower layers"),
+    ({"adapter_config": {"text_hidden_size": 0}}, "adapter_config.text_hidden_size: must be a positive whole number"),
+    ({"adapter_config": {"mlp_bias": 1}}, "adapter_config.mlp_bias: must be true or false, got 1"),
+    ({"adapter_config": 3}, "adapter_config: must be a JSON object"),
+    ({"vit_config": {"num_hidden_layers": 27}}, "vit_config: the remote code's layout"),
+])
+def test_a_molmo2_config_it_cannot_count_is_one_line(config, message):
+    _refused({"model_type": "molmo2", **config}, message)
+
+
+def test_the_cli_refuses_a_bad_molmo2_key_in_one_line_with_status_2(tmp_path):
+    refused_by_the_cli(tmp_path, '{"model_type": "molmo2", "adapter_config": {"vision_feature_layer": [-26]}}',
+                       "adapter_config.vision_feature_layer: -26 is not one of the 25 layers of vision_config")
+
+
+def test_molmo2s_decoder_alone_is_refused():
+    with pytest.raises(OptionError, match="molmo2: its decoder alone is no class transformers"):
+        text_only(paramledger.load(SMALL_MOLMO2))
+
+
+@pytest.mark.parametrize("tie", [True, False])
+def test_molmo2s_head_is_never_tied_and_its_positions_are_no_embedding(tie):
+    """Molmo2ForConditionalGeneration declares no tied weights (its table is additional_vocab_size rows longer
+    than the head); the tower's positional_embedding is a bare Parameter, kept in Hugging Face's non-embedding
+    count; the adapter is the projector."""
+    import torch
+    from transformers import AutoConfig, AutoModelForImageTextToText
+
+    config = {**SMALL_MOLMO2, "tie_word_embeddings": tie}
+    ours, (projector, tower) = _sums(config, "model.multi_modal_projector.", "model.vision_tower.")
+    assert (ours["projector"], ours["vision"]) == (projector, tower)
+    with torch.device("meta"):
+        model = AutoModelForImageTextToText.from_config(AutoConfig.for_model(**config))
+    inventory = paramledger.inventory(paramledger.load(config))
+    assert not inventory.tied and inventory["lm_head.weight"].shape == (100, 32)
+    assert inventory["model.language_model.embed_tokens.weight"].shape == (107, 32)
+    assert inventory.non_embedding("hf") == model.num_parameters(exclude_embeddings=True)
+
+
+def test_molmo2s_defaults():
+    """Molmo2Config() whole: its tower, its adapter (to text_hidden_size 3584, not the decoder's 4096) and decoder."""
+    inventory = paramledger.inventory(paramledger.load({"model_type": "molmo2"}))
+    assert inventory.total == 8_694_602_192
+    assert (inventory.components["vision"], inventory.components["projector"]) == (382_505_936, 120_836_608)
