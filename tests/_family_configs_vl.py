@@ -5,7 +5,7 @@ Each spells the keys the way the family's config class does (tests/_family_confi
 from __future__ import annotations
 
 from _family_configs_f import vit
-from _family_configs_l import _set, whole
+from _family_configs_l import _set, got_ocr2_vision, whole
 from hypothesis import strategies as st
 
 booleans = st.booleans()
@@ -13,11 +13,11 @@ booleans = st.booleans()
 
 @st.composite
 def _large4_layers(draw, config: dict) -> dict:
-    """GLM-5's draw (DSA latent attention, experts, dense layers, indexer_types by any spelling) as
+    """GLM-5's draw (its model_type dropped for the whole's text type; DSA latent attention, experts, dense layers, indexer_types by any spelling) as
     MistralLarge4TextConfig spells it: no q LoRA, NoPE layers by no_rope_layers (a list at least as long as the
     layers) or no_rope_layer_interval, layers reading an earlier layer's latent (kv_source_layers), the experts
     sometimes by num_experts (its BC key)."""
-    config = {key: value for key, value in config.items() if key != "q_lora_rank"}
+    config = {key: value for key, value in config.items() if key not in ("q_lora_rank", "model_type")}
     # what runs (the slow checks' forward pass), neither changing a tensor: the latent expanded to every head
     # (repeat_kv reads num_attention_heads // num_key_value_heads), two experts a group at least (the router's topk(2))
     config["num_key_value_heads"] = config["num_attention_heads"]
@@ -83,7 +83,7 @@ def _molmo2_text(config: dict) -> st.SearchStrategy:
     """Qwen 3's draw (without its window keys) as Molmo2TextConfig spells it: the extra token rows, the q/k norms'
     layout, norm_after, its bias by the attribute_map's qkv_bias sometimes."""
     config = {key: value for key, value in config.items()
-              if key not in ("use_sliding_window", "sliding_window", "max_window_layers")}
+              if key not in ("use_sliding_window", "sliding_window", "max_window_layers", "model_type")}
     return st.tuples(st.integers(0, 9), st.sampled_from(["qwen3", "olmo"]), booleans, booleans).map(
         lambda drawn: {**{key: value for key, value in config.items() if not (drawn[3] and key == "attention_bias")},
                        "additional_vocab_size": drawn[0], "qk_norm_type": drawn[1], "norm_after": drawn[2],
@@ -94,6 +94,33 @@ MOLMO2 = whole("molmo2", "molmo2_text", _set("qwen3").flatmap(_molmo2_text), mol
     lambda config: molmo2_adapter(config["vision_config"]["num_hidden_layers"]).map(
         lambda adapter: {**config, "adapter_config": adapter}))
 
+def _unlimited_ocr_text(config: dict) -> st.SearchStrategy:
+    """DeepSeek-V3's draw without latent attention (UnlimitedOcrTextConfig: Llama's attention, head_dim hidden_size
+    // heads), its dense layers by mlp_layer_types or first_k_dense_replace, mlp_bias, its experts sometimes by the
+    attribute_map's num_experts."""
+    config = {key: value for key, value in config.items() if key not in (
+        "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "first_k_dense_replace",
+        "model_type")}
+    layers = config["num_hidden_layers"]
+    dense = st.one_of(st.fixed_dictionaries({"first_k_dense_replace": st.integers(0, layers)}),
+                      st.fixed_dictionaries({"mlp_layer_types": st.lists(st.sampled_from(["dense", "sparse"]),
+                                                                         min_size=layers, max_size=layers)}),
+                      st.just({}))
+    return st.tuples(dense, booleans, booleans).map(lambda drawn: {
+        **{key: value for key, value in config.items() if not (drawn[2] and key == "n_routed_experts")},
+        **drawn[0], "mlp_bias": drawn[1], **({"num_experts": config["n_routed_experts"]} if drawn[2] else {})})
+
+
+@st.composite
+def unlimited_ocr_vision(draw) -> dict:
+    """UnlimitedOcrVisionConfig: GOT-OCR 2.0's SAM draw with its downsampling convs (two or more channel counts: the
+    projector reads the last), a small CLIP encoder without patches of its own."""
+    sam = {key: value for key, value in draw(got_ocr2_vision()).items() if key != "model_type"}
+    sam["downsample_channels"] = draw(st.lists(st.integers(1, 16), min_size=2, max_size=3))
+    encoder = {key: value for key, value in draw(vit("unlimited_ocr_vision_encoder")).items() if key != "model_type"}
+    return {"model_type": "unlimited_ocr_vision", "sam_config": sam, "encoder_config": encoder}
+
+
 CONFIGS_VL: dict[str, st.SearchStrategy] = {
     "mistral_large4": whole(
         "mistral_large4", "mistral_large4_text", MISTRAL_LARGE4_TEXT, vit("pixtral", step=2),
@@ -101,4 +128,6 @@ CONFIGS_VL: dict[str, st.SearchStrategy] = {
         vision_feature_layer=st.one_of(st.integers(-2, -1), st.lists(st.integers(-3, -1), min_size=1, max_size=3)),
         multimodal_projector_bias=booleans),
     "molmo2": MOLMO2,
+    "unlimited_ocr": whole("unlimited_ocr", "unlimited_ocr_text", _set("deepseek_v3").flatmap(_unlimited_ocr_text),
+                           unlimited_ocr_vision()),
 }

@@ -143,6 +143,9 @@ def _cache_bytes(cache) -> int:
                # (a layer reading an earlier one's latent still holds its own indexer's: Mistral Large 4's)
                + (0 if getattr(layer, "indexer_keys", None) is None else layer.indexer_keys.nbytes)
                + _compressor_bytes(layer)
+               # the prompt's keys and values a reference window keeps apart from the decoded ones (Unlimited-OCR's)
+               + (0 if getattr(layer, "prefill_keys", None) is None
+                  else layer.prefill_keys.nbytes + layer.prefill_values.nbytes)
                for layer in cache.layers)
 
 

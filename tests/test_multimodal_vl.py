@@ -172,3 +172,82 @@ def test_molmo2s_defaults():
     inventory = paramledger.inventory(paramledger.load({"model_type": "molmo2"}))
     assert inventory.total == 8_694_602_192
     assert (inventory.components["vision"], inventory.components["projector"]) == (382_505_936, 120_836_608)
+
+
+# ----------------------------------------------------------------- Unlimited-OCR
+SMALL_UNLIMITED_OCR = {
+    "model_type": "unlimited_ocr",
+    "text_config": {"model_type": "unlimited_ocr_text", "num_hidden_layers": 3, "hidden_size": 32,
+                    "intermediate_size": 48, "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 100,
+                    "n_routed_experts": 3, "num_experts_per_tok": 2, "moe_intermediate_size": 8,
+                    "n_shared_experts": 1, "attention_bias": True, "mlp_bias": True},
+    "vision_config": {"sam_config": {"hidden_size": 16, "output_channels": 8, "num_hidden_layers": 2,
+                                     "num_attention_heads": 2, "image_size": 64, "patch_size": 16, "window_size": 2,
+                                     "global_attn_indexes": [1], "mlp_dim": 20, "downsample_channels": [12, 24, 7]},
+                      "encoder_config": {"hidden_size": 24, "intermediate_size": 40, "num_hidden_layers": 2,
+                                         "num_attention_heads": 2, "image_size": 28, "patch_size": 14}}}
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({"vision_config": {"sam_config": {"downsample_channels": [512]}}},
+     r"vision_config.sam_config.downsample_channels: must list at least two positive channel counts, got \[512\]"),
+    ({"vision_config": {"sam_config": {"hidden_size": 10, "num_attention_heads": 3}}},
+     "vision_config.sam_config.num_attention_heads: 3 heads do not divide hidden_size=10"),
+    ({"vision_config": {"sam_config": {"window_size": -1}}},
+     "vision_config.sam_config.window_size: must be a whole number from 0, got -1"),
+    ({"vision_config": {"sam_config": 5}}, "vision_config.sam_config: must be a JSON object"),
+    ({"vision_config": {"encoder_config": {"image_size": [224, 224]}}},
+     r"vision_config.encoder_config.image_size: must be a positive whole number, got \[224, 224\]"),
+    ({"vision_config": {"encoder_config": {"hidden_size": 10, "num_attention_heads": 3}}},
+     "vision_config.encoder_config.num_attention_heads: 3 heads do not divide hidden_size=10"),
+    ({"text_config": {"mlp_layer_types": ["dense"]}},
+     "mlp_layer_types: must list \"dense\" or \"sparse\" for each of the 12 layers, got \\['dense'\\]"),
+    ({"text_config": {"mlp_layer_types": ["moe"] * 12}}, "mlp_layer_types: must list \"dense\" or \"sparse\""),
+])
+def test_an_unlimited_ocr_config_it_cannot_count_is_one_line(config, message):
+    _refused({"model_type": "unlimited_ocr", **config}, message)
+
+
+def test_the_cli_refuses_a_bad_unlimited_ocr_key_in_one_line_with_status_2(tmp_path):
+    refused_by_the_cli(tmp_path, '{"model_type": "unlimited_ocr", "vision_config": {"sam_config": '
+                                 '{"downsample_channels": [1]}}}',
+                       "vision_config.sam_config.downsample_channels: must list at least two positive channel counts")
+
+
+def test_unlimited_ocrs_decoder_alone_is_refused():
+    with pytest.raises(OptionError, match="unlimited_ocr: its decoder alone is no class transformers"):
+        text_only(paramledger.load(SMALL_UNLIMITED_OCR))
+
+
+def test_unlimited_ocrs_projector_separators_tower_and_non_embedding_count():
+    """The projector reads downsample_channels[-1] + the encoder's width (7 + 24); view_separator and image_newline
+    count with it; the CLIP encoder's position table is its only nn.Embedding beside the decoder's."""
+    import torch
+    from transformers import AutoConfig, AutoModelForImageTextToText
+
+    ours, (projector, separator, newline, tower) = _sums(SMALL_UNLIMITED_OCR, "model.multi_modal_projector.",
+                                                         "model.view_separator", "model.image_newline",
+                                                         "model.vision_tower.")
+    assert (ours["projector"], ours["vision"]) == (projector + separator + newline, tower)
+    inventory = paramledger.inventory(paramledger.load(SMALL_UNLIMITED_OCR))
+    assert inventory["model.multi_modal_projector.weight"].shape == (32, 31)
+    with torch.device("meta"):
+        model = AutoModelForImageTextToText.from_config(AutoConfig.for_model(**SMALL_UNLIMITED_OCR))
+    assert inventory.non_embedding("hf") == model.num_parameters(exclude_embeddings=True)
+
+
+def test_unlimited_ocrs_defaults():
+    inventory = paramledger.inventory(paramledger.load({"model_type": "unlimited_ocr"}))
+    assert inventory.total == 3_335_504_128
+    assert (inventory.components["vision"], inventory.components["projector"]) == (398_144_768, 2_625_280)
+
+
+def test_unlimited_ocrs_prompt_is_cached_whole():
+    """UnlimitedOcrDynamicReferenceSlidingWindowLayer keeps every prefill token (prefill_keys, prefill_values): the
+    prompt's cache is every layer's keys and values, as counted."""
+    from paramledger.reference import auto_class, hf_config
+
+    hf = hf_config(SMALL_UNLIMITED_OCR)
+    model = auto_class(hf, decoder_alone=True).from_config(hf, experts_implementation="eager").eval()
+    arch = paramledger.load(SMALL_UNLIMITED_OCR)
+    assert kv_cache(arch, 5, 2, "fp32").bytes == _cache_bytes(_run(model, 2, 5)) == 3 * 2 * 5 * 2 * 16 * 4

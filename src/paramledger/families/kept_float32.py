@@ -122,6 +122,8 @@ KEPT = {
     "t5": KeptInFloat32(('wo',), ()),
     # umt5/modeling_umt5.py UMT5PreTrainedModel
     "umt5": KeptInFloat32(('wo',), ()),
+    # unlimited_ocr: its language model's UnlimitedOcrTextPreTrainedModel (the whole class declares none of its own)
+    "unlimited_ocr": KeptInFloat32((), ('gate.weight',)),
     # voxtral/modeling_voxtral.py VoxtralForConditionalGeneration
     "voxtral": KeptInFloat32((), ('embed_positions',)),
 }
