@@ -90,9 +90,21 @@ def _molmo2_text(config: dict) -> st.SearchStrategy:
                        **({"qkv_bias": config.get("attention_bias", False)} if drawn[3] else {})})
 
 
+def _molmo2_remote(config: dict) -> st.SearchStrategy:
+    """Molmo2Config as drawn, or in the remote code's layout (allenai's releases): vit_config in vision_config's
+    place (model_type "molmo2"), the adapter's layers any whole numbers (Molmo2Config takes them modulo the tower's
+    depth, then cuts the tower to the deepest read)."""
+    vision = config["vision_config"]
+    remote = {**{key: value for key, value in config.items() if key != "vision_config"},
+              "vit_config": {**vision, "model_type": "molmo2"}}
+    layers = st.lists(st.integers(-40, 40), min_size=1, max_size=3)
+    return st.one_of(st.just(config), layers.map(lambda listed: {
+        **remote, "adapter_config": {**config["adapter_config"], "vision_feature_layer": listed}}))
+
+
 MOLMO2 = whole("molmo2", "molmo2_text", _set("qwen3").flatmap(_molmo2_text), molmo2_vision()).flatmap(
     lambda config: molmo2_adapter(config["vision_config"]["num_hidden_layers"]).map(
-        lambda adapter: {**config, "adapter_config": adapter}))
+        lambda adapter: {**config, "adapter_config": adapter})).flatmap(_molmo2_remote)
 
 def _unlimited_ocr_text(config: dict) -> st.SearchStrategy:
     """DeepSeek-V3's draw without latent attention (UnlimitedOcrTextConfig: Llama's attention, head_dim hidden_size

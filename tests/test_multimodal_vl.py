@@ -13,6 +13,7 @@ from test_towers_l import _sums  # our components, the reference's parameters un
 import paramledger
 from paramledger._exceptions import ArchitectureError, OptionError
 from paramledger.kvcache import kv_cache
+from paramledger.reference import build_reference, diff
 from paramledger.towers import text_only
 
 
@@ -132,7 +133,9 @@ SMALL_MOLMO2 = {"model_type": "molmo2",
     ({"adapter_config": {"text_hidden_size": 0}}, "adapter_config.text_hidden_size: must be a positive whole number"),
     ({"adapter_config": {"mlp_bias": 1}}, "adapter_config.mlp_bias: must be true or false, got 1"),
     ({"adapter_config": 3}, "adapter_config: must be a JSON object"),
-    ({"vit_config": {"num_hidden_layers": 27}}, "vit_config: the remote code's layout"),
+    ({"vit_config": 3}, "vit_config: must be a JSON object"),
+    ({"vit_config": {}, "adapter_config": {"vit_layers": [1.5]}},
+     r"adapter_config.vision_feature_layer: must be a list of tower layers, got \[1.5\]"),
 ])
 def test_a_molmo2_config_it_cannot_count_is_one_line(config, message):
     _refused({"model_type": "molmo2", **config}, message)
@@ -165,6 +168,36 @@ def test_molmo2s_head_is_never_tied_and_its_positions_are_no_embedding(tie):
     assert not inventory.tied and inventory["lm_head.weight"].shape == (100, 32)
     assert inventory["model.language_model.embed_tokens.weight"].shape == (107, 32)
     assert inventory.non_embedding("hf") == model.num_parameters(exclude_embeddings=True)
+
+
+REMOTE_MOLMO2 = {**SMALL_MOLMO2, "vision_config": None,
+                 "vit_config": {"model_type": "molmo2", "hidden_size": 16, "intermediate_size": 20,
+                                "num_hidden_layers": 27, "num_attention_heads": 2, "num_key_value_heads": 2,
+                                "head_dim": 8, "image_default_input_size": [28, 28], "image_patch_size": 14,
+                                "image_num_pos": 4},
+                 "adapter_config": {"model_type": "molmo2", "vit_layers": [-3, -9], "hidden_size": 16,
+                                    "num_attention_heads": 2, "num_key_value_heads": 2, "head_dim": 8,
+                                    "intermediate_size": 12, "text_hidden_size": 32}}
+
+
+def test_molmo2s_remote_code_layout_is_read_as_its_config_class_rewrites_it():
+    """allenai's releases ship vit_config (its own spellings, model_type "molmo2") and vit_layers: Molmo2Config
+    takes the layers modulo 27 (24 and 18) and cuts the tower to 25 layers."""
+    inventory = paramledger.inventory(paramledger.load(REMOTE_MOLMO2))
+    assert diff(inventory, build_reference(REMOTE_MOLMO2)).matches
+    names = {t.name for t in inventory.tensors}
+    assert "model.vision_tower.layers.24.mlp.fc2.bias" in names
+    assert "model.vision_tower.layers.25.mlp.fc2.bias" not in names
+    assert inventory["model.vision_tower.positional_embedding"].shape == (4, 16)
+
+
+def test_molmo2s_remote_use_qk_norm_is_expected_true():
+    """Molmo2TextConfig reads no use_qk_norm (the q/k norms are always built): true, the releases' value, is
+    understood; false is said not understood."""
+    assert not any("not understood" in note for note in paramledger.load(
+        {"model_type": "molmo2", "text_config": {"use_qk_norm": True}}).notes)
+    assert any("not understood (they might change the count): use_qk_norm" in note for note in paramledger.load(
+        {"model_type": "molmo2", "text_config": {"use_qk_norm": False}}).notes)
 
 
 def test_molmo2s_defaults():

@@ -19,7 +19,7 @@ from typing import Any
 from .._exceptions import ArchitectureError
 from ..naming import Naming
 from ..towers import Whole
-from ..towers.molmo2 import adapter
+from ..towers.molmo2 import adapter, rewritten
 from ._family import derived_from, multimodal
 from .llama import FAMILIES as LLAMA_FAMILIES
 
@@ -57,17 +57,22 @@ TEXT = derived_from(
               "max_position_embeddings": 36864, "norm_after": False, "tie_word_embeddings": False},
     # read by molmo2_text; norm_after and rope_scaling_layers move no tensor; tie_word_embeddings ties nothing
     count_neutral=QWEN3.count_neutral | {"additional_vocab_size", "qk_norm_type", "norm_after", "rope_scaling_layers",
-                                         "tie_word_embeddings"},
+                                         "tie_word_embeddings", "embedding_dropout", "residual_dropout"},
+    # the remote code's switch (its releases': true), which Molmo2TextConfig does not read: the q/k norms are built
+    expects={"use_qk_norm": True},
     derive=(molmo2_text,))
 
 CONDITIONAL = multimodal(
     TEXT, "molmo2", TF + " (Molmo2Config, vision_config Molmo2VisionConfig, adapter_config Molmo2AdapterConfig)",
-    Whole({"model_type": "molmo2_vision"}, adapter, tie_word_embeddings=False, tie_keys=(),
+    # the tower whatever vision_config's model_type says (Molmo2Config builds Molmo2VisionConfig from it: the remote
+    # code's says "molmo2"), its remote-code vit_config read as the class rewrites it
+    Whole({"model_type": "molmo2_vision"}, adapter, tie_word_embeddings=False, tie_keys=(), vision_kind="molmo2_vision",
+          config_rewritten=rewritten,
           decoder_alone_refused="its decoder alone is no class transformers 5.24.0 builds (Molmo2TextModel has no "
                                 "head and no CausalLM is registered): count the whole model"),
     "Molmo2ForConditionalGeneration")
 CONDITIONAL = dataclasses.replace(CONDITIONAL, count_neutral=CONDITIONAL.count_neutral | {
-    "adapter_config", "image_start_token_id", "low_res_image_start_token_id", "image_end_token_id", "image_patch_id",
+    "adapter_config", "vit_config", "image_col_id", "use_frame_special_tokens", "image_start_token_id", "low_res_image_start_token_id", "image_end_token_id", "image_patch_id",
     "frame_start_token_id", "frame_end_token_id", "image_token_id", "video_token_id"})
 
 FAMILIES = [CONDITIONAL]

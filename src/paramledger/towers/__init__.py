@@ -89,6 +89,9 @@ class Whole(NamedTuple):
     # The note a count carries where the whole model is no multimodal one (BLT's stacks); "": "<type> is multimodal:
     # counting the whole model (its parts_said)"
     described: str = ""
+    # (the whole config) -> the whole config as its class rewrites it before the towers and projector are built
+    # (Molmo2Config moves the remote code's vit_config into vision_config); None: as given
+    config_rewritten: Any = None
 
     @property
     def parts_said(self) -> str:
@@ -254,6 +257,11 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
     """The towers of a whole multimodal ``config``: its vision tower, by its vision_config's model_type over
     that tower's config class defaults, its audio tower the same way from audio_config, then the projector (which
     reads the first tower registered)."""
+    if whole.config_rewritten is not None:
+        try:
+            config = whole.config_rewritten(config)
+        except ArchitectureError as error:  # its refusal, said about this config
+            raise ArchitectureError(error.key, error.message, where) from None
     vision = (_towers(whole, config, "vision_config", whole.vision_config, whole.vision_kind,
                       (whole.vision_prefix, *whole.twin_prefixes), where) if whole.vision_config else ())
     audio = (_towers(whole, config, whole.audio_key, whole.audio_config, whole.audio_kind, (whole.audio_prefix,),

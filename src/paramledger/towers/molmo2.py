@@ -10,7 +10,8 @@ and there is no final norm and no head.  Molmo2VisionConfig reads the remote cod
 Molmo2Adapter (lines 557-590), the projector: image_pooling_2d, a Molmo2VisionAttention over the concatenated
 features of the len(vision_feature_layer) tower layers it reads (its q, k and v hidden_size × that many wide), and
 image_projector, a gated MLP (gate and up biased by mlp_bias) down to text_hidden_size, both read from the whole
-config's adapter_config (Molmo2AdapterConfig), not from the decoder's width."""
+config's adapter_config (Molmo2AdapterConfig), not from the decoder's width.  The remote code's layout (vit_config,
+allenai's releases) is read as Molmo2Config rewrites it (``rewritten``)."""
 
 from __future__ import annotations
 
@@ -109,26 +110,42 @@ def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> Molmo2Tow
 TOWERS = {"molmo2_vision": TowerKind(VISION_DEFAULTS, make)}
 
 
-def feature_layers(adapter: Mapping[str, Any], depth: int) -> list[int]:
+def feature_layers(adapter: Mapping[str, Any], depth: int | None) -> list[int]:
     """adapter_config's vision_feature_layer (or vit_layers): tower layers, each in -depth..depth - 1
-    (Molmo2Config.validate_architecture)."""
+    (Molmo2Config.validate_architecture; ``depth`` None: any, as the remote code's layout takes them modulo)."""
     layers = adapter.get("vit_layers", adapter.get("vision_feature_layer"))
     layers = [24, 18] if layers is None else layers
     if not isinstance(layers, (list, tuple)) or not layers or any(type(i) is not int for i in layers):
         raise ArchitectureError("adapter_config.vision_feature_layer", f"must be a list of tower layers, got "
                                 f"{layers!r}"[:200])
-    wrong = next((i for i in layers if not -depth <= i < depth), None)
+    wrong = None if depth is None else next((i for i in layers if not -depth <= i < depth), None)
     if wrong is not None:
         raise ArchitectureError("adapter_config.vision_feature_layer", f"{wrong} is not one of the {depth} layers of "
                                 "vision_config (Molmo2Config.validate_architecture)")
     return list(layers)
 
 
+def rewritten(config: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Molmo2Config.__post_init__ given the remote code's vit_config (allenai's releases): it is the vision_config
+    where none is given, and then the adapter's layers are taken modulo the tower's depth and the tower is cut to the
+    deepest one read (max + 1 layers)."""
+    legacy = config.get("vit_config")
+    if legacy is None:
+        return config
+    vision = config.get("vision_config")
+    vision = legacy if vision is None else vision
+    if not isinstance(vision, Mapping):
+        raise ArchitectureError("vit_config", "must be a JSON object")
+    depth = positive({**VISION_DEFAULTS, **vision}, "num_hidden_layers", "vision_config")
+    given = section(config, "adapter_config", {})
+    layers = [layer % depth for layer in feature_layers(given, None)]
+    given = {key: value for key, value in given.items() if key != "vit_layers"}
+    return {**config, "vision_config": {**vision, "num_hidden_layers": max(layers) + 1},
+            "adapter_config": {**given, "vision_feature_layer": layers}}
+
+
 def adapter(config: Mapping[str, Any], vision: Any, hidden: int) -> list[tuple[str, tuple[int, ...]]]:
     """Molmo2Adapter: image_pooling_2d over the read layers' features, then image_projector."""
-    if "vit_config" in config and config.get("vision_config") is None:
-        raise ArchitectureError("vit_config", "the remote code's layout (Molmo2Config moves it to vision_config and "
-                                "cuts the tower to the adapter's deepest layer): not counted yet, give vision_config")
     given = section(config, "adapter_config", ADAPTER_DEFAULTS)
     layers = feature_layers(given, vision.num_hidden_layers)
     sizes = {key: positive(given, key, "adapter_config") for key in (
