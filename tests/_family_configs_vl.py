@@ -140,6 +140,10 @@ CONFIGS_VL: dict[str, st.SearchStrategy] = {
         vision_feature_layer=st.one_of(st.integers(-2, -1), st.lists(st.integers(-3, -1), min_size=1, max_size=3)),
         multimodal_projector_bias=booleans),
     "molmo2": MOLMO2,
-    "unlimited_ocr": whole("unlimited_ocr", "unlimited_ocr_text", _set("deepseek_v3").flatmap(_unlimited_ocr_text),
-                           unlimited_ocr_vision()),
+    # the remote code's language_config sometimes (UnlimitedOcrConfig reads it where text_config is absent)
+    "unlimited_ocr": st.tuples(whole("unlimited_ocr", "unlimited_ocr_text",
+                                     _set("deepseek_v3").flatmap(_unlimited_ocr_text), unlimited_ocr_vision()),
+                               booleans).map(lambda drawn: drawn[0] if drawn[1] else {
+                                   **{key: value for key, value in drawn[0].items() if key != "text_config"},
+                                   "language_config": drawn[0]["text_config"]}),
 }

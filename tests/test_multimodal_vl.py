@@ -269,6 +269,16 @@ def test_unlimited_ocrs_projector_separators_tower_and_non_embedding_count():
     assert inventory.non_embedding("hf") == model.num_parameters(exclude_embeddings=True)
 
 
+def test_unlimited_ocrs_remote_language_config_is_its_decoder():
+    """UnlimitedOcrConfig.__post_init__: without text_config, language_config is the decoder's."""
+    config = {key: value for key, value in SMALL_UNLIMITED_OCR.items() if key != "text_config"}
+    config["language_config"] = SMALL_UNLIMITED_OCR["text_config"]
+    inventory = paramledger.inventory(paramledger.load(config))
+    assert diff(inventory, build_reference(config)).matches
+    assert inventory.total == paramledger.inventory(paramledger.load(SMALL_UNLIMITED_OCR)).total
+    _refused({"model_type": "unlimited_ocr", "language_config": 3}, "language_config: must be a JSON object")
+
+
 def test_unlimited_ocrs_defaults():
     inventory = paramledger.inventory(paramledger.load({"model_type": "unlimited_ocr"}))
     assert inventory.total == 3_335_504_128

@@ -65,19 +65,31 @@ TEXT = Family(
     switches=LLAMA_SWITCHES,
     # head_dim is set to hidden_size // heads (UnlimitedOcrTextConfig.__post_init__); the window keeps the image and
     # prompt tokens beside the last sliding_window: the KV cache is not modelled, no tensor changes
-    count_neutral=ROUTING_KEYS | {"mlp_layer_types", "first_k_dense_replace", "head_dim", "topk_method",
-                                  "language_config"},
+    count_neutral=ROUTING_KEYS | {"mlp_layer_types", "first_k_dense_replace", "head_dim", "topk_method"},
     derive=(rules.output_bias_follows("attention_bias"), _mlp_types, rules.no_sliding),
 )
+
+def _language_config(config: Mapping[str, Any], text: Mapping[str, Any]) -> Mapping[str, Any]:
+    """UnlimitedOcrConfig.__post_init__: without text_config, the remote code's language_config is the decoder's,
+    with the config's top-level sliding_window moved into it."""
+    if config.get("text_config") is not None or config.get("language_config") is None:
+        return text
+    language = config["language_config"]
+    if not isinstance(language, Mapping):
+        raise ArchitectureError("language_config", "must be a JSON object")
+    return {**language, **({"sliding_window": config["sliding_window"]} if "sliding_window" in config else {})}
+
 
 CONDITIONAL = multimodal(
     TEXT, "unlimited_ocr", TF + " (UnlimitedOcrConfig, vision_config UnlimitedOcrVisionConfig: sam_config, "
     "encoder_config)",
     Whole({"model_type": "unlimited_ocr_vision"}, unlimited_ocr, projector_prefix="model.", tie_word_embeddings=False,
+          text_rewritten=_language_config,
           decoder_alone_refused="its decoder alone is no class transformers 5.24.0 builds (no CausalLM is registered "
                                 "for unlimited_ocr_text): count the whole model"),
     "UnlimitedOcrForConditionalGeneration")
-CONDITIONAL = dataclasses.replace(CONDITIONAL, count_neutral=CONDITIONAL.count_neutral | {"image_token_id"},
+CONDITIONAL = dataclasses.replace(CONDITIONAL, count_neutral=CONDITIONAL.count_neutral | {"image_token_id",
+                                                                                          "language_config"},
                                   naming=dataclasses.replace(CONDITIONAL.naming, model_order=ORDER))
 
 FAMILIES = [CONDITIONAL]
