@@ -88,6 +88,19 @@ def test_mistral_large4s_defaults_are_its_one_trillion():
     assert (inventory.components["vision"], inventory.components["projector"]) == (1_637_107_712, 67_110_912)
 
 
+def test_mistral_large4s_closed_form_holds_the_rotary_alpha_and_an_untied_head():
+    """paramledger formula traces the eight attention kinds and the learned alpha ((d_rope + 1) // 2, a symbol has no
+    int()); the head stays V × d (checked at the design and at perturbed designs by closed_form itself)."""
+    import sympy
+
+    from paramledger.formula import closed_form
+
+    form = closed_form(paramledger.load({"model_type": "mistral_large4"}))
+    assert form.evaluate(form.total, form.architecture) == 1_051_822_421_536
+    assert form.components["lm_head"] == sympy.Symbol("V", integer=True, nonnegative=True) * sympy.Symbol(
+        "d", integer=True, nonnegative=True)
+
+
 @pytest.mark.parametrize(("sources", "indexers", "rope"), [
     ([0, 0, 2, 3], None, None),  # layer 1 reads layer 0's latent and runs its own indexer: it caches that key
     ([0, 0, 2, 2], ["full", "full", "shared", "shared"], [1, 1, 0, 0]),  # a reusing layer without an indexer: none

@@ -104,7 +104,10 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if n.rotary_alpha is not None:  # the rotary module's one learned tensor, as long as its inv_freq
         from .buffers import rotary_width
 
-        c.add(n.rotary_alpha, ((rotary_width(arch) + 1) // 2,), "attention")  # no nn.Embedding: not positions
+        # (the head's width itself where the whole of it rotates: a symbolic design's has no int())
+        rotated = rotary_width(arch) if arch.partial_rotary_factor != 1 else (
+            arch.qk_rope_head_dim if arch.is_mla else arch.attention_head_dim)
+        c.add(n.rotary_alpha, ((rotated + 1) // 2,), "attention")  # no nn.Embedding: not positions
     if n.hyper_mixer is not None and arch.hc_count:  # Qwen4-Exp's streams mixed into one (parts/hyper_residuals.py)
         from .parts.hyper_connection import GatedResidual
 
