@@ -23,15 +23,16 @@ def _large4_layers(draw, config: dict) -> dict:
     config["num_key_value_heads"] = config["num_attention_heads"]
     config["n_routed_experts"] = max(config["n_routed_experts"], 2)
     layers = config["num_hidden_layers"]
-    how = draw(st.sampled_from(["default", "interval", "list"]))
+    how, interval = draw(st.sampled_from(["default", "interval", "list"])), 4
     if how == "interval":
-        config["no_rope_layer_interval"] = draw(st.integers(1, 4))
+        config["no_rope_layer_interval"] = interval = draw(st.integers(1, 4))
     elif how == "list":
         config["no_rope_layers"] = draw(st.lists(st.sampled_from([0, 1]), min_size=layers, max_size=layers + 2))
-    if draw(booleans):
+    rope = config.get("no_rope_layers") or [int((i + 1) % interval != 0) for i in range(layers)]
+    if draw(booleans):  # an earlier owner that rotates as the layer does (the forward pass reads its "rope"/"nope")
         sources: list[int] = []
         for layer in range(layers):
-            owners = [i for i in range(layer) if sources[i] == i]
+            owners = [i for i in range(layer) if sources[i] == i and rope[i] == rope[layer]]
             sources.append(draw(st.sampled_from([layer, *owners])))
         config["kv_source_layers"] = sources
     if draw(booleans):
