@@ -211,7 +211,12 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
         parts.append(ngram_embedding(arch, ple))
     dense = _new(DenseFFN, (d, ffn_size or arch.ffn_size, arch.mlp_gated, arch.mlp_bias, arch.ffn_sub_norm,
                             arch.learned_activation, arch.mlp_down_bias))
-    if arch.router_hidden_size and ffn in (MOE, FIRST_MOE):  # ZAYA's MLP router over the experts and a skip expert
+    if arch.global_scale_ffn and ffn is not None:  # Inkling's FFNs: global scales, 3-D shared experts
+        from ..parts.inkling_ffn import InklingFFN
+
+        parts.append(_new(InklingFFN, (d, ffn_size or arch.ffn_size, arch.num_experts if ffn == MOE else 0,
+                                       arch.expert_size, arch.n_shared_experts)))
+    elif arch.router_hidden_size and ffn in (MOE, FIRST_MOE):  # ZAYA's MLP router over the experts and a skip expert
         from ..parts.mlp_router import MlpRoutedExperts
 
         parts.append(_new(MlpRoutedExperts, (d, arch.num_experts, arch.expert_size, arch.router_hidden_size,

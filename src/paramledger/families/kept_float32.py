@@ -82,6 +82,9 @@ KEPT = {
     # hy_v4_vl/modeling_hy_v4_vl.py HYV4VLForConditionalGeneration; HYV4VLPreTrainedModel
     "hy_v4_vl": KeptInFloat32((), ('base', 'e_score_correction_bias', 'fn', 'gate.weight', 'hc_base', 'hc_fn',
                                    'hc_scale', 'k_norm', 'lm_head', 'scale', 'sinks', 'weights_proj')),
+    # inkling/modeling_inkling.py InklingPreTrainedModel
+    "inkling_text": KeptInFloat32((), ('attn_sconv', 'e_score_correction_bias', 'gate.global_scale', 'k_sconv',
+                                     'mlp_sconv', 'v_sconv')),
     # deepseek_v3/modeling_deepseek_v3.py DeepseekV3PreTrainedModel
     "kimi_k25": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
     # instructblip/modeling_instructblip.py InstructBlipPreTrainedModel

@@ -17,7 +17,8 @@ MIXER_MODULES = ("deltanet", "mamba", "conv", "lightning", "kda", "rglru", "loca
                  "block_indexed_attention", "span_conv_attention", "grouped_conv_layer", "fourier", "relative_bias",
                  "cca", "dual_sublayer", "ngram_attention", "head_gated_mla", "indexed_head_gated_mla",
                  "sliding_head_gated_mla", "mobile_bottleneck_layer", "biased_gate_attention", "qsa_attention",
-                 "funnel_layer", "shared_kv_attention", "scaled_mla")
+                 "funnel_layer", "shared_kv_attention", "scaled_mla", "inkling_attention",
+                 "inkling_sliding_attention")
 
 
 def _declared(name: str) -> tuple[MixerKind, ...]:

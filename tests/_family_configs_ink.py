@@ -1,0 +1,60 @@
+"""Hypothesis strategies: random small configs for the Inkling types of set "ink" (docs/notes/decoders-ink.md).
+
+Each spells the keys the way InklingTextConfig does (tests/_family_configs.py's style), with the spellings a
+checkpoint uses (sconv_kernel_size, sliding_window, num_local_experts: its attribute_map) drawn too."""
+
+from __future__ import annotations
+
+from _family_configs_d import _typed, booleans
+from hypothesis import strategies as st
+
+
+def _heads(draw) -> tuple[int, int]:
+    kv = draw(st.sampled_from([1, 2, 4]))
+    return kv * draw(st.sampled_from([1, 2])), kv
+
+
+@st.composite
+def inkling_text(draw) -> dict:
+    """Full and sliding layers at their own head counts and widths (layer_types, local_layer_ids or the default
+    every-sixth pattern), dense and sparse MLPs (mlp_layer_types, dense_mlp_idx or all sparse), the experts' width
+    (moe_intermediate_size, or intermediate_size beside dense_intermediate_size), shared experts (none too), the
+    relative bank's sizes, the conv kernel, and keys that change no count (tying, unpadded_vocab_size, MTP)."""
+    layers = draw(st.integers(1, 7))
+    heads, kv = _heads(draw)
+    swa_heads, swa_kv = _heads(draw)
+    experts = draw(st.integers(1, 5))
+    config = {"vocab_size": draw(st.integers(4, 200)), "hidden_size": draw(st.integers(1, 24)),
+              "num_hidden_layers": layers, "num_attention_heads": heads, "num_key_value_heads": kv,
+              "head_dim": draw(st.integers(1, 8)), "swa_num_attention_heads": swa_heads,
+              "swa_num_key_value_heads": swa_kv, "swa_head_dim": draw(st.integers(1, 8)),
+              "d_rel": draw(st.integers(1, 6)), "rel_extent": draw(st.integers(1, 12)),
+              draw(st.sampled_from(["sliding_window_size", "sliding_window"])): draw(st.integers(1, 12)),
+              draw(st.sampled_from(["conv_kernel_size", "sconv_kernel_size"])): draw(st.integers(1, 5)),
+              "intermediate_size": draw(st.integers(1, 40)), "moe_intermediate_size": draw(st.integers(1, 16)),
+              draw(st.sampled_from(["n_routed_experts", "num_local_experts"])): experts,
+              "num_experts_per_tok": draw(st.integers(1, experts)), "n_shared_experts": draw(st.integers(0, 3))}
+    placement = draw(st.sampled_from(["types", "local", "default"]))
+    if placement == "types":
+        config["layer_types"] = draw(st.lists(st.sampled_from(["hybrid", "hybrid_sliding"]), min_size=layers,
+                                              max_size=layers))
+    elif placement == "local":
+        config["local_layer_ids"] = draw(st.lists(st.integers(0, layers - 1), max_size=layers, unique=True))
+    mlp = draw(st.sampled_from(["types", "first", "default"]))
+    if mlp == "types":
+        config["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
+                                                  max_size=layers))
+    elif mlp == "first":
+        config["dense_mlp_idx"] = draw(st.integers(0, layers))
+    if draw(booleans):  # a checkpoint's dense width apart: intermediate_size is then the experts'
+        config["dense_intermediate_size"] = draw(st.integers(1, 40))
+    if draw(booleans):
+        config.update(tie_word_embeddings=draw(booleans), unpadded_vocab_size=config["vocab_size"] - 1,
+                      num_mtp_layers=draw(st.integers(1, 2)), log_scaling_n_floor=draw(st.integers(1, 8)))
+    return config
+
+
+_STRATEGIES = {"inkling_text": inkling_text}
+
+CONFIGS_INK: dict[str, st.SearchStrategy] = {model_type: _typed(model_type, strategy())
+                                             for model_type, strategy in _STRATEGIES.items()}
