@@ -76,8 +76,10 @@ def inkling_layers(config: Mapping[str, Any]) -> dict[str, Any]:
         "layer_types": tuple(LAYER_TYPES[k] for k in kinds),
         "mlp_only_layers": tuple(i for i, k in enumerate(mlp) if k == "dense"),
     }
-    if "sparse" in mlp:
-        _whole(config, "n_routed_experts", 1)  # InklingExperts of none would route to no expert
+    if "sparse" in mlp:  # the experts' count by whichever of its keys the config gives last (attribute_map)
+        _whole(config, [key for key in config if key in ("n_routed_experts", "num_local_experts")][-1], 1)
+    else:  # no layer routes: the experts' keys size nothing
+        values.update(num_experts=0, num_experts_per_tok=0)
     if not values["inkling_sliding_layers"]:  # no layer slides: the window is read by none
         values.update(sliding_window=None, inkling_swa_num_attention_heads=None,
                       inkling_swa_num_key_value_heads=None, inkling_swa_head_dim=None)

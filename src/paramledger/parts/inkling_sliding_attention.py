@@ -43,6 +43,10 @@ def _check(arch: Any, where: str | None) -> None:
                                     where)
     if arch.inkling_sliding_layers:
         kernel(arch, where)
+        heads, kv_heads = arch.inkling_swa_num_attention_heads, arch.inkling_swa_num_key_value_heads
+        if heads % kv_heads:  # InklingAttention's num_key_value_groups: the forward pass repeats whole groups
+            raise ArchitectureError("inkling_swa_num_key_value_heads", f"{kv_heads} does not divide "
+                                    f"inkling_swa_num_attention_heads={heads}", where)
         if not arch.sliding_window:
             raise ArchitectureError("sliding_window", "required with inkling_sliding_layers (the sliding layers' "
                                     "relative bias spans it)", where)
