@@ -120,3 +120,41 @@ def test_the_mtp_layers_and_the_unpadded_head_change_no_count():
     plain = paramledger.inventory(paramledger.load(INKLING)).total
     extra = {"num_mtp_layers": 2, "mtp_local_layer_ids": [0], "unpadded_vocab_size": 60, "tie_word_embeddings": True}
     assert paramledger.inventory(paramledger.load({**INKLING, **extra})).total == plain
+
+
+def test_a_config_spelled_as_the_release_spells_it_is_understood_whole():
+    """The keys of thinkingmachines' text_config that transformers never reads (use_sconv, use_embed_norm, q_bias, ...)
+    describe what it builds: understood, no note, and the count still transformers' (checkpoint spellings of the
+    window, the kernel, the context and the dense width)."""
+    from test_families import assert_matches_reference
+
+    config = {key: value for key, value in INKLING.items() if key not in ("layer_types", "mlp_layer_types",
+                                                                        "moe_intermediate_size")}
+    config.update(local_layer_ids=[0, 2], dense_mlp_idx=1, dense_intermediate_size=24, model_max_length=64,
+                  use_embed_norm=True, use_sconv=True, use_global_scale=True, use_gate_bias=True, q_bias=False,
+                  o_bias=False, gate_activation="sigmoid", norm_after_topk=True, shared_expert_sink=True,
+                  route_scale=8.0, logits_mup_width_multiplier=16.0, log_scaling_n_floor=128000,
+                  final_logit_softcapping=None, torch_dtype="bfloat16")
+    assert not [note for note in paramledger.load(config).notes if "use_" in note or "_bias" in note]
+    assert_matches_reference(config)
+    refused = paramledger.load({**config, "use_sconv": False}).notes  # a checkpoint transformers would not build
+    assert [note for note in refused if "use_sconv" in note]
+
+
+def test_the_conv_states_float32_at_a_16_bit_dtype_is_said_on_every_count():
+    """transformers keeps the four convs' states in float32 at bfloat16 (twice what kv_cache prices at bf16): the
+    count says so rather than price it."""
+    from transformers import AutoModelForCausalLM
+
+    from paramledger.reference import hf_config
+
+    cfg = hf_config(INKLING)
+    cfg._experts_implementation = "eager"
+    torch.manual_seed(0)
+    model = AutoModelForCausalLM.from_config(cfg, dtype=torch.bfloat16).eval()
+    with torch.no_grad():
+        cache = model(torch.randint(0, 64, (BATCH, 5)), use_cache=True).cache
+    ours = kv_cache(paramledger.load(INKLING), context=5, batch=BATCH, dtype="bf16")
+    assert ours.bytes == _cache_bytes(cache)
+    assert 2 * ours.state_bytes == _state_bytes(cache)
+    assert any("float32" in note for note in paramledger.load(INKLING).notes)

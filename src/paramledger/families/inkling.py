@@ -92,6 +92,12 @@ def inkling_layers(config: Mapping[str, Any]) -> dict[str, Any]:
 
 
 
+def _float32_states_note(arch: Any) -> str:
+    return ("the four short convs of each layer keep their state in float32 whatever the model's dtype "
+            "(InklingShortConvolution computes in float32; cache_utils.py stores what it is given): at a 16-bit dtype "
+            "transformers holds twice the state bytes the cache figure prices")
+
+
 FAMILIES = [] if "inkling_attention" not in MIXER_MODULES else [
     Family(
         model_type="inkling_text",
@@ -111,16 +117,24 @@ FAMILIES = [] if "inkling_attention" not in MIXER_MODULES else [
         # no rotary (the relative bias places tokens); the layers hold Inkling's FFNs; never tied
         switches={**LLAMA_SWITCHES, "position_embedding_type": "none", "global_scale_ffn": True,
                   "tie_word_embeddings": False},
-        # unpadded_vocab_size drops logits only; log scaling, route_scale, the sink, the muP multiplier and the
-        # router's eps are numerics; local_layer_ids, mlp_layer_types, dense_mlp_idx and dense_intermediate_size are
-        # read by the rule; the MTP keys describe layers the class does not build (model.mtp.* is ignored on load);
+        # unpadded_vocab_size drops logits only; log scaling, route_scale, the sink, the muP multiplier, the router's
+        # eps, its activation and normalisation (the release's gate_activation, norm_after_topk) are numerics;
+        # local_layer_ids, mlp_layer_types, dense_mlp_idx and dense_intermediate_size are read by the rule; the MTP
+        # keys describe layers the class does not build (model.mtp.* is ignored on load);
         # tie_word_embeddings: no InklingTextConfig field, and InklingForCausalLM ties nothing whatever it says
         count_neutral=frozenset({"unpadded_vocab_size", "log_scaling_n_floor", "log_scaling_alpha",
                                  "local_layer_ids", "mlp_layer_types", "dense_mlp_idx", "dense_intermediate_size",
                                  "shared_expert_sink", "route_scale", "logits_mup_width_multiplier",
                                  "embedding_multiplier", "rms_norm_eps_moe_gate", "num_mtp_layers",
                                  "chain_hidden_post_norm", "mtp_hidden_states_first", "mtp_local_layer_ids",
-                                 "tie_word_embeddings", "number_of_conv_states"}),
+                                 "tie_word_embeddings", "number_of_conv_states", "gate_activation",
+                                 "norm_after_topk"}),
+        # the release's keys (thinkingmachines' config.json text_config, as its SGLang code reads it) that transformers
+        # never reads, with the values that describe what InklingForCausalLM builds: the embedding norm, the short
+        # convs, the global scales, the router's score correction (a buffer), no q or o bias
+        expects={"use_embed_norm": True, "use_sconv": True, "use_global_scale": True, "use_gate_bias": True,
+                 "q_bias": False, "o_bias": False},
         derive=(inkling_layers,),
+        explain=(_float32_states_note,),
     ),
 ]
