@@ -54,7 +54,42 @@ def inkling_text(draw) -> dict:
     return config
 
 
-_STRATEGIES = {"inkling_text": inkling_text}
+@st.composite
+def inkling_vision(draw) -> dict:
+    """InklingVisionConfig: patch and temporal sizes of a few prime factors (2 or more: plan_out_scales builds no
+    other), fewer layers than scales (scipy's assignment) or more (argmin), by either depth key; its own widths,
+    which the whole config overrides (text_hidden_size) or no tensor reads (hidden_size, heads)."""
+    config = {"patch_size": draw(st.sampled_from([2, 3, 4, 6, 8, 10, 12])),
+              "temporal_patch_size": draw(st.sampled_from([2, 3, 4])),
+              draw(st.sampled_from(["num_hidden_layers", "n_layers"])): draw(st.integers(1, 9)),
+              "num_channels": draw(st.integers(1, 4))}
+    if draw(booleans):
+        config.update(text_hidden_size=draw(st.integers(1, 50)), hidden_size=draw(st.integers(1, 50)))
+    return config
+
+
+@st.composite
+def inkling_audio(draw) -> dict:
+    """InklingAudioConfig: the mel bins and their values, by either spelling (attribute_map)."""
+    return {draw(st.sampled_from(["n_mel_bins", "num_codebooks"])): draw(st.integers(1, 6)),
+            draw(st.sampled_from(["mel_vocab_size", "codebook_size"])): draw(st.integers(1, 8)),
+            **({"text_hidden_size": draw(st.integers(1, 50))} if draw(booleans) else {})}
+
+
+@st.composite
+def inkling_mm_model(draw) -> dict:
+    """The whole model: inkling_text's decoder as text_config, each tower's sub-config given or left to its class's
+    defaults (the vision tower's 24 layers at patch 40), the MTP section and token ids (no tensor)."""
+    config = {"text_config": {**draw(inkling_text()), "model_type": "inkling_text"}}
+    for key, strategy in (("vision_config", inkling_vision()), ("audio_config", inkling_audio())):
+        if draw(st.integers(0, 3)):
+            config[key] = draw(strategy)
+    if draw(booleans):
+        config.update(mtp_config={"num_nextn_predict_layers": draw(st.integers(1, 3))}, image_token_id=3)
+    return config
+
+
+_STRATEGIES = {"inkling_text": inkling_text, "inkling_mm_model": inkling_mm_model}
 
 CONFIGS_INK: dict[str, st.SearchStrategy] = {model_type: _typed(model_type, strategy())
                                              for model_type, strategy in _STRATEGIES.items()}

@@ -12,13 +12,15 @@ model.mtp.* on load (_keys_to_ignore_on_load_unexpected)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ArchitectureError
 from ..naming import Naming
 from ..parts import MIXER_MODULES
-from ._family import Family, same
+from ..towers import Whole, no_projector
+from ._family import Family, multimodal, same
 from ._tables import LLAMA_SWITCHES
 
 TF = "transformers 5.24.0 models/inkling/configuration_inkling.py"
@@ -98,43 +100,67 @@ def _float32_states_note(arch: Any) -> str:
             "transformers holds twice the state bytes the cache figure prices")
 
 
-FAMILIES = [] if "inkling_attention" not in MIXER_MODULES else [
-    Family(
-        model_type="inkling_text",
-        causal_lm_class="InklingForCausalLM",
-        source=TF,
-        naming=NAMING,
-        keys=same("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads",
-                  "head_dim", "d_rel", "rel_extent", "intermediate_size", "moe_intermediate_size",
-                  "num_experts_per_tok", "n_shared_experts", "max_position_embeddings", "hidden_act",
-                  swa_num_attention_heads="inkling_swa_num_attention_heads",
-                  swa_num_key_value_heads="inkling_swa_num_key_value_heads", swa_head_dim="inkling_swa_head_dim",
-                  sliding_window_size="sliding_window", sliding_window="sliding_window",
-                  conv_kernel_size="sconv_kernel_size", sconv_kernel_size="sconv_kernel_size",
-                  n_routed_experts="num_experts", num_local_experts="num_experts",
-                  model_max_length="max_position_embeddings"),
-        defaults=DEFAULTS,
-        # no rotary (the relative bias places tokens); the layers hold Inkling's FFNs; never tied
-        switches={**LLAMA_SWITCHES, "position_embedding_type": "none", "global_scale_ffn": True,
-                  "tie_word_embeddings": False},
-        # unpadded_vocab_size drops logits only; log scaling, route_scale, the sink, the muP multiplier, the router's
-        # eps, its activation and normalisation (the release's gate_activation, norm_after_topk) are numerics;
-        # local_layer_ids, mlp_layer_types, dense_mlp_idx and dense_intermediate_size are read by the rule; the MTP
-        # keys describe layers the class does not build (model.mtp.* is ignored on load);
-        # tie_word_embeddings: no InklingTextConfig field, and InklingForCausalLM ties nothing whatever it says
-        count_neutral=frozenset({"unpadded_vocab_size", "log_scaling_n_floor", "log_scaling_alpha",
-                                 "local_layer_ids", "mlp_layer_types", "dense_mlp_idx", "dense_intermediate_size",
-                                 "shared_expert_sink", "route_scale", "logits_mup_width_multiplier",
-                                 "embedding_multiplier", "rms_norm_eps_moe_gate", "num_mtp_layers",
-                                 "chain_hidden_post_norm", "mtp_hidden_states_first", "mtp_local_layer_ids",
-                                 "tie_word_embeddings", "number_of_conv_states", "gate_activation",
-                                 "norm_after_topk"}),
-        # the release's keys (thinkingmachines' config.json text_config, as its SGLang code reads it) that transformers
-        # never reads, with the values that describe what InklingForCausalLM builds: the embedding norm, the short
-        # convs, the global scales, the router's score correction (a buffer), no q or o bias
-        expects={"use_embed_norm": True, "use_sconv": True, "use_global_scale": True, "use_gate_bias": True,
-                 "q_bias": False, "o_bias": False},
-        derive=(inkling_layers,),
-        explain=(_float32_states_note,),
-    ),
-]
+TEXT = Family(
+    model_type="inkling_text",
+    causal_lm_class="InklingForCausalLM",
+    source=TF,
+    naming=NAMING,
+    keys=same("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads",
+              "head_dim", "d_rel", "rel_extent", "intermediate_size", "moe_intermediate_size",
+              "num_experts_per_tok", "n_shared_experts", "max_position_embeddings", "hidden_act",
+              swa_num_attention_heads="inkling_swa_num_attention_heads",
+              swa_num_key_value_heads="inkling_swa_num_key_value_heads", swa_head_dim="inkling_swa_head_dim",
+              sliding_window_size="sliding_window", sliding_window="sliding_window",
+              conv_kernel_size="sconv_kernel_size", sconv_kernel_size="sconv_kernel_size",
+              n_routed_experts="num_experts", num_local_experts="num_experts",
+              model_max_length="max_position_embeddings"),
+    defaults=DEFAULTS,
+    # no rotary (the relative bias places tokens); the layers hold Inkling's FFNs; never tied
+    switches={**LLAMA_SWITCHES, "position_embedding_type": "none", "global_scale_ffn": True,
+              "tie_word_embeddings": False},
+    # unpadded_vocab_size drops logits only; log scaling, route_scale, the sink, the muP multiplier, the router's
+    # eps, its activation and normalisation (the release's gate_activation, norm_after_topk) are numerics;
+    # local_layer_ids, mlp_layer_types, dense_mlp_idx and dense_intermediate_size are read by the rule; the MTP
+    # keys describe layers the class does not build (model.mtp.* is ignored on load);
+    # tie_word_embeddings: no InklingTextConfig field, and InklingForCausalLM ties nothing whatever it says
+    count_neutral=frozenset({"unpadded_vocab_size", "log_scaling_n_floor", "log_scaling_alpha",
+                             "local_layer_ids", "mlp_layer_types", "dense_mlp_idx", "dense_intermediate_size",
+                             "shared_expert_sink", "route_scale", "logits_mup_width_multiplier",
+                             "embedding_multiplier", "rms_norm_eps_moe_gate", "num_mtp_layers",
+                             "chain_hidden_post_norm", "mtp_hidden_states_first", "mtp_local_layer_ids",
+                             "tie_word_embeddings", "number_of_conv_states", "gate_activation",
+                             "norm_after_topk"}),
+    # the release's keys (thinkingmachines' config.json text_config, as its SGLang code reads it) that transformers
+    # never reads, with the values that describe what InklingForCausalLM builds: the embedding norm, the short
+    # convs, the global scales, the router's score correction (a buffer), no q or o bias
+    expects={"use_embed_norm": True, "use_sconv": True, "use_global_scale": True, "use_gate_bias": True,
+             "q_bias": False, "o_bias": False},
+    derive=(inkling_layers,),
+    explain=(_float32_states_note,),
+)
+
+
+def _towers_after_decoder(naming: Naming) -> Naming:
+    """InklingModel registers language_model, audio_tower, vision_tower (then the head): the towers after the
+    decoder's final norm."""
+    decoder = (naming.embed, naming.layer.partition(".{i}")[0], naming.final_norm)
+    return dataclasses.replace(naming, model_order=(*decoder, "model.audio_tower", "model.vision_tower",
+                                                    naming.lm_head))
+
+
+# InklingForConditionalGeneration (modeling_inkling.py lines 1203-1219): InklingModel (the decoder under
+# language_model, then the audio and vision towers, towers/inkling.py, each whatever its sub-config's model_type says
+# and given the decoder's width) and lm_head, never tied (_tied_weights_keys = {}); no projector (the towers project
+# into the decoder's width themselves).  --text-only counts the decoder alone (InklingForCausalLM).
+WHOLE = Whole({"model_type": "inkling_vision"}, no_projector, tie_word_embeddings=False, tie_keys=(),
+              vision_kind="inkling_vision", audio_config={"model_type": "inkling_audio"}, audio_kind="inkling_audio",
+              renamed=_towers_after_decoder, text_width_key="text_hidden_size")
+CONDITIONAL = multimodal(TEXT, "inkling_mm_model", "transformers 5.24.0 models/inkling/configuration_inkling.py "
+                         "(InklingConfig)", WHOLE, "InklingForConditionalGeneration")
+# the whole config's own keys: token ids, and the MTP section InklingConfig folds into text_config (layers the class
+# does not build)
+CONDITIONAL = dataclasses.replace(CONDITIONAL, count_neutral=CONDITIONAL.count_neutral | {
+    "image_token_id", "audio_token_id", "image_bos_token_id", "audio_bos_token_id", "mtp_config", "audio_config",
+    "tie_word_embeddings"})
+
+FAMILIES = [] if "inkling_attention" not in MIXER_MODULES else [TEXT, CONDITIONAL]

@@ -83,6 +83,8 @@ KEPT = {
     "hy_v4_vl": KeptInFloat32((), ('base', 'e_score_correction_bias', 'fn', 'gate.weight', 'hc_base', 'hc_fn',
                                    'hc_scale', 'k_norm', 'lm_head', 'scale', 'sinks', 'weights_proj')),
     # inkling/modeling_inkling.py InklingPreTrainedModel
+    "inkling_mm_model": KeptInFloat32((), ('attn_sconv', 'e_score_correction_bias', 'gate.global_scale', 'k_sconv',
+                                         'mlp_sconv', 'v_sconv')),
     "inkling_text": KeptInFloat32((), ('attn_sconv', 'e_score_correction_bias', 'gate.global_scale', 'k_sconv',
                                      'mlp_sconv', 'v_sconv')),
     # deepseek_v3/modeling_deepseek_v3.py DeepseekV3PreTrainedModel

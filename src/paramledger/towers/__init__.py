@@ -92,6 +92,9 @@ class Whole(NamedTuple):
     # (the whole config) -> the whole config as its class rewrites it before the towers and projector are built
     # (Molmo2Config moves the remote code's vit_config into vision_config); None: as given
     config_rewritten: Any = None
+    # The sub-configs' key the whole config's class sets to the decoder's hidden_size before its towers are built
+    # (InklingConfig.__post_init__: text_hidden_size), which the towers read; "": none
+    text_width_key: str = ""
 
     @property
     def parts_said(self) -> str:
@@ -262,6 +265,10 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
             config = whole.config_rewritten(config)
         except ArchitectureError as error:  # its refusal, said about this config
             raise ArchitectureError(error.key, error.message, where) from None
+    if whole.text_width_key:  # each sub-config given the decoder's width (a bad one is left to be refused below)
+        config = {**config, **{key: {**(config.get(key) or {}), whole.text_width_key: text_hidden}
+                               for key in ("vision_config", whole.audio_key)
+                               if isinstance(config.get(key) or {}, Mapping)}}
     vision = (_towers(whole, config, "vision_config", whole.vision_config, whole.vision_kind,
                       (whole.vision_prefix, *whole.twin_prefixes), where) if whole.vision_config else ())
     audio = (_towers(whole, config, whole.audio_key, whole.audio_config, whole.audio_kind, (whole.audio_prefix,),
