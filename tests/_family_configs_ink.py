@@ -89,7 +89,36 @@ def inkling_mm_model(draw) -> dict:
     return config
 
 
-_STRATEGIES = {"inkling_text": inkling_text, "inkling_mm_model": inkling_mm_model}
+@st.composite
+def inkling2_text(draw) -> dict:
+    """Inkling 2's full and sliding layers at their own sizes (layer_types, or the default every-sixth pattern), layer 0
+    of either type, routed experts on every layer by either key for the experts' width (intermediate_size is
+    moe_intermediate_size) and count, a head of unpadded_vocab_size rows, the numerics that change no count."""
+    layers = draw(st.integers(1, 7))
+    heads, kv = _heads(draw)
+    swa_heads, swa_kv = _heads(draw)
+    experts = draw(st.integers(1, 5))
+    vocab = draw(st.integers(4, 200))
+    config = {"vocab_size": vocab, "unpadded_vocab_size": draw(st.integers(1, vocab)),
+              "hidden_size": draw(st.integers(1, 24)), "num_hidden_layers": layers, "num_attention_heads": heads,
+              "num_key_value_heads": kv, "head_dim": draw(st.integers(1, 8)), "swa_num_attention_heads": swa_heads,
+              "swa_num_key_value_heads": swa_kv, "swa_head_dim": draw(st.integers(1, 8)),
+              "d_rel": draw(st.integers(1, 6)), "rel_extent": draw(st.integers(1, 12)),
+              draw(st.sampled_from(["sliding_window_size", "sliding_window"])): draw(st.integers(1, 12)),
+              draw(st.sampled_from(["conv_kernel_size", "sconv_kernel_size"])): draw(st.integers(1, 5)),
+              draw(st.sampled_from(["moe_intermediate_size", "intermediate_size"])): draw(st.integers(1, 16)),
+              draw(st.sampled_from(["n_routed_experts", "num_local_experts"])): experts,
+              "num_experts_per_tok": draw(st.integers(1, experts))}
+    if draw(booleans):
+        config["layer_types"] = draw(st.lists(st.sampled_from(["hybrid", "hybrid_sliding"]), min_size=layers,
+                                              max_size=layers))
+    if draw(booleans):
+        config.update(n_layers_per_attn_res_block=draw(st.integers(1, 4)), tie_word_embeddings=draw(booleans),
+                      mlp_up_softcap=5.0)
+    return config
+
+
+_STRATEGIES = {"inkling_text": inkling_text, "inkling_mm_model": inkling_mm_model, "inkling2_text": inkling2_text}
 
 CONFIGS_INK: dict[str, st.SearchStrategy] = {model_type: _typed(model_type, strategy())
                                              for model_type, strategy in _STRATEGIES.items()}

@@ -8,7 +8,7 @@ import json
 
 import pytest
 from _cli_refusal import refused_by_the_cli
-from _family_configs_ink import inkling_text
+from _family_configs_ink import inkling2_text, inkling_text
 from hypothesis import given, settings
 from test_hybrids import _model
 from test_kvcache import _cache_bytes, _state_bytes
@@ -87,7 +87,7 @@ def test_inklings_cache_on_random_configs_equals_what_transformers_holds(config)
     ({"d_rel": 0}, r"d_rel: must be positive, got 0"),
     ({"rel_extent": 0}, r"rel_extent: must be positive, got 0"),
     ({"conv_kernel_size": 0}, r"conv_kernel_size: must be positive, got 0"),
-    ({"conv_kernel_size": None}, r"conv_kernel_size: required with Inkling's attention layers"),
+    ({"conv_kernel_size": None}, r"conv_kernel_size: required with "),
     ({"sliding_window_size": None}, r"sliding_window_size: required with inkling_sliding_layers"),
 ])
 def test_bad_inkling_keys_are_refused_in_one_line_naming_the_key(changes, message):
@@ -158,3 +158,70 @@ def test_the_conv_states_float32_at_a_16_bit_dtype_is_said_on_every_count():
     assert ours.bytes == _cache_bytes(cache)
     assert 2 * ours.state_bytes == _state_bytes(cache)
     assert any("float32" in note for note in paramledger.load(INKLING).notes)
+
+
+# Inkling 2: full layers with dynamic k/v convs, sliding ones with plain ones, layer 0 full, a head of 60 rows
+INKLING2 = {"model_type": "inkling2_text", "pad_token_id": 0, "eos_token_id": 1, "vocab_size": 64,
+            "unpadded_vocab_size": 60, "hidden_size": 16, "num_hidden_layers": 4, "num_attention_heads": 4,
+            "num_key_value_heads": 2, "head_dim": 4, "swa_num_attention_heads": 2, "swa_num_key_value_heads": 1,
+            "swa_head_dim": 6, "sliding_window_size": 4, "d_rel": 3, "rel_extent": 7, "conv_kernel_size": 3,
+            "intermediate_size": 6, "n_routed_experts": 3, "num_experts_per_tok": 2,
+            "layer_types": ["hybrid", "hybrid_sliding", "hybrid_sliding", "hybrid"]}
+
+
+@pytest.mark.parametrize(("prompt", "decoded"), [(2, 0), (6, 0), (5, 2), (2, 5)])
+def test_inkling2s_cache_and_conv_states_equal_what_transformers_holds(prompt, decoded):
+    cache = _decode(_model(INKLING2), prompt, decoded)
+    ours = _ours(INKLING2, prompt + decoded)
+    assert ours.sliding_layers == 2
+    assert ours.bytes == _cache_bytes(cache) > 0
+    assert ours.state_bytes == _state_bytes(cache) == BATCH * 3 * 4 * (2 * (6 + 6 + 8 + 8) + 4 * 2 * 16)
+
+
+@settings(max_examples=10, deadline=None)
+@given(config=inkling2_text())
+def test_inkling2s_cache_on_random_configs_equals_what_transformers_holds(config):
+    # a window of 1 keeps every token in transformers 5.24.0 ([-0:]; paramledger holds none, what it means); token
+    # ids within the head's rows
+    window = "sliding_window" if "sliding_window" in config else "sliding_window_size"
+    config = {"model_type": "inkling2_text", "pad_token_id": 0, "eos_token_id": 0, **config,
+              window: max(2, config[window])}
+    config["vocab_size"] = config["unpadded_vocab_size"]
+    cache = _decode(_model(config), 5, 2)
+    ours = _ours(config, 7)
+    assert (ours.bytes, ours.state_bytes) == (_cache_bytes(cache), _state_bytes(cache))
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"layer_types": ["hybrid", "full", "hybrid", "hybrid"]},
+     r"layer_types: must list 'hybrid' or 'hybrid_sliding' for each of the 4 layers"),
+    ({"n_routed_experts": 0}, r"n_routed_experts: must be a whole number of 1 or more, got 0"),
+    ({"swa_num_key_value_heads": 3, "swa_num_attention_heads": 4},
+     r"swa_num_key_value_heads: 3 does not divide inkling_swa_num_attention_heads=4"),
+    ({"swa_head_dim": None}, r"swa_head_dim: required with "),
+    ({"d_rel": 0}, r"d_rel: must be positive, got 0"),
+    ({"conv_kernel_size": None}, r"conv_kernel_size: required with Inkling 2's layers"),
+    ({"sliding_window_size": None}, r"sliding_window_size: required with Inkling 2's sliding layers"),
+    ({"unpadded_vocab_size": 0}, r"unpadded_vocab_size: must be positive, got 0"),
+])
+def test_bad_inkling2_keys_are_refused_in_one_line_naming_the_key(changes, message):
+    with pytest.raises(ArchitectureError, match=message) as caught:
+        paramledger.load({**INKLING2, **changes})
+    assert "\n" not in str(caught.value)
+
+
+def test_a_bad_inkling2_key_exits_with_status_2(tmp_path):
+    refused_by_the_cli(tmp_path, json.dumps({**INKLING2, "n_routed_experts": 0}), "n_routed_experts: must be a whole")
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"inkling2_first_layers": (1,), "num_hidden_layers": 2, "d_rel": 2, "rel_extent": 2, "sconv_kernel_size": 2,
+      "num_experts": 2, "num_experts_per_tok": 1}, r"inkling2_first_layers: must be \[0\], got \[1\]"),
+    ({"inkling2_full_layers": (0,)}, r"sconv_kernel_size: required with Inkling 2's layers"),
+    ({"inkling2_full_layers": (0,), "sconv_kernel_size": 2, "d_rel": 2, "rel_extent": 2},
+     r"num_experts: required with Inkling 2's layers"),
+])
+def test_inkling2s_flat_keys_are_refused_alone_in_one_line(fields, message):
+    with pytest.raises(ArchitectureError, match=message):
+        paramledger.Architecture.from_mapping({"vocab_size": 8, "hidden_size": 8, "num_hidden_layers": 1,
+                                               "num_attention_heads": 2, **fields})

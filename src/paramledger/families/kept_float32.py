@@ -82,6 +82,10 @@ KEPT = {
     # hy_v4_vl/modeling_hy_v4_vl.py HYV4VLForConditionalGeneration; HYV4VLPreTrainedModel
     "hy_v4_vl": KeptInFloat32((), ('base', 'e_score_correction_bias', 'fn', 'gate.weight', 'hc_base', 'hc_fn',
                                    'hc_scale', 'k_norm', 'lm_head', 'scale', 'sinks', 'weights_proj')),
+    # inkling2/modeling_inkling2.py Inkling2PreTrainedModel
+    "inkling2_text": KeptInFloat32((), ('attention_input', 'e_score_correction_bias', 'final_input', 'mlp.gate.weight',
+                                      'mlp_input', 'post_attention_convolution', 'post_mlp_convolution',
+                                      'sconv.conv1d')),
     # inkling/modeling_inkling.py InklingPreTrainedModel
     "inkling_mm_model": KeptInFloat32((), ('attn_sconv', 'e_score_correction_bias', 'gate.global_scale', 'k_sconv',
                                          'mlp_sconv', 'v_sconv')),

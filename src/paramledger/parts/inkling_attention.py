@@ -90,11 +90,12 @@ def kernel(arch: Any, where: str | None) -> None:
 
 
 def _check(arch: Any, where: str | None) -> None:
-    if not arch.inkling_attention_layers:  # engaged by a size alone
+    if not arch.inkling_attention_layers:  # engaged by a size alone (Inkling 2's layers read them too)
         for key in ("d_rel", "rel_extent"):
-            if getattr(arch, key) is not None and not arch.inkling_sliding_layers:
+            if getattr(arch, key) is not None and not (arch.inkling_sliding_layers or arch.inkling2_full_layers
+                                                       or arch.inkling2_sliding_layers or arch.inkling2_first_layers):
                 raise ArchitectureError(key, "set without inkling_attention_layers or inkling_sliding_layers (the "
-                                        "Inkling attention layers)", where)
+                                        "Inkling attention layers; inkling2_*_layers: Inkling 2's)", where)
         return
     kernel(arch, where)
     if arch.rel_extent is None:

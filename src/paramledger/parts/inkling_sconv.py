@@ -4,13 +4,14 @@ the FFN's, each a depthwise nn.Conv1d over hidden_size channels of sconv_kernel_
 residual around it.  Registered after the layer's norms (the family's Naming.layer_order puts them there).  Each
 holds its last sconv_kernel_size inputs per sequence (cache_utils.py update_conv_state), in float32.
 
-The kind also declares global_scale_ffn, which design/flat.py reads to give the layer Inkling's FFN
-(parts/inkling_ffn.py) in place of the design's dense FFN or routed experts."""
+The kind is engaged by global_scale_ffn, Inkling's switch, which design/flat.py also reads to give the layer Inkling's
+FFN (parts/inkling_ffn.py) in place of the design's dense FFN or routed experts."""
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from .._exceptions import ArchitectureError
 from ._collector import Collector
 from ._protocol import SublayerKind, part
 
@@ -48,5 +49,11 @@ def _build(arch: Any) -> InklingSconvs:
     return tuple.__new__(InklingSconvs, (arch.hidden_size, arch.sconv_kernel_size))
 
 
-SUBLAYER = SublayerKind(Keys, Names, _build, lambda arch: arch.sconv_kernel_size is not None,
-                        lambda arch, where: None, positive_or_null=("sconv_kernel_size",))
+def _check(arch: Any, where: str | None) -> None:
+    if arch.sconv_kernel_size is None:
+        raise ArchitectureError("sconv_kernel_size", "required with global_scale_ffn (Inkling's layers)", where)
+
+
+# engaged by Inkling's switch: Inkling 2's layers read sconv_kernel_size for convs of their own
+SUBLAYER = SublayerKind(Keys, Names, _build, lambda arch: arch.global_scale_ffn, _check,
+                        positive_or_null=("sconv_kernel_size",))

@@ -35,8 +35,8 @@ def _build(arch: Any) -> InklingAttention:
 
 def _check(arch: Any, where: str | None) -> None:
     for key in SIZES:
-        if not arch.inkling_sliding_layers:  # engaged by a size alone
-            if getattr(arch, key) is not None:
+        if not arch.inkling_sliding_layers:  # engaged by a size alone (Inkling 2's sliding layers read them too)
+            if getattr(arch, key) is not None and not (arch.inkling2_sliding_layers or arch.inkling2_first_layers):
                 raise ArchitectureError(key, "set without inkling_sliding_layers (the Inkling sliding layers)", where)
         elif getattr(arch, key) is None:
             raise ArchitectureError(key, "required with inkling_sliding_layers (the sliding layers' attention size)",

@@ -1,0 +1,37 @@
+"""Inkling 2's layer 0 (parts/inkling2_layer.py's part without attention_input: Inkling2SlidingDecoderLayer and
+Inkling2FullDecoderLayer build it only for layer_idx > 0), full or sliding as the design's layer_types says."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._exceptions import ArchitectureError
+from ._protocol import MixerKind
+from .inkling2_layer import check, inkling2_layer
+from .inkling2_sliding_layer import sliding_sizes
+
+
+class Keys:
+    """The flat key: the layers without a block attention residual before their attention (layer 0)."""
+    inkling2_first_layers: tuple[int, ...] = ()
+
+
+class Names:
+    """No paths of its own."""
+
+
+def _full(arch: Any) -> bool:
+    return not arch.layer_types or arch.layer_types[0] == "full_attention"
+
+
+def _check(arch: Any, where: str | None) -> None:
+    check(arch, where)
+    if arch.inkling2_first_layers != (0,):
+        raise ArchitectureError("inkling2_first_layers", f"must be [0], got {list(arch.inkling2_first_layers)}"[:200],
+                                where)
+    if not _full(arch):
+        sliding_sizes(arch, where)
+
+
+MIXER = MixerKind("inkling2_first_layers", Keys, Names, lambda arch: inkling2_layer(arch, _full(arch), True),
+                  lambda arch: bool(arch.inkling2_first_layers), _check)
