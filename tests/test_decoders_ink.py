@@ -216,7 +216,7 @@ def test_a_bad_inkling2_key_exits_with_status_2(tmp_path):
 
 @pytest.mark.parametrize(("fields", "message"), [
     ({"inkling2_first_layers": (1,), "num_hidden_layers": 2, "d_rel": 2, "rel_extent": 2, "sconv_kernel_size": 2,
-      "num_experts": 2, "num_experts_per_tok": 1}, r"inkling2_first_layers: must be \[0\], got \[1\]"),
+      "num_experts": 2, "num_experts_per_tok": 1}, r"inkling2_first_layers: must be \[0\] \(layer 0 alone .*, got \[1\]"),
     ({"inkling2_full_layers": (0,)}, r"sconv_kernel_size: required with Inkling 2's layers"),
     ({"inkling2_full_layers": (0,), "sconv_kernel_size": 2, "d_rel": 2, "rel_extent": 2},
      r"num_experts: required with Inkling 2's layers"),

@@ -27,8 +27,9 @@ def _full(arch: Any) -> bool:
 def _check(arch: Any, where: str | None) -> None:
     check(arch, where)
     if arch.inkling2_first_layers != (0,):
-        raise ArchitectureError("inkling2_first_layers", f"must be [0], got {list(arch.inkling2_first_layers)}"[:200],
-                                where)
+        raise ArchitectureError("inkling2_first_layers", f"must be [0] (layer 0 alone has no attention_input; at "
+                                "another depth, give layer_types for it), got "
+                                f"{list(arch.inkling2_first_layers)}"[:200], where)
     if not _full(arch):
         sliding_sizes(arch, where)
 
