@@ -118,7 +118,29 @@ def inkling2_text(draw) -> dict:
     return config
 
 
-_STRATEGIES = {"inkling_text": inkling_text, "inkling_mm_model": inkling_mm_model, "inkling2_text": inkling2_text}
+@st.composite
+def inkling2_loop_text(draw) -> dict:
+    """Inkling 2's keys, and its looped layers: a block length, start and end multiples of it (start past 0, end at
+    or past start, past the last layer too: message_input.query keeps end - start rows), passes and the gates' rank,
+    by the loop_* keys or loop_config's."""
+    config = draw(inkling2_text())
+    block = draw(st.integers(1, 3))
+    start = block * draw(st.integers(1, 3))
+    end = start + block * draw(st.integers(0, 3))
+    loop = {"loop_layer_index_start": start, "loop_layer_index_end": end,
+            "loop_num_passes": draw(st.integers(1, 3)), "loop_gate_rank": draw(st.integers(1, 6))}
+    config["n_layers_per_attn_res_block"] = block
+    if draw(booleans):
+        config["loop_config"] = {{"loop_layer_index_start": "core_start", "loop_layer_index_end": "core_end",
+                                  "loop_num_passes": "num_passes", "loop_gate_rank": "gate_rank"}[key]: value
+                                 for key, value in loop.items()}
+    else:
+        config.update(loop)
+    return config
+
+
+_STRATEGIES = {"inkling_text": inkling_text, "inkling_mm_model": inkling_mm_model, "inkling2_text": inkling2_text,
+               "inkling2_loop_text": inkling2_loop_text}
 
 CONFIGS_INK: dict[str, st.SearchStrategy] = {model_type: _typed(model_type, strategy())
                                              for model_type, strategy in _STRATEGIES.items()}

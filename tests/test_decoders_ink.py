@@ -8,7 +8,7 @@ import json
 
 import pytest
 from _cli_refusal import refused_by_the_cli
-from _family_configs_ink import inkling2_text, inkling_text
+from _family_configs_ink import inkling2_loop_text, inkling2_text, inkling_text
 from hypothesis import given, settings
 from test_hybrids import _model
 from test_kvcache import _cache_bytes, _state_bytes
@@ -225,3 +225,49 @@ def test_inkling2s_flat_keys_are_refused_alone_in_one_line(fields, message):
     with pytest.raises(ArchitectureError, match=message):
         paramledger.Architecture.from_mapping({"vocab_size": 8, "hidden_size": 8, "num_hidden_layers": 1,
                                                "num_attention_heads": 2, **fields})
+
+
+# Inkling 2 Loop: layers 1 and 2 (both sliding) looped twice, each pass a cache layer of its own
+INKLING2_LOOP = {**INKLING2, "model_type": "inkling2_loop_text", "n_layers_per_attn_res_block": 1,
+                 "loop_layer_index_start": 1, "loop_layer_index_end": 3, "loop_num_passes": 2, "loop_gate_rank": 5}
+
+
+@pytest.mark.parametrize(("prompt", "decoded"), [(2, 0), (6, 0), (5, 2)])
+def test_inkling2_loops_cache_holds_each_pass_as_transformers_does(prompt, decoded):
+    cache = _decode(_model(INKLING2_LOOP), prompt, decoded)
+    ours = _ours(INKLING2_LOOP, prompt + decoded)
+    assert len(cache.layers) == 6  # Inkling2LoopTextConfig.total_num_hidden_layers: 4 + (2 - 1) × 2
+    assert (ours.bytes, ours.state_bytes) == (_cache_bytes(cache), _state_bytes(cache))
+    # per sequence: the 4 layers' conv states and the looped two's again, 3 taps, float32
+    assert ours.state_bytes == BATCH * 3 * 4 * (2 * (6 + 6 + 8 + 8) + 4 * 2 * 16 + 2 * (2 * 6 + 2 * 16))
+
+
+@settings(max_examples=10, deadline=None)
+@given(config=inkling2_loop_text())
+def test_inkling2_loops_cache_on_random_configs_equals_what_transformers_holds(config):
+    window = "sliding_window" if "sliding_window" in config else "sliding_window_size"
+    config = {"model_type": "inkling2_loop_text", "pad_token_id": 0, "eos_token_id": 0, **config,
+              window: max(2, config[window])}
+    config["vocab_size"] = config["unpadded_vocab_size"]
+    cache = _decode(_model(config), 5, 2)
+    ours = _ours(config, 7)
+    assert (ours.bytes, ours.state_bytes) == (_cache_bytes(cache), _state_bytes(cache))
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"loop_num_passes": 0}, r"loop_num_passes: must be a whole number of 1 or more, got 0 \(Inkling2LoopTextConfig"),
+    ({"loop_layer_index_start": 0}, r"loop_layer_index_start: must be a whole number of 1 or more, got 0"),
+    ({"n_layers_per_attn_res_block": 2}, r"loop_layer_index_start: 1 is not a multiple of n_layers_per_attn_res_"),
+    ({"loop_layer_index_end": 0}, r"loop_layer_index_end: 0 is before loop_layer_index_start=1"),
+    ({"loop_config": {"gate_rank": 0}}, r"loop_config.gate_rank: must be a whole number of 1 or more, got 0"),
+    ({"loop_config": [1]}, r"loop_config: must be a JSON object"),
+])
+def test_bad_inkling2_loop_keys_are_refused_in_one_line_naming_the_key(changes, message):
+    with pytest.raises(ArchitectureError, match=message) as caught:
+        paramledger.load({**INKLING2_LOOP, **changes})
+    assert "\n" not in str(caught.value)
+
+
+def test_a_bad_inkling2_loop_key_exits_with_status_2(tmp_path):
+    refused_by_the_cli(tmp_path, json.dumps({**INKLING2_LOOP, "loop_num_passes": 0}),
+                       "loop_num_passes: must be a whole number of 1 or more, got 0")

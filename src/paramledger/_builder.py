@@ -248,6 +248,8 @@ def _model_extras(c: Collector, arch: Architecture) -> None:
     n, d = c.naming, arch.hidden_size
     for name in n.model_vectors:  # bare Parameters of the model's own (ZayaModel.input_hidden_states_scale)
         c.add(name, (d,), "norm")
+    for name, shape in n.model_arrays:
+        c.add(name, tuple(getattr(arch, size) if type(size) is str else size for size in shape), "norm")
     per_layer = arch.hidden_size_per_layer_input
     if per_layer:
         width = arch.per_layer_input_width  # every layer's input in one row

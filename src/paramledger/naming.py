@@ -59,6 +59,9 @@ class Naming:
     # hidden-size vectors the model holds itself (ZAYA's input_hidden_states_scale and _bias), after the token table
     # in the builder (named_parameters() lists them first: model_order)
     model_vectors: tuple[str, ...] = ()
+    # parameters of the model's own of other shapes, after those: (name, shape), each size an int or an Architecture
+    # field's name (Inkling 2 Loop's message_input.query, (looped layers, 4, hidden))
+    model_arrays: tuple[tuple[str, tuple], ...] = ()
     # attention (separate projections, or one fused qkv when ``qkv`` is set)
     q: str = "self_attn.q_proj"
     k: str = "self_attn.k_proj"

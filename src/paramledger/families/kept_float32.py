@@ -86,6 +86,11 @@ KEPT = {
     "inkling2_text": KeptInFloat32((), ('attention_input', 'e_score_correction_bias', 'final_input', 'mlp.gate.weight',
                                       'mlp_input', 'post_attention_convolution', 'post_mlp_convolution',
                                       'sconv.conv1d')),
+    # inkling2_loop/modeling_inkling2_loop.py Inkling2LoopPreTrainedModel
+    "inkling2_loop_text": KeptInFloat32((), ('attention_input', 'e_score_correction_bias', 'final_input',
+                                           'forget_gate_proj', 'message_gate_proj', 'message_input',
+                                           'mlp.gate.weight', 'mlp_input', 'post_attention_convolution',
+                                           'post_mlp_convolution', 'sconv.conv1d')),
     # inkling/modeling_inkling.py InklingPreTrainedModel
     "inkling_mm_model": KeptInFloat32((), ('attn_sconv', 'e_score_correction_bias', 'gate.global_scale', 'k_sconv',
                                          'mlp_sconv', 'v_sconv')),

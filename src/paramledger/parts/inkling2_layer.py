@@ -15,7 +15,8 @@ spanning sliding_window_size; full ones ("hybrid") at the design's heads with re
 
 It caches a key and a value per KV head per token and holds four convs' last sconv_kernel_size inputs per sequence
 (k, v, both outputs; float32 as parts/inkling_attention.py's).  The kinds: the full layers (this module), the
-sliding ones (inkling2_sliding_layer.py), layer 0 (inkling2_first_layer.py: no attention_input)."""
+sliding ones (inkling2_sliding_layer.py), layer 0 (inkling2_first_layer.py: no attention_input), and Inkling 2
+Loop's looped layers with their message gates (inkling2_loop_layer.py, inkling2_loop_sliding_layer.py)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,11 @@ class Inkling2Layer(NamedTuple):
     kernel: int  # conv_kernel_size (sconv_kernel_size)
     num_experts: int  # n_routed_experts
     expert_size: int  # moe_intermediate_size (intermediate_size)
+    gate_rank: int = 0  # loop_gate_rank: a looped layer's four message gates (Inkling 2 Loop); 0: none
+    # loop_num_passes: a looped layer's runs a token, each caching its own keys, values and conv states at a cache
+    # layer of its own (Inkling2LoopTextModel's cache_offset); not the design's layer_passes, which is built for dense
+    # FFNs: a run again multiplies by the router and the top-k experts only (repeated_weights)
+    passes: int = 1
 
     def tensors(self, c: Collector) -> None:
         d, heads, width, kv_heads, k = self.hidden_size, self.num_heads, self.head_dim, self.num_kv_heads, self.kernel
@@ -72,19 +78,37 @@ class Inkling2Layer(NamedTuple):
         c.add("post_attention_layernorm.weight", (d,), "norm")
         c.add("post_attention_convolution.conv1d.weight", (d, 1, k), "attention")
         c.add("post_mlp_convolution.conv1d.weight", (d, 1, k), "ffn")
+        rank = self.gate_rank
+        for gate in ("q", "k", "v", "mlp") if rank else ():  # Inkling2LoopMessageGate, forget and message in float32
+            c.add(f"{gate}_message_gate.down_proj.weight", (rank, 2 * d), "attention" if gate != "mlp" else "ffn")
+            c.add(f"{gate}_message_gate.forget_gate_proj.weight", (d, rank), "attention" if gate != "mlp" else "ffn")
+            c.add(f"{gate}_message_gate.message_gate_proj.weight", (d, rank), "attention" if gate != "mlp" else "ffn")
 
     def buffers(self, c: BufferCollector) -> None:  # Inkling2TopKRouter's score correction, float32
         c.buffer("mlp.gate.e_score_correction_bias", (self.num_experts,), "float32")
 
     def kv_values_per_token(self, mla_layout: str = "latent") -> int:
-        return 2 * self.num_kv_heads * self.head_dim
+        return self.passes * 2 * self.num_kv_heads * self.head_dim
 
     def state_values(self) -> int:
-        return (2 * self.num_kv_heads * self.head_dim + 2 * self.hidden_size) * self.kernel
+        return self.passes * (2 * self.num_kv_heads * self.head_dim + 2 * self.hidden_size) * self.kernel
 
     def attention_flops(self, keys: int) -> int:
         # QKᵀ and AV over the keys, each head's relative state against the bank's columns it reaches
-        return 4 * self.num_heads * self.head_dim * keys + 2 * self.num_heads * self.d_rel * min(keys, self.rel_extent)
+        return self.passes * (4 * self.num_heads * self.head_dim * keys
+                              + 2 * self.num_heads * self.d_rel * min(keys, self.rel_extent))
+
+    def repeated_weights(self) -> int:
+        """The matmul weights a token multiplies by in each run past the first: every matrix but the experts', and
+        top_k of those (num_experts_per_tok is the design's: the part holds the share, compute.py the count)."""
+        if self.passes == 1:
+            return 0
+        d, heads, width, kv = self.hidden_size, self.num_heads, self.head_dim, self.num_kv_heads * self.head_dim
+        matrices = (2 * heads * width * d + 2 * kv * d + d * heads * width + heads * d + heads * self.d_rel * d
+                    + self.num_experts * d + 4 * 3 * self.gate_rank * d)
+        if self.full:
+            matrices += 2 * self.num_kv_heads * self.kernel * d
+        return (self.passes - 1) * matrices
 
     def state_label(self) -> str:
         return "convolution (Inkling 2 short convs)"
@@ -96,14 +120,16 @@ class Inkling2Layer(NamedTuple):
         return ("MQA" if kv_heads == 1 else f"GQA ({heads // kv_heads}×)"), None
 
 
-def inkling2_layer(arch: Any, full: bool, first: bool) -> Inkling2Layer:
+def inkling2_layer(arch: Any, full: bool, first: bool, loop: bool = False) -> Inkling2Layer:
+    """One Inkling 2 layer of the design (``loop``: a looped one, with its message gates and passes)."""
     if full:
         sizes = (arch.num_attention_heads, arch.kv_heads, arch.attention_head_dim, arch.d_rel, arch.rel_extent)
     else:
         sizes = (arch.inkling_swa_num_attention_heads, arch.inkling_swa_num_key_value_heads, arch.inkling_swa_head_dim,
                  arch.d_rel, arch.sliding_window)
     return _new(Inkling2Layer, (arch.hidden_size, full, first, *sizes, arch.sconv_kernel_size, arch.num_experts,
-                                arch.expert_size))
+                                arch.expert_size, arch.loop_gate_rank if loop else 0,
+                                arch.loop_num_passes if loop else 1))
 
 
 def check(arch: Any, where: str | None) -> None:
