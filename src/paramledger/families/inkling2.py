@@ -49,7 +49,7 @@ def inkling2_layers(config: Mapping[str, Any]) -> dict[str, Any]:
                                 f"layers, got {kinds!r}"[:200])
     _whole(config, [key for key in config if key in ("n_routed_experts", "num_local_experts")][-1], 1)
     values: dict[str, Any] = {
-        "inkling2_first_layers": (0,),
+        "inkling2_first_layers": (0,), "inkling2_first_full": kinds[0] == "hybrid",
         "inkling2_full_layers": tuple(i for i, k in enumerate(kinds) if k == "hybrid" and i),
         "inkling2_sliding_layers": tuple(i for i, k in enumerate(kinds) if k == "hybrid_sliding" and i),
         "layer_types": tuple(LAYER_TYPES[k] for k in kinds), "layers_without_ffn": tuple(range(layers)),
