@@ -9,7 +9,7 @@ import json
 import pytest
 from _cli_refusal import refused_by_the_cli
 from _family_configs_ink import inkling2_loop_text, inkling2_text, inkling_text
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from test_hybrids import _model
 from test_kvcache import _cache_bytes, _state_bytes
 
@@ -245,6 +245,9 @@ def test_inkling2_loops_cache_holds_each_pass_as_transformers_does(prompt, decod
 @settings(max_examples=10, deadline=None)
 @given(config=inkling2_loop_text())
 def test_inkling2_loops_cache_on_random_configs_equals_what_transformers_holds(config):
+    # looped layers past the last build (message_input.query keeps their rows) but cannot run (an IndexError)
+    end = config.get("loop_config", config).get("core_end", config.get("loop_layer_index_end"))
+    assume(end <= config["num_hidden_layers"])
     window = "sliding_window" if "sliding_window" in config else "sliding_window_size"
     config = {"model_type": "inkling2_loop_text", "pad_token_id": 0, "eos_token_id": 0, **config,
               window: max(2, config[window])}
