@@ -139,8 +139,44 @@ def inkling2_loop_text(draw) -> dict:
     return config
 
 
+@st.composite
+def inkling2_vision(draw, text_hidden: int) -> dict:
+    """Inkling2VisionConfig: a small ViT (heads dividing the width), its MLP width given or from mlp_ratio, patch,
+    merge and position grid by either spelling, the merger's width and biases; text_hidden_size the decoder's
+    (Inkling2Config.validate_architecture refuses another)."""
+    heads = draw(st.integers(1, 3))
+    config = {"hidden_size": heads * draw(st.integers(1, 4)), "num_attention_heads": heads,
+              "num_hidden_layers": draw(st.integers(1, 3)), "num_channels": draw(st.integers(1, 3)),
+              draw(st.sampled_from(["patch_size", "native_patch_size"])): draw(st.integers(1, 4)),
+              draw(st.sampled_from(["spatial_merge_size", "adapter_merge_size"])): draw(st.integers(1, 3)),
+              "posemb_grid_size": draw(st.integers(1, 5)), "projection_hidden_dim": draw(st.integers(1, 12)),
+              "projector_bias": draw(booleans), "text_hidden_size": text_hidden}
+    if draw(booleans):
+        config["intermediate_size"] = draw(st.integers(1, 20))
+    else:
+        config["mlp_ratio"] = draw(st.sampled_from([1.0, 2.5, 4.0]))  # 0 wide: refused as LFM2's
+    return config
+
+
+def _inkling2_whole(text_strategy, text_type: str):
+    @st.composite
+    def whole(draw) -> dict:
+        """The whole model: the decoder as text_config, the vision tower at its width (or its class's defaults, at
+        the decoder's width too)."""
+        text = draw(text_strategy())
+        config = {"text_config": {**text, "model_type": text_type}}
+        if draw(st.integers(0, 3)):
+            config["vision_config"] = draw(inkling2_vision(text["hidden_size"]))
+        else:
+            config["vision_config"] = {"text_hidden_size": text["hidden_size"], "num_hidden_layers": 1,
+                                       "hidden_size": 8, "num_attention_heads": 2, "projection_hidden_dim": 8}
+        return config
+    return whole
+
+
 _STRATEGIES = {"inkling_text": inkling_text, "inkling_mm_model": inkling_mm_model, "inkling2_text": inkling2_text,
-               "inkling2_loop_text": inkling2_loop_text}
+               "inkling2_loop_text": inkling2_loop_text, "inkling2": _inkling2_whole(inkling2_text, "inkling2_text"),
+               "inkling2_loop": _inkling2_whole(inkling2_loop_text, "inkling2_loop_text")}
 
 CONFIGS_INK: dict[str, st.SearchStrategy] = {model_type: _typed(model_type, strategy())
                                              for model_type, strategy in _STRATEGIES.items()}

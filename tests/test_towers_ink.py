@@ -1,7 +1,8 @@
 """Set "ink" of issue #16: Inkling counted whole (families/inkling.py's inkling_mm_model, towers/inkling.py): where the
 towers sit and what Hugging Face's non-embedding count drops, the towers' plan of scales against transformers' own
 function, the decoder alone (--text-only), a head never tied, the refusals in one line, and the decoder's cache and
-conv states after a real forward pass of the whole model."""
+conv states after a real forward pass of the whole model; the same for Inkling 2 and Inkling 2 Loop whole
+(families/inkling2.py, towers/inkling2.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import random
 
 import pytest
 from _cli_refusal import refused_by_the_cli
-from test_decoders_ink import INKLING
+from test_decoders_ink import INKLING, INKLING2, INKLING2_LOOP
 from test_kvcache import _cache_bytes, _state_bytes
 from test_towers_l import _sums
 
@@ -130,3 +131,71 @@ def test_the_whole_models_cache_and_conv_states_equal_what_transformers_holds():
     ours = kv_cache(paramledger.load(SMALL), context=7, batch=2, dtype="fp32")
     assert (ours.bytes, ours.state_bytes) == (_cache_bytes(cache), _state_bytes(cache))
     assert ours.state_bytes > 0
+
+
+# Inkling 2 whole: the decoder of tests/test_decoders_ink.py and a small tower at its width
+VISION2 = {"hidden_size": 12, "num_hidden_layers": 2, "num_attention_heads": 2, "patch_size": 3, "posemb_grid_size": 4,
+           "projection_hidden_dim": 7, "text_hidden_size": 16, "projector_bias": True, "intermediate_size": 10}
+WHOLE2 = {"model_type": "inkling2", "text_config": {**{k: v for k, v in INKLING2.items() if k != "model_type"},
+                                                    "model_type": "inkling2_text"}, "vision_config": VISION2}
+
+
+def test_inkling2s_tower_and_its_merger_sit_after_the_decoder_and_hf_drops_its_position_table():
+    from transformers import AutoConfig
+    from transformers.models.inkling2.modeling_inkling2 import Inkling2ForConditionalGeneration
+
+    ours, (vision,) = _sums(WHOLE2, "model.vision_tower.")
+    assert ours["vision"] == vision
+    names = [tensor.name for tensor in paramledger.inventory(paramledger.load(WHOLE2)).tensors]
+    assert names.index("model.language_model.final_input.query") < names.index(
+        "model.vision_tower.embeddings.class_embedding") < names.index("model.vision_tower.merger.linear_2.bias") \
+        < names.index("lm_head.weight")
+    with torch.device("meta"):
+        model = Inkling2ForConditionalGeneration(AutoConfig.for_model(**WHOLE2))
+    inventory = paramledger.inventory(paramledger.load(WHOLE2))
+    assert inventory.non_embedding("hf") == model.num_parameters(exclude_embeddings=True)
+    assert inventory.total - inventory.non_embedding("hf") == 64 * 16 + 16 * 12
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"text_hidden_size": 8}, r"vision_config.text_hidden_size: 8 is not the text hidden_size=16 \(Inkling2Config"),
+    ({"num_attention_heads": 5}, r"vision_config.num_attention_heads: 5 heads do not divide hidden_size=12"),
+    ({"intermediate_size": None, "mlp_ratio": 0.05}, r"vision_config.intermediate_size: must be a positive whole"),
+    ({"projector_bias": "yes"}, r"vision_config.projector_bias: must be true or false, got 'yes'"),
+    ({"patch_size": 0}, r"vision_config.patch_size: must be a positive whole number, got 0"),
+])
+def test_a_bad_inkling2_tower_key_is_refused_in_one_line(changes, message):
+    with pytest.raises(ArchitectureError, match=message) as caught:
+        paramledger.load({**WHOLE2, "vision_config": {**VISION2, **changes}})
+    assert "\n" not in str(caught.value)
+
+
+def test_the_cli_refuses_a_tower_of_another_width_with_status_2(tmp_path):
+    refused_by_the_cli(tmp_path, json.dumps({**WHOLE2, "vision_config": {**VISION2, "text_hidden_size": 8}}),
+                       "vision_config.text_hidden_size: 8 is not the text hidden_size=16")
+
+
+@pytest.mark.parametrize("text", [INKLING2, INKLING2_LOOP])
+def test_inkling2s_whole_model_caches_what_transformers_holds_and_its_decoder_alone_is_the_causal_lm(text):
+    from paramledger.reference import hf_config
+
+    model_type = "inkling2" if text is INKLING2 else "inkling2_loop"
+    config = {"model_type": model_type, "vision_config": VISION2,
+              "text_config": {**{k: v for k, v in text.items() if k != "model_type"}, "model_type": text["model_type"]}}
+    whole = paramledger.load(config)
+    assert diff(paramledger.inventory(text_only(whole)), build_reference(text)).matches
+    assert not paramledger.inventory(paramledger.load({**config, "tie_word_embeddings": True})).tied
+    built = hf_config(config)
+    built.text_config._experts_implementation = "eager"
+    torch.manual_seed(0)
+    from transformers import AutoModelForImageTextToText
+
+    model = AutoModelForImageTextToText.from_config(built).eval()
+    generator = torch.Generator().manual_seed(1)
+    cache = None
+    with torch.no_grad():
+        for length in (5, 1, 1):
+            ids = torch.randint(0, 60, (2, length), generator=generator)
+            cache = model(input_ids=ids, use_cache=True, cache=cache).cache
+    ours = kv_cache(whole, context=7, batch=2, dtype="fp32")
+    assert (ours.bytes, ours.state_bytes) == (_cache_bytes(cache), _state_bytes(cache))

@@ -16,7 +16,9 @@ from typing import Any
 from .._exceptions import ArchitectureError
 from ..naming import Naming
 from ..parts import MIXER_MODULES
-from ._family import Family, derived_from, same
+from ..towers import Whole
+from ..towers.inkling2 import width_matches
+from ._family import Family, derived_from, multimodal, same
 from ._tables import LLAMA_SWITCHES
 from .inkling import LAYER_TYPES, _float32_states_note, _whole
 
@@ -151,4 +153,28 @@ LOOP = derived_from(
     derive=(loop_layers,),
 )
 
-FAMILIES = [] if "inkling2_loop_layer" not in MIXER_MODULES else [INKLING2, LOOP]
+def _tower_before_head(naming: Naming) -> Naming:
+    """Inkling2Model registers language_model, then vision_tower (its merger inside), then the head."""
+    return dataclasses.replace(naming, model_order=(*naming.model_order[:-1], "model.vision_tower",
+                                                    naming.model_order[-1]))
+
+
+def _conditional(text: Family, model_type: str, conditional: str, source: str, width: int) -> Family:
+    """Inkling2ForConditionalGeneration and Inkling2LoopForConditionalGeneration: the decoder under language_model,
+    the vision tower (towers/inkling2.py; its text_hidden_size must be the decoder's: Inkling2Config
+    .validate_architecture), a head never tied; --text-only counts the decoder alone.  ``width``: the tower's
+    text_hidden_size when the config gives no vision_config (the config class's default)."""
+    whole = Whole({"model_type": "inkling2_vision", "text_hidden_size": width}, width_matches,
+                  tie_word_embeddings=False, tie_keys=(), vision_kind="inkling2_vision", renamed=_tower_before_head)
+    family = multimodal(text, model_type, source, whole, conditional)
+    return dataclasses.replace(family, count_neutral=family.count_neutral | {"image_token_id", "tie_word_embeddings"})
+
+
+CONDITIONAL = _conditional(INKLING2, "inkling2", "Inkling2ForConditionalGeneration",
+                           "transformers 5.24.0 models/inkling2/configuration_inkling2.py (Inkling2Config)", 4608)
+# Inkling2LoopConfig's vision_config default: Inkling2VisionConfig with text_hidden_size 2304 (its SubConfigSpec)
+LOOP_CONDITIONAL = _conditional(LOOP, "inkling2_loop", "Inkling2LoopForConditionalGeneration",
+                                "transformers 5.24.0 models/inkling2_loop/configuration_inkling2_loop.py "
+                                "(Inkling2LoopConfig)", 2304)
+
+FAMILIES = [] if "inkling2_loop_layer" not in MIXER_MODULES else [INKLING2, LOOP, CONDITIONAL, LOOP_CONDITIONAL]

@@ -83,10 +83,16 @@ KEPT = {
     "hy_v4_vl": KeptInFloat32((), ('base', 'e_score_correction_bias', 'fn', 'gate.weight', 'hc_base', 'hc_fn',
                                    'hc_scale', 'k_norm', 'lm_head', 'scale', 'sinks', 'weights_proj')),
     # inkling2/modeling_inkling2.py Inkling2PreTrainedModel
+    "inkling2": KeptInFloat32((), ('attention_input', 'e_score_correction_bias', 'final_input', 'mlp.gate.weight',
+                                 'mlp_input', 'post_attention_convolution', 'post_mlp_convolution', 'sconv.conv1d')),
     "inkling2_text": KeptInFloat32((), ('attention_input', 'e_score_correction_bias', 'final_input', 'mlp.gate.weight',
                                       'mlp_input', 'post_attention_convolution', 'post_mlp_convolution',
                                       'sconv.conv1d')),
     # inkling2_loop/modeling_inkling2_loop.py Inkling2LoopPreTrainedModel
+    "inkling2_loop": KeptInFloat32((), ('attention_input', 'e_score_correction_bias', 'final_input',
+                                      'forget_gate_proj', 'message_gate_proj', 'message_input', 'mlp.gate.weight',
+                                      'mlp_input', 'post_attention_convolution', 'post_mlp_convolution',
+                                      'sconv.conv1d')),
     "inkling2_loop_text": KeptInFloat32((), ('attention_input', 'e_score_correction_bias', 'final_input',
                                            'forget_gate_proj', 'message_gate_proj', 'message_input',
                                            'mlp.gate.weight', 'mlp_input', 'post_attention_convolution',
