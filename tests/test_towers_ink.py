@@ -94,7 +94,7 @@ def test_the_decoder_alone_is_the_causal_lm_and_the_head_is_never_tied():
     ({"vision_config": {"n_layers": 0}}, r"vision_config.n_layers: must be a positive whole number, got 0"),
     ({"vision_config": {"num_channels": "3"}}, r"vision_config.num_channels: must be a positive whole number"),
     ({"vision_config": {"num_hidden_layers": 10**8}},
-     r"vision_config.num_hidden_layers: gives 100,000,000 layers, beyond the bound of 10,000,000"),
+     r"vision_config.num_hidden_layers: 100,000,000 is beyond the bound of 10,000 a tower.s layers are named to"),
     ({"vision_config": [1]}, r"vision_config: must be a JSON object"),
     ({"audio_config": {"n_mel_bins": 0}}, r"audio_config.n_mel_bins: must be a positive whole number, got 0"),
     ({"audio_config": {"codebook_size": -1}}, r"audio_config.codebook_size: must be a positive whole number"),
