@@ -15,3 +15,15 @@ def refused_by_the_cli(tmp_path, config: str, message: str) -> None:
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1
     assert message in done.stderr
+
+
+def refused_in_one_line(config: dict, message: str) -> None:
+    """``paramledger.load(config)`` refuses it with an ArchitectureError matching ``message``, on one line."""
+    import pytest
+
+    import paramledger
+    from paramledger._exceptions import ArchitectureError
+
+    with pytest.raises(ArchitectureError, match=message) as error:
+        paramledger.load(config)
+    assert "\n" not in str(error.value)

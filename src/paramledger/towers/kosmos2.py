@@ -26,19 +26,21 @@ KOSMOS2_VISION_DEFAULTS = {"hidden_size": 1024, "intermediate_size": 4096, "num_
 """transformers 5.24.0 models/kosmos2/configuration_kosmos2.py (Kosmos2VisionConfig)."""
 
 
-def latent_queries(config: Mapping[str, Any]) -> int:
-    """latent_query_num (Kosmos2Config's default 64): the image's tokens in the decoder, rows of latent_query."""
-    value = config.get("latent_query_num", 64)
+def latent_queries(config: Mapping[str, Any], default: int = 64) -> int:
+    """latent_query_num (Kosmos2Config's default 64, Kosmos2_5Config's 2048): the image's tokens in the decoder, rows
+    of latent_query."""
+    value = config.get("latent_query_num", default)
     if type(value) is not int or not 0 < value <= MAX_INTEGER:
         raise ArchitectureError("latent_query_num", f"must be a positive whole number, got {value!r}")
     return value
 
 
-def projection(config: Mapping[str, Any], vision: Any, hidden: int) -> list[tuple[str, tuple[int, ...]]]:
+def projection(config: Mapping[str, Any], vision: Any, hidden: int,
+               queries: int = 64) -> list[tuple[str, tuple[int, ...]]]:
     """Kosmos2ImageToTextProjection's tensors as named_parameters() lists them: its own latent_query before its
-    children's (dense, then x_attn's k, v, q, out)."""
-    named = [("latent_query", (latent_queries(config), hidden)), ("dense.weight", (hidden, vision.hidden_size)),
-             ("dense.bias", (hidden,))]
+    children's (dense, then x_attn's k, v, q, out); ``queries``: latent_query_num's default (Kosmos-2.5's 2048)."""
+    named = [("latent_query", (latent_queries(config, queries), hidden)),
+             ("dense.weight", (hidden, vision.hidden_size)), ("dense.bias", (hidden,))]
     for name in ("k_proj", "v_proj", "q_proj", "out_proj"):
         named += [(f"x_attn.{name}.weight", (hidden, hidden)), (f"x_attn.{name}.bias", (hidden,))]
     return named

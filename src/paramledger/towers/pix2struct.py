@@ -83,3 +83,24 @@ def tower(prefix: str, vision: Mapping[str, Any], where: str | None) -> Pix2Stru
 
 
 TOWERS = {"pix2struct_vision_model": TowerKind(PIX2STRUCT_VISION_DEFAULTS, tower)}
+
+KOSMOS2_5_VISION_DEFAULTS = {"hidden_size": 1536, "patch_embed_hidden_size": 768, "intermediate_size": 3968,
+                             "head_dim": 64, "num_hidden_layers": 18, "num_attention_heads": 24,
+                             "max_num_patches": 4096}
+"""transformers 5.24.0 models/kosmos2_5/configuration_kosmos2_5.py (Kosmos2_5VisionConfig)."""
+# Kosmos2_5VisionModel is Pix2Struct's encoder (modeling_kosmos2_5.py Kosmos2_5VisionEmbeddings, Kosmos2_5VisionLayer)
+# under Kosmos-2.5's key names: intermediate_size for d_ff, head_dim for d_kv, max_num_patches for seq_len
+KOSMOS2_5_KEYS = {"d_ff": "intermediate_size", "d_kv": "head_dim", "seq_len": "max_num_patches"}
+
+
+def kosmos2_5_tower(prefix: str, vision: Mapping[str, Any], where: str | None) -> Pix2StructVision:
+    """Kosmos-2.5's vision model: Pix2Struct's tower read under Kosmos2_5VisionConfig's keys, each refused under its
+    own name."""
+    try:
+        return tower(prefix, {key: vision.get(KOSMOS2_5_KEYS.get(key, key)) for key in SIZES}, where)
+    except ArchitectureError as error:
+        inner = error.key.removeprefix("vision_config.")
+        raise ArchitectureError(f"vision_config.{KOSMOS2_5_KEYS.get(inner, inner)}", error.message, where) from None
+
+
+TOWERS["kosmos_2_5_vision_model"] = TowerKind(KOSMOS2_5_VISION_DEFAULTS, kosmos2_5_tower)
