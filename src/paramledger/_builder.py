@@ -36,9 +36,12 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         c.linear(n.map_inputs, d, arch.map_inputs_width, "ffn", None, True)
     if n.mask_embedding is not None:  # a bare Parameter, no nn.Embedding: the HF non-embedding count keeps it
         c.add(n.mask_embedding, (1, 1, d), "attention")
-    if arch.position_embedding_type == "learned":
+    if arch.position_embedding_type == "learned" and not arch.axial_pos_embds_dim:  # (Reformer's: learned, by axes)
         across = d // arch.num_attention_heads if n.positions_head_wide else d if n.positions_hidden_wide else width
         c.add(n.positions + ".weight", (arch.max_position_embeddings + n.position_offset, across), "positions")
+    for axis, across in enumerate(arch.axial_pos_embds_dim):  # a ParameterList: HF's non-embedding count keeps it
+        shape = tuple(rows if a == axis else 1 for a, rows in enumerate(arch.axial_pos_shape))
+        c.add(f"{n.axial_positions}.weights.{axis}", (*shape, across), "positions")  # (Reformer's axes)
     if arch.max_2d_position_embeddings is not None:  # nn.Embedding tables: out of Hugging Face's non-embedding count
         for coordinate in "xyhw":
             c.add(n.box_positions.format(p=coordinate) + ".weight", (arch.max_2d_position_embeddings, width),
@@ -100,7 +103,7 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
     if arch.relative_embeddings_size is not None:  # one hidden-wide nn.Embedding after the layers (DeBERTa-v2)
         c.add(n.relative_embeddings + ".weight", (arch.relative_embeddings_size, d), "positions")
     if arch.final_norm:
-        c.norm(n.final_norm, d, offset=arch.final_norm_bias)
+        c.norm(n.final_norm, arch.final_norm_width or d, offset=arch.final_norm_bias)
     if n.rotary_alpha is not None:  # the rotary module's one learned tensor, as long as its inv_freq
         from .buffers import rotary_width
 

@@ -391,7 +391,10 @@ class Inventory:
 
                 if naming_of(self.architecture).tied_table_in_head:  # named_parameters() meets it as the head
                     table = 0  # (XLM-R's lm_head.decoder.weight: no nn.Embedding's name, so Hugging Face keeps it in)
-            return self.total - table - self.component("positions") - self.component("token_types") - tables
+            positions = self.component("positions")
+            if self.architecture is not None and self.architecture.axial_pos_shape:  # no nn.Embedding (Reformer's)
+                positions = 0
+            return self.total - table - positions - self.component("token_types") - tables
         if definition == "nanogpt":
             return self.total - self.component("positions")
         if definition == "kaplan":

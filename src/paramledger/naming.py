@@ -23,6 +23,7 @@ class Naming:
     # sinusoidal table its rotary attention reads, an nn.Embedding's weight)
     positions_head_wide: bool = False
     positions_hidden_wide: bool = False  # hidden_size wide, whatever the tables' width (OPT's embed_positions)
+    axial_positions: str = "model.embeddings.position_embeddings"  # Reformer's AxialPositionEmbeddings (weights.{a})
     layer: str = "model.layers.{i}"
     # The layers are no modules of their own: one ModuleList per kind of module under ``layer``'s parent
     # (XLMModel's attentions.{i}, layer_norm1.{i}, ffns.{i}, layer_norm2.{i}), each list whole in named_parameters()

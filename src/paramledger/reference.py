@@ -183,6 +183,8 @@ def auto_class(cfg: Any, decoder_alone: bool = False) -> Any:
             cfg.model_type not in modeling_auto.MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES)
         return transformers.AutoModelForSpeechSeq2Seq if speech else transformers.AutoModelForSeq2SeqLM
     wanted = family.causal_lm_class if family is not None and family.whole is not None else None
+    if cfg.model_type == "reformer" and not cfg.is_decoder:  # ReformerModelWithLMHead asserts is_decoder; the
+        return transformers.AutoModelForMaskedLM  # masked LM builds the same tensors (families/reformer.py)
     for mapping, auto in (("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "AutoModelForCausalLM"),
                           ("MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES", "AutoModelForImageTextToText"),
                           ("MODEL_FOR_MULTIMODAL_LM_MAPPING_NAMES", "AutoModelForMultimodalLM"),

@@ -68,9 +68,15 @@ class EncoderKeys:
     latent_cross_v_channels: int | None = None
     latent_cross_widening_factor: int | None = None
 
+    # Reformer's axial position encodings (AxialPositionEmbeddings: one Parameter per axis, weights.{a} of shape 1
+    # but axial_pos_shape[a] on axis a, then axial_pos_embds_dim[a]) in the position table's place; (): none
+    axial_pos_shape: tuple[int, ...] = ()
+    axial_pos_embds_dim: tuple[int, ...] = ()
+    final_norm_width: int | None = None  # the final norm's width where not hidden_size (Reformer's 2 × hidden)
+
     zero_or_more = ("type_vocab_size", "relative_attention_num_buckets", "task_type_vocab_size",
                     "pronunciation_vocab_size", "shape_vocab_size", "pronunciation_embed_dim", "shape_embed_dim")
     positive_or_null = ("embedding_size", "output_embedding_size", "prediction_head_size", "relative_embeddings_size",
                         "max_2d_position_embeddings", "map_inputs_width", "patch_stem_size",
                         "entity_vocab_size", "entity_emb_size", "num_latents", "latent_cross_qk_channels",
-                        "latent_cross_v_channels", "latent_cross_widening_factor")
+                        "latent_cross_v_channels", "latent_cross_widening_factor", "final_norm_width")
