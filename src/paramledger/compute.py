@@ -73,6 +73,10 @@ NO_FLOPS = {
     # global transformer once a patch, and the patcher sets the patches from the bytes' entropy
     "blt": "BLT's global transformer runs once a patch, whose length its patcher sets from the bytes' entropy: no "
            "fixed FLOPs per token",
+    # transformers 5.24.0 models/reformer: LocalSelfAttention and LSHSelfAttention attend within chunks
+    # (local_attn_chunk_length, lsh_attn_chunk_length, the chunks before and after), LSH after sorting by buckets
+    "reformer": "Reformer attends within chunks (local and LSH chunk lengths, chunks before and after, num_hashes "
+                "rounds of bucket sorting), not over the context: its attention FLOPs are not modelled",
 }
 
 

@@ -105,6 +105,11 @@ NO_CACHE = {
     # local encoder and decoder would cache per byte, its global transformer per patch (a length the patcher sets)
     "blt": "transformers 5.24.0 keeps no KV cache for BLT (BltModel.forward's DynamicCache(config=BltConfig) fails: "
            "BltConfig has no num_hidden_layers), so there is no cache to size exactly; run it with use_cache=False",
+    # transformers 5.24.0 models/reformer ReformerDynamicCache (states_cache, buckets_cache), as a forward pass with
+    # use_cache fills it: tests/test_encoders_rf.py
+    "reformer": "transformers 5.24.0's ReformerDynamicCache holds each layer's input hidden states (hidden_size "
+                "values a token) and the LSH layers' int64 bucket ids (heads × num_hashes a token), no keys and "
+                "values of one dtype: paramledger does not size it",
 }
 
 

@@ -1,10 +1,11 @@
 """Reformer's layer (transformers 5.24.0 models/reformer/modeling_reformer.py ReformerLayer, lines 1347-1356,
-1434-1475): a pre-LayerNorm, then the self-attention of the layer's kind in ``attn_layers``: "local" (LocalSelfAttention,
-query, key and value) or "lsh" (LSHSelfAttention, one shared query_key and value), all unbiased, heads × attention_head_size
-wide (free of hidden_size / heads); output.dense back to hidden_size (unbiased); then the chunked feed-forward, its own
-pre-LayerNorm, dense.dense and output.dense (biased).  As Funnel's (parts/funnel_layer.py), the part is the whole layer
-(the layer's FFN is none, its norms the part's), its tensors in registration order; the variant is the attention's
-kind ("local" or "lsh").  Each attention registers float32-valued mask constants as non-persistent buffers."""
+1434-1475): a pre-LayerNorm, then the self-attention of the layer's kind in ``attn_layers``: "local"
+(LocalSelfAttention, query, key and value) or "lsh" (LSHSelfAttention, one shared query_key and value), all unbiased,
+heads × attention_head_size wide (free of hidden_size / heads); output.dense back to hidden_size (unbiased); then
+the chunked feed-forward, its own pre-LayerNorm, dense.dense and output.dense (biased).  As Funnel's
+(parts/funnel_layer.py), the part is the whole layer (the layer's FFN is none, its norms the part's), its tensors in
+registration order; the variant is the attention's kind ("local" or "lsh").  Each attention registers its mask
+constants as non-persistent 0-dimensional buffers."""
 
 from __future__ import annotations
 
