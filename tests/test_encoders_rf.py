@@ -118,3 +118,13 @@ def test_the_refusal_is_one_line_and_exit_status_2(cli, tmp_path):
     path.write_text(json.dumps(SMALL))
     code, _, err = cli("memory", str(path))
     assert code == 2 and len(err.strip().splitlines()) == 1 and "kv-cache: reformer: " in err
+
+
+@pytest.mark.parametrize("layers", [3, 8])
+def test_another_depth_cycles_attn_layers(layers):
+    """--set num_hidden_layers (Architecture.replace): the LSH layers repeat with the Reformer layers, as an
+    attn_layers list cycled to that depth builds them."""
+    deeper = paramledger.load(default_config("reformer")).replace(num_hidden_layers=layers)
+    cycled = {**default_config("reformer"), "attn_layers": (["local", "lsh"] * 4)[:layers]}
+    assert deeper.reformer_lsh_layers == tuple(range(1, layers, 2))
+    assert paramledger.inventory(deeper).total == model_of(cycled).num_parameters()

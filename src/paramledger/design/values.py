@@ -224,7 +224,8 @@ def repeating_lists(arch: Any) -> list[str]:
     and the sublayers, and the dense layers of an MoE design unless they are its first k layers."""
     from ..parts import MIXERS
 
-    lists = [kind.layers_key for kind in MIXERS] + ["layers_without_mixer", "layers_without_ffn"]
+    lists = [key for kind in MIXERS for key in (kind.layers_key, *kind.lists)] + ["layers_without_mixer",
+                                                                                  "layers_without_ffn"]
     dense = arch.mlp_only_layers
     if dense and dense != tuple(range(len(dense))):  # not the first k layers: a period
         lists.append("mlp_only_layers")

@@ -195,6 +195,8 @@ class MixerKind(NamedTuple):
     # Each layer's variant of the kind (one value per layer, None where the kind is not), where its layers differ by
     # more than the kind (DeepSeek-V4's compressor and router by layer type); build then takes it: build(arch, variant)
     variants: Callable[[Any], list] | None = None
+    # its other per-layer index lists, which repeat with a new depth as layers_key does (Reformer's LSH layers)
+    lists: tuple[str, ...] = ()
 
 
 

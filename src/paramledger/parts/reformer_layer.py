@@ -96,4 +96,5 @@ def _check(arch: Any, where: str | None) -> None:
 
 
 MIXER = MixerKind("reformer_layers", Keys, Names, _build,
-                  lambda arch: bool(arch.reformer_layers or arch.reformer_lsh_layers), _check, variants=_variants)
+                  lambda arch: bool(arch.reformer_layers or arch.reformer_lsh_layers), _check, variants=_variants,
+                  lists=("reformer_lsh_layers",))
