@@ -15,7 +15,7 @@ import pytest
 import paramledger
 from paramledger._exceptions import ArchitectureError, OptionError
 from paramledger.kvcache import kv_cache, kv_values_per_token
-from paramledger.reference import auto_class, build_reference, default_config, hf_config
+from paramledger.reference import auto_class, build_reference, default_config, diff, hf_config
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -86,13 +86,19 @@ def test_flops_are_refused_in_one_line():
         forward_flops_per_token(paramledger.load(SMALL), 16)
 
 
+def test_axial_shapes_other_than_the_positions_count_as_transformers_builds_them():
+    """AxialPositionEmbeddings checks the product only in training (against the sequence): [4, 4] beside 32
+    positions builds, and is counted."""
+    config = {**SMALL, "axial_pos_shape": [4, 4]}
+    result = diff(paramledger.inventory(paramledger.load(config)), build_reference(config))
+    assert result.matches, result.to_json()
+
+
 @pytest.mark.parametrize(("change", "message"), [
     ({"attn_layers": []}, r"^config: attn_layers: \[\] is not a non-empty list"),
     ({"attn_layers": ["local", "global"]}, r"^config: attn_layers: 'global' is not 'local' or 'lsh'"),
     ({"axial_pos_embds_dim": [4, 5]}, r"^config: axial_pos_embds_dim: \[4, 5\] sums to 9, not hidden_size 8"),
     ({"axial_pos_embds_dim": [8]}, r"^config: axial_pos_embds_dim: 1 dims for the 2 axes"),
-    ({"axial_pos_shape": [4, 4]},
-     r"^config: axial_pos_shape: \[4, 4\] covers 16 positions, not max_position_embeddings 32"),
     ({"axial_pos_shape": [4, 0]}, r"^config: axial_pos_shape: \[4, 0\] is not a non-empty list of positive sizes"),
     ({"axial_pos_embds": "yes"}, r"^config: axial_pos_embds: must be true or false"),
     ({"is_decoder": 1}, r"^config: is_decoder: must be true or false"),
