@@ -97,6 +97,7 @@ class Architecture:
     router_correction_bias: bool = False
     use_expert_bias: bool = True  # the router's score correction buffer, where the family has one (LFM2-MoE)
     moe_latent_size: int | None = None  # the routed experts' width in and out (Nemotron-H); None: hidden_size
+    moe_hidden_size: int | None = None  # Muse Spark: the experts' latent, with its own projections and norms
     moe_output_norm: bool = False  # a norm on each MoE block's output, MoE layers only (A.X-K1's post_mlp_layernorm)
     mlp_only_layers: tuple[int, ...] = ()  # dense layers in an MoE model (DeepSeek's first_k_dense_replace)
     # Multi-head latent attention (DeepSeek V2/V3): kv_lora_rank set turns it on.
@@ -109,6 +110,7 @@ class Architecture:
     attention_lambdas: bool = False  # DiffLlama's λ_q1, λ_k1, λ_q2, λ_k2: four head_dim vectors per layer
     attention_dynamic_mask: bool = False  # Doge's A (one per KV head) and dt_proj from the values
     residual_scales: bool = False  # Doge's two learned hidden-size gains on each layer's residuals
+    residual_gates: bool = False  # Muse Spark's learned (hidden,) gate on each residual, after the layer's norms
     residual_affine: bool = False  # ZAYA's scale and shift of each sublayer's output and residual
     # ZAYA's MLP router over num_experts + a skip expert (parts/mlp_router.py), this wide; None: a linear router
     router_hidden_size: int | None = None

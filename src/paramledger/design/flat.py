@@ -221,6 +221,10 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
 
         parts.append(_new(MlpRoutedExperts, (d, arch.num_experts, arch.expert_size, arch.router_hidden_size,
                                              ffn == MOE, "mlp")))
+    elif ffn == MOE and arch.moe_hidden_size:  # Muse Spark's experts in their own latent
+        from ..parts.muse_spark_moe import LatentExperts
+
+        parts.append(_new(LatentExperts, (d, arch.num_experts, arch.expert_size, arch.moe_hidden_size)))
     elif ffn == MOE and arch.expert_embeddings:
         from ..parts.expert_embeddings import ExpertEmbeddings
 
@@ -249,6 +253,10 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
         from ..parts.residual_scales import ResidualScales
 
         parts.append(_new(ResidualScales, (d,)))
+    if arch.residual_gates:
+        from ..parts.muse_spark_moe import ResidualGates
+
+        parts.append(_new(ResidualGates, (d,)))
     if arch.residual_affine:
         from ..parts.residual_affine import ResidualAffine
 

@@ -122,6 +122,9 @@ KEPT = {
     "mistral_large4": KeptInFloat32(('indexer.weights_proj',), ('mlp.gate.weight', 'rotary_emb')),
     # mt5/modeling_mt5.py MT5PreTrainedModel
     "mt5": KeptInFloat32(('wo',), ()),
+    # muse_spark/modeling_muse_spark.py MuseSparkPreTrainedModel
+    "muse_spark": KeptInFloat32((), ('e_score_correction_bias', 'mlp.gate.weight', 'post_attention_residual_gate',
+                                     'post_feedforward_residual_gate')),
     # nemotron_h/modeling_nemotron_h.py NemotronHPreTrainedModel
     "nemotron_h": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
     # nemotron_h_omni: its language model's NemotronHPreTrainedModel (the whole class declares none of its own)
