@@ -32,7 +32,10 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     if family is None:
         raise UnsupportedFamilyError(where, str(model_type), families.supported(), families.transformers_types())
     top = config  # the dtype and quantization_config of a multimodal model are the whole model's
+    pad_key = "pad_token_id"
     if family.text_config:
+        if not (family.whole is not None and family.whole.text_at_top and config.get("text_config") is None):
+            pad_key = "text_config.pad_token_id"  # (where the decoder reads it: its text_config)
         text = _text_config(family, config, where)
         notes.append(family.whole.described if family.whole and family.whole.described else
                      f"{model_type} is multimodal: counting the whole model ({family.whole.parts_said})"
@@ -89,6 +92,7 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         if merged[key] is not None and merged[key] > MAX_INTEGER:
             raise ArchitectureError(key, f"{big(merged[key])} is beyond the bound of {MAX_INTEGER:,} "
                                          "(docs/limits.md)", where)
+    check_pad_token_id(family, merged, pad_key, where)  # (families/padding_idx.py: nn.Embedding's padding_idx)
     rule_input = {**merged, **values}
     for derive in family.derive:
         try:
@@ -131,6 +135,12 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
 
         return remembered(partial(with_encoder, family=family, config=config, where=where), arch)
     return arch
+
+
+def check_pad_token_id(family: Any, merged: Mapping[str, Any], key: str, where: str) -> None:
+    from .families.padding_idx import check_pad_token_id as check
+
+    check(family.model_type, merged, key, where)
 
 
 def _text_config(family: Any, config: Mapping[str, Any], where: str) -> Mapping[str, Any]:

@@ -1,0 +1,107 @@
+"""pad_token_id outside a table transformers builds with padding_idx = pad_token_id (families/padding_idx.py,
+issue #15): refused in one line naming the key, exactly where transformers refuses to build the model.
+
+For every supported type, its smallest random config (tests/_family_configs.py) is built on the meta device with
+pad_token_id at the edges of the rows the table lists (inside: transformers builds it and the counts match;
+outside: both refuse), and a type the table does not list builds with any pad_token_id (both count it).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import paramledger
+from paramledger import families
+from paramledger._exceptions import ArchitectureError, ParamledgerError
+from paramledger.families.padding_idx import PADDED
+from paramledger.hf_config import _text_config, _text_family
+from paramledger.reference import build_reference, hf_config
+
+from _family_configs import CONFIGS
+from test_families import assert_matches_reference
+
+FAR = 10**6  # beyond every small config's tables
+
+
+def _smallest(model_type: str) -> dict:
+    found: list[dict] = []
+
+    @settings(max_examples=1, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(CONFIGS[model_type])
+    def take(config):
+        found.append(config)
+
+    take()
+    return found[0]
+
+
+def _reader(config: dict) -> tuple[str, bool]:
+    """The family whose table reads the config's pad_token_id, and whether it is read from text_config."""
+    family = families.get(config["model_type"])
+    if not family.text_config:
+        return family.model_type, False
+    nested = not (family.whole is not None and family.whole.text_at_top and config.get("text_config") is None)
+    if family.whole is None:
+        return family.model_type, nested
+    return _text_family(family, _text_config(family, config, "config"), "config").model_type, nested
+
+
+def _with_pad(config: dict, pad: int, nested: bool) -> dict:
+    if nested:
+        return {**config, "text_config": {**config.get("text_config", {}), "pad_token_id": pad}}
+    return {**config, "pad_token_id": pad}
+
+
+def _transformers_refuses(config: dict) -> bool:
+    family = families.get(config["model_type"])
+    try:
+        build_reference(config, text_config=family.text_decoder_only)
+    except ParamledgerError as error:
+        assert "Padding_idx" in str(error) or "out of bounds" in str(error), error
+        return True
+    return False
+
+
+@pytest.mark.parametrize("model_type", families.supported())
+def test_pad_token_id_refused_where_transformers_refuses(model_type):
+    config = _smallest(model_type)
+    reader, nested = _reader(config)
+    key = "text_config.pad_token_id" if nested else "pad_token_id"
+    padded = PADDED.get(reader)
+    if padded is None:  # no table pads at pad_token_id: any value builds
+        for pad in (FAR, -FAR):
+            assert not _transformers_refuses(_with_pad(config, pad, nested))
+            paramledger.load(_with_pad(config, pad, nested))
+        return
+    text = hf_config(config).get_text_config(decoder=True)
+    rows = min(getattr(text, name) + extra for name, extra in padded.rows)
+    inside = (rows - 1, -rows) if model_type != "fsmt" else ()
+    for pad in inside:
+        assert_matches_reference(_with_pad(config, pad, nested))
+    for pad in (rows, -rows - 1):
+        assert _transformers_refuses(_with_pad(config, pad, nested)), pad
+        with pytest.raises(ArchitectureError, match=f"{key}: .* (is outside|is not supported)"):
+            paramledger.load(_with_pad(config, pad, nested))
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({"model_type": "hy_v4", "vocab_size": 40},  # its class's pad_token_id 120002
+     r"config: pad_token_id: 120,002 is outside the 40 rows of a table transformers builds with padding_idx = "
+     r"pad_token_id \(vocab_size = 40; nn.Embedding refuses it\)"),
+    ({"model_type": "llama", "vocab_size": 40, "pad_token_id": 40}, r"pad_token_id: 40 is outside the 40 rows"),
+    ({"model_type": "llava", "text_config": {"vocab_size": 40, "pad_token_id": -41}},
+     r"config: text_config.pad_token_id: -41 is outside the 40 rows"),
+    ({"model_type": "roberta", "max_position_embeddings": 8, "pad_token_id": 8},
+     r"pad_token_id: 8 is outside the 8 rows .*\(max_position_embeddings = 8; "),
+    ({"model_type": "xglm", "max_position_embeddings": 8, "pad_token_id": 10},
+     r"pad_token_id: 10 is outside the 10 rows .*\(max_position_embeddings = 8 \+ 2; "),
+])
+def test_pad_token_id_refusal_says_which_table(config, message):
+    with pytest.raises(ArchitectureError, match=message):
+        paramledger.load(config)
+
+
+def test_pad_token_id_null_or_inside_counts():
+    assert paramledger.load({"model_type": "llama", "vocab_size": 40, "pad_token_id": None}).vocab_size == 40
+    assert paramledger.load({"model_type": "llama", "vocab_size": 40, "pad_token_id": -40}).vocab_size == 40
