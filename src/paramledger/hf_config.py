@@ -122,6 +122,7 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
             raise
         raise ArchitectureError(key, message if key == error.key else f"{message} ({key} is read as {error.key})",
                                 where) from None
+    check_odd_rotary(family, merged, arch, pad_key.replace("pad_token_id", "head_dim"), where)
     if family.explain:
         notes = [note for explain in family.explain if (note := explain(arch)) is not None]
         arch = arch.with_fields(notes=(*arch.notes, *notes)) if notes else arch
@@ -141,6 +142,12 @@ def check_pad_token_id(family: Any, merged: Mapping[str, Any], key: str, where: 
     from .families.padding_idx import check_pad_token_id as check
 
     check(family.model_type, merged, key, where)
+
+
+def check_odd_rotary(family: Any, merged: Mapping[str, Any], arch: Architecture, key: str, where: str) -> None:
+    from .families.even_rotary import check_odd_rotary as check
+
+    check(family.model_type, merged, arch, key, where)
 
 
 def _text_config(family: Any, config: Mapping[str, Any], where: str) -> Mapping[str, Any]:
