@@ -86,3 +86,11 @@ def test_odd_head_dim_refusal_says_why(config, message):
 def test_odd_head_dim_counted_where_transformers_makes_it(config):
     hf_config(config)
     paramledger.load(config)
+
+
+def test_odd_head_dim_is_one_line_and_status_2(cli, tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text('{"model_type": "llama", "head_dim": 5}')
+    status, out, err = cli("count", str(path))
+    assert status == 2 and not out
+    assert err.strip().count("\n") == 0 and "head_dim: 5 is odd and rotated whole" in err

@@ -105,3 +105,11 @@ def test_pad_token_id_refusal_says_which_table(config, message):
 def test_pad_token_id_null_or_inside_counts():
     assert paramledger.load({"model_type": "llama", "vocab_size": 40, "pad_token_id": None}).vocab_size == 40
     assert paramledger.load({"model_type": "llama", "vocab_size": 40, "pad_token_id": -40}).vocab_size == 40
+
+
+def test_pad_token_id_out_of_range_is_one_line_and_status_2(cli, tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text('{"model_type": "hy_v4", "vocab_size": 40}')
+    status, out, err = cli("count", str(path))
+    assert status == 2 and not out
+    assert err.strip().count("\n") == 0 and "pad_token_id: 120,002 is outside the 40 rows" in err
