@@ -22,10 +22,10 @@ for model_type in families.supported():
     reader, nested = _reader(config)
     if _transformers_refuses(_with(config, nested, head_dim=5)):
         given.add(reader)
-    section = config.get("text_config", {}) if nested else config
+    section = config.get(nested, {}) if nested else config
     if "hidden_size" in section and "num_attention_heads" in section:
         wide = _with(config, nested, hidden_size=5 * section["num_attention_heads"])
-        (wide["text_config"] if nested else wide).pop("head_dim", None)
+        (wide[nested] if nested else wide).pop("head_dim", None)
         if _transformers_refuses(wide):
             derived.add(reader)
 print("EVEN_ROTARY", sorted(given))

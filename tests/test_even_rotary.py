@@ -19,9 +19,9 @@ from test_padding_idx import _reader, _smallest
 ODD = "is odd and rotated whole"
 
 
-def _with(config: dict, nested: bool, **keys) -> dict:
+def _with(config: dict, nested: str, **keys) -> dict:
     if nested:
-        return {**config, "text_config": {**config.get("text_config", {}), **keys}}
+        return {**config, nested: {**config.get(nested, {}), **keys}}
     return {**config, **keys}
 
 
@@ -48,17 +48,17 @@ def test_odd_head_dim_refused_where_transformers_refuses(model_type):
     _, nested = _reader(config)
     given = _with(config, nested, head_dim=5)
     refused = _transformers_refuses(given)
-    key = "text_config.head_dim" if nested else "head_dim"
+    key = f"{nested}.head_dim" if nested else "head_dim"
     if refused:  # (a few refuse head_dim 5 for its width first: "head_dim: 5 × 1 heads != hidden_size=2")
         with pytest.raises(ArchitectureError, match=f"config: ({key}|head_dim): 5 "):  # (ModernVBERT's: its text's)
             paramledger.load(given)
     elif refused is False:
         assert not _paramledger_refuses(given)
     assert not _paramledger_refuses(_with(config, nested, head_dim=6))
-    section = config.get("text_config", {}) if nested else config
+    section = config.get(nested, {}) if nested else config
     if "hidden_size" in section and "num_attention_heads" in section:  # head_dim 5 as hidden_size // heads
         derived = _with(config, nested, hidden_size=5 * section["num_attention_heads"])
-        (derived["text_config"] if nested else derived).pop("head_dim", None)
+        (derived[nested] if nested else derived).pop("head_dim", None)
         refused = _transformers_refuses(derived)
         if refused is not None:
             assert _paramledger_refuses(derived) == refused

@@ -36,20 +36,23 @@ def _smallest(model_type: str) -> dict:
     return found[0]
 
 
-def _reader(config: dict) -> tuple[str, bool]:
-    """The family whose table reads the config's pad_token_id, and whether it is read from text_config."""
+def _reader(config: dict) -> tuple[str, str]:
+    """The family whose table reads the config's pad_token_id, and the section it is read from ("": the top)."""
     family = families.get(config["model_type"])
     if not family.text_config:
-        return family.model_type, False
+        return family.model_type, ""
     nested = not (family.whole is not None and family.whole.text_at_top and config.get("text_config") is None)
+    # (Unlimited OCR's decoder is its language_config where no text_config is given)
+    section = "language_config" if "language_config" in config and "text_config" not in config else "text_config"
     if family.whole is None:
-        return family.model_type, nested
-    return _text_family(family, _text_config(family, config, "config"), "config").model_type, nested
+        return family.model_type, section if nested else ""
+    text_family = _text_family(family, _text_config(family, config, "config"), "config").model_type
+    return text_family, section if nested else ""
 
 
-def _with_pad(config: dict, pad: int, nested: bool) -> dict:
+def _with_pad(config: dict, pad: int, nested: str) -> dict:
     if nested:
-        return {**config, "text_config": {**config.get("text_config", {}), "pad_token_id": pad}}
+        return {**config, nested: {**config.get(nested, {}), "pad_token_id": pad}}
     return {**config, "pad_token_id": pad}
 
 
@@ -67,7 +70,7 @@ def _transformers_refuses(config: dict) -> bool:
 def test_pad_token_id_refused_where_transformers_refuses(model_type):
     config = _smallest(model_type)
     reader, nested = _reader(config)
-    key = "text_config.pad_token_id" if nested else "pad_token_id"
+    key = f"{nested}.pad_token_id" if nested else "pad_token_id"
     padded = PADDED.get(reader)
     if padded is None:  # no table pads at pad_token_id: any value builds
         for pad in (FAR, -FAR):
@@ -99,6 +102,12 @@ def test_pad_token_id_refused_where_transformers_refuses(model_type):
 ])
 def test_pad_token_id_refusal_says_which_table(config, message):
     with pytest.raises(ArchitectureError, match=message):
+        paramledger.load(config)
+
+
+def test_pad_token_id_named_where_the_decoder_reads_it():
+    config = {"model_type": "unlimited_ocr", "language_config": {"vocab_size": 40, "pad_token_id": 40}}
+    with pytest.raises(ArchitectureError, match=r"config: language_config.pad_token_id: 40 is outside the 40 rows"):
         paramledger.load(config)
 
 

@@ -35,7 +35,10 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     pad_key = "pad_token_id"
     if family.text_config:
         if not (family.whole is not None and family.whole.text_at_top and config.get("text_config") is None):
-            pad_key = "text_config.pad_token_id"  # (where the decoder reads it: its text_config)
+            # where the decoder reads it: its text_config (Unlimited OCR's language_config where it gives none)
+            section = "language_config" if config.get("text_config") is None and "language_config" in config else (
+                "text_config")
+            pad_key = f"{section}.pad_token_id"
         text = _text_config(family, config, where)
         notes.append(family.whole.described if family.whole and family.whole.described else
                      f"{model_type} is multimodal: counting the whole model ({family.whole.parts_said})"

@@ -30,7 +30,8 @@ EVEN_ROTARY = frozenset({
     "iquestcoder", "jais2", "jetmoe", "jina_embeddings_v3", "kolibri1", "kyutai_speech_to_text", "lara_mini", "lfm2",
     "lfm2_moe", "lfm3", "llama", "llama4_text", "longcat_flash", "mellum", "minimax", "minimax_m2",
     "minimax_m3_vl_text", "ministral", "ministral3", "mistral", "mixtral", "mllama", "modernbert",
-    "modernbert-decoder", "moshi", "nanochat", "nomic_bert", "olmo", "olmo2", "olmo3", "olmo_hybrid", "olmoe",
+    "modernbert-decoder", "molmo2", "moshi", "muse_glimmer", "nanochat", "nomic_bert", "olmo", "olmo2", "olmo3",
+    "olmo_hybrid", "olmoe",
     "paddleocr_vl", "phi3", "phi4_multimodal", "phimoe", "qwen2", "qwen2_5_omni_thinker", "qwen2_5_vl", "qwen2_moe",
     "qwen2_vl", "qwen3", "qwen3_moe", "qwen3_omni_moe_thinker", "qwen3_vl", "qwen3_vl_moe", "qwen4_exp_text",
     "sarvam_moe", "seed_oss", "smollm3", "solar_open", "starcoder2", "ultrabert", "vaultgemma", "voxtral",
@@ -43,7 +44,7 @@ EVEN_ROTARY = frozenset({
 DERIVED = frozenset({
     "arcee", "aria_text", "cohere2", "cohere_compass_text", "diffllama", "esmc", "eurobert", "exaone", "falcon",
     "glmasr", "hyperclovax", "jais2", "kyutai_speech_to_text", "llama", "mistral", "moshi", "nomic_bert",
-    "qwen3_vl_moe", "ultrabert",
+    "qwen3_vl_moe", "ultrabert", "unlimited_ocr",
 })
 
 
