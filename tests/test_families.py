@@ -103,7 +103,8 @@ def test_family_cites_its_configuration_file(model_type):
     assert "configuration_" in family.source
     assert family.causal_lm_class.endswith(("ForCausalLM", "LMHeadModel", "ForConditionalGeneration",
                                             "GenerationDecoder", "ForMaskedLM", "ForTextToText",  # SeamlessM4T's
-                                            "_Omni_Reasoning_V3"))  # Nemotron-H Omni's whole class has no suffix
+                                            "_Omni_Reasoning_V3",  # Nemotron-H Omni's whole class has no suffix
+                                            "EncoderDecoderModel"))  # nor has the encoder-decoder's
 
 
 # Classes that tie nothing whatever tie_word_embeddings says (no _tied_weights_keys): their heads are their own.
