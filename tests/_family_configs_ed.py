@@ -7,17 +7,19 @@ width (no projection) or none."""
 
 from __future__ import annotations
 
+from _family_configs_d import CONFIGS_D
 from _family_configs_h import CONFIGS_H
 from _family_configs_j import with_cross_attention
 from hypothesis import strategies as st
 
-TYPES = ("bert", "roberta")
+STRATEGIES = {**CONFIGS_H, "bert-generation": CONFIGS_D["bert-generation"]}
+TYPES = ("bert", "roberta", "xlm-roberta", "camembert", "data2vec-text", "bert-generation")
 
 
 @st.composite
 def encoder_decoder(draw) -> dict:
-    encoder = {**draw(CONFIGS_H[draw(st.sampled_from(TYPES))]), "is_decoder": False}
-    decoder = draw(with_cross_attention(CONFIGS_H[draw(st.sampled_from(TYPES))]))
+    encoder = {**draw(STRATEGIES[draw(st.sampled_from(TYPES))]), "is_decoder": False}
+    decoder = draw(with_cross_attention(STRATEGIES[draw(st.sampled_from(TYPES))]))
     if draw(st.booleans()):
         decoder["cross_attention_hidden_size"] = encoder["hidden_size"]
     return {"model_type": "encoder-decoder", "encoder": encoder, "decoder": decoder,

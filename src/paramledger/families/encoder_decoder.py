@@ -43,7 +43,9 @@ def decoder_config(config: Mapping[str, Any], text: Mapping[str, Any]) -> Mappin
 def encoder_first(naming: Naming) -> Naming:
     """named_parameters(): the encoder, the decoder (its base model, then its head: an untied decoder weight last),
     enc_to_dec_proj."""
-    return dataclasses.replace(naming, model_order=("encoder", *naming.model_order, naming.lm_head, PROJECTOR))
+    decoder = naming.model_order or (naming.embed.rpartition(".")[0], naming.layer.partition(".{i}")[0],
+                                     naming.lm_head.rpartition(".")[0])  # (BertGeneration's: none of its own)
+    return dataclasses.replace(naming, model_order=("encoder", *decoder, naming.lm_head, PROJECTOR))
 
 
 FAMILIES = [multimodal(

@@ -19,9 +19,12 @@ from ..inventory import Buffer, Tensor
 
 PREFIX = "encoder."
 PROJECTOR = "enc_to_dec_proj"
-# encoder model_type -> the root its family's masked-LM names its base model under (modeling_bert.py BertForMaskedLM
-# .bert, modeling_roberta.py RobertaForMaskedLM.roberta); every other type is refused
-ROOTS = {"bert": "bert.", "roberta": "roberta."}
+# model_type -> the root its family's own count names its base model under (modeling_bert.py BertForMaskedLM.bert,
+# modeling_roberta.py RobertaForMaskedLM.roberta, ...) and whether AutoModel's base model holds a pooler (BertModel,
+# RobertaModel and their copies do; BertGenerationEncoder has none); every other type is refused
+ROOTS = {"bert": "bert.", "roberta": "roberta.", "xlm-roberta": "roberta.", "camembert": "roberta.",
+         "data2vec-text": "data2vec_text.", "bert-generation": "bert."}
+POOLED = frozenset(ROOTS) - {"bert-generation"}
 _TABLES = ("embedding", "positions", "token_types")  # the components of its nn.Embedding tables
 
 
@@ -51,7 +54,7 @@ def section(config: Mapping[str, Any], key: str, default: Mapping[str, Any], whe
     kind = given.get("model_type", default["model_type"])
     if kind not in ROOTS:
         raise ArchitectureError(f"{key}.model_type", f"{kind!r} is not counted in encoder-decoder yet (paramledger "
-                                f"counts {' and '.join(ROOTS)} {key}s)", where)
+                                f"counts {', '.join(ROOTS)} {key}s)", where)
     return {**given, "model_type": kind}
 
 
@@ -64,17 +67,17 @@ def encoder(config: Mapping[str, Any], where: str | None, decoder: Any = None) -
 
     given = section(config, "encoder", {"model_type": "bert"}, where)
     root = ROOTS[given["model_type"]]
-    try:
-        arch = architecture_from_config(given, where or "config.json")
+    try:  # (untied: XLM-RoBERTa's count names a tied word table lm_head.decoder, outside its base model)
+        arch = architecture_from_config({**given, "tie_word_embeddings": False}, where or "config.json")
     except ArchitectureError as error:  # its own table's refusal, said under encoder.
         raise ArchitectureError(f"encoder.{error.key}", error.message, where) from None
     counted = build(arch, families.naming_of(arch))
     moved = [Tensor(PREFIX + t.name.removeprefix(root), t.shape, "encoder", None, t.frozen, t.experts)
              for t in counted.tensors if t.name.startswith(root)]
     width = arch.hidden_size
-    # BertPooler / RobertaPooler: dense (d, d) with its bias, registered after the encoder's layers
-    moved += [Tensor(f"{PREFIX}pooler.dense.weight", (width, width), "encoder"),
-              Tensor(f"{PREFIX}pooler.dense.bias", (width,), "encoder")]
+    if given["model_type"] in POOLED:  # BertPooler / RobertaPooler: dense (d, d) and its bias, after the layers
+        moved += [Tensor(f"{PREFIX}pooler.dense.weight", (width, width), "encoder"),
+                  Tensor(f"{PREFIX}pooler.dense.bias", (width,), "encoder")]
     tables = tuple(PREFIX + t.name.removeprefix(root) for t in counted.tensors
                    if t.name.startswith(root) and t.component in _TABLES)
     held = tuple(b._replace(name=PREFIX + b.name.removeprefix(root)) for b in every_buffer(counted)
