@@ -127,3 +127,16 @@ def test_the_caches_equal_transformers_after_a_forward_pass(encoder, decoder, wi
     assert kv_cache(arch, context=target, batch=batch, dtype="fp32").bytes == held(cache.self_attention_cache) > 0
     assert cross_attention_cache(arch, encoder_length=source, batch=batch,
                                  dtype="fp32").bytes == held(cache.cross_attention_cache) > 0
+
+
+@pytest.mark.parametrize("tie", [True, False])
+def test_tie_encoder_decoder_ties_nothing_in_5_24(tie):
+    """tie_encoder_decoder (which transformers 4.x honoured) is read nowhere in transformers 5.24.0:
+    each model ties only its own head, by its own tie_word_embeddings, and nothing crosses encoder and decoder."""
+    config = {**pair("bert", "bert"), "tie_encoder_decoder": tie}
+    config["decoder"] = {**config["decoder"], "tie_encoder_decoder": tie, "tie_word_embeddings": tie}
+    result = verify(config)
+    assert result.diff.matches
+    assert not any(alias.startswith("encoder.") or target.startswith("encoder.")
+                   for alias, target in result.inventory.aliases.items())
+    assert bool(result.inventory.aliases) == tie
