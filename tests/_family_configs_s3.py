@@ -18,7 +18,7 @@ def step3p5_text(draw) -> dict:
     moe_layers_enum and attention_other_setting, a window or none, the rotary's share per layer."""
     layers, mtp = draw(st.integers(1, 4)), draw(st.sampled_from([0, 0, 1, 2]))
     kv = draw(st.integers(1, 2))
-    text = {"vocab_size": draw(st.integers(1, 40)), "hidden_size": draw(st.integers(1, 24)),
+    text = {"vocab_size": draw(st.integers(2, 40)), "hidden_size": draw(st.integers(1, 24)),  # pad_token_id 1
             "intermediate_size": draw(st.integers(1, 24)), "num_hidden_layers": layers,
             "num_attention_heads": kv * draw(st.integers(1, 3)), "num_key_value_heads": kv,
             "head_dim": 2 * draw(st.integers(1, 4)), "moe_intermediate_size": draw(st.integers(1, 12)),

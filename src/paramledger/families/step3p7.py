@@ -107,9 +107,10 @@ TEXT = derived_from(
     model_type="step3p7",  # (unregistered: the whole family, the same table, reads text_config)
     causal_lm_class="Step3p7ForConditionalGeneration",
     source=TF + " (Step3p7TextConfig)",
-    # MiniMax-M3's router (MiniMaxM3VLTopKRouter): its e_score_correction_bias a float32 buffer, not a Parameter
+    # MiniMax-M3's router (MiniMaxM3VLTopKRouter): its e_score_correction_bias a buffer in the model's dtype, not a
+    # Parameter
     naming=dataclasses.replace(LAGUNA.naming, router_correction_bias=None,
-                               router_score_bias="mlp.gate.e_score_correction_bias",
+                               router_score_bias="mlp.gate.e_score_correction_bias", router_score_bias_dtype=None,
                                layer_order=(*LAGUNA.naming.layer_order[:-1], "mlp.gate.weight", "mlp.experts")),
     switches={**LAGUNA.switches, "router_correction_bias": False},
     keys={**DECODER_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "num_experts_per_tok"),
