@@ -110,7 +110,8 @@ def test_step3p7s_legacy_keys_are_read_as_its_config_classes_fold_them():
     assert diff(inventory, build_reference(config)).matches
     assert inventory["model.language_model.layers.1.self_attn.q_proj.weight"].shape == (16, 32)
     names = {t.name for t in inventory.tensors}
-    assert {"model.language_model.layers.1.mlp.gate_proj.weight", "model.language_model.layers.2.mlp.experts.gate_up_proj"} <= names
+    assert {"model.language_model.layers.1.mlp.gate_proj.weight",
+            "model.language_model.layers.2.mlp.experts.gate_up_proj"} <= names
 
 
 @pytest.mark.parametrize("window", [2, 9])
