@@ -66,7 +66,9 @@ def _transformers_refuses(config: dict) -> bool:
     return False
 
 
-@pytest.mark.parametrize("model_type", families.supported())
+# encoder-decoder: its decoder and encoder are sections of their own (decoder, encoder), not a text_config; a
+# text_config beside them makes transformers' get_text_config ambiguous (not measured here)
+@pytest.mark.parametrize("model_type", [t for t in families.supported() if t != "encoder-decoder"])
 def test_pad_token_id_refused_where_transformers_refuses(model_type):
     config = _smallest(model_type)
     reader, nested = _reader(config)

@@ -186,6 +186,8 @@ PADDED: dict[str, Padded] = {
     "moshi": Padded(None, (("vocab_size", 1),)),
     "mra": Padded(1),
     "muse_glimmer": Padded(None),
+    "muse_spark": Padded(None),  # MuseSparkTextModel's table, as Glimmer's (measured at integration)
+    "step3p7": Padded(1),  # Step3p7TextConfig's pad_token_id 1, Laguna's table (measured at integration)
     "mvp": Padded(1),
     "nanochat": Padded(1),
     "nemotron": Padded(None),
