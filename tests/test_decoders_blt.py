@@ -112,7 +112,7 @@ REFUSALS = [
     (_with(encoder_config__hidden_size=0), "encoder_config.hidden_size: must be a whole number from 1, got 0"),
     (_with(decoder_config__hidden_size="12"), "decoder_config.hidden_size: must be a whole number from 1"),
     (_with(global_config__num_attention_heads=32), "global_config.num_attention_heads: 32 is more than hidden_size"),
-    (_with(patcher_config__num_attention_heads=8), "patcher_config.num_attention_heads: gives an odd head_dim 1"),
+    (_with(patcher_config__hidden_size=10), "patcher_config.num_attention_heads: gives an odd head_dim 5"),
     (_with(decoder_config__num_key_value_heads=3), "decoder_config.num_key_value_heads: 3 does not divide"),
     (_with(global_config__num_hidden_layers=-1), "global_config.num_hidden_layers: must be a whole number from 0"),
     (_with(encoder_config__num_hidden_layers=0), "encoder_config.num_hidden_layers: must be a whole number from 1"),
@@ -196,3 +196,19 @@ def test_a_set_depth_past_the_towers_bound_is_one_line():
         paramledger.load(SMALL).replace(num_hidden_layers=10_001)
     assert paramledger.inventory(paramledger.load(_with(encoder_config__cross_attn_all_layers=False))
                                  .replace(num_hidden_layers=10**6)).total > 0  # one cross-attention: the design's
+
+
+@pytest.mark.parametrize("section", ["encoder_config", "decoder_config", "global_config", "patcher_config"])
+@pytest.mark.parametrize("head_dim", [1, 3, 5, 7])
+def test_an_odd_head_dim_is_refused_where_transformers_refuses_it(section, head_dim):
+    """validate_rope runs in every sub-config but the local encoder's, and lets an odd head_dim up to 4 through:
+    paramledger refuses exactly those transformers refuses, and counts the others as it builds them."""
+    config = _with(**{f"{section}__hidden_size": 2 * head_dim})
+    try:
+        transformers.BltConfig(**{key: value for key, value in config.items() if key != "model_type"})
+    except Exception as error:  # (StrictDataclassClassValidationError)
+        assert "even rotary dimension" in str(error)
+        with pytest.raises(ArchitectureError, match=f"{section}.num_attention_heads: gives an odd head_dim"):
+            paramledger.load(config)
+        return
+    assert paramledger.inventory(config).total == sum(p.numel() for p in _model(config).parameters())

@@ -25,6 +25,12 @@ def _with(config: dict, nested: str, **keys) -> dict:
     return {**config, **keys}
 
 
+def _spelt(model_type: str) -> str:
+    """The config key a family reads its head_dim from."""
+    keys = families.get(model_type).keys
+    return next((name for name, field in keys.items() if field == "head_dim"), "head_dim")
+
+
 def _transformers_refuses(config: dict) -> bool | None:
     """True: validate_rope refuses it; False: the config is made; None: refused for another reason."""
     try:
@@ -45,16 +51,17 @@ def _paramledger_refuses(config: dict) -> bool:
 @pytest.mark.parametrize("model_type", families.supported())
 def test_odd_head_dim_refused_where_transformers_refuses(model_type):
     config = _smallest(model_type)
-    _, nested = _reader(config)
-    given = _with(config, nested, head_dim=5)
+    reader, nested = _reader(config)
+    spelt = _spelt(reader)  # (JetMoE's kv_channels, T5's d_kv)
+    given = _with(config, nested, **{spelt: 5})
     refused = _transformers_refuses(given)
-    key = f"{nested}.head_dim" if nested else "head_dim"
+    key = f"{nested}.{spelt}" if nested else spelt
     if refused:  # (a few refuse head_dim 5 for its width first: "head_dim: 5 × 1 heads != hidden_size=2")
-        with pytest.raises(ArchitectureError, match=f"config: ({key}|head_dim): 5 "):  # (ModernVBERT's: its text's)
+        with pytest.raises(ArchitectureError, match=f"config: ({key}|{spelt}): 5 "):  # (ModernVBERT's: its text's)
             paramledger.load(given)
     elif refused is False:
         assert not _paramledger_refuses(given)
-    assert not _paramledger_refuses(_with(config, nested, head_dim=6))
+    assert not _paramledger_refuses(_with(config, nested, **{spelt: 6}))
     section = config.get(nested, {}) if nested else config
     if "hidden_size" in section and "num_attention_heads" in section:  # head_dim 5 as hidden_size // heads
         derived = _with(config, nested, hidden_size=5 * section["num_attention_heads"])
@@ -94,3 +101,20 @@ def test_odd_head_dim_is_one_line_and_status_2(cli, tmp_path):
     status, out, err = cli("count", str(path))
     assert status == 2 and not out
     assert err.strip().count("\n") == 0 and "head_dim: 5 is odd and rotated whole" in err
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["count", "Llama-3.2-1B", "--set", "head_dim=65"], "(override): head_dim: 65 is odd and rotated whole"),
+    (["count", "Llama-3.2-1B", "--set", "hidden_size=2080", "--set", "head_dim=null"], "head_dim: 65 (hidden_size 2,080 // num_attention_heads 32)"),
+    (["whatif", "Llama-3.2-1B", "--vary", "head_dim=65"], "--vary head_dim=65: head_dim: 65 is odd"),
+    (["count", "Phi-3-mini-4k-instruct", "--set", "vocab_size=32000"], "pad_token_id: 32,000 is outside the 32,000 rows"),
+    (["whatif", "Phi-3-mini-4k-instruct", "--vary", "vocab_size=32000"], "--vary vocab_size=32000: pad_token_id: 32,000"),
+])
+def test_a_change_to_a_release_is_refused_where_transformers_refuses_its_config(cli, argv, message):
+    """--set and whatif's --vary on a design read from a config ask its config's own refusals again with the change
+    (hf_config.recheck_changes): LlamaConfig(head_dim=65) fails validate_rope; Phi-3's pad_token_id 32,000 leaves a
+    32,000-row table.  The same changes that transformers makes are counted."""
+    status, out, err = cli(*argv)
+    assert status == 2 and out == "" and err.count("\n") == 1 and message in err
+    even = [arg.replace("65", "66").replace("2080", "2112").replace("32000", "32001") for arg in argv]
+    assert cli(*even)[0] == 0

@@ -141,6 +141,36 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     return arch
 
 
+# The fields whose change the config's own refusals follow (recheck_changes)
+RECHECKED = frozenset({"head_dim", "hidden_size", "num_attention_heads", "vocab_size", "partial_rotary_factor",
+                       "sliding_partial_rotary_factor"})
+
+
+def recheck_changes(held: tuple[Mapping[str, Any], str], arch: Architecture, changes: Mapping[str, Any],
+                    where: str) -> None:
+    """A design read from a config and changed (--set, whatif, sweep): the refusals transformers makes of the config
+    with those changes (an odd head_dim that RoPE rotates whole, a pad_token_id outside the table) asked again, the
+    changes put under the config's own keys, each named as the change names it."""
+    config, _ = held
+    family = families.get(str(config.get("model_type")))
+    inner: Any = config
+    if family is not None and family.text_config:
+        inner = config.get("text_config")
+        if inner is None and family.whole is not None and not family.whole.text_at_top:
+            inner = {}  # the class's default decoder
+        if not isinstance(inner, Mapping):
+            return
+        family = families.get(str(inner.get("model_type", ""))) or (
+            families.get(family.whole.text_model_type) if family.whole is not None else None)
+    if family is None:
+        return
+    merged = {**family.defaults, **inner}
+    for field_name in changes:  # (as the design holds them: coerced, --set gives text)
+        merged.update({key: getattr(arch, field_name) for key, name in family.keys.items() if name == field_name})
+    check_pad_token_id(family, merged, "pad_token_id", where)
+    check_odd_rotary(family, merged, arch, "head_dim", where)
+
+
 def check_pad_token_id(family: Any, merged: Mapping[str, Any], key: str, where: str) -> None:
     from .families.padding_idx import check_pad_token_id as check
 
@@ -148,9 +178,11 @@ def check_pad_token_id(family: Any, merged: Mapping[str, Any], key: str, where: 
 
 
 def check_odd_rotary(family: Any, merged: Mapping[str, Any], arch: Architecture, key: str, where: str) -> None:
+    """(head_dim under the config's own name: JetMoE's kv_channels)"""
     from .families.even_rotary import check_odd_rotary as check
 
-    check(family.model_type, merged, arch, key, where)
+    spelt = next((name for name, field in family.keys.items() if field == "head_dim"), "head_dim")
+    check(family.model_type, merged, arch, key.replace("head_dim", spelt), where, spelt)
 
 
 def _text_config(family: Any, config: Mapping[str, Any], where: str) -> Mapping[str, Any]:

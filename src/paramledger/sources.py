@@ -145,7 +145,13 @@ def with_overrides(arch: Architecture, overrides: Mapping[str, Any], where: str)
     if overrides:
         changes = _field_names(arch, overrides, where)
         _check_overrides(arch, changes, where)
+        held = arch.__dict__.get("_config")
         arch = arch.replace(where=where, **changes)
+        if held is not None:  # its config's own refusals, with the changes
+            from .hf_config import RECHECKED, recheck_changes
+
+            if not RECHECKED.isdisjoint(changes):
+                recheck_changes(held, arch, changes, where)
     return arch
 
 

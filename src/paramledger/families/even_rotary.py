@@ -49,9 +49,9 @@ DERIVED = frozenset({
 })
 
 
-def odd_rotary_problem(model_type: str, merged: Mapping[str, Any], arch: Any) -> str | None:
-    """Why transformers refuses the config's head_dim (None: it makes the config)."""
-    head_dim, said = merged.get("head_dim"), ""  # the config's attribute: given, else hidden_size // heads
+def odd_rotary_problem(model_type: str, merged: Mapping[str, Any], arch: Any, spelt: str = "head_dim") -> str | None:
+    """Why transformers refuses the config's head_dim, ``spelt`` in the config (None: it makes the config)."""
+    head_dim, said = merged.get(spelt), ""  # the config's attribute: given, else hidden_size // heads
     if head_dim is not None and model_type not in EVEN_ROTARY or head_dim is None and model_type not in DERIVED:
         return None
     if head_dim is None:
@@ -69,6 +69,7 @@ def odd_rotary_problem(model_type: str, merged: Mapping[str, Any], arch: Any) ->
             "(transformers' validate_rope refuses it)")
 
 
-def check_odd_rotary(model_type: str, merged: Mapping[str, Any], arch: Any, key: str, where: str) -> None:
-    if (problem := odd_rotary_problem(model_type, merged, arch)) is not None:
+def check_odd_rotary(model_type: str, merged: Mapping[str, Any], arch: Any, key: str, where: str,
+                     spelt: str = "head_dim") -> None:
+    if (problem := odd_rotary_problem(model_type, merged, arch, spelt)) is not None:
         raise ArchitectureError(key, problem, where)
