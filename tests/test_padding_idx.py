@@ -124,3 +124,27 @@ def test_pad_token_id_out_of_range_is_one_line_and_status_2(cli, tmp_path):
     status, out, err = cli("count", str(path))
     assert status == 2 and not out
     assert err.strip().count("\n") == 0 and "pad_token_id: 120,002 is outside the 40 rows" in err
+
+
+_T5GEMMA_SECTION = {"hidden_size": 8, "intermediate_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2,
+                    "num_key_value_heads": 1, "head_dim": 4, "vocab_size": 20}
+
+
+@pytest.mark.parametrize(("encoder_pad", "decoder_pad", "top_pad"), [
+    (0, 0, None), (25, 0, None), (0, 25, None), (0, 0, 25), (19, 19, None), (-20, -21, None)])
+def test_t5gemma_sections_pad_their_own_tables(encoder_pad, decoder_pad, top_pad):
+    """Each T5Gemma stack builds nn.Embedding(vocab_size, ..., padding_idx) from its own section; the top-level
+    pad_token_id pads nothing.  paramledger refuses exactly what transformers cannot build, naming the section."""
+    config = {"model_type": "t5gemma", "encoder": {**_T5GEMMA_SECTION, "pad_token_id": encoder_pad},
+              "decoder": {**_T5GEMMA_SECTION, "pad_token_id": decoder_pad}}
+    if top_pad is not None:
+        config["pad_token_id"] = top_pad
+    try:
+        reference = build_reference(config)
+    except ParamledgerError as error:
+        assert "Padding_idx must be within num_embeddings" in str(error)
+        section = "encoder" if not -20 <= encoder_pad < 20 else "decoder"
+        with pytest.raises(ArchitectureError, match=f"config: {section}.pad_token_id: .* is outside the 20 rows"):
+            paramledger.load(config)
+        return
+    assert paramledger.inventory(config).total == reference.total

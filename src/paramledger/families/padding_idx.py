@@ -262,9 +262,10 @@ PADDED: dict[str, Padded] = {
 }
 
 
-def pad_problem(model_type: str, merged: Mapping[str, Any]) -> str | None:
-    """Why transformers refuses ``merged``'s pad_token_id for ``model_type`` (None: it builds it)."""
-    padded = PADDED.get(model_type)
+def pad_problem(model_type: str, merged: Mapping[str, Any], padded: Padded | None = None) -> str | None:
+    """Why transformers refuses ``merged``'s pad_token_id for ``model_type`` (None: it builds it); ``padded``: the
+    tables of a section a family reads itself (T5Gemma's encoder and decoder)."""
+    padded = padded or PADDED.get(model_type)
     if padded is None:
         return None
     pad = merged.get("pad_token_id", padded.default)

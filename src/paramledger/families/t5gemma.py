@@ -24,6 +24,7 @@ from typing import Any
 
 from .._exceptions import ArchitectureError
 from ..limits import check_values
+from .padding_idx import Padded, pad_problem
 from ..naming import Naming
 from ..towers.encoder import Seq2Seq
 from . import _rules as rules
@@ -85,6 +86,9 @@ def _section(config: Mapping[str, Any], name: str, defaults: Mapping[str, Any] =
         rules.positive(f"{name}.{key}", merged[key])
     fields = {field: merged[key] for key, field in SECTION_KEYS.items()}
     check_values(fields, None, lambda field: f"{name}.{next(k for k, f in SECTION_KEYS.items() if f == field)}")
+    # each stack's nn.Embedding(vocab_size, ..., padding_idx=its section's pad_token_id, T5GemmaModuleConfig's 0)
+    if (problem := pad_problem("t5gemma", merged, Padded(0))) is not None:
+        raise ArchitectureError(f"{name}.pad_token_id", problem)
     if merged["hidden_size"] % merged["num_attention_heads"]:  # T5GemmaModuleConfig.validate_architecture
         raise ArchitectureError(f"{name}.hidden_size", f"{merged['hidden_size']} is not a multiple of "
                                 f"num_attention_heads={merged['num_attention_heads']} (T5GemmaModuleConfig refuses it)")
