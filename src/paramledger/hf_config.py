@@ -9,6 +9,7 @@ from typing import Any
 from . import families
 from ._exceptions import ArchitectureError, OptionError, SourceError, UnsupportedFamilyError
 from .architecture import _FIELD_TYPES, Architecture
+from .families.even_rotary import check_odd_rotary as _check_odd_rotary
 from .limits import MAX_INTEGER, MAX_REPEAT, big, check_values, number_text, quoted
 from .quantization import stored_format
 
@@ -179,10 +180,9 @@ def check_pad_token_id(family: Any, merged: Mapping[str, Any], key: str, where: 
 
 def check_odd_rotary(family: Any, merged: Mapping[str, Any], arch: Architecture, key: str, where: str) -> None:
     """(head_dim under the config's own name: JetMoE's kv_channels)"""
-    from .families.even_rotary import check_odd_rotary as check
-
-    spelt = next((name for name, field in family.keys.items() if field == "head_dim"), "head_dim")
-    check(family.model_type, merged, arch, key.replace("head_dim", spelt), where, spelt)
+    spelt = family.head_dim_key
+    _check_odd_rotary(family.model_type, merged, arch, key.replace("head_dim", spelt) if spelt != "head_dim" else key,
+                      where, spelt)
 
 
 def _text_config(family: Any, config: Mapping[str, Any], where: str) -> Mapping[str, Any]:

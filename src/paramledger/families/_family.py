@@ -98,6 +98,11 @@ class Family:
                 | COUNT_NEUTRAL)
 
     @cached_property
+    def head_dim_key(self) -> str:
+        """The config key head_dim is read from (JetMoE's kv_channels, T5's d_kv)."""
+        return next((key for key, field_name in self.keys.items() if field_name == "head_dim"), "head_dim")
+
+    @cached_property
     def aliased(self) -> bool:
         """Two config keys read into one field (GPT-2's n_layer and num_hidden_layers): which one wins
         then depends on the order the config gives them in."""

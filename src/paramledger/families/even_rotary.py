@@ -52,7 +52,10 @@ DERIVED = frozenset({
 def odd_rotary_problem(model_type: str, merged: Mapping[str, Any], arch: Any, spelt: str = "head_dim") -> str | None:
     """Why transformers refuses the config's head_dim, ``spelt`` in the config (None: it makes the config)."""
     head_dim, said = merged.get(spelt), ""  # the config's attribute: given, else hidden_size // heads
-    if head_dim is not None and model_type not in EVEN_ROTARY or head_dim is None and model_type not in DERIVED:
+    if head_dim is not None:
+        if type(head_dim) is not int or head_dim <= 4 or head_dim % 2 == 0 or model_type not in EVEN_ROTARY:
+            return None  # (most configs: an even head_dim, one look)
+    elif model_type not in DERIVED:
         return None
     if head_dim is None:
         head_dim = arch.head_dim or arch.hidden_size // arch.num_attention_heads
