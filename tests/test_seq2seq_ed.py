@@ -140,3 +140,11 @@ def test_tie_encoder_decoder_ties_nothing_in_5_24(tie):
     assert not any(alias.startswith("encoder.") or target.startswith("encoder.")
                    for alias, target in result.inventory.aliases.items())
     assert bool(result.inventory.aliases) == tie
+
+
+def test_the_decoders_pretraining_note_is_not_said_of_an_encoder_decoder():
+    """BERT's note on BertForPreTraining's heads is about a masked LM's checkpoint: a decoder's config (add_cross_
+    attention: bert2bert's) has none, so EncoderDecoderModel's count does not say it."""
+    notes = paramledger.load({"model_type": "encoder-decoder"}).notes
+    assert not any("BertForPreTraining" in note for note in notes)
+    assert any("BertForPreTraining" in note for note in paramledger.load("bert-base-uncased").notes)

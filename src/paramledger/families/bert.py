@@ -17,8 +17,12 @@ from .bert_generation import FAMILIES as GENERATION, cross_attention
 BERT_GENERATION = GENERATION[0]
 
 
-def pretraining_heads(arch: Any) -> str:
-    """BERT's hub checkpoints are BertForPreTraining's: the pooler and the next-sentence head beside the MLM head."""
+def pretraining_heads(arch: Any) -> str | None:
+    """BERT's hub checkpoints are BertForPreTraining's: the pooler and the next-sentence head beside the MLM head.
+    None for a decoder's config (add_cross_attention: bert2bert's decoder, EncoderDecoderModel's, whose checkpoint
+    is no BertForPreTraining)."""
+    if arch.add_cross_attention:
+        return None
     d = arch.hidden_size
     pooler, nsp = d * d + d, 2 * d + 2
     return (f"counted as BertForMaskedLM builds it; the released checkpoint (BertForPreTraining) also holds the "
