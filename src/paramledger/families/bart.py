@@ -85,7 +85,7 @@ BART = Family(
     keys=DECODER_KEYS,
     defaults=_defaults(50265, 1024, 12, 4096, 16, 1024),
     switches=BIASED_POST,
-    count_neutral=ENCODER_SIDE,
+    count_neutral=ENCODER_SIDE | {"classif_dropout"},  # facebook/bart-large's legacy key, read by no bart module
     expects=_legacy(final=False, before=False, embedding=True, sinusoidal=False),
     seq2seq=_seq2seq("BartForConditionalGeneration", 12, 4096, 16),
 )

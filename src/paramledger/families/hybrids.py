@@ -236,7 +236,9 @@ FAMILIES = [
                   "num_key_value_heads": 8, "hidden_act": "silu", "max_position_embeddings": 262144,
                   "attention_bias": False, "mlp_bias": False, "attn_layer_indices": None, **MAMBA_DEFAULTS},
         switches=LLAMA_SWITCHES,
-        count_neutral=MAMBA_NEUTRAL | {"attn_layer_indices"},
+        # attn_rotary_emb, mamba_dt_rank, use_mamba_kernels: in the released Bamba-9B config.json, read by no
+        # transformers 5.24.0 bamba module (the rotary width comes from partial_rotary_factor)
+        count_neutral=MAMBA_NEUTRAL | {"attn_layer_indices", "attn_rotary_emb", "mamba_dt_rank", "use_mamba_kernels"},
         derive=(rules.output_bias_follows("attention_bias"), rules.no_sliding, bamba_layers),
     ),
     Family(

@@ -94,7 +94,7 @@ LFM2 = Family(
                              "full_attn_idxs", "norm_eps", "conv_dim", "conv_dim_out", "conv_use_xavier_init",
                              "block_dim", "block_ff_dim", "block_mlp_init_scale", "block_out_init_scale",
                              "block_use_swiglu", "block_use_xavier_init", "block_norm_eps", "tie_embedding",
-                             "num_heads", "theta"}),
+                             "num_heads", "theta", "use_pos_enc"}),  # use_pos_enc: the released configs' key, unread
     derive=(lfm2_layers,),
 )
 

@@ -22,6 +22,8 @@ MODERNBERT = derived_from(
         model_order=("model.embeddings", "model.layers", "model.final_norm", "head", "decoder")),
     count_neutral=MODERNBERT_DECODER.count_neutral | {"sparse_prediction", "sparse_pred_ignore_index",
                                                       "classifier_pooling", "deterministic_flash_attn",
-                                                      "reference_compile"})
+                                                      "reference_compile",
+                                                      # in the released configs, read by no modernbert module
+                                                      "gradient_checkpointing", "position_embedding_type"})
 MASKED_LM_ONLY = [MODERNBERT]  # only in the masked-LM mapping: its reference is AutoModelForMaskedLM's model
 FAMILIES = MASKED_LM_ONLY
