@@ -6,16 +6,22 @@ lists are MllamaCrossAttentionDecoderLayer (parts/gated_cross_attention.py: two 
 input_layernorm; the FFN and post_attention_layernorm as Llama's); the token table holds vocab_size + 8 rows, the
 head vocab_size (nn.Embedding(config.vocab_size + 8, ...)), and nothing is ever tied (MllamaForCausalLM declares no
 tied weights: tie_word_embeddings changes nothing); head_dim is hidden_size // num_attention_heads (not a key).
-MllamaForCausalLM builds only the text decoder, from text_config (MllamaConfig.get_text_config()): the vision tower
-of MllamaForConditionalGeneration is not part of it."""
+MllamaForCausalLM builds only the text decoder, from text_config (MllamaConfig.get_text_config()): that is what
+--text-only counts.  The mllama type is counted whole, as MllamaForConditionalGeneration builds it (AutoModelForImage-
+TextToText): model.vision_model (towers/mllama.py), model.language_model (this decoder), model.multi_modal_projector
+(registered after the decoder), lm_head (never tied: its _tied_weights_keys is commented out).
+docs/notes/multimodal-mllama.md."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ArchitectureError
-from ._family import Family
+from ..towers import Whole
+from ..towers.mllama import image_tokens, mllama
+from ._family import Family, multimodal
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES
 
 EXTRA_ROWS = 8  # MllamaTextModel.embed_tokens: vocab_size + 8 rows (the image and special tokens)
@@ -33,8 +39,7 @@ def mllama_layers(config: Mapping[str, Any]) -> dict[str, Any]:
             "vocab_size": config["vocab_size"] + EXTRA_ROWS, "output_vocab_size": config["vocab_size"]}
 
 
-FAMILIES = [
-    Family(
+TEXT = Family(
         model_type="mllama",
         causal_lm_class="MllamaForCausalLM",
         source="transformers 5.24.0 models/mllama/configuration_mllama.py (MllamaTextConfig)",
@@ -46,5 +51,23 @@ FAMILIES = [
         count_neutral=frozenset({"tie_word_embeddings", "cross_attention_layers"}),
         derive=(mllama_layers,),
         text_config=True,
-    ),
-]
+)
+
+
+def _projector_last(naming: Any) -> Any:
+    """MllamaModel registers vision_model, language_model, then multi_modal_projector; lm_head after the model."""
+    return dataclasses.replace(naming, model_order=(
+        "model.vision_model", "model.language_model.embed_tokens", "model.language_model.layers",
+        "model.language_model.norm", "model.multi_modal_projector", "lm_head"))
+
+
+# The whole model: the tower, the decoder under model.language_model, the projector, an untied head.  The family's own
+# naming stays MllamaForCausalLM's (what --text-only names); the whole model's is the towers' (Towers.naming).
+FAMILIES = [dataclasses.replace(multimodal(
+    TEXT, "mllama", "transformers 5.24.0 models/mllama/configuration_mllama.py (MllamaConfig, MllamaTextConfig, "
+    "MllamaVisionConfig)",
+    Whole({"model_type": "mllama_vision_model"}, mllama, vision_prefix="model.vision_model.",
+          projector_prefix="model.multi_modal_projector.", decoder_prefix="model.language_model.",
+          tie_word_embeddings=False, tie_keys=(), vision_kind="mllama_vision_model", image_tokens=image_tokens,
+          renamed=_projector_last),
+    "MllamaForConditionalGeneration"), naming=TEXT.naming)]
