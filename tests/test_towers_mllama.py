@@ -99,3 +99,13 @@ def test_negative_intermediate_layers_count_as_transformers_reads_them():
               "intermediate_size": 4, "intermediate_layers_indices": [-2, -1], "vision_output_dim": 24}
     inv = paramledger.inventory(paramledger.load({"model_type": "mllama", "vision_config": vision}))
     assert inv.components["projector"] == 24 * 4096 + 4096
+
+
+def test_the_kv_cache_says_what_the_cross_attention_layers_hold():
+    from paramledger.memory import memory_report
+
+    report = memory_report(paramledger.load(RELEASE), context=1024, encoder_length=6404)
+    assert report.kv.values_per_token == 32 * 2 * 8 * 128  # the 32 self-attention layers alone
+    assert "8 cross-attention layers hold none of the tokens' keys and values" in report.kv.definition
+    assert "reuse an earlier layer" not in report.kv.definition
+    assert report.cross.values_per_token == 8 * 2 * 8 * 128 and report.cross.encoder_length == 6404

@@ -293,8 +293,13 @@ class KVCache:
     def definition(self) -> str:
         text = f"keys and values of {self.layer_count} layers for {self.batch} × {self.context} tokens"
         shared = self._sum(lambda layer: not layer.values_per_token and not layer.state_values and layer.mixer)
-        if shared:
-            text += f"; {shared} layers reuse an earlier layer's keys and values and cache none"
+        # (a layer whose mixer is a cross-attention alone, Llama 3.2 Vision's: it caches the vision states' keys)
+        crossed = sum(run.layers for run, (layer, _) in zip(self.layer_runs, self.runs)
+                      if not layer.values_per_token and run.layer.cross_kv_values_per_token())
+        if shared - crossed:
+            text += f"; {shared - crossed} layers reuse an earlier layer's keys and values and cache none"
+        if crossed:
+            text += f"; {crossed} cross-attention layers hold none of the tokens' keys and values"
         unmixed = self._sum(lambda layer: not layer.mixer)
         if unmixed:
             text += f"; {unmixed} layers hold no token mixer (an FFN alone) and cache nothing"
