@@ -101,8 +101,8 @@ def test_the_search_filters_the_list(server, page):
     assert every[:7] == ["", "seed-1.1b", "seed-baseline", "seed-narrow", "seed-shallow", "seed-small-vocab",
                          "seed-untied"]  # the blank design, the designs, then the models
     page.fill("#search", "qwen3 a3b")
-    expect(page.locator("#matches")).to_have_text(f"2 of {len(every) - 1} designs and models")
-    assert options(page) == ["", "Qwen3-30B-A3B", "Qwen3-Next-80B-A3B-Instruct"]
+    expect(page.locator("#matches")).to_have_text(f"3 of {len(every) - 1} designs and models")
+    assert options(page) == ["", "Qwen3-30B-A3B", "Qwen3-Next-80B-A3B-Instruct", "Qwen3-VL-30B-A3B-Instruct"]
     page.fill("#search", "GEMMA3")  # any case; model_type gemma3 and gemma3_text
     expect(page.locator("#matches")).to_contain_text("4 of")
     assert options(page) == ["", "gemma-3-1b-it", "gemma-3-4b-it", "gemma-3-27b-it", "gemma-3-270m"]  # natural order
