@@ -272,3 +272,10 @@ def test_a_dtype_that_is_no_dtype_names_its_key():
     fmt = architecture_from_config({**bundled("Qwen3-0.6B"), "torch_dtype": "float8_e4m3fn"}).stored
     assert fmt.description == ("torch_dtype 'float8_e4m3fn' is not a dtype paramledger reads (bfloat16, float16, "
                                "float32): every weight sized at bf16 assumed, as if unquantized")
+
+
+def test_a_quantization_config_in_text_config_is_read():
+    """Kimi K2.5 ships its quantization_config inside text_config: transformers' get_hf_quantizer reads the decoder's
+    config's when the top holds none (quantizers/auto.py), so the stored format is that method, not bf16."""
+    stored = architecture_from_config(bundled("Kimi-K2.5")).stored
+    assert stored.method is not None and stored.method.quant_method == "compressed-tensors"

@@ -103,8 +103,14 @@ def config_dtype(config: Mapping[str, Any], text_config: Mapping[str, Any], wher
 
 
 def stored_format(config: Mapping[str, Any], text_config: Mapping[str, Any], where: str) -> StoredFormat:
-    """The stored format a config declares: its dtype and quantization_config (Architecture.stored)."""
+    """The stored format a config declares: its dtype and quantization_config (Architecture.stored), the text
+    decoder's where the top holds none (Kimi K2.5's, in text_config: transformers' get_hf_quantizer reads
+    config.get_text_config(decoder=True)'s then)."""
     if "quantization_config" not in config and "quantization" not in config:  # the hot path: no method
+        if text_config is not config and "quantization_config" in text_config:
+            from .methods import read_method
+
+            return read_method(text_config, config_dtype(config, text_config, where), where)
         if text_config is config:
             value = config.get("dtype")
             try:
