@@ -95,7 +95,7 @@ class Family:
         """Every config key this family reads, checks or knows to be count-neutral: a key
         outside it is reported as not understood."""
         return (frozenset(self.keys) | frozenset(self.requires) | frozenset(self.expects) | self.count_neutral
-                | COUNT_NEUTRAL)
+                | COUNT_NEUTRAL | (NO_CROSS_ATTENTION if self.model_type not in READ_CROSS_ATTENTION else frozenset()))
 
     @cached_property
     def head_dim_key(self) -> str:
@@ -107,6 +107,19 @@ class Family:
         """Two config keys read into one field (GPT-2's n_layer and num_hidden_layers): which one wins
         then depends on the order the config gives them in."""
         return len(set(self.keys.values())) < len(self.keys)
+
+
+# The model_types whose modeling files read config.add_cross_attention (transformers 5.24.0, grep of models/*/
+# modeling_*.py); in any other, the generic PretrainedConfig key (Llama 3.2 Vision's and Kimi K2.5's text_config give
+# it false) builds nothing, so it is count-neutral there.
+READ_CROSS_ATTENTION = frozenset({
+    "bert", "bert-generation", "big_bird", "bridgetower", "bros", "camembert", "convbert", "d_fine", "data2vec-text",
+    "decision_transformer", "deimv2", "electra", "encoder-decoder", "ernie", "esm", "evolla", "gpt2", "gpt_bigcode",
+    "ibert", "imagegpt", "kosmos-2", "megatron-bert", "mra", "musicgen", "musicgen_melody", "nystromformer",
+    "pp_doclayout_v2", "pp_doclayout_v3", "prophetnet", "rembert", "roberta", "roberta-prelayernorm", "roc_bert",
+    "roformer", "rt_detr", "rt_detr_v2", "speech-encoder-decoder", "tapas", "udop", "vision-encoder-decoder", "xglm",
+    "xlm-roberta", "xlm-roberta-xl", "xmod", "yoso"})
+NO_CROSS_ATTENTION = frozenset({"add_cross_attention"})
 
 
 def multimodal(text: Family, model_type: str, source: str, whole: Any = None, causal_lm_class: str = "") -> Family:
