@@ -29,13 +29,14 @@ def test_moe_models_show_their_active_count(cli):
     assert f"{active:,}" in mixtral and "46,702,792,704" in mixtral
 
 
-def test_a_multimodal_release_says_it_counts_its_text_decoder(cli):
+def test_a_multimodal_release_is_counted_whole(cli):
+    # gemma-4-31B-it was the last bundled release counted through its text decoder alone (issue #16)
     _, out, _ = cli("models")
-    assert "gemma-4-31B-it: multimodal: counts its text decoder (text_config) only" in out
+    assert "multimodal: counts its text decoder (text_config) only" not in out
     _, out, _ = cli("models", "--json")
     by_name = {e["name"]: e for e in json.loads(out)}
-    assert by_name["gemma-4-31B-it"]["text_decoder_only"] and not by_name["gpt2"]["text_decoder_only"]
-    assert not by_name["gemma-3-4b-it"]["text_decoder_only"]  # counted whole: its towers beside the decoder
+    assert not any(e["text_decoder_only"] for e in by_name.values())
+    assert by_name["gemma-4-31B-it"]["total"] == 31_273_086_512  # its vision tower and embed_vision beside the decoder
 
 
 def test_json_is_one_list_counted_from_the_inventories(cli):

@@ -13,6 +13,7 @@ import paramledger
 from paramledger import families, registry
 from paramledger._exceptions import FileFormatError, UnknownModelError
 from paramledger.hf_config import architecture_from_config
+from paramledger.towers import text_only
 
 NAMES = registry.names()
 
@@ -164,11 +165,16 @@ def test_bitnet_matches_its_checkpoint_listing():
 
 def test_gemma4_31b_matches_its_checkpoint_listing():
     # A model-information report for google/gemma-4-31B-it (the same one the entry's config comes from) lists its
-    # checkpoint's 1,188 tensors, 31,273,088,876 parameters. Less the vision tower (27 layers of 3 x 1152 x 4304 +
-    # 4 x 1152^2 + 4 x 1152 + 2 x 72, the 1152 x 768 patch projection, the 2 x 10240 x 1152 position table and two
-    # (1152,) standardization vectors: 569,550,384), embed_vision's 5376 x 1152 projection and the 60 layer_scalar
-    # values (buffers in transformers, no parameters), the text decoder holds 30,697,345,280.
-    assert paramledger.inventory("gemma-4-31B-it").total == 31_273_088_876 - 569_550_384 - 5376 * 1152 - 60
+    # checkpoint's 1,188 tensors, 31,273,088,876 parameters: the whole Gemma4ForConditionalGeneration, which
+    # paramledger counts (issue #16). transformers holds 62 of those tensors as buffers, no parameters: the 60 layer
+    # scalars (one value each) and the vision tower's two (1152,) standardization vectors (std_bias, std_scale).
+    inv = paramledger.inventory("gemma-4-31B-it")
+    assert inv.total == 31_273_088_876 - 60 - 2 * 1152
+    # Less the vision tower (27 layers of 3 x 1152 x 4304 + 4 x 1152^2 + 4 x 1152 + 2 x 72, the 1152 x 768 patch
+    # projection, the 2 x 10240 x 1152 position table: 569,548,080) and embed_vision's 5376 x 1152 projection, the
+    # text decoder holds 30,697,345,280.
+    assert inv.components["vision"] == 569_548_080 and inv.components["projector"] == 5376 * 1152
+    assert paramledger.inventory(text_only(paramledger.load("gemma-4-31B-it"))).total == 30_697_345_280
 
 
 def test_qwen15_moe_matches_its_announced_sizes():

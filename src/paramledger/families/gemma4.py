@@ -6,11 +6,14 @@ full-attention layers (attention_k_eq_v), a double-width FFN on the KV-sharing l
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ArchitectureError
 from ..naming import Naming
+from ..towers import Whole
+from ..towers.gemma4 import ABSENT, embedders
 from . import _rules as rules
 from ._family import Family, multimodal, same
 from .gemma import GEMMA2_KEYS, GEMMA3_SWITCHES
@@ -148,4 +151,21 @@ FAMILIES = [
         derive=(rules.output_bias_follows("attention_bias"), gemma4_layers),
     ),
 ]
-FAMILIES.append(multimodal(FAMILIES[0], "gemma4", SOURCE + " (Gemma4Config.text_config)"))
+# The whole model (Gemma4ForConditionalGeneration, what AutoModelForCausalLM builds from a Gemma4Config): a vision
+# and an audio tower only where the config gives their sub-config (towers/gemma4.py; Gemma4Config() builds neither),
+# their embedders, the decoder under model.language_model, lm_head tied by the whole config's tie_word_embeddings.
+# Gemma4Model registers vision_tower, language_model, audio_tower, embed_vision, embed_audio (modeling_gemma4.py
+# lines 2231-2245); an image's tokens follow its size and the processor's max_soft_tokens: not declared.
+_WHOLE = multimodal(FAMILIES[0], "gemma4", SOURCE + " (Gemma4Config: text_config gemma4_text, vision_config "
+                    "gemma4_vision, audio_config gemma4_audio)",
+                    Whole({"model_type": "gemma4_vision", ABSENT: True}, embedders, projector_prefix="model.",
+                          audio_config={"model_type": "gemma4_audio", ABSENT: True}, audio_first=False,
+                          # Gemma4Config builds its own sub-config classes whatever their model_type says
+                          vision_kind="gemma4_vision", audio_kind="gemma4_audio",
+                          described="gemma4 is multimodal: counting the whole model (its vision and audio towers "
+                          "where the config gives them, their embedders and the text decoder); --text-only counts "
+                          "the decoder alone"),
+                    "Gemma4ForConditionalGeneration")
+FAMILIES.append(dataclasses.replace(_WHOLE, naming=dataclasses.replace(_WHOLE.naming, model_order=(
+    "model.vision_tower", *_WHOLE.naming.model_order, "model.audio_tower", "model.embed_vision", "model.embed_audio",
+    "lm_head"))))

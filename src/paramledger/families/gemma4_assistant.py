@@ -16,11 +16,11 @@ No tower: the projections ride as a tower-less whole model's projector (towers.r
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._exceptions import ArchitectureError
-from ..naming import Naming
 from ..towers import Whole
 from ..towers.projectors import flag
 from . import _rules as rules
@@ -32,8 +32,8 @@ from .gemma4_unified import FAMILIES as UNIFIED
 from .gemma4_unified import unified_layers
 
 # Gemma4AssistantForCausalLM registers model, lm_head, pre_projection, post_projection, masked_embedding
-NAMING = Naming(**{**vars(GEMMA4_NAMING), "model_order": (*GEMMA4_NAMING.model_order, "lm_head", "pre_projection",
-                                                          "post_projection", "masked_embedding")})
+NAMING = dataclasses.replace(GEMMA4_NAMING, model_order=(*GEMMA4_NAMING.model_order, "lm_head", "pre_projection",
+                                                            "post_projection", "masked_embedding"))
 # validate_architecture: none of these in an assistant's text_config (0 or False, as it compares them)
 _REFUSED = (("hidden_size_per_layer_input", 0), ("vocab_size_per_layer_input", 0), ("enable_moe_block", False),
             ("use_double_wide_mlp", False))
