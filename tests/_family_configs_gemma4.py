@@ -1,4 +1,4 @@
-"""Hypothesis strategies: random small configs for Gemma 4's whole model (issue #16), typed here.
+"""Hypothesis strategies: random small configs for Gemma 4's and Emu3's whole models (issue #16), typed here.
 
 Each spells the keys the way the family's config classes do (tests/_family_configs.py's style)."""
 
@@ -58,4 +58,46 @@ def gemma4(draw) -> dict:
     return config if tie is None else {**config, "tie_word_embeddings": tie}
 
 
-CONFIGS_GEMMA4 = {"gemma4": gemma4()}
+# Emu3TextConfig's keys as tests/_family_configs.py drew them for emu3's decoder (its pad_token_id, 151643, does not
+# fit a small vocabulary); looked up on first draw (that module imports this one)
+_emu3_text = st.deferred(lambda: (lambda m: m.with_keys(m.core(), attention_bias=booleans, mlp_bias=booleans))(
+    __import__("_family_configs")))
+
+
+@st.composite
+def emu3_vq(draw) -> dict:
+    """Emu3VQVAEConfig: channels that the VQ-VAE's 32 GroupNorm groups divide (base × each multiplier), one to three
+    levels, zero to two blocks, attention at some levels (an index past the last too), its width a multiple of its
+    heads, the codebook, latent and image channels, double_latent, the temporal factor (log2 of it time convs)."""
+    heads = draw(st.integers(1, 3))
+    levels = draw(st.integers(1, 3))
+    config = {"base_channels": draw(st.sampled_from([32, 64])),
+              "channel_multiplier": draw(st.lists(st.integers(1, 2), min_size=levels, max_size=levels)),
+              "num_res_blocks": draw(st.integers(0, 2)),
+              "attn_resolutions": draw(st.lists(st.integers(0, levels), max_size=2, unique=True)),
+              "hidden_size": heads * draw(st.integers(1, 4)), "num_attention_heads": heads,
+              "codebook_size": draw(st.integers(1, 64)), "embed_dim": draw(st.integers(1, 4)),
+              "latent_channels": draw(st.integers(1, 4)), "in_channels": draw(st.integers(1, 3)),
+              "out_channels": draw(st.integers(1, 3)), "double_latent": draw(booleans),
+              "temporal_downsample_factor": draw(st.sampled_from([1, 2, 3, 4]))}
+    if draw(booleans):
+        config["model_type"] = "emu3_vqgan"
+    return config
+
+
+@st.composite
+def emu3(draw) -> dict:
+    """Emu3Config: the decoder as text_config, the VQ-VAE given or left to the class's defaults (absent or null),
+    the vocabulary map Emu3Model reads (it changes no tensor), the whole config's tying given or not."""
+    config = {"model_type": "emu3", "text_config": {**draw(_emu3_text), "pad_token_id": 0},
+              "vocabulary_map": {"<image>": 1}}
+    given = draw(st.sampled_from(["absent", "null", "given", "given"]))
+    if given != "absent":
+        config["vq_config"] = None if given == "null" else draw(emu3_vq())
+    tie = draw(st.one_of(st.none(), booleans))
+    return config if tie is None else {**config, "tie_word_embeddings": tie}
+
+
+CONFIGS_GEMMA4 = {"gemma4": gemma4(), "emu3": emu3(),
+                  "emu3_text_model": _emu3_text.map(lambda text: {**text, "model_type": "emu3_text_model",
+                                                                  "pad_token_id": 0})}

@@ -269,7 +269,8 @@ def test_multimodal_config_says_what_it_counts():
                           "config gives them, their embedders and the text decoder); --text-only counts the decoder "
                           "alone",)
     arch = paramledger.load({"model_type": "emu3", "text_config": {"num_hidden_layers": 2}})
-    assert arch.notes == ("emu3 is multimodal: counting its text decoder (text_config) only",)
+    assert arch.notes == ("emu3 is multimodal: counting the whole model (vq tower and text decoder); --text-only "
+                          "counts the decoder alone",)
 
 
 def test_overrides_written_under_the_family_keys_recompute_the_window_pattern():

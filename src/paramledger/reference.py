@@ -62,6 +62,8 @@ REFERENCE_NEEDS = {
     "chameleon": {"vocabulary_map": {"<image>": 8711}},
     # DbrxAttention reads attn_config.rope_theta, which DbrxAttentionConfig does not declare (AttributeError)
     "dbrx": {"attn_config": {"rope_theta": 10000.0}},
+    # Emu3ImageVocabularyMapping reads vocabulary_map.get (AttributeError on Emu3Config's None); no tensor follows it
+    "emu3": {"vocabulary_map": {"<image>": 1}},
 }
 
 
@@ -195,7 +197,27 @@ def auto_class(cfg: Any, decoder_alone: bool = False) -> Any:
         names = getattr(modeling_auto, mapping)
         if cfg.model_type in names and (wanted is None or names[cfg.model_type] == wanted):
             return getattr(transformers, auto)
+    if family is not None and family.text_config is False and not any(
+            cfg.model_type in getattr(modeling_auto, names) for names in dir(modeling_auto)
+            if names.startswith("MODEL_") and names.endswith("_MAPPING_NAMES")):
+        # a decoder's own config type no auto class maps (Emu3TextConfig): the class that takes it
+        klass = getattr(transformers, family.causal_lm_class, None)
+        if klass is not None:
+            return _ClassBuilds(klass)
     return transformers.AutoModelForCausalLM  # let it say what it cannot build
+
+
+class _ClassBuilds:
+    """A model class built as an auto class builds it (``from_config``), for a config type no auto class maps."""
+
+    def __init__(self, klass: Any) -> None:
+        self.klass = klass
+
+    def from_config(self, cfg: Any, **kwargs: Any) -> Any:
+        return self.klass._from_config(cfg, **kwargs)
+
+    def from_pretrained(self, *args: Any, **kwargs: Any) -> Any:
+        return self.klass.from_pretrained(*args, **kwargs)
 
 
 def _decoder_named(config: Mapping[str, Any]) -> bool:

@@ -22,7 +22,8 @@ from .._exceptions import ArchitectureError
 EVEN_ROTARY = frozenset({
     "afmoe", "apertus", "apertus1p5_text", "arcee", "aria_text", "axk1", "bitnet", "blt", "chameleon", "cohere",
     "cohere2", "cohere2_moe", "cohere_compass_text", "cwm", "dbrx", "deepseek_v3", "diffllama", "doge", "dory",
-    "dots1", "emu3", "ernie4_5", "ernie4_5_moe", "esmc", "eurobert", "exaone", "exaone4", "exaone_moe", "falcon_h1",
+    "dots1", "emu3_text_model", "ernie4_5", "ernie4_5_moe", "esmc", "eurobert", "exaone", "exaone4", "exaone_moe",
+    "falcon_h1",
     "flex_olmo", "flint", "gemma", "gemma2", "gemma3_text", "gemma3n", "gemma3n_text", "glm46v", "glm4_moe_lite",
     "glm4v", "glm_ocr", "glmasr", "glmga", "gpt_neox_japanese", "gpt_oss", "granite", "granite_docling",
     "granite_swa", "granitemoe", "granitemoe_swa", "granitemoehybrid", "granitemoeshared", "gte", "helium",

@@ -78,7 +78,7 @@ PADDED: dict[str, Padded] = {
     "dots1": Padded(None),
     "dots3_note_text": Padded(151659),
     "electra": Padded(0),
-    "emu3": Padded(151643),
+    "emu3_text_model": Padded(151643),  # (the whole emu3 reads it from text_config)
     "ernie": Padded(0),
     "ernie4_5": Padded(0),
     "ernie4_5_moe": Padded(0),
