@@ -82,10 +82,8 @@ def test_tensors_outside_the_layers_keep_their_places():
         arch = inv.architecture
         naming = families.naming_of(arch)  # (a whole encoder-decoder's: its decoder's table the shared one)
         layers = [i for i, t in enumerate(inv.tensors) if t.layer is not None]
-        order = naming.model_order  # a projector the model registers after its decoder (Kimi K2.5's) is not first
-        later = tuple(order[order.index(naming.embed) + 1:]) if naming.embed in order else ()
-        towers = sum(not t.name.startswith(later) for tower in arch.towers.parts
-                     for t in tower.tensors()) if arch.towers else 0  # a whole model's towers come first
+        # a whole model's towers come first (those its model_order lists before the decoder: Gemma 4's embedders follow it)
+        towers = sum(t.component in ("vision", "audio", "projector", "encoder") for t in inv.tensors[:layers[0]])
         first = 0 if naming.model_order[:1] == (naming.embed,) else towers  # (the shared table before the encoder)
         assert inv.tensors[first].name == naming.embed + ".weight", name
         assert all(t.layer is not None for t in inv.tensors[layers[0]:layers[-1] + 1]), name
