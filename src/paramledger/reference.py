@@ -183,7 +183,9 @@ def auto_class(cfg: Any, decoder_alone: bool = False) -> Any:
         # the whole encoder-decoder (a speech one, Whisper's, where transformers registers it so)
         speech = cfg.model_type in modeling_auto.MODEL_FOR_SPEECH_SEQ_2_SEQ_MAPPING_NAMES and (
             cfg.model_type not in modeling_auto.MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES)
-        return transformers.AutoModelForSpeechSeq2Seq if speech else transformers.AutoModelForSeq2SeqLM
+        if speech or cfg.model_type in modeling_auto.MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES:
+            return transformers.AutoModelForSpeechSeq2Seq if speech else transformers.AutoModelForSeq2SeqLM
+        # (a whole encoder-decoder registered only as image-text-to-text, UDOP's: the mappings below)
     # (the decoder alone of a whole type whose CausalLM is built from the whole config: MllamaForCausalLM)
     wanted = family.causal_lm_class if family is not None and family.whole is not None and not decoder_alone else None
     if cfg.model_type == "reformer" and not cfg.is_decoder:  # ReformerModelWithLMHead asserts is_decoder; the

@@ -143,6 +143,8 @@ KEPT = {
     "solar_open": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
     # t5/modeling_t5.py T5PreTrainedModel
     "t5": KeptInFloat32(('wo',), ()),
+    # udop/modeling_udop.py UdopPreTrainedModel (line 737)
+    "udop": KeptInFloat32(('wo',), ()),
     # umt5/modeling_umt5.py UMT5PreTrainedModel
     "umt5": KeptInFloat32(('wo',), ()),
     # unlimited_ocr: its language model's UnlimitedOcrTextPreTrainedModel (the whole class declares none of its own)

@@ -62,6 +62,8 @@ class Seq2Seq(NamedTuple):
     # (the whole config, the decoder's hidden size, where) -> more towers the encoder holds, registered after its
     # stack (T5Gemma 2's vision tower and projector inside T5Gemma2Encoder); None: none
     encoder_towers: Any = None
+    # the whole model's top modules registered between the shared table and the encoder (UDOP's patch_embed)
+    after_shared: tuple[str, ...] = ()
 
 
 class EncoderStack(NamedTuple):
@@ -133,8 +135,8 @@ def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str |
     else:
         stack = _stack(_encoder_design(arch, spec, merged, where), family.naming, spec, tied, shared)
     note = (f"{arch.model_type} is an encoder-decoder: counting the whole model ({spec.whole_class}: the encoder, "
-            f"the decoder{' and the shared table' if shared else ''}); --text-only counts the decoder alone "
-            f"({family.causal_lm_class})")
+            f"the decoder{' and the shared table' if shared else ''})" + ("" if spec.decoder_alone_refused else
+            f"; --text-only counts the decoder alone ({family.causal_lm_class})"))
     stack = stack._replace(text_only_note=f"{arch.model_type} is an encoder-decoder: counting its decoder alone "
                                           f"({family.causal_lm_class})")
     more = () if spec.encoder_towers is None else spec.encoder_towers(merged, arch.hidden_size, where)
@@ -264,12 +266,14 @@ def _encoder_naming(naming: Naming, decoder: str, encoder: str, own: tuple[tuple
 def whole_naming(naming: Naming, spec: Seq2Seq, tied: bool, shared: bool = True) -> Naming:
     """The decoder's names inside the whole model: its table the shared one where tied, the outside tensors in the
     whole model's order (the shared table, the encoder, then the decoder's own), the head's buffers added."""
-    return _whole_naming(naming, spec.shared if shared else "", spec.encoder, spec.head_buffers, tied)
+    return _whole_naming(naming, spec.shared if shared else "", spec.encoder, spec.head_buffers, tied,
+                         spec.after_shared)
 
 
 @lru_cache(maxsize=64)
-def _whole_naming(naming: Naming, shared: str, encoder: str, head_buffers: tuple, tied: bool) -> Naming:
-    order = (*((shared,) if shared else ()), encoder, *(naming.model_order or (naming.embed, naming.positions, naming.layer.partition(
+def _whole_naming(naming: Naming, shared: str, encoder: str, head_buffers: tuple, tied: bool,
+                  after_shared: tuple[str, ...] = ()) -> Naming:
+    order = (*((shared,) if shared else ()), *after_shared, encoder, *(naming.model_order or (naming.embed, naming.positions, naming.layer.partition(
         ".{i}")[0], *((naming.embed_norm,) if naming.embed_norm else ()), naming.final_norm)))
     vectors = naming.model_vectors  # a vector of the decoder's table module moves with it (T5Gemma 2's eoi_embedding)
     if tied and shared and (moved := _table_vectors(naming)):

@@ -1,0 +1,50 @@
+"""Hypothesis strategies: random small configs for the whole families of set UDOP (issue #16), typed here.
+
+UDOP: T5's keys (tests/_family_configs_r.py's t5 draw) plus UdopConfig's own: the image and patch sizes (an int or
+[height, width], the patch within the image), num_channels, max_2d_position_embeddings and relative_bias_args (one
+to four tables of any type, with their own buckets, prefix_bucket, expand and the keywords that size nothing)."""
+
+from __future__ import annotations
+
+from _family_configs_r import t5
+from hypothesis import strategies as st
+
+booleans = st.booleans()
+
+
+@st.composite
+def _bias(draw, heads: int) -> dict:
+    entry = {"type": draw(st.sampled_from(["1d", "horizontal", "vertical"]))}
+    if draw(booleans):
+        entry["relative_attention_num_buckets"] = draw(st.integers(1, 40))
+    for key in ("prefix_bucket", "expand"):
+        if draw(booleans):
+            entry[key] = draw(booleans)
+    if draw(booleans):
+        entry["num_heads"] = heads
+    if draw(booleans):
+        entry["max_distance"] = draw(st.integers(1, 200))
+    return entry
+
+
+@st.composite
+def udop(draw) -> dict:
+    config = draw(t5("udop"))
+    config["feed_forward_proj"] = draw(st.sampled_from(["relu", "gated-gelu", "gated-silu", "gelu"]))
+    height, width = draw(st.integers(1, 64)), draw(st.integers(1, 64))
+    patch = (draw(st.integers(1, height)), draw(st.integers(1, width)))
+    if draw(booleans):
+        config["image_size"], config["patch_size"] = [height, width], list(patch)
+    else:
+        side = min(height, width)
+        config["image_size"], config["patch_size"] = side, draw(st.integers(1, side))
+    if draw(booleans):
+        config["num_channels"] = draw(st.integers(1, 4))
+    if draw(booleans):
+        config["max_2d_position_embeddings"] = draw(st.integers(1, 100))
+    if draw(booleans):
+        config["relative_bias_args"] = draw(st.lists(_bias(config["num_heads"]), min_size=1, max_size=4))
+    return config
+
+
+CONFIGS_UDOP: dict[str, st.SearchStrategy] = {"udop": udop()}

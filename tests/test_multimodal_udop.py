@@ -1,0 +1,73 @@
+"""UDOP, PP-FormulaNet and PI0 counted whole (issue #16): their defaults, their layouts and their refusals.  Each is
+checked tensor by tensor against transformers in tests/test_families.py; these are the behaviours around it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from _cli_refusal import refused_by_the_cli, refused_in_one_line
+
+import paramledger
+
+
+def test_udop_defaults_are_t5_with_its_image_and_layout_tables():
+    """UdopConfig(): 742,440,960 parameters (UdopForConditionalGeneration on the meta device): T5-large's layout at
+    33,201 tokens, the patch embeddings (one shared with the encoder, one the decoder's own), the encoder's cell
+    tables and two more relative tables per stack, the first of each tied to the encoder's T5 table."""
+    inv = paramledger.inventory(paramledger.load({"model_type": "udop"}))
+    assert inv.total == 742_440_960
+    assert inv.component("vision") == 2 * (1024 * 3 * 16 * 16 + 1024)
+    names = [t.name for t in inv.tensors]
+    assert names[:3] == ["shared.weight", "patch_embed.proj.weight", "patch_embed.proj.bias"]
+    assert names[-3:] == ["decoder.final_layer_norm.weight", "decoder.relative_bias.biases.1.relative_attention_bias"
+                          ".weight", "decoder.relative_bias.biases.2.relative_attention_bias.weight"]
+    table = "encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"
+    assert inv.aliases["decoder.relative_bias.biases.0.relative_attention_bias.weight"] == table
+    assert inv.aliases["encoder.embed_patches.proj.weight"] == "patch_embed.proj.weight"
+    assert inv.aliases["lm_head.weight"] == "shared.weight"
+    assert inv.non_embedding("hf") == 706_342_912  # num_parameters(exclude_embeddings=True)
+
+
+def test_udop_bias_tables_follow_their_own_buckets_and_prefix_rows():
+    config = {"model_type": "udop", "num_layers": 1, "d_model": 8, "num_heads": 2, "d_kv": 4, "d_ff": 8,
+              "vocab_size": 10, "relative_bias_args": [{"type": "horizontal"}, {"type": "1d", "prefix_bucket": True,
+                                                        "relative_attention_num_buckets": 5}]}
+    inv = paramledger.inventory(paramledger.load(config))
+    assert inv["encoder.relative_bias.biases.1.relative_attention_bias.weight"].shape == (7, 2)
+
+
+def test_udop_decoder_alone_is_refused(cli):
+    status, _, err = cli("count", "--text-only", _written({"model_type": "udop"}))
+    assert status == 2 and err.count("\n") == 1 and "no class transformers builds alone" in err
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ({"relative_bias_args": []}, "relative_bias_args: must be a non-empty list"),
+    ({"relative_bias_args": [{"type": "diagonal"}]}, r"relative_bias_args\[0\].type: must be one of"),
+    ({"relative_bias_args": [{"type": "1d", "num_heads": 3}]}, r"relative_bias_args\[0\].num_heads: must equal"),
+    ({"relative_bias_args": [{"type": "1d", "relative_attention_num_buckets": 0}]},
+     r"relative_bias_args\[0\].relative_attention_num_buckets: must be a positive"),
+    ({"relative_bias_args": [{"type": "1d", "bogus": 1}]}, r"relative_bias_args\[0\].bogus: is no keyword"),
+    ({"relative_bias_args": [{"type": "1d", "prefix_bucket": "yes"}]}, r"prefix_bucket: must be true or false"),
+    ({"relative_bias_args": [{"type": "1d"}] * 10_001}, "relative_bias_args: 10,001 entries: beyond the bound"),
+    ({"patch_size": 0}, "patch_size: must be a positive"),
+    ({"patch_size": 32, "image_size": 16}, "patch_size: 32 is larger than image_size=16"),
+    ({"image_size": [16, 16, 3]}, r"image_size: must be a whole number or \[height, width\]"),
+    ({"num_channels": -1}, "num_channels: must be a positive"),
+    ({"max_2d_position_embeddings": 0}, "max_2d_position_embeddings: must be a positive"),
+])
+def test_udop_bad_input_is_one_line_naming_the_key(extra, message):
+    refused_in_one_line({"model_type": "udop", **extra}, message)
+
+
+def test_udop_bad_input_exits_2_from_the_cli(tmp_path):
+    refused_by_the_cli(tmp_path, json.dumps({"model_type": "udop", "patch_size": -3}), "patch_size: must be a positive")
+
+
+def _written(config: dict) -> str:
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(config, handle)
+    return handle.name
