@@ -2,10 +2,14 @@
 
 UDOP: T5's keys (tests/_family_configs_r.py's t5 draw) plus UdopConfig's own: the image and patch sizes (an int or
 [height, width], the patch within the image), num_channels, max_2d_position_embeddings and relative_bias_args (one
-to four tables of any type, with their own buckets, prefix_bucket, expand and the keywords that size nothing)."""
+to four tables of any type, with their own buckets, prefix_bucket, expand and the keywords that size nothing).
+PP-FormulaNet: GOT-OCR 2.0's SAM tower draw with the projector's four widths, an MBart decoder's keys as
+PPFormulaNetTextConfig spells them (no encoder_ffn_dim), either section sometimes absent (its class defaults)."""
 
 from __future__ import annotations
 
+from _family_configs_j import bart_decoder
+from _family_configs_l import got_ocr2_vision
 from _family_configs_r import t5
 from hypothesis import strategies as st
 
@@ -47,4 +51,20 @@ def udop(draw) -> dict:
     return config
 
 
-CONFIGS_UDOP: dict[str, st.SearchStrategy] = {"udop": udop()}
+@st.composite
+def pp_formulanet(draw) -> dict:
+    config: dict = {"model_type": "pp_formulanet"}
+    if draw(st.integers(0, 9)):
+        vision = {**draw(got_ocr2_vision()), "model_type": "pp_formulanet_vision"}
+        for key in ("post_conv_in_channels", "post_conv_mid_channels", "post_conv_out_channels",
+                    "decoder_hidden_size"):
+            vision[key] = draw(st.integers(1, 24))
+        config["vision_config"] = vision
+    if draw(st.integers(0, 9)):
+        text = draw(bart_decoder("pp_formulanet_text"))
+        del text["encoder_ffn_dim"]
+        config["text_config"] = text
+    return config
+
+
+CONFIGS_UDOP: dict[str, st.SearchStrategy] = {"udop": udop(), "pp_formulanet": pp_formulanet()}

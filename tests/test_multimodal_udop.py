@@ -71,3 +71,32 @@ def _written(config: dict) -> str:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(config, handle)
     return handle.name
+
+
+def test_pp_formulanet_defaults_are_its_decoder_then_its_encoder_then_the_head():
+    """PPFormulaNetConfig(): 180,897,536 parameters (PPFormulaNetForConditionalGeneration on the meta device)."""
+    inv = paramledger.inventory(paramledger.load({"model_type": "pp_formulanet"}))
+    assert inv.total == 180_897_536
+    assert (inv.component("vision"), inv.component("projector"), inv.component("lm_head")) == (
+        87_278_848, 7_472_640, 25_600_000)
+    names = [t.name for t in inv.tensors]
+    assert names[0] == "model.decoder.embed_tokens.weight" and names[-1] == "lm_head.weight"
+    assert names[-2] == "model.encoder.multi_modal_projector.linear_2.bias"
+    assert inv.aliases == {}
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ({"vision_config": {"hidden_size": -1}}, "vision_config.hidden_size: must be a positive"),
+    ({"vision_config": {"patch_size": 1024}}, "vision_config.patch_size: 1024 is larger than image_size=512"),
+    ({"vision_config": {"post_conv_mid_channels": 0}}, "vision_config.post_conv_mid_channels: must be a positive"),
+    ({"vision_config": {"decoder_hidden_size": "wide"}}, "vision_config.decoder_hidden_size: must be a positive"),
+    ({"vision_config": {"num_hidden_layers": 10**6}}, "vision_config.num_hidden_layers: .* beyond the bound"),
+    ({"text_config": {"d_model": 0}}, "d_model: must be positive"),  # (a text key is named as every whole family names it)
+])
+def test_pp_formulanet_bad_input_is_one_line_naming_the_key(extra, message):
+    refused_in_one_line({"model_type": "pp_formulanet", **extra}, message)
+
+
+def test_pp_formulanet_decoder_alone_is_refused(cli):
+    status, _, err = cli("count", "--text-only", _written({"model_type": "pp_formulanet"}))
+    assert status == 2 and err.count("\n") == 1 and "no CausalLM is registered for pp_formulanet_text" in err

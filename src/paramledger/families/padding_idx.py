@@ -187,6 +187,7 @@ PADDED: dict[str, Padded] = {
     "mra": Padded(1),
     "muse_glimmer": Padded(None),
     "muse_spark": Padded(None),  # MuseSparkTextModel's table, as Glimmer's (measured at integration)
+    "pp_formulanet": Padded(1),  # PPFormulaNetScaledWordEmbedding (PPFormulaNetTextConfig: 1)
     "step3p7": Padded(1),  # Step3p7TextConfig's pad_token_id 1, Laguna's table (measured at integration)
     "mvp": Padded(1),
     "nanochat": Padded(1),
