@@ -4,10 +4,14 @@ UDOP: T5's keys (tests/_family_configs_r.py's t5 draw) plus UdopConfig's own: th
 [height, width], the patch within the image), num_channels, max_2d_position_embeddings and relative_bias_args (one
 to four tables of any type, with their own buckets, prefix_bucket, expand and the keywords that size nothing).
 PP-FormulaNet: GOT-OCR 2.0's SAM tower draw with the projector's four widths, an MBart decoder's keys as
-PPFormulaNetTextConfig spells them (no encoder_ffn_dim), either section sometimes absent (its class defaults)."""
+PPFormulaNetTextConfig spells them (no encoder_ffn_dim), either section sometimes absent (its class defaults).
+PI0: vlm_config (a PaliGemma config: a small SigLIP, a small Gemma, projection_dim; its sections sometimes absent)
+and dit_config (a small Gemma; its vocabulary whatever it says is the VLM's), the action and state widths; either
+section sometimes absent (PI0Config's defaults: 3.5 billion on the meta device, drawn rarely)."""
 
 from __future__ import annotations
 
+from _family_configs_e import SIGLIP, TEXT
 from _family_configs_j import bart_decoder
 from _family_configs_l import got_ocr2_vision
 from _family_configs_r import t5
@@ -67,4 +71,26 @@ def pp_formulanet(draw) -> dict:
     return config
 
 
-CONFIGS_UDOP: dict[str, st.SearchStrategy] = {"udop": udop(), "pp_formulanet": pp_formulanet()}
+@st.composite
+def pi0(draw) -> dict:
+    config: dict = {"model_type": "pi0"}
+    if draw(st.integers(0, 9)):
+        vlm: dict = {"model_type": "paligemma"}
+        if draw(st.integers(0, 9)):
+            vlm["text_config"] = draw(TEXT["gemma"])
+        if draw(st.integers(0, 4)):
+            vlm["vision_config"] = draw(SIGLIP)
+        if draw(booleans):
+            vlm["projection_dim"] = draw(st.integers(1, 40))
+        config["vlm_config"] = vlm
+    if draw(st.integers(0, 9)):
+        dit = {key: value for key, value in draw(TEXT["gemma"]).items() if key != "vocab_size" or draw(booleans)}
+        dit["hidden_size"] += dit["hidden_size"] % 2  # (PI0Config.validate_architecture: an even width)
+        config["dit_config"] = dit
+    for key in ("max_action_dim", "max_state_dim", "chunk_size"):
+        if draw(booleans):
+            config[key] = draw(st.integers(1, 40))
+    return config
+
+
+CONFIGS_UDOP: dict[str, st.SearchStrategy] = {"udop": udop(), "pp_formulanet": pp_formulanet(), "pi0": pi0()}

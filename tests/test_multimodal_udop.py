@@ -9,6 +9,8 @@ import pytest
 from _cli_refusal import refused_by_the_cli, refused_in_one_line
 
 import paramledger
+from paramledger._exceptions import ParamledgerError
+from paramledger.reference import build_reference, diff
 
 
 def test_udop_defaults_are_t5_with_its_image_and_layout_tables():
@@ -91,7 +93,8 @@ def test_pp_formulanet_defaults_are_its_decoder_then_its_encoder_then_the_head()
     ({"vision_config": {"post_conv_mid_channels": 0}}, "vision_config.post_conv_mid_channels: must be a positive"),
     ({"vision_config": {"decoder_hidden_size": "wide"}}, "vision_config.decoder_hidden_size: must be a positive"),
     ({"vision_config": {"num_hidden_layers": 10**6}}, "vision_config.num_hidden_layers: .* beyond the bound"),
-    ({"text_config": {"d_model": 0}}, "d_model: must be positive"),  # (a text key is named as every whole family names it)
+    # (a text_config key is named as every whole family names it)
+    ({"text_config": {"d_model": 0}}, "d_model: must be positive"),
 ])
 def test_pp_formulanet_bad_input_is_one_line_naming_the_key(extra, message):
     refused_in_one_line({"model_type": "pp_formulanet", **extra}, message)
@@ -100,3 +103,77 @@ def test_pp_formulanet_bad_input_is_one_line_naming_the_key(extra, message):
 def test_pp_formulanet_decoder_alone_is_refused(cli):
     status, _, err = cli("count", "--text-only", _written({"model_type": "pp_formulanet"}))
     assert status == 2 and err.count("\n") == 1 and "no CausalLM is registered for pp_formulanet_text" in err
+
+
+def test_pi0_defaults_are_paligemma_beside_a_gemma_action_expert_without_a_head():
+    """PI0Config(): 3,501,372,176 parameters (PI0ForConditionalGeneration on the meta device): the expert first, the
+    VLM's tower, projector and decoder, the action projections last; no head, nothing tied."""
+    inv = paramledger.inventory(paramledger.load({"model_type": "pi0"}))
+    assert inv.total == 3_501_372_176
+    names = [t.name for t in inv.tensors]
+    assert names[0] == "model.dit.embed_tokens.weight" and inv["model.dit.embed_tokens.weight"].shape == (257152, 1024)
+    assert names[-2:] == ["action_out_proj.weight", "action_out_proj.bias"]
+    assert inv.aliases == {} and "lm_head.weight" not in names
+    assert inv.component("vision") == 412_442_352  # a SigLIP of 4,304-wide MLPs (PI0Config's own vlm default)
+    assert inv.non_embedding("hf") == 3_501_372_176 - 257152 * (2048 + 1024) - 256 * 1152
+
+
+def test_pi0_a_given_vlm_config_takes_paligemmas_defaults():
+    """vlm_config given without vision_config: PaliGemmaConfig's SigLIP (4,096-wide MLPs), not PI0's."""
+    inv = paramledger.inventory(paramledger.load({"model_type": "pi0", "vlm_config": {"model_type": "paligemma"}}))
+    assert inv.component("vision") == 412_442_352 - 27 * 2 * 208 * 1152 - 27 * 208
+
+
+PI0_SMALL = {"model_type": "pi0", "vlm_config": {
+    "text_config": {"num_hidden_layers": 3, "hidden_size": 64, "intermediate_size": 32, "num_attention_heads": 2,
+                    "num_key_value_heads": 1, "head_dim": 8, "vocab_size": 100},
+    "vision_config": {"hidden_size": 16, "num_attention_heads": 2, "intermediate_size": 8, "num_hidden_layers": 1,
+                      "image_size": 28, "patch_size": 14}},
+    "dit_config": {"hidden_size": 32, "num_hidden_layers": 2, "intermediate_size": 16, "num_attention_heads": 2,
+                   "num_key_value_heads": 1, "head_dim": 8}}
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ({"vlm_config": [1]}, "vlm_config: must be a JSON object"),
+    ({"vlm_config": {"model_type": "llava"}}, "vlm_config.model_type: 'llava' is not counted in pi0"),
+    ({"vlm_config": {"text_config": {"model_type": "gemma2"}}},
+     "vlm_config.text_config.model_type: 'gemma2' is not counted in pi0"),
+    ({"dit_config": {"model_type": "llama"}}, "dit_config.model_type: 'llama' is not counted in pi0"),
+    ({"dit_config": {"hidden_size": 33}}, r"dit_config.hidden_size: must be even"),
+    ({"dit_config": {"hidden_size": -2}}, "dit_config.hidden_size: must be positive"),
+    ({"dit_config": {"num_hidden_layers": 10**7}}, "dit_config.num_hidden_layers: .* beyond the bound"),
+    ({"dit_config": {"pad_token_id": 10**6}}, "dit_config.pad_token_id: 1,000,000 is outside"),
+    ({"max_action_dim": 0}, "max_action_dim: must be a positive"),
+    ({"max_state_dim": "32"}, "max_state_dim: must be a positive"),
+])
+def test_pi0_bad_input_is_one_line_naming_the_key(extra, message):
+    refused_in_one_line({"model_type": "pi0", **extra}, message)
+
+
+def test_pi0_the_vlms_pad_token_id_is_checked_where_transformers_refuses_it():
+    config = {**PI0_SMALL, "vlm_config": {**PI0_SMALL["vlm_config"], "text_config": {
+        **PI0_SMALL["vlm_config"]["text_config"], "pad_token_id": 100}}}
+    with pytest.raises(ParamledgerError, match="Padding_idx"):
+        build_reference(config)
+    refused_in_one_line(config, "pad_token_id: 100 is outside the 100 rows")
+    config["vlm_config"]["text_config"]["pad_token_id"] = 99
+    assert diff(paramledger.inventory(paramledger.load(config)), build_reference(config)).matches
+
+
+@pytest.mark.parametrize("argv", [("count", "--text-only"), ("memory",), ("memory", "--flops"), ("formula",)])
+def test_pi0_views_that_cannot_be_exact_refuse_in_one_line(cli, argv):
+    status, _, err = cli(*argv, _written({"model_type": "pi0"}))
+    assert status == 2 and err.count("\n") == 1 and "pi0" in err
+
+
+def test_pi0_verify_writes_a_set_into_vlm_config(cli):
+    """--set num_hidden_layers reaches vlm_config.text_config, as count --set changes the decoder."""
+    status, out, _ = cli("verify", _written(PI0_SMALL), "--set", "num_hidden_layers=2")
+    assert status == 0 and "match: 84 tensors, total 88,144" in out
+    _, out, _ = cli("count", _written(PI0_SMALL), "--set", "num_hidden_layers=2")
+    assert "total          88,144" in out
+
+
+def test_udop_formula_is_refused_in_one_line(cli):
+    status, _, err = cli("formula", _written({"model_type": "udop"}))
+    assert status == 2 and err.count("\n") == 1 and "relative_bias" in err

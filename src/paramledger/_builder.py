@@ -144,6 +144,8 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         c.add(head_bias, (rows,), "lm_head")
     if arch.num_latents is not None:  # PerceiverEmbeddingDecoder reads the token table in forward: no module
         pass
+    elif not n.lm_head:  # no head at all (PI0ForConditionalGeneration's two GemmaModels: action_out_proj instead)
+        pass
     elif arch.tie_word_embeddings and n.tied_table_in_head:  # the table under the head's name, the embedding's an alias
         before[0] = before[0]._replace(name=lm_head)
         aliases[n.embed + ".weight"] = lm_head

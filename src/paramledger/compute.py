@@ -77,6 +77,10 @@ NO_FLOPS = {
     # (local_attn_chunk_length, lsh_attn_chunk_length, the chunks before and after), LSH after sorting by buckets
     "reformer": "Reformer attends within chunks (local and LSH chunk lengths, chunks before and after, num_hashes "
                 "rounds of bucket sorting), not over the context: its attention FLOPs are not modelled",
+    # transformers 5.24.0 models/pi0 (PI0ForConditionalGeneration.sample_actions): the VLM once over the prefix, then
+    # the action expert num_inference_steps times over 1 + chunk_size tokens attending to it
+    "pi0": "PI0 runs its VLM once over the prefix and its action expert num_inference_steps times over the state and "
+           "chunk_size action tokens: no FLOPs per token of one decoder",
 }
 
 

@@ -310,7 +310,14 @@ def config_with_overrides(config: Mapping[str, Any], overrides: Mapping[str, Any
     # a flat whole config (Whole.text_at_top, no text_config) holds its decoder's keys at the top: written there
     nested = family.text_config and not (family.whole is not None and family.whole.text_at_top
                                          and config.get("text_config") is None)
-    inner = dict(config.get("text_config") or {}) if nested else dict(config)
+    section = family.whole.text_section if family.whole is not None else ""
+    if section:  # (PI0's vlm_config: its decoder's keys written there, the whole's defaults where it is absent)
+        held = config.get(section)
+        held = dict(held) if isinstance(held, Mapping) else {"vision_config": family.whole.vision_config,
+                                                              "text_config": family.whole.text_config}
+        inner = dict(held.get("text_config") or family.whole.text_config)
+    else:
+        inner = dict(config.get("text_config") or {}) if nested else dict(config)
     for field_name, name in overridden_fields(overrides, family.keys).items():
         keys = [key for key, mapped in family.keys.items() if mapped == field_name]
         if not keys:
@@ -318,6 +325,8 @@ def config_with_overrides(config: Mapping[str, Any], overrides: Mapping[str, Any
                                        "config expresses that change")
         key = name if name != field_name else next((k for k in keys if k in inner), keys[0])
         inner[key] = _parse_value(overrides[name])
+    if section:
+        return {**config, section: {**held, "text_config": inner}}
     return {**config, "text_config": inner} if nested else inner
 
 

@@ -110,6 +110,11 @@ NO_CACHE = {
     "reformer": "transformers 5.24.0's ReformerDynamicCache holds each layer's input hidden states (hidden_size "
                 "values a token) and the LSH layers' int64 bucket ids (heads × num_hashes a token), no keys and "
                 "values of one dtype: paramledger does not size it",
+    # transformers 5.24.0 models/pi0/modeling_pi0.py (PI0Model.forward, sample_actions): the VLM's prefix cache, then
+    # each denoising step's state and chunk_size action tokens appended by the action expert and cropped again
+    "pi0": "transformers 5.24.0's PI0 cache holds the VLM's prefix and, at each of num_inference_steps denoising "
+           "steps, the action expert's 1 + chunk_size tokens cropped after it: not a cache per decoder token, so "
+           "paramledger does not size it",
 }
 
 

@@ -131,6 +131,8 @@ def inventory_table(inv: Inventory) -> str:
     elif arch is not None and arch.num_latents is not None:  # (PerceiverEmbeddingDecoder: perceiver_tables.py)
         out.append("output head: the token table read in forward, no module of its own"
                    + ("; its bias counted" if arch.lm_head_bias else ""))
+    elif arch is not None and not naming_of(arch).lm_head:  # (PI0's: its action_out_proj, no LM head)
+        out.append("output head: none (the whole model holds no LM head over the token table)")
     else:
         out.append("output head: untied, an independent table counted in full")
     if len(inv.aliases) > len(head) + len(tables):  # a block reused at several depths: its later names

@@ -42,6 +42,9 @@ class UdopExtras(NamedTuple):
     listed: tuple[Tensor, ...]
     aliases_: tuple[tuple[str, str], ...]
     tables: tuple[str, ...]  # its nn.Embedding tables (the cell tables, the relative biases)
+    # formula_towers.stand_in_towers: why the closed form is refused
+    untraced = ("its relative_bias tables (families/udop.py) are tied to the encoder's first-block table, which the "
+                "builder cannot trace symbolically beside the encoder's own")
 
     def tensors(self) -> list[Tensor]:
         return list(self.listed)

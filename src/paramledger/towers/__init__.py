@@ -95,6 +95,10 @@ class Whole(NamedTuple):
     # The sub-configs' key the whole config's class sets to the decoder's hidden_size before its towers are built
     # (InklingConfig.__post_init__: text_hidden_size), which the towers read; "": none
     text_width_key: str = ""
+    # The whole config's section that holds text_config and vision_config (PI0's vlm_config), where --set writes the
+    # decoder's keys (hf_config.config_with_overrides; the whole model's defaults filled in where it is absent); "":
+    # the top level
+    text_section: str = ""
 
     @property
     def parts_said(self) -> str:
