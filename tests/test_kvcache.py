@@ -243,6 +243,10 @@ def test_random_configs_of_every_family_cache_what_transformers_caches(model_typ
     """The families' random small configs (tests/_family_configs.py), a real forward pass each."""
     from _family_configs import draw_runnable_model
 
+    from paramledger.kvcache import NO_CACHE
+
+    if model_type == "pi0":  # a cache refused in one line (PI0's prefix and cropped action chunks), nothing to compare
+        pytest.skip(f"{model_type}: {NO_CACHE[model_type]}")
     arch, model, longest = draw_runnable_model(model_type, data)
     tokens, batch = data.draw(st.integers(1, longest), label="tokens"), data.draw(st.integers(1, 2), label="batch")
     try:
