@@ -58,6 +58,7 @@ def test_udop_decoder_alone_is_refused(cli):
     ({"image_size": [16, 16, 3]}, r"image_size: must be a whole number or \[height, width\]"),
     ({"num_channels": -1}, "num_channels: must be a positive"),
     ({"max_2d_position_embeddings": 0}, "max_2d_position_embeddings: must be a positive"),
+    ({"max_2d_position_embeddings": 10**20}, "max_2d_position_embeddings: .* beyond the bound"),
 ])
 def test_udop_bad_input_is_one_line_naming_the_key(extra, message):
     refused_in_one_line({"model_type": "udop", **extra}, message)

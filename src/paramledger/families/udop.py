@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Tensor
+from ..limits import MAX_INTEGER, big
 from ..naming import Naming
 from ..towers._kind import TOWER_LAYERS
 from ._family import derived_from
@@ -62,8 +63,8 @@ class UdopExtras(NamedTuple):
 def _positive(key: str, value: Any, where: str | None) -> int:
     if type(value) is not int or value <= 0:
         raise ArchitectureError(key, f"must be a positive whole number, got {value!r}", where)
-    if value > 2**31:
-        raise ArchitectureError(key, f"{value:,} is beyond any table torch builds", where)
+    if value > MAX_INTEGER:
+        raise ArchitectureError(key, f"{big(value)} is beyond the bound of {MAX_INTEGER:,} (docs/limits.md)", where)
     return value
 
 
