@@ -42,7 +42,8 @@ ISSUE_14_MODELS = ("Bamba-9B", "LFM2-700M")
 ISSUE_15_MODELS = ("rwkv-4-430m-pile", "rwkv-4-7b-pile", "OLMo-2-1124-13B", "BioGPT-Large", "phi-2",
                    "recurrentgemma-9b", "helium-1-preview-2b", "Minitron-4B-Base", "openai-gpt", "ctrl",
                    "persimmon-8b-base", "cpm-ant-10b", "internlm3-8b-instruct",
-                   "DiffLlama-0.3B-handcut", "OLMoE-1B-7B-0924-SFT")
+                   "DiffLlama-0.3B-handcut", "OLMoE-1B-7B-0924-SFT",
+                   "Doge-20M-MoE-Instruct")
 
 
 def test_registry_holds_at_least_thirty_real_releases_including_the_issues_list():
