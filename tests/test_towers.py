@@ -66,7 +66,8 @@ def test_a_whole_models_non_embedding_count_is_hugging_faces(model_type):
         model = auto_class(cfg).from_config(cfg)
     inv = paramledger.inventory(paramledger.load(config))
     assert inv.non_embedding("hf") == model.num_parameters(exclude_embeddings=True)
-    assert inv.text_decoder == inv.total - sum(inv.component(c) for c in ("vision", "audio", "projector", "encoder"))
+    assert inv.text_decoder == inv.total - sum(inv.component(c) for c in ("vision", "audio", "projector", "encoder",
+                                                                          "talker", "vocoder"))
 
 
 def test_count_gives_the_decoder_on_a_line_and_text_only_alone(cli):

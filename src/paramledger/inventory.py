@@ -36,11 +36,11 @@ COMPONENTS = (
     "norm",  # every normalization vector, the final norm included
     "lm_head",  # an untied output head (and any output bias)
     # a whole model's components beside its text decoder (TOWER_COMPONENTS): an encoder-decoder's encoder stack
-    # (towers/encoder.py), a multimodal model's vision and audio towers (towers/) and the projector from a tower's
-    # features to the decoder's width
-    "encoder", "vision", "audio", "projector",
+    # (towers/encoder.py), a multimodal model's vision and audio towers (towers/), the projector from a tower's
+    # features to the decoder's width, and a speech model's codes decoder and codes-to-waveform (Qwen2.5-Omni's)
+    "encoder", "vision", "audio", "projector", "talker", "vocoder",
 )
-TOWER_COMPONENTS = COMPONENTS[-4:]
+TOWER_COMPONENTS = COMPONENTS[-6:]
 
 NON_EMBEDDING_DEFINITIONS = {
     "hf": "Hugging Face num_parameters(exclude_embeddings=True): the total minus every "

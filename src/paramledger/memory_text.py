@@ -41,7 +41,7 @@ def report_text(report: MemoryReport, *, flops: bool = False) -> str:
     if w.upcast:
         names = ", ".join(kept_names(arch.model_type, w.dtype))
         lines += _wrapped(f"{format_bytes(w.upcast)} of them float32: transformers holds {names} so when it loads "
-                          f"{arch.model_type} at {w.dtype} (_keep_in_fp32_modules); the checkpoint's files hold them "
+                          f"{arch.model_type} at {w.dtype} ({_why_float32(arch.model_type)}); the checkpoint's files hold them "
                           f"at {w.dtype}", "  ")
     if w.unstored:
         lines += _wrapped(f"the checkpoint's files: {w.checkpoint:,} bytes; the other {w.unstored:,} are buffers the "
@@ -165,3 +165,11 @@ def report_json(report: MemoryReport) -> dict[str, Any]:
                                  "flops": training_flops(inv, report.training_tokens),
                                  "definition": TRAINING_DEFINITION}
     return out
+
+
+def _why_float32(model_type: str) -> str:
+    """What keeps them in float32: the class's lists, or its own cast (kept_float32.CAST_TO_FLOAT32)."""
+    from .families.kept_float32 import CAST_TO_FLOAT32
+
+    return "its class casts them to float32 as it builds them" if model_type in CAST_TO_FLOAT32 else (
+        "_keep_in_fp32_modules")

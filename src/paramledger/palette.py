@@ -20,6 +20,8 @@ COLORS: dict[str, str] = {
     "vision": "#661100",  # Tol's dark red: a multimodal model's vision tower
     "audio": "#999933",  # Tol's olive: a multimodal model's audio tower
     "projector": "#AA4499",  # Tol's purple: its projector
+    "talker": "#117733",  # Tol's green: a speech decoder beside the text decoder (Qwen2.5-Omni's talker)
+    "vocoder": "#DDCC77",  # Tol's sand: codes to a waveform (Qwen2.5-Omni's token2wav)
 }
 OTHER = "#BBBBBB"  # a component outside the list
 

@@ -50,7 +50,7 @@ class Group:
 
 _OUTSIDE_LABELS = {"embedding": "embedding", "positions": "positions", "lm_head": "output head"}
 _TOWER_LABELS = {"encoder": "encoder", "vision": "vision tower", "audio": "audio tower",
-                 "projector": "projector"}  # a run of them is one box
+                 "projector": "projector", "talker": "talker", "vocoder": "vocoder"}  # a run of them is one box
 _PART_LABELS = {"ffn": "FFN", "norm": "norms", "router": "router", "experts": "routed experts",
                 "shared_experts": "shared experts", "mixer": "mixer"}
 

@@ -154,6 +154,13 @@ KEPT = {
 }
 
 
+# Modules a class casts to float32 itself as it builds them, outside its _keep_in_fp32_modules lists, so that
+# from_pretrained at bf16 or fp16 loads them in float32 (tests/test_memory_float32.py's round trip): the whole
+# Qwen2.5-Omni's token2wav (qwen2_5_omni/modeling_qwen2_5_omni.py, Qwen2_5OmniForConditionalGeneration.enable_talker:
+# ``self.token2wav.float()``).  Patterns as KEPT's.
+CAST_TO_FLOAT32 = {"qwen2_5_omni": ("token2wav",)}
+
+
 def kept_in_float32(model_type: str) -> KeptInFloat32:
     """What the class counted for ``model_type`` keeps in float32 (NOTHING: no tensor)."""
     return KEPT.get(model_type, NOTHING)
@@ -161,9 +168,10 @@ def kept_in_float32(model_type: str) -> KeptInFloat32:
 
 def kept_names(model_type: str, dtype: str) -> tuple[str, ...]:
     """The names ``model_type`` loaded at ``dtype`` (our dtype names: bf16, fp16) keeps in float32
-    (PreTrainedModel._get_dtype_plan): both lists at fp16, the strict one at bf16, none at another dtype."""
-    kept = kept_in_float32(model_type)
-    return (*kept.at_fp16, *kept.always) if dtype == "fp16" else kept.always if dtype == "bf16" else ()
+    (PreTrainedModel._get_dtype_plan): both lists at fp16, the strict one at bf16, none at another dtype; the modules
+    its class casts to float32 itself (CAST_TO_FLOAT32) at both."""
+    kept, cast = kept_in_float32(model_type), CAST_TO_FLOAT32.get(model_type, ())
+    return (*kept.at_fp16, *kept.always, *cast) if dtype == "fp16" else (*kept.always, *cast) if dtype == "bf16" else ()
 
 
 @cache

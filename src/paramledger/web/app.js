@@ -11,6 +11,7 @@ const COLORS = {
   embedding: "#0072B2", positions: "#56B4E9", attention: "#E69F00", mixer: "#F0E442", ffn: "#009E73",
   router: "#CC79A7", experts: "#882255", shared_experts: "#44AA99", norm: "#999999", lm_head: "#D55E00",
   adapter: "#332288", vision: "#661100", audio: "#999933", projector: "#AA4499",
+  talker: "#117733", vocoder: "#DDCC77",
 };
 const OTHER = "#BBBBBB";
 
