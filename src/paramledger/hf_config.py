@@ -197,7 +197,10 @@ def _text_config(family: Any, config: Mapping[str, Any], where: str) -> Mapping[
     if not isinstance(text, Mapping):
         raise ArchitectureError("text_config", "must be a JSON object", where)
     if whole is not None and whole.text_rewritten is not None:
-        text = whole.text_rewritten(config, text)
+        try:
+            text = whole.text_rewritten(config, text)
+        except ArchitectureError as error:  # its refusal (a sub-config no JSON object), said about this config
+            raise ArchitectureError(error.key, error.message, where) from None
     return text
 
 
