@@ -97,3 +97,16 @@ def test_a_bad_talker_or_token2wav_key_is_refused_in_one_line_naming_it(config, 
 def test_the_cli_refuses_a_bad_talker_size_in_one_line(tmp_path):
     refused_by_the_cli(tmp_path, '{"model_type": "qwen2_5_omni", "talker_config": {"head_dim": -2}}',
                        "talker_config.head_dim: must be a positive whole number, got -2")
+
+
+@pytest.mark.parametrize(("config", "key"), [({"talker_config": {"pad_token_id": 8448}}, "talker_config.pad_token_id"),
+                                             ({"thinker_config": {"text_config": {"pad_token_id": -152065}}},
+                                              "thinker_config.text_config.pad_token_id")])
+def test_a_pad_token_id_outside_a_padded_table_is_refused_as_transformers_refuses_it(config, key):
+    """Qwen2_5OmniTalkerModel's embed_tokens and the thinker's take padding_idx = pad_token_id (lines 2201, 1564)."""
+    from paramledger._exceptions import ParamledgerError
+    from paramledger.reference import build_reference
+
+    refused_in_one_line({**OMNI, **config}, rf"^config: {key}: .* is outside the")
+    with pytest.raises(ParamledgerError, match="Padding_idx"):
+        build_reference({**OMNI, **config})

@@ -47,10 +47,15 @@ def _reader(config: dict) -> tuple[str, str]:
     if family.whole is None:
         return family.model_type, section if nested else ""
     text_family = _text_family(family, _text_config(family, config, "config"), "config").model_type
+    if family.whole.inner_section:  # the decoder of a model inside the whole (Qwen2.5-Omni's thinker_config)
+        return text_family, f"{family.whole.inner_section}.{section}"
     return text_family, section if nested else ""
 
 
 def _with_pad(config: dict, pad: int, nested: str) -> dict:
+    if "." in nested:  # a section inside a section (thinker_config.text_config)
+        outer, inner = nested.split(".", 1)
+        return {**config, outer: _with_pad(config.get(outer) or {}, pad, inner)}
     if nested:
         return {**config, nested: {**config.get(nested, {}), "pad_token_id": pad}}
     return {**config, "pad_token_id": pad}

@@ -40,6 +40,8 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
             section = "language_config" if config.get("text_config") is None and "language_config" in config else (
                 "text_config")
             pad_key = f"{section}.pad_token_id"
+            if family.whole is not None and family.whole.inner_section:  # (Qwen2.5-Omni's thinker_config.text_config)
+                pad_key = f"{family.whole.inner_section}.{pad_key}"
         text = _text_config(family, config, where)
         notes.append(family.whole.described if family.whole and family.whole.described else
                      f"{model_type} is multimodal: counting the whole model ({family.whole.parts_said})"

@@ -122,7 +122,7 @@ OMNI = multimodal(THINKER_TEXT, "qwen2_5_omni",
                   Whole({"model_type": "qwen2_5_omni_vision_encoder"}, none, vision_prefix="thinker.model.visual.",
                         audio_config={"model_type": "qwen2_5_omni_audio_encoder"},
                         audio_prefix="thinker.model.audio_tower.", decoder_prefix="thinker.model.language_model.",
-                        tie_word_embeddings=False, tie_section="thinker_config", text_rewritten=_thinker_text,
+                        tie_word_embeddings=False, inner_section="thinker_config", text_rewritten=_thinker_text,
                         config_rewritten=_thinker_towers, made=speech, renamed=_omni_naming,
                         described="qwen2_5_omni is multimodal: counting the whole model (the thinker's audio and "
                         "vision towers and text decoder, then, with enable_audio_output, the talker and token2wav); "

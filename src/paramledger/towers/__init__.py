@@ -99,9 +99,10 @@ class Whole(NamedTuple):
     # decoder's keys (hf_config.config_with_overrides; the whole model's defaults filled in where it is absent); "":
     # the top level
     text_section: str = ""
-    # The sub-config whose tie_keys tie the head, where the whole config's own do not (Qwen2.5-Omni's thinker_config:
-    # the thinker is a model of its own inside the whole); "": the whole config's
-    tie_section: str = ""
+    # The sub-config holding the model the decoder belongs to, a whole model of its own inside this one (Qwen2.5-Omni's
+    # thinker_config): its tie_keys tie the head and its text_config holds the decoder's keys (pad_token_id refused
+    # under it); "": the whole config itself
+    inner_section: str = ""
 
     @property
     def parts_said(self) -> str:
@@ -146,8 +147,8 @@ class Projected(NamedTuple):
 
 def tied(whole: Whole, config: Mapping[str, Any], text_tied: bool, where: str | None = None) -> bool:
     """Whether the whole model ties its head to the token table."""
-    if whole.tie_section:  # (a sub-config that is no JSON object was refused where its towers were read)
-        config = config.get(whole.tie_section) or {}
+    if whole.inner_section:  # (a sub-config that is no JSON object was refused where its towers were read)
+        config = config.get(whole.inner_section) or {}
     key = next((key for key in whole.tie_keys if key in config), None)
     tie = whole.tie_word_embeddings if key is None or config[key] is None else config[key]
     if not isinstance(tie, bool):  # as transformers' config classes read a boolean: "false" is no False

@@ -54,6 +54,10 @@ def make_talker(prefix: str, talker: Mapping[str, Any], where: str | None) -> Ta
     """The talker of a talker_config over its class's defaults, each size refused in one line naming its key."""
     # (num_key_value_heads: an int field, never null, whatever __post_init__ says of None)
     sizes = {key: positive(talker, key, SECTION, where) for key in _SIZES}
+    from ..families.padding_idx import pad_problem
+
+    if (problem := pad_problem("qwen2", talker)) is not None:  # embed_tokens' padding_idx (line 2201)
+        raise ArchitectureError(f"{SECTION}.pad_token_id", problem, where)
     return _talker(prefix, tuple(sorted(sizes.items())), where)
 
 
