@@ -110,3 +110,15 @@ def test_a_pad_token_id_outside_a_padded_table_is_refused_as_transformers_refuse
     refused_in_one_line({**OMNI, **config}, rf"^config: {key}: .* is outside the")
     with pytest.raises(ParamledgerError, match="Padding_idx"):
         build_reference({**OMNI, **config})
+
+
+@pytest.mark.parametrize(("config", "key"), [({"talker_config": {"head_dim": 63}}, "talker_config.head_dim"),
+                                             ({"token2wav_config": {"dit_config": {"head_dim": 5}}},
+                                              "token2wav_config.dit_config.head_dim")])
+def test_an_odd_head_dim_rotated_whole_is_refused_as_transformers_refuses_it(config, key):
+    from paramledger._exceptions import ParamledgerError
+    from paramledger.reference import build_reference
+
+    refused_in_one_line({**OMNI, **config}, rf"^config: {key}: .* is odd and rotated whole")
+    with pytest.raises(ParamledgerError, match="even rotary dimension"):
+        build_reference({**OMNI, **config})

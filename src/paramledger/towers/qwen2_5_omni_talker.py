@@ -54,11 +54,22 @@ def make_talker(prefix: str, talker: Mapping[str, Any], where: str | None) -> Ta
     """The talker of a talker_config over its class's defaults, each size refused in one line naming its key."""
     # (num_key_value_heads: an int field, never null, whatever __post_init__ says of None)
     sizes = {key: positive(talker, key, SECTION, where) for key in _SIZES}
+    odd_rotary(talker, sizes["head_dim"], SECTION, where)
     from ..families.padding_idx import pad_problem
 
     if (problem := pad_problem("qwen2", talker)) is not None:  # embed_tokens' padding_idx (line 2201)
         raise ArchitectureError(f"{SECTION}.pad_token_id", problem, where)
     return _talker(prefix, tuple(sorted(sizes.items())), where)
+
+
+def odd_rotary(config: Mapping[str, Any], head_dim: int, section: str, where: str | None) -> None:
+    """Refuse, in one line naming head_dim, what the config class's validate_rope refuses (modeling_rope_utils.py,
+    families/even_rotary.py): an odd head_dim above 4 that RoPE rotates whole."""
+    rope = config.get("rope_parameters")
+    factor = rope.get("partial_rotary_factor", 1.0) if isinstance(rope, Mapping) else 1.0
+    if head_dim > 4 and head_dim % 2 and isinstance(factor, (int, float)) and int(head_dim * factor) == head_dim:
+        raise ArchitectureError(f"{section}.head_dim", f"{head_dim} is odd and rotated whole (partial_rotary_factor "
+                                f"{factor}): RoPE rotates pairs (transformers' validate_rope refuses it)", where)
 
 
 @lru_cache(maxsize=32)

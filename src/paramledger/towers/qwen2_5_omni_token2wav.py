@@ -85,6 +85,9 @@ def make_token2wav(prefix: str, token2wav: Mapping[str, Any], where: str | None)
     dit_sizes = tuple(positive(dit, key, d, where) for key in (
         "hidden_size", "num_hidden_layers", "num_attention_heads", "head_dim", "ff_mult", "emb_dim", "mel_dim",
         "enc_emb_dim", "enc_dim", "enc_attention_channels", "enc_res2net_scale", "enc_se_channels"))
+    from .qwen2_5_omni_talker import odd_rotary
+
+    odd_rotary(dit, dit_sizes[3], d, where)
     num_embeds = dit.get("num_embeds")
     if type(num_embeds) is not int or not 0 <= num_embeds <= 1 << 40:
         raise ArchitectureError(f"{d}.num_embeds", f"must be a whole number from 0, got {num_embeds!r}"[:200], where)
