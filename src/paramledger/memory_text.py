@@ -41,8 +41,8 @@ def report_text(report: MemoryReport, *, flops: bool = False) -> str:
     if w.upcast:
         names = ", ".join(kept_names(arch.model_type, w.dtype))
         lines += _wrapped(f"{format_bytes(w.upcast)} of them float32: transformers holds {names} so when it loads "
-                          f"{arch.model_type} at {w.dtype} ({_why_float32(arch.model_type)}); the checkpoint's files hold them "
-                          f"at {w.dtype}", "  ")
+                          f"{arch.model_type} at {w.dtype} ({_why_float32(arch.model_type)}); the checkpoint's files "
+                          f"hold them at {w.dtype}", "  ")
     if w.unstored:
         lines += _wrapped(f"the checkpoint's files: {w.checkpoint:,} bytes; the other {w.unstored:,} are buffers the "
                           "model computes when it is built (RoPE's inv_freq), in memory but in no file", "  ")
