@@ -41,6 +41,8 @@ def test_text_only_counts_the_thinkers_decoder():
     alone = paramledger.inventory(text_only(arch))
     assert alone.total == paramledger.inventory(text_only(paramledger.load({"model_type": "qwen2_5_omni_thinker"}))
                                                 ).total == 7_070_619_136
+    assert text_only(arch).notes[-1] == ("qwen2_5_omni is multimodal: counting its text decoder "
+                                         "(thinker_config.text_config) only")
 
 
 def test_thinker_text_config_sizes_reach_the_decoder():

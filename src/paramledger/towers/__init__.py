@@ -257,8 +257,11 @@ def text_only(arch: Any) -> Any:
 
         raise OptionError("--text-only", f"{arch.model_type}: {refused}")
     towers = arch.towers
+    from ..families import get
+
+    inner = getattr(get(arch.model_type), "whole", None) and get(arch.model_type).whole.inner_section
     note = getattr(towers.parts[0], "text_only_note", f"{arch.model_type} is multimodal: counting its text decoder "
-                   "(text_config) only")
+                   f"({inner + '.' if inner else ''}text_config) only")
     notes = tuple(note if n.startswith((f"{arch.model_type} is multimodal:", f"{arch.model_type} is an encoder-"))
                   else n for n in arch.notes)
     return arch.with_fields(towers=(), model_type=towers.text_model_type,
