@@ -104,6 +104,7 @@ def test_family_cites_its_configuration_file(model_type):
     assert family.causal_lm_class.endswith(("ForCausalLM", "LMHeadModel", "ForConditionalGeneration",
                                             "GenerationDecoder", "ForMaskedLM", "ForTextToText",  # SeamlessM4T's
                                             "_Omni_Reasoning_V3",  # Nemotron-H Omni's whole class has no suffix
+                                            "ForVisionText2Text",  # IDEFICS's whole class
                                             "EncoderDecoderModel"))  # nor has the encoder-decoder's
 
 
