@@ -81,6 +81,11 @@ NO_FLOPS = {
     # the action expert num_inference_steps times over 1 + chunk_size tokens attending to it
     "pi0": "PI0 runs its VLM once over the prefix and its action expert num_inference_steps times over the state and "
            "chunk_size action tokens: no FLOPs per token of one decoder",
+    # transformers 5.24.0 models/idefics (IdeficsModel.forward): each gated cross-attention layer projects every
+    # image's vision states to keys and values again at every step (cache=None) and its q, o and MLP run per text
+    # token, over as many vision states as the images given
+    "idefics": "IDEFICS's gated cross-attention layers project the images' vision states again at every step "
+               "(nothing cached) and attend over as many as the images given: its FLOPs per token are not modelled",
 }
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from ._exceptions import OptionError, did_you_mean
 from .architecture import Architecture
-from .compute import ForwardFlops, as_inventory, forward_flops_per_token, per_expert_rank, training_flops
+from .compute import NO_FLOPS, ForwardFlops, as_inventory, forward_flops_per_token, per_expert_rank, training_flops
 from .dtypes import ALIASES as DTYPE_ALIASES
 from .dtypes import DTYPES, KV_DTYPES, DType, get_dtype, group_size_for, tensor_bytes
 from .families.kept_float32 import float32_pattern
@@ -341,7 +341,7 @@ class MemoryReport:
     inventory: Inventory
     weights: WeightBytes
     kv: KVCache
-    flops: ForwardFlops
+    flops: ForwardFlops | None  # None: a family compute.NO_FLOPS refuses (memory --flops says why in one line)
     kv_decompressed: KVCache | None = None  # MLA only: the per-head layout beside the latent one
     training: TrainingMemory | None = None
     training_tokens: int | None = None
@@ -396,8 +396,9 @@ def memory_report(source: Inventory | Architecture | str, *, dtype: str | None =
     train = training_memory(inv, training, zero_stage or 0, devices) if training is not None else None
     if tokens is not None:
         training_flops(inv, tokens)  # validates
-    return MemoryReport(inv, weights, kv, forward_flops_per_token(inv, context, encoder_length), decompressed, train,
-                        tokens, pictured, cross)
+    # a family whose FLOPs are not modelled (compute.NO_FLOPS: IDEFICS's) keeps its exact weights and cache
+    flops = None if arch.model_type in NO_FLOPS else forward_flops_per_token(inv, context, encoder_length)
+    return MemoryReport(inv, weights, kv, flops, decompressed, train, tokens, pictured, cross)
 
 
 def state_label(kv: KVCache) -> str:

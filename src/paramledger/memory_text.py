@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .compute import MATMUL_DEFINITION, TRAINING_DEFINITION, training_flops
+from ._exceptions import OptionError
+from .compute import MATMUL_DEFINITION, NO_FLOPS, TRAINING_DEFINITION, training_flops
 from .families.kept_float32 import kept_names
 from .inventory import ACTIVE_DEFINITION
 from .kvcache import MLA_LAYOUTS
@@ -68,6 +69,8 @@ def report_text(report: MemoryReport, *, flops: bool = False) -> str:
               f"active parameters per token: {inv.active:,}"
               + (" (dense: every parameter)" if not arch.is_moe else ""),
               *(_wrapped(ACTIVE_DEFINITION, "  ") if arch.is_moe else [])]
+    if flops and forward is None:  # compute.NO_FLOPS: refused in one line, as forward_flops_per_token does
+        raise OptionError("flops", f"{arch.model_type}: {NO_FLOPS[arch.model_type]}")
     if flops:
         lines += ["", f"forward FLOPs per token at context {forward.context:,}: {forward.total:,}",
                   f"  weights: 2 × {forward.matmul_parameters:,} active matmul weights = {forward.weight_flops:,}",
@@ -136,7 +139,7 @@ def report_json(report: MemoryReport) -> dict[str, Any]:
         "parameters": inv.total,
         "active_parameters": inv.active,
         "active_definition": ACTIVE_DEFINITION,
-        "flops_per_token": {
+        "flops_per_token": None if flops is None else {  # None: compute.NO_FLOPS (IDEFICS's)
             "context": flops.context,
             "matmul_parameters": flops.matmul_parameters,
             "weights": flops.weight_flops,

@@ -58,7 +58,8 @@ FAMILIES = [multimodal(
     "IdeficsVisionConfig, perceiver_config IdeficsPerceiverConfig)",
     Whole({"model_type": "idefics_vision"}, perceiver, vision_prefix="model.vision_model.",
           projector_prefix="model.perceiver_resampler.", decoder_prefix="model.", tie_word_embeddings=False,
-          text_at_top=True, vision_kind="idefics_vision", made=beside_decoder, renamed=ordered,
+          text_at_top=True, described="idefics is multimodal: counting the whole model (vision tower, perceiver "
+          "resampler where use_resampler, gated cross-attention layers and text decoder)", vision_kind="idefics_vision", made=beside_decoder, renamed=ordered,
           decoder_alone_refused="its decoder alone is no class transformers 5.24.0 builds (IdeficsModel always "
                                 "builds the vision tower and the gated cross-attention layers): count the whole "
                                 "model"),
