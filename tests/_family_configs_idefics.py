@@ -32,11 +32,11 @@ def idefics_perceiver(draw) -> dict:
 
 @st.composite
 def idefics(draw) -> dict:
-    """IdeficsConfig: the decoder's keys (MHA, hidden a multiple of the heads), the decoupled rows, the gated
-    cross-attention layers' interval, gates and q/k norms, the resampler or not, tied or not."""
+    """IdeficsConfig: the decoder's keys (MHA, hidden a multiple of the heads, head_dim or not), the decoupled rows,
+    the gated cross-attention layers' interval, gates and q/k norms, the resampler or not, tied or not."""
     heads = draw(st.integers(1, 4))
     config = {"model_type": "idefics", "vocab_size": draw(st.integers(8, 64)),
-              "additional_vocab_size": draw(st.integers(0, 3)), "hidden_size": heads * 2 * draw(st.integers(1, 4)),
+              "additional_vocab_size": draw(st.integers(0, 3)), "hidden_size": heads * draw(st.integers(1, 7)),
               "intermediate_size": draw(st.integers(1, 32)), "num_hidden_layers": draw(st.integers(1, 4)),
               "num_attention_heads": heads, "cross_layer_interval": draw(st.integers(1, 3)),
               "qk_layer_norms": draw(booleans), "alpha_type": draw(st.sampled_from(["float", "vector"])),
@@ -46,6 +46,8 @@ def idefics(draw) -> dict:
               "max_position_embeddings": draw(st.integers(8, 64))}
     if config["alpha_type"] == "vector":  # (a "float" gate drawn from a normal is no model transformers builds)
         config["alpha_initializer"] = draw(st.sampled_from(["zeros", "ones", "normal", "gaussian", "random"]))
+    if draw(booleans):  # an attribute IdeficsConfig does not declare: it sizes the rotaries alone (validate_rope
+        config["head_dim"] = draw(st.sampled_from([1, 2, 3, 4, 6, 8]))  # refuses an odd one above 4)
     if draw(booleans):
         config["perceiver_config"] = draw(idefics_perceiver())
     tie = draw(st.one_of(st.none(), booleans))

@@ -40,6 +40,8 @@ SMALL = {"model_type": "idefics", "vocab_size": 50, "hidden_size": 16, "intermed
     ({"use_resampler": "yes"}, "use_resampler: must be true or false, got 'yes'"),
     ({"qk_layer_norms": 1}, "qk_layer_norms: must be true or false, got 1"),
     ({"num_attention_heads": 3}, "num_attention_heads: 3 heads do not divide hidden_size=4096"),
+    ({"head_dim": 0}, "head_dim: must be a positive whole number or null, got 0"),
+    ({"head_dim": 5}, "head_dim: 5 is odd and rotated whole"),
     ({"num_hidden_layers": 10_000_000}, "num_hidden_layers: 10,000,000 gated cross-attention layers are beyond"),
 ])
 def test_a_config_idefics_cannot_count_is_one_line(given, message):

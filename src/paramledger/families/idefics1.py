@@ -16,6 +16,7 @@ freeze_* flags only set requires_grad: every tensor is counted.  The decoder alo
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from ..naming import Naming
 from ..towers import Whole
@@ -28,13 +29,22 @@ ORDER = ("model.embed_tokens.weight", "model.embed_tokens.additional_embedding",
          "model.perceiver_resampler", "model.layers", "model.gated_cross_attn_layers", "model.norm", "lm_head.weight",
          "lm_head.additional_fc")
 """IdeficsModel.__init__'s registration order (lines 843-880), then IdeficsForVisionText2Text's lm_head."""
-ROTARY = tuple((f"{{layer}}self_attn.rotary_emb.{which}", (lambda arch: (arch.attention_head_dim + 1) // 2,),
-                "float32", False) for which in ("inv_freq", "original_inv_freq"))
+
+
+def _rotary_width(arch: Any) -> int:
+    """The width the gated cross-attention layers' rotaries were made at (towers/idefics1.py reads the config's
+    head_dim attribute, which sizes these and nothing else), the decoder layers' alike."""
+    return next(part.rotary_width for part in arch.towers.parts if getattr(part, "rotary_width", 0))
+
+
+ROTARY = tuple((f"{{layer}}self_attn.rotary_emb.{which}", (_rotary_width,), "float32", False)
+               for which in ("inv_freq", "original_inv_freq"))
 """IdeficsAttention.rotary_emb (IdeficsRotaryEmbedding: torch.arange(0, head_dim, 2), non-persistent)."""
-READ_BY_THE_TOWERS = frozenset({"additional_vocab_size", "cross_layer_interval", "qk_layer_norms", "alpha_type",
-                                "alpha_initializer", "alphas_initializer_range", "use_resampler", "vision_config",
-                                "perceiver_config", "freeze_text_layers", "freeze_text_module_exceptions",
-                                "freeze_lm_head", "freeze_vision_layers", "freeze_vision_module_exceptions"})
+READ_BY_THE_TOWERS = frozenset({
+    "head_dim", "additional_vocab_size", "cross_layer_interval", "qk_layer_norms", "alpha_type", "alpha_initializer",
+    "alphas_initializer_range", "use_resampler", "vision_config", "perceiver_config", "freeze_text_layers",
+    "freeze_text_module_exceptions", "freeze_lm_head", "freeze_vision_layers", "freeze_vision_module_exceptions"})
+"""IdeficsConfig's keys towers/idefics1.py reads (the freeze_* flags change no tensor)."""
 
 
 def ordered(naming: Naming) -> Naming:
@@ -59,7 +69,8 @@ FAMILIES = [multimodal(
     Whole({"model_type": "idefics_vision"}, perceiver, vision_prefix="model.vision_model.",
           projector_prefix="model.perceiver_resampler.", decoder_prefix="model.", tie_word_embeddings=False,
           text_at_top=True, described="idefics is multimodal: counting the whole model (vision tower, perceiver "
-          "resampler where use_resampler, gated cross-attention layers and text decoder)", vision_kind="idefics_vision", made=beside_decoder, renamed=ordered,
+          "resampler where use_resampler, gated cross-attention layers and text decoder)",
+          vision_kind="idefics_vision", made=beside_decoder, renamed=ordered,
           decoder_alone_refused="its decoder alone is no class transformers 5.24.0 builds (IdeficsModel always "
                                 "builds the vision tower and the gated cross-attention layers): count the whole "
                                 "model"),

@@ -90,6 +90,7 @@ class Beside(NamedTuple):
     tensors_: tuple[Tensor, ...]
     buffers_: tuple[Buffer, ...] = ()
     aliases_: tuple[tuple[str, str], ...] = ()
+    rotary_width: int = 0  # each IdeficsRotaryEmbedding's inv_freq length, the decoder layers' too (ROTARY reads it)
     # formula_towers.stand_in_towers: why the closed form is refused
     untraced = ("its gated cross-attention layers and decoupled rows (towers/idefics1.py) are made beside the "
                 "decoder by a rule of their own, which the builder cannot trace symbolically")
@@ -164,12 +165,17 @@ def _cross_layers(config: Mapping[str, Any], decoder: Any, vision_width: int) ->
     block += [("mlp.gate_proj.weight", (inner, hidden), "ffn"), ("mlp.down_proj.weight", (hidden, inner), "ffn"),
               ("mlp.up_proj.weight", (inner, hidden), "ffn"), ("input_layernorm.weight", (hidden,), "norm"),
               ("post_attention_layernorm.weight", (hidden,), "norm")]
-    rotary = ((head_dim + 1) // 2,)  # IdeficsRotaryEmbedding: torch.arange(0, dim, 2), float32, not persistent
+    # IdeficsRotaryEmbedding (line 359): torch.arange(0, dim, 2), float32, not persistent, dim the config's head_dim
+    # attribute where it has one (a key IdeficsConfig does not declare; it sizes nothing else), else hidden // heads
+    rotary_dim = config.get("head_dim")
+    if rotary_dim is not None and (type(rotary_dim) is not int or rotary_dim <= 0):
+        raise ArchitectureError("head_dim", f"must be a positive whole number or null, got {rotary_dim!r}"[:200])
+    rotary = (((rotary_dim or head_dim) + 1) // 2,)
     prefixes = [f"model.gated_cross_attn_layers.{j}." for j in range(layers)]
     return Beside(tuple(_new(Tensor, (prefix + name, shape, component, None, False, 0)) for prefix in prefixes
                         for name, shape, component in block),
                   tuple(Buffer(f"{prefix}cross_attn.rotary_emb.{which}", rotary, "float32", False)
-                        for prefix in prefixes for which in ("inv_freq", "original_inv_freq")))
+                        for prefix in prefixes for which in ("inv_freq", "original_inv_freq")), (), rotary[0])
 
 
 def beside_decoder(config: Mapping[str, Any], where: str | None, decoder: Any) -> list[Beside]:
