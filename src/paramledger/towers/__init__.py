@@ -169,7 +169,9 @@ def tower_aliases(arch: Any) -> frozenset[str]:
     table looked up, never a matmul nor a tied head."""
     if not arch or not arch.towers:
         return frozenset()
-    return frozenset(alias for tower in arch.towers.parts for alias in getattr(tower, "aliases", dict)())
+    # (a tower whose aliases are not all tables says which are: looked_up; IDEFICS's tied extra head rows are a matmul)
+    return frozenset(alias for tower in arch.towers.parts
+                     for alias in getattr(tower, "looked_up", getattr(tower, "aliases", dict))())
 
 
 def with_towers(arch: Any, whole: Whole, config: Mapping[str, Any], where: str | None, text_family: Any) -> Any:

@@ -104,6 +104,10 @@ class Beside(NamedTuple):
     def aliases(self) -> dict[str, str]:
         return dict(self.aliases_)
 
+    def looked_up(self) -> dict[str, str]:
+        """None of its aliases is a table looked up (towers.tower_aliases): the tied additional_fc is a Linear."""
+        return {}
+
 
 def _tensor(name: str, shape: tuple[int, ...], component: str) -> Tensor:
     return _new(Tensor, (name, shape, component, None, False, 0))
