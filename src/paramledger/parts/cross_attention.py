@@ -37,9 +37,13 @@ class CrossAttention(NamedTuple):
             return
         n, d, bias = c.naming, self.hidden_size, self.bias
         inner, kv = self.num_heads * self.head_dim, (self.kv_heads or self.num_heads) * self.head_dim
-        c.linear(n.cross_q, inner, d, "attention", None, bias)  # (heads × head_dim, d_model)
-        c.linear(n.cross_k, kv, self.encoder_width, "attention", None, bias and n.key_bias)  # (kv, encoder)
-        c.linear(n.cross_v, kv, self.encoder_width, "attention", None, bias)
+        if n.cross_kv:  # GPT-2's crossattention: c_attn (k and v fused) registered before q_attn
+            c.linear(n.cross_kv, 2 * kv, self.encoder_width, "attention", None, bias)  # (2 × kv, encoder)
+            c.linear(n.cross_q, inner, d, "attention", None, bias)
+        else:
+            c.linear(n.cross_q, inner, d, "attention", None, bias)  # (heads × head_dim, d_model)
+            c.linear(n.cross_k, kv, self.encoder_width, "attention", None, bias and n.key_bias)  # (kv, encoder)
+            c.linear(n.cross_v, kv, self.encoder_width, "attention", None, bias)
         c.linear(n.cross_o, d, inner, "attention", None, self.output_bias)  # (d_model, heads × head_dim)
         if self.norm:
             c.norm(n.cross_attn_norm, d)
@@ -82,6 +86,7 @@ class Names:
     cross_o: str = "encoder_attn.out_proj"
     cross_attn_norm: str = "encoder_attn_layer_norm"
     cross_attn_post_norm: str | None = None  # T5Gemma's sandwich: pre_ and post_cross_attn_layernorm
+    cross_kv: str | None = None  # one fused key and value projection (GPT-2's crossattention.c_attn), else k and v
 
 
 _beside_plain_attention = plain_attention_only("add_cross_attention", "is built beside")

@@ -1,0 +1,123 @@
+"""VisionEncoderDecoderModel (transformers 5.24.0 models/vision_encoder_decoder: TrOCR, ViT-GPT2 captioning), counted
+whole: identical to encoder-decoder (families/encoder_decoder.py) except:
+- the encoder is an image encoder, config.encoder's ViTModel or DeiTModel (towers/vit.py, AutoModel's: with its
+  pooler), registered first under "encoder.", the component "vision"; VisionEncoderDecoderConfig builds a ViT
+  where a config gives no encoder (sub_configs_defaults, configuration_vision_encoder_decoder.py lines 65-70);
+- the decoder may also be TrOCR's (TrOCRForCausalLM: model.decoder. and output_projection under "decoder.") or
+  GPT-2's (GPT2LMHeadModel with add_cross_attention: transformer. and lm_head. under "decoder.");
+- enc_to_dec_proj reads the image encoder's width (modeling_vision_encoder_decoder.py lines 134-138), and a
+  decoder cross_attention_hidden_size other than it is refused as __init__ refuses it (lines 91-98).
+The whole config's tie_word_embeddings is set False (line 102): the head is tied by the decoder's own config."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from .._exceptions import ArchitectureError, quoted
+from ..naming import Naming
+from ..towers import Whole
+from ..towers._kind import depth_bounded
+from ..towers.encoder_decoder import PROJECTOR, ROOTS
+from ..towers.vit import DEIT_DEFAULTS, VIT_DEFAULTS, make
+from ._family import multimodal
+from .encoder_decoder import BERT, DECODER, encoder_first
+
+PREFIX = "encoder."
+ENCODERS = {"vit": (VIT_DEFAULTS, False), "deit": (DEIT_DEFAULTS, True)}  # model_type -> defaults, distilled
+# the decoders AutoModelForCausalLM builds that paramledger reads with cross-attention, and their top modules
+DECODER_ROOTS = {**{kind: (root, "cls.", "lm_head.") for kind, root in ROOTS.items()},
+                 "trocr": ("model.", "output_projection"), "gpt2": ("transformer.", "lm_head")}
+
+
+def _section(config: Mapping[str, Any], key: str, default: Mapping[str, Any], kinds: Any,
+             where: str | None) -> dict[str, Any]:
+    """config.encoder or config.decoder (the class's sub-config default where absent or null), its model_type one
+    paramledger counts here (else refused, naming the key)."""
+    given = config.get(key)
+    given = default if given is None else given
+    if not isinstance(given, Mapping):
+        raise ArchitectureError(key, "must be a JSON object", where)
+    kind = given.get("model_type", default["model_type"])
+    if kind not in kinds:
+        raise ArchitectureError(f"{key}.model_type", f"{quoted(kind)} is not counted in vision-encoder-decoder yet "
+                                f"(paramledger counts {', '.join(kinds)} {key}s)", where)
+    return {**given, "model_type": kind}
+
+
+def encoder_config(config: Mapping[str, Any], where: str | None = None) -> dict[str, Any]:
+    """config.encoder over its config class's defaults."""
+    given = _section(config, "encoder", {"model_type": "vit"}, ENCODERS, where)
+    return {**ENCODERS[given["model_type"]][0], **given}
+
+
+def encoder_width(config: Mapping[str, Any]) -> Any:
+    return encoder_config(config)["hidden_size"]
+
+
+def vision_encoder(config: Mapping[str, Any], where: str | None, decoder: Any = None) -> list[Any]:
+    """The encoder AutoModel builds from config.encoder (Whole.made: registered before the decoder)."""
+    merged = encoder_config(config, where)
+    depth_bounded(merged, "encoder", where)
+    return [make(PREFIX, merged, where, "encoder", ENCODERS[merged["model_type"]][1])]
+
+
+def decoder_config(config: Mapping[str, Any], text: Mapping[str, Any]) -> Mapping[str, Any]:
+    """config.decoder, the text decoder; a cross_attention_hidden_size other than the encoder's width refused as
+    VisionEncoderDecoderModel.__init__ refuses it."""
+    given = _section(config, "decoder", DECODER, DECODER_ROOTS, None)
+    cross, width = given.get("cross_attention_hidden_size"), encoder_width(config)
+    if cross is not None and cross != width:
+        raise ArchitectureError("decoder.cross_attention_hidden_size", f"{quoted(cross)} must be the encoder's "
+                                f"hidden_size ({quoted(width)}), as VisionEncoderDecoderModel requires")
+    return given
+
+
+def enc_to_dec_proj(config: Mapping[str, Any], tower: Any, hidden: int) -> list[tuple[str, tuple[int, ...]]]:
+    """enc_to_dec_proj, nn.Linear(encoder width, decoder width) with its bias, where the widths differ and the
+    decoder's config has no cross_attention_hidden_size."""
+    width = encoder_width(config)
+    if width == hidden or (config.get("decoder") or {}).get("cross_attention_hidden_size") is not None:
+        return []
+    return [(f"{PROJECTOR}.weight", (hidden, width)), (f"{PROJECTOR}.bias", (hidden,))]
+
+
+def _moved(value: Any) -> Any:
+    """TrOCR's model.decoder. (moved to decoder.decoder. by the whole naming) at decoder.model.decoder."""
+    if isinstance(value, str) and value.startswith("decoder.decoder."):
+        return "decoder.model." + value.removeprefix("decoder.")
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):  # model_buffers
+        return tuple((_moved(entry[0]), *entry[1:]) for entry in value)
+    if isinstance(value, tuple):
+        return tuple(_moved(entry) for entry in value)
+    return value
+
+
+@lru_cache(maxsize=16)
+def renamed(naming: Naming) -> Naming:
+    """The decoder's naming in the whole model: TrOCR's wrapper kept (decoder.model.decoder.), then
+    encoder-decoder's order (the encoder, the decoder, enc_to_dec_proj)."""
+    changes = {f.name: _moved(getattr(naming, f.name)) for f in dataclasses.fields(naming)}
+    naming = dataclasses.replace(naming, **{key: value for key, value in changes.items()
+                                            if value != getattr(naming, key)})
+    if naming.conv1d and not naming.model_order:  # GPT2Model: wte, wpe, h, ln_f (one parent: no order of its own)
+        naming = dataclasses.replace(naming, model_order=(naming.embed, naming.positions,
+                                                          naming.layer.partition(".{i}")[0], naming.final_norm))
+    return encoder_first(naming)
+
+
+FAMILIES = [multimodal(
+    BERT, "vision-encoder-decoder", "transformers 5.24.0 models/vision_encoder_decoder/configuration_vision_encoder_"
+    "decoder.py (VisionEncoderDecoderConfig: encoder and decoder sub-configs, vit and bert by default)",
+    Whole({}, enc_to_dec_proj, projector_prefix="", decoder_prefix="decoder.",
+          decoder_roots=tuple(dict.fromkeys(root for roots in DECODER_ROOTS.values() for root in roots
+                                            if root != "model.")),
+          tie_word_embeddings=False, tie_keys=(), tie_from_text=True, text_types=tuple(DECODER_ROOTS),
+          text_config=DECODER, text_rewritten=decoder_config, made=vision_encoder, renamed=renamed,
+          described="vision-encoder-decoder: counting the whole model (VisionEncoderDecoderModel: the image "
+                    "encoder with AutoModel's pooler, the decoder and enc_to_dec_proj where their widths differ; "
+                    "TrOCR's conversion script stored no pooler: transformers initialises encoder.pooler on load); "
+                    "--text-only counts the decoder alone"),
+    "VisionEncoderDecoderModel")]

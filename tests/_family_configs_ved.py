@@ -1,0 +1,61 @@
+"""Hypothesis strategies: random small configs for helper VED, VisionEncoderDecoderModel, typed here.
+
+The encoder a ViT or a DeiT (ViTConfig's keys: image_size and patch_size an int or a pair, qkv_bias, a
+pooler_output_size or none, head_dim given or not), the decoder any type paramledger reads with cross-attention:
+set ED's BERT-code decoders, TrOCR (set J's), GPT-2 with add_cross_attention; the two widths drawn apart
+(enc_to_dec_proj where they differ), a cross_attention_hidden_size equal to the encoder's width or none."""
+
+from __future__ import annotations
+
+from _family_configs_ed import STRATEGIES, TYPES
+from _family_configs_j import CONFIGS_J, with_cross_attention
+from hypothesis import strategies as st
+
+booleans = st.booleans()
+
+
+@st.composite
+def vit(draw, model_type: str) -> dict:
+    heads = draw(st.sampled_from([1, 2, 3, 4]))
+    config = {"model_type": model_type, "hidden_size": heads * draw(st.sampled_from([2, 4, 8])),
+              "num_hidden_layers": draw(st.integers(1, 2)), "num_attention_heads": heads,
+              "intermediate_size": draw(st.integers(1, 24)), "num_channels": draw(st.integers(1, 3)),
+              "qkv_bias": draw(booleans), "pooler_output_size": draw(st.one_of(st.none(), st.integers(1, 12)))}
+    patch = draw(st.integers(1, 8))
+    if draw(booleans):
+        config["image_size"] = draw(st.integers(patch, 3 * patch + 2))
+        config["patch_size"] = patch
+    else:
+        config["patch_size"] = [patch, draw(st.integers(1, 8))]
+        config["image_size"] = [draw(st.integers(patch, 24)), draw(st.integers(config["patch_size"][1], 24))]
+    if draw(booleans):
+        config["head_dim"] = draw(st.integers(1, 6))
+    return config
+
+
+@st.composite
+def gpt2(draw) -> dict:
+    """GPT2Config's keys, with add_cross_attention drawn (GPT2Block's crossattention and ln_cross_attn)."""
+    heads = draw(st.sampled_from([1, 2, 4]))
+    return {"model_type": "gpt2", "vocab_size": draw(st.integers(4, 300)), "n_embd": heads * draw(st.sampled_from([2, 4, 8])),
+            "n_layer": draw(st.integers(1, 3)), "n_head": heads, "n_inner": draw(st.one_of(st.none(), st.integers(1, 32))),
+            "n_positions": draw(st.integers(1, 64)), "add_cross_attention": draw(booleans),
+            "tie_word_embeddings": draw(booleans)}
+
+
+DECODERS = {**{kind: with_cross_attention(STRATEGIES[kind]) for kind in TYPES}, "trocr": CONFIGS_J["trocr"],
+            "gpt2": gpt2()}
+
+
+@st.composite
+def vision_encoder_decoder(draw) -> dict:
+    encoder = draw(vit(draw(st.sampled_from(["vit", "deit"]))))
+    decoder = draw(DECODERS[draw(st.sampled_from(sorted(DECODERS)))])
+    decoder.pop("cross_attention_hidden_size", None)
+    if decoder["model_type"] != "gpt2" and draw(booleans):  # (GPT-2 reads no such key: its keys are n_embd wide)
+        decoder["cross_attention_hidden_size"] = encoder["hidden_size"]
+    return {"model_type": "vision-encoder-decoder", "encoder": encoder, "decoder": decoder,
+            "decoder_start_token_id": 0, "pad_token_id": 0}
+
+
+CONFIGS_VED: dict[str, st.SearchStrategy] = {"vision-encoder-decoder": vision_encoder_decoder()}
