@@ -7,7 +7,7 @@ set ED's BERT-code decoders, TrOCR (set J's), GPT-2 with add_cross_attention; th
 
 from __future__ import annotations
 
-from _family_configs_ed import STRATEGIES, TYPES
+from _family_configs_ed import STRATEGIES, TYPES, gpt2
 from _family_configs_j import CONFIGS_J, with_cross_attention
 from hypothesis import strategies as st
 
@@ -31,16 +31,6 @@ def vit(draw, model_type: str) -> dict:
     if draw(booleans):
         config["head_dim"] = draw(st.integers(1, 6))
     return config
-
-
-@st.composite
-def gpt2(draw) -> dict:
-    """GPT2Config's keys, with add_cross_attention drawn (GPT2Block's crossattention and ln_cross_attn)."""
-    heads = draw(st.sampled_from([1, 2, 4]))
-    return {"model_type": "gpt2", "vocab_size": draw(st.integers(4, 300)), "n_embd": heads * draw(st.sampled_from([2, 4, 8])),
-            "n_layer": draw(st.integers(1, 3)), "n_head": heads, "n_inner": draw(st.one_of(st.none(), st.integers(1, 32))),
-            "n_positions": draw(st.integers(1, 64)), "add_cross_attention": draw(booleans),
-            "tie_word_embeddings": draw(booleans)}
 
 
 DECODERS = {**{kind: with_cross_attention(STRATEGIES[kind]) for kind in TYPES}, "trocr": CONFIGS_J["trocr"],

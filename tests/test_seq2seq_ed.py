@@ -80,8 +80,7 @@ def test_count_json_shows_the_encoder_apart(cli, tmp_path):
 
 @pytest.mark.parametrize(("config", "message"), [
     ({"encoder": {"model_type": "gpt2"}}, "encoder.model_type: 'gpt2' is not counted in encoder-decoder yet"),
-    ({"decoder": {"model_type": "gpt2", "add_cross_attention": True}},
-     "decoder.model_type: 'gpt2' is not counted in encoder-decoder yet"),
+    ({"decoder": {"model_type": "mbart"}}, "decoder.model_type: 'mbart' is not counted in encoder-decoder yet"),
     ({"encoder": [1]}, "encoder: must be a JSON object"),
     ({"decoder": "bert"}, "decoder: must be a JSON object"),
     ({"encoder": {"model_type": "bert", "hidden_size": -1}}, "encoder.hidden_size: must be positive, got -1"),
@@ -98,7 +97,7 @@ def test_bad_input_is_refused_in_one_line_naming_the_key(config, message):
 
 def test_a_refusal_exits_2_in_the_cli(cli, tmp_path):
     path = tmp_path / "config.json"
-    path.write_text(json.dumps({"model_type": "encoder-decoder", "decoder": {"model_type": "gpt2"}}))
+    path.write_text(json.dumps({"model_type": "encoder-decoder", "decoder": {"model_type": "mbart"}}))
     code, _, err = cli("count", str(path))
     assert code == 2 and "decoder.model_type" in err and len(err.strip().splitlines()) == 1
 

@@ -194,3 +194,17 @@ def test_gpt2_decoding_step_flops_equal_torch(encoder_tokens):
             model(ids[:, -1:], encoder_hidden_states=encoder, cache=cache, use_cache=True)
     ours = forward_flops_per_token(paramledger.inventory(paramledger.load(GPT2)), 7, encoder_tokens)
     assert counter.get_total_flops() == ours.total
+
+
+@pytest.mark.parametrize("width", [16, 24])
+def test_encoder_decoder_takes_a_gpt2_decoder_too(width):
+    """bert2gpt2: EncoderDecoderModel's decoder GPT2LMHeadModel with add_cross_attention (families/encoder_decoder.py
+    reads it through the same GPT-2 table), enc_to_dec_proj where BERT's width is not n_embd."""
+    config = {"model_type": "encoder-decoder", "decoder_start_token_id": 0, "pad_token_id": 0,
+              "encoder": {"model_type": "bert", "vocab_size": 64, "hidden_size": width, "num_hidden_layers": 2,
+                          "num_attention_heads": 2, "intermediate_size": 24, "max_position_embeddings": 40},
+              "decoder": GPT2}
+    result = verify(config)
+    assert result.diff.matches and result.reference.total == result.inventory.total
+    assert any(t.name == "enc_to_dec_proj.weight" for t in result.inventory.tensors) == (width != 16)
+    assert result.inventory.aliases == {"decoder.lm_head.weight": "decoder.transformer.wte.weight"}

@@ -25,12 +25,17 @@ from .bert import FAMILIES as BERT_FAMILIES
 
 BERT = BERT_FAMILIES[0]  # BERT's table reading add_cross_attention
 DECODER = {"model_type": "bert", "is_decoder": True, "add_cross_attention": True}  # EncoderDecoderConfig's default
+# the decoders (AutoModelForCausalLM's) and their top modules: every encoder type's, and GPT-2's (GPT2LMHeadModel with
+# add_cross_attention: crossattention.c_attn, q_attn, c_proj and ln_cross_attn, families/gpt2.py), which AutoModel's
+# GPT2Model is no encoder paramledger counts here
+DECODER_ROOTS = {**{kind: (root, "cls.", "lm_head.") for kind, root in ROOTS.items()},
+                 "gpt2": ("transformer.", "lm_head")}
 
 
 def decoder_config(config: Mapping[str, Any], text: Mapping[str, Any]) -> Mapping[str, Any]:
     """config.decoder, the text decoder (EncoderDecoderConfig reads no text_config); a cross_attention_hidden_size
     other than the encoder's width refused as EncoderDecoderModel.__init__ refuses it."""
-    given = section(config, "decoder", DECODER, None)
+    given = section(config, "decoder", DECODER, None, DECODER_ROOTS)
     cross = given.get("cross_attention_hidden_size")
     section(config, "encoder", {"model_type": "bert"}, None)
     if cross is not None and cross != encoder_width(config):
@@ -45,6 +50,8 @@ def encoder_first(naming: Naming) -> Naming:
     enc_to_dec_proj."""
     decoder = naming.model_order or (naming.embed.rpartition(".")[0], naming.layer.partition(".{i}")[0],
                                      naming.lm_head.rpartition(".")[0])  # (BertGeneration's: none of its own)
+    if naming.conv1d and not naming.model_order:  # GPT2Model: wte, wpe, h, ln_f under one parent
+        decoder = (naming.embed, naming.positions, naming.layer.partition(".{i}")[0], naming.final_norm)
     return dataclasses.replace(naming, model_order=("encoder", *decoder, naming.lm_head, PROJECTOR))
 
 
@@ -52,8 +59,8 @@ FAMILIES = [multimodal(
     BERT, "encoder-decoder", "transformers 5.24.0 models/encoder_decoder/configuration_encoder_decoder.py "
     "(EncoderDecoderConfig: encoder and decoder sub-configs, bert by default)",
     Whole({}, enc_to_dec_proj, projector_prefix="", decoder_prefix="decoder.",
-          decoder_roots=tuple(root for kind in ROOTS for root in (ROOTS[kind], "cls.", "lm_head.")),
-          tie_word_embeddings=False, tie_keys=(), tie_from_text=True, text_types=tuple(ROOTS),
+          decoder_roots=tuple(dict.fromkeys(root for roots in DECODER_ROOTS.values() for root in roots)),
+          tie_word_embeddings=False, tie_keys=(), tie_from_text=True, text_types=tuple(DECODER_ROOTS),
           text_config=DECODER, text_rewritten=decoder_config, made=encoder, renamed=encoder_first,
           described="encoder-decoder: counting the whole model (EncoderDecoderModel: the encoder, the decoder and "
                     "enc_to_dec_proj where their widths differ); --text-only counts the decoder alone"),

@@ -20,16 +20,17 @@ from .._exceptions import ArchitectureError, quoted
 from ..naming import Naming
 from ..towers import Whole
 from ..towers._kind import depth_bounded
-from ..towers.encoder_decoder import PROJECTOR, ROOTS
+from ..towers.encoder_decoder import PROJECTOR
 from ..towers.vit import DEIT_DEFAULTS, VIT_DEFAULTS, make
 from ._family import multimodal
 from .encoder_decoder import BERT, DECODER, encoder_first
+from .encoder_decoder import DECODER_ROOTS as TEXT_DECODERS
 
 PREFIX = "encoder."
 ENCODERS = {"vit": (VIT_DEFAULTS, False), "deit": (DEIT_DEFAULTS, True)}  # model_type -> defaults, distilled
-# the decoders AutoModelForCausalLM builds that paramledger reads with cross-attention, and their top modules
-DECODER_ROOTS = {**{kind: (root, "cls.", "lm_head.") for kind, root in ROOTS.items()},
-                 "trocr": ("model.", "output_projection"), "gpt2": ("transformer.", "lm_head")}
+# the decoders AutoModelForCausalLM builds that paramledger reads with cross-attention, and their top modules:
+# encoder-decoder's (BERT-code, GPT-2) and TrOCR's
+DECODER_ROOTS = {**TEXT_DECODERS, "trocr": ("model.", "output_projection")}
 
 
 def _section(config: Mapping[str, Any], key: str, default: Mapping[str, Any], kinds: Any,
@@ -100,12 +101,8 @@ def renamed(naming: Naming) -> Naming:
     """The decoder's naming in the whole model: TrOCR's wrapper kept (decoder.model.decoder.), then
     encoder-decoder's order (the encoder, the decoder, enc_to_dec_proj)."""
     changes = {f.name: _moved(getattr(naming, f.name)) for f in dataclasses.fields(naming)}
-    naming = dataclasses.replace(naming, **{key: value for key, value in changes.items()
-                                            if value != getattr(naming, key)})
-    if naming.conv1d and not naming.model_order:  # GPT2Model: wte, wpe, h, ln_f (one parent: no order of its own)
-        naming = dataclasses.replace(naming, model_order=(naming.embed, naming.positions,
-                                                          naming.layer.partition(".{i}")[0], naming.final_norm))
-    return encoder_first(naming)
+    return encoder_first(dataclasses.replace(naming, **{key: value for key, value in changes.items()
+                                                        if value != getattr(naming, key)}))
 
 
 FAMILIES = [multimodal(

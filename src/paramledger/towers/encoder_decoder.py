@@ -44,17 +44,18 @@ class BaseModel(NamedTuple):
         return list(self.tables)
 
 
-def section(config: Mapping[str, Any], key: str, default: Mapping[str, Any], where: str | None) -> Mapping[str, Any]:
+def section(config: Mapping[str, Any], key: str, default: Mapping[str, Any], where: str | None,
+            kinds: Mapping[str, Any] = ROOTS) -> Mapping[str, Any]:
     """config.encoder or config.decoder (EncoderDecoderConfig's sub-config default where absent or null), its
-    model_type one paramledger counts in this whole model (else refused, naming the key)."""
+    model_type one of ``kinds`` paramledger counts in this whole model (else refused, naming the key)."""
     given = config.get(key)
     given = default if given is None else given
     if not isinstance(given, Mapping):
         raise ArchitectureError(key, "must be a JSON object", where)
     kind = given.get("model_type", default["model_type"])
-    if kind not in ROOTS:
+    if kind not in kinds:
         raise ArchitectureError(f"{key}.model_type", f"{kind!r} is not counted in encoder-decoder yet (paramledger "
-                                f"counts {', '.join(ROOTS)} {key}s)", where)
+                                f"counts {', '.join(kinds)} {key}s)", where)
     return {**given, "model_type": kind}
 
 
