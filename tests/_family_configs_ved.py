@@ -1,8 +1,9 @@
 """Hypothesis strategies: random small configs for helper VED, VisionEncoderDecoderModel, typed here.
 
 The encoder a ViT or a DeiT (ViTConfig's keys: image_size and patch_size an int or a pair, qkv_bias, a
-pooler_output_size or none, head_dim given or not), the decoder any type paramledger reads with cross-attention:
-set ED's BERT-code decoders, TrOCR (set J's), GPT-2 with add_cross_attention; the two widths drawn apart
+pooler_output_size or none, head_dim given or not) or Donut's Swin (stages, windows, mlp_ratio, absolute positions),
+the decoder any type paramledger reads with cross-attention: set ED's BERT-code decoders and GPT-2 with
+add_cross_attention, TrOCR, MBart and BART (set J's); the two widths drawn apart
 (enc_to_dec_proj where they differ), a cross_attention_hidden_size equal to the encoder's width or none."""
 
 from __future__ import annotations
@@ -33,17 +34,33 @@ def vit(draw, model_type: str) -> dict:
     return config
 
 
+@st.composite
+def donut_swin(draw) -> dict:
+    """DonutSwinConfig's keys: each stage's heads dividing its width (embed_dim × 2^i), positions drawn."""
+    stages = draw(st.integers(1, 3))
+    embed = draw(st.sampled_from([2, 4, 6, 8]))
+    heads = [draw(st.sampled_from([h for h in (1, 2, 4) if (embed * 2 ** i) % h == 0])) for i in range(stages)]
+    patch = draw(st.integers(1, 4))
+    return {"model_type": "donut-swin", "embed_dim": embed, "depths": [draw(st.integers(1, 2)) for _ in range(stages)],
+            "num_heads": heads, "window_size": draw(st.integers(1, 4)), "mlp_ratio": draw(st.sampled_from([1.0, 2.5, 4.0])),
+            "qkv_bias": draw(booleans), "use_absolute_embeddings": draw(booleans), "num_channels": draw(st.integers(1, 3)),
+            "patch_size": patch, "image_size": draw(st.one_of(st.integers(patch, 24),
+                                                              st.lists(st.integers(patch, 24), min_size=2, max_size=2)))}
+
+
 DECODERS = {**{kind: with_cross_attention(STRATEGIES[kind]) for kind in TYPES}, "trocr": CONFIGS_J["trocr"],
-            "gpt2": gpt2()}
+            "gpt2": gpt2(), "mbart": CONFIGS_J["mbart"], "bart": CONFIGS_J["bart"]}
 
 
 @st.composite
 def vision_encoder_decoder(draw) -> dict:
-    encoder = draw(vit(draw(st.sampled_from(["vit", "deit"]))))
+    kind = draw(st.sampled_from(["vit", "deit", "donut-swin"]))
+    encoder = draw(donut_swin() if kind == "donut-swin" else vit(kind))
+    width = encoder["embed_dim"] * 2 ** (len(encoder["depths"]) - 1) if kind == "donut-swin" else encoder["hidden_size"]
     decoder = draw(DECODERS[draw(st.sampled_from(sorted(DECODERS)))])
     decoder.pop("cross_attention_hidden_size", None)
     if decoder["model_type"] != "gpt2" and draw(booleans):  # (GPT-2 reads no such key: its keys are n_embd wide)
-        decoder["cross_attention_hidden_size"] = encoder["hidden_size"]
+        decoder["cross_attention_hidden_size"] = width
     return {"model_type": "vision-encoder-decoder", "encoder": encoder, "decoder": decoder,
             "decoder_start_token_id": 0, "pad_token_id": 0}
 

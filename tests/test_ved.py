@@ -41,6 +41,15 @@ VIT_GPT2 = {"model_type": "vision-encoder-decoder", "tie_word_embeddings": False
             "decoder": {"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "n_head": 12, "n_positions": 1024,
                         "vocab_size": 50257, "add_cross_attention": True, "is_decoder": True}}
 
+# The sizes of naver-clova-ix/donut-base (DonutSwin at 2560 × 1920 beside an MBart decoder of 4 layers), from memory
+# of its card and config: checked against transformers as any config is, its hub label not compared.
+DONUT_BASE = {"model_type": "vision-encoder-decoder", "tie_word_embeddings": False,
+              "encoder": {"model_type": "donut-swin", "image_size": [2560, 1920], "patch_size": 4, "embed_dim": 128,
+                          "depths": [2, 2, 14, 2], "num_heads": [4, 8, 16, 32], "window_size": 10},
+              "decoder": {"model_type": "mbart", "d_model": 1024, "decoder_layers": 4, "decoder_attention_heads": 16,
+                          "decoder_ffn_dim": 4096, "vocab_size": 57525, "max_position_embeddings": 1536,
+                          "scale_embedding": True, "is_decoder": True, "add_cross_attention": True}}
+
 
 def small(decoder: dict, **encoder) -> dict:
     return {"model_type": "vision-encoder-decoder", "decoder_start_token_id": 0, "pad_token_id": 0,
@@ -72,10 +81,12 @@ def test_the_class_defaults_build_vit_and_a_bert_decoder():
 
 
 @pytest.mark.parametrize(("config", "tensors", "total"), [
-    (TROCR_BASE, 478, 384_864_768), (TROCR_SMALL, 362, 61_596_672), (VIT_GPT2, 444, 239_195_904)])
+    (TROCR_BASE, 478, 384_864_768), (TROCR_SMALL, 362, 61_596_672), (VIT_GPT2, 444, 239_195_904),
+    (DONUT_BASE, 463, 201_852_024)])
 def test_release_sized_pairs_match_transformers(config, tensors, total):
-    """TrOCR (ViT or DeiT and TrOCR's decoder: no projection, cross_attention_hidden_size) and ViT-GPT2 (GPT-2's
-    crossattention, head tied), tensor by tensor in named_parameters() order."""
+    """TrOCR (ViT or DeiT and TrOCR's decoder: no projection, cross_attention_hidden_size), ViT-GPT2 (GPT-2's
+    crossattention, head tied) and Donut (DonutSwin's four stages, 1024 wide after the last, and MBart's decoder),
+    tensor by tensor in named_parameters() order."""
     result = verify(config)
     assert result.diff.matches and (len(result.inventory.tensors), result.inventory.total) == (tensors, total)
     model = _meta(config)
@@ -119,8 +130,25 @@ def test_count_json_shows_the_image_encoder_apart(cli, tmp_path):
 
 @pytest.mark.parametrize(("config", "message"), [
     ({"encoder": {"model_type": "swin"}}, "encoder.model_type: 'swin' is not counted in vision-encoder-decoder yet"),
-    ({"encoder": {"model_type": "donut-swin"}}, "encoder.model_type: 'donut-swin' is not counted"),
-    ({"decoder": {"model_type": "mbart"}}, "decoder.model_type: 'mbart' is not counted in vision-encoder-decoder"),
+    ({"encoder": {"model_type": "beit"}}, "encoder.model_type: 'beit' is not counted"),
+    ({"decoder": {"model_type": "t5"}}, "decoder.model_type: 't5' is not counted in vision-encoder-decoder"),
+    ({"encoder": {"model_type": "donut-swin", "num_heads": [4, 8]}},
+     "encoder.num_heads: has 2 entries for 4 stages"),
+    ({"encoder": {"model_type": "donut-swin", "num_heads": [5, 6, 12, 24]}},
+     "encoder.num_heads: 5 heads do not divide stage 0's width 96"),
+    ({"encoder": {"model_type": "donut-swin", "depths": [2, 0]}},
+     "encoder.depths: must be a list of positive whole numbers"),
+    ({"encoder": {"model_type": "donut-swin", "depths": [9000, 9000]}}, "encoder.depths: 18,000 blocks are beyond"),
+    ({"encoder": {"model_type": "donut-swin", "depths": [1] * 80, "num_heads": [1] * 80}},
+     "encoder.depths: 80 stages widen embed_dim=96 past the bound"),
+    ({"encoder": {"model_type": "donut-swin", "window_size": 0}}, "encoder.window_size: must be a positive whole"),
+    ({"encoder": {"model_type": "donut-swin", "mlp_ratio": 0.001}}, "encoder.mlp_ratio: 0.001 gives stage 0 an FFN"),
+    ({"encoder": {"model_type": "donut-swin", "mlp_ratio": "4"}}, "encoder.mlp_ratio: must be a positive number"),
+    ({"encoder": {"model_type": "donut-swin", "use_absolute_embeddings": 1}},
+     "encoder.use_absolute_embeddings: must be true or false"),
+    ({"encoder": {"model_type": "donut-swin", "embed_dim": 8, "depths": [1, 1], "num_heads": [1, 1]},
+      "decoder": {"model_type": "mbart", "cross_attention_hidden_size": 8}},
+     r"decoder.cross_attention_hidden_size: 8 must be the encoder's hidden_size \(16\)"),
     ({"encoder": [1]}, "encoder: must be a JSON object"),
     ({"decoder": "bert"}, "decoder: must be a JSON object"),
     ({"encoder": {"hidden_size": 0}}, "encoder.hidden_size: must be a positive whole number, got 0"),

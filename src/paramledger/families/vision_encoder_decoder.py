@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from .._exceptions import ArchitectureError, quoted
@@ -21,16 +21,20 @@ from ..naming import Naming
 from ..towers import Whole
 from ..towers._kind import depth_bounded
 from ..towers.encoder_decoder import PROJECTOR
-from ..towers.vit import DEIT_DEFAULTS, VIT_DEFAULTS, make
+from ..towers import swin, vit
 from ._family import multimodal
 from .encoder_decoder import BERT, DECODER, encoder_first
 from .encoder_decoder import DECODER_ROOTS as TEXT_DECODERS
 
 PREFIX = "encoder."
-ENCODERS = {"vit": (VIT_DEFAULTS, False), "deit": (DEIT_DEFAULTS, True)}  # model_type -> defaults, distilled
+# model_type -> its config class's defaults, the maker of its AutoModel (prefix, config, where), its width
+ENCODERS = {"vit": (vit.VIT_DEFAULTS, vit.make, lambda config: config["hidden_size"]),
+            "deit": (vit.DEIT_DEFAULTS, partial(vit.make, distilled=True), lambda config: config["hidden_size"]),
+            "donut-swin": (swin.DONUT_SWIN_DEFAULTS, swin.make, swin.width)}
 # the decoders AutoModelForCausalLM builds that paramledger reads with cross-attention, and their top modules:
 # encoder-decoder's (BERT-code, GPT-2) and TrOCR's
-DECODER_ROOTS = {**TEXT_DECODERS, "trocr": ("model.", "output_projection")}
+DECODER_ROOTS = {**TEXT_DECODERS, "trocr": ("model.", "output_projection"), "mbart": ("model.", "lm_head"),
+                 "bart": ("model.", "lm_head")}
 
 
 def _section(config: Mapping[str, Any], key: str, default: Mapping[str, Any], kinds: Any,
@@ -55,14 +59,16 @@ def encoder_config(config: Mapping[str, Any], where: str | None = None) -> dict[
 
 
 def encoder_width(config: Mapping[str, Any]) -> Any:
-    return encoder_config(config)["hidden_size"]
+    """config.encoder's hidden_size as its config class reads it (DonutSwinConfig computes its own)."""
+    merged = encoder_config(config)
+    return ENCODERS[merged["model_type"]][2](merged)
 
 
 def vision_encoder(config: Mapping[str, Any], where: str | None, decoder: Any = None) -> list[Any]:
     """The encoder AutoModel builds from config.encoder (Whole.made: registered before the decoder)."""
     merged = encoder_config(config, where)
     depth_bounded(merged, "encoder", where)
-    return [make(PREFIX, merged, where, "encoder", ENCODERS[merged["model_type"]][1])]
+    return [ENCODERS[merged["model_type"]][1](PREFIX, merged, where)]
 
 
 def decoder_config(config: Mapping[str, Any], text: Mapping[str, Any]) -> Mapping[str, Any]:
