@@ -65,4 +65,31 @@ def vision_encoder_decoder(draw) -> dict:
             "decoder_start_token_id": 0, "pad_token_id": 0}
 
 
-CONFIGS_VED: dict[str, st.SearchStrategy] = {"vision-encoder-decoder": vision_encoder_decoder()}
+@st.composite
+def florence_vision(draw) -> dict:
+    """Florence2VisionConfig's per-stage lists, each stage's heads and groups dividing its width."""
+    stages = draw(st.integers(1, 3))
+    widths = [draw(st.sampled_from([2, 4, 6, 8])) for _ in range(stages)]
+    return {"embed_dim": widths, "depths": [draw(st.integers(1, 2)) for _ in widths],
+            "num_heads": [draw(st.sampled_from([h for h in (1, 2) if w % h == 0])) for w in widths],
+            "num_groups": [draw(st.sampled_from([g for g in (1, 2) if w % g == 0])) for w in widths],
+            "patch_size": [draw(st.integers(1, 3)) for _ in widths], "patch_stride": [draw(st.integers(1, 2)) for _ in widths],
+            "patch_padding": [draw(st.integers(0, 1)) for _ in widths], "patch_prenorm": [draw(booleans) for _ in widths],
+            "in_channels": draw(st.integers(1, 3)), "window_size": draw(st.integers(1, 4)),
+            "mlp_ratio": draw(st.sampled_from([1.0, 2.5, 4.0])), "qkv_bias": draw(booleans),
+            "projection_dim": draw(st.integers(1, 16)), "max_position_embeddings": draw(st.integers(1, 8)),
+            "max_temporal_embeddings": draw(st.integers(1, 8))}
+
+
+@st.composite
+def florence2(draw) -> dict:
+    """A DaViT tower beside a BART text_config (set J's, its stacks' tables tied as BartModel ties them by default),
+    the whole config's tie_word_embeddings drawn (lm_head tied to the shared table, or its own)."""
+    text = {**draw(CONFIGS_J["bart"]), "tie_word_embeddings": True}
+    config = {"model_type": "florence2", "vision_config": draw(florence_vision()), "text_config": text}
+    if draw(booleans):
+        config["tie_word_embeddings"] = draw(booleans)
+    return config
+
+
+CONFIGS_VED: dict[str, st.SearchStrategy] = {"vision-encoder-decoder": vision_encoder_decoder(), "florence2": florence2()}
