@@ -92,3 +92,13 @@ def test_bad_input_is_refused_in_one_line_naming_the_key(config, message):
     with pytest.raises(ArchitectureError, match=message) as raised:
         paramledger.load({"model_type": "florence2", **config})
     assert "\n" not in str(raised.value)
+
+
+def test_formula_reads_the_projector_from_vision_config(cli, tmp_path):
+    """formula's projector_at hands the projector the first tower, which Whole.made's encoder precedes: the projector
+    reads embed_dim from vision_config, and the closed form equals the count."""
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(SMALL))
+    code, out, err = cli("formula", str(path))
+    assert code == 0, err
+    assert f"at the design: {paramledger.inventory(paramledger.load(SMALL)).total:,} (equal to the inventory total)" in out

@@ -164,8 +164,9 @@ def make(prefix: str, config: Mapping[str, Any], where: str | None) -> DaViT:
 
 def projector(config: Mapping[str, Any], tower: Any, hidden: int) -> list[tuple[str, tuple[int, ...]]]:
     """Florence2MultiModalProjector's tensors (the vision_config's projection and position tables)."""
-    vision = {**FLORENCE_VISION_DEFAULTS, **(config.get("vision_config") or {})}
-    last, rows = tower.stages[-1].width, vision["max_position_embeddings"]
+    vision = {**FLORENCE_VISION_DEFAULTS, **(config.get("vision_config") or {})}  # (checked by make: the tower first)
+    last, rows = vision["embed_dim"][-1], vision["max_position_embeddings"]  # (not ``tower``: formula's projector_at
+    # hands the first of the towers, which Whole.made's encoder precedes)
     width = vision["projection_dim"]
     return [("image_projection.weight", (width, last)), ("image_proj_norm.weight", (width,)),
             ("image_proj_norm.bias", (width,)), ("image_position_embed.row_embeddings.weight", (rows, last // 2)),
