@@ -1,7 +1,8 @@
 """Hypothesis strategies: random small configs for helper VED, VisionEncoderDecoderModel, typed here.
 
 The encoder a ViT or a DeiT (ViTConfig's keys: image_size and patch_size an int or a pair, qkv_bias, a
-pooler_output_size or none, head_dim given or not) or Donut's Swin (stages, windows, mlp_ratio, absolute positions),
+pooler_output_size or none, head_dim given or not) or Donut's Swin or Swin (stages, windows, mlp_ratio, absolute
+positions),
 the decoder any type paramledger reads with cross-attention: set ED's BERT-code decoders and GPT-2 with
 add_cross_attention, TrOCR, MBart and BART (set J's); the two widths drawn apart
 (enc_to_dec_proj where they differ), a cross_attention_hidden_size equal to the encoder's width or none."""
@@ -35,13 +36,13 @@ def vit(draw, model_type: str) -> dict:
 
 
 @st.composite
-def donut_swin(draw) -> dict:
+def donut_swin(draw, model_type: str = "donut-swin") -> dict:
     """DonutSwinConfig's keys: each stage's heads dividing its width (embed_dim × 2^i), positions drawn."""
     stages = draw(st.integers(1, 3))
     embed = draw(st.sampled_from([2, 4, 6, 8]))
     heads = [draw(st.sampled_from([h for h in (1, 2, 4) if (embed * 2 ** i) % h == 0])) for i in range(stages)]
     patch = draw(st.integers(1, 4))
-    return {"model_type": "donut-swin", "embed_dim": embed, "depths": [draw(st.integers(1, 2)) for _ in range(stages)],
+    return {"model_type": model_type, "embed_dim": embed, "depths": [draw(st.integers(1, 2)) for _ in range(stages)],
             "num_heads": heads, "window_size": draw(st.integers(1, 4)), "mlp_ratio": draw(st.sampled_from([1.0, 2.5, 4.0])),
             "qkv_bias": draw(booleans), "use_absolute_embeddings": draw(booleans), "num_channels": draw(st.integers(1, 3)),
             "patch_size": patch, "image_size": draw(st.one_of(st.integers(patch, 24),
@@ -54,9 +55,10 @@ DECODERS = {**{kind: with_cross_attention(STRATEGIES[kind]) for kind in TYPES}, 
 
 @st.composite
 def vision_encoder_decoder(draw) -> dict:
-    kind = draw(st.sampled_from(["vit", "deit", "donut-swin"]))
-    encoder = draw(donut_swin() if kind == "donut-swin" else vit(kind))
-    width = encoder["embed_dim"] * 2 ** (len(encoder["depths"]) - 1) if kind == "donut-swin" else encoder["hidden_size"]
+    kind = draw(st.sampled_from(["vit", "deit", "donut-swin", "swin"]))
+    swin = kind in ("donut-swin", "swin")
+    encoder = draw(donut_swin(kind) if swin else vit(kind))
+    width = encoder["embed_dim"] * 2 ** (len(encoder["depths"]) - 1) if swin else encoder["hidden_size"]
     decoder = draw(DECODERS[draw(st.sampled_from(sorted(DECODERS)))])
     decoder.pop("cross_attention_hidden_size", None)
     if decoder["model_type"] != "gpt2" and draw(booleans):  # (GPT-2 reads no such key: its keys are n_embd wide)

@@ -93,6 +93,30 @@ def test_release_sized_pairs_match_transformers(config, tensors, total):
     assert result.inventory.non_embedding("hf") == model.num_parameters(exclude_embeddings=True)
 
 
+@pytest.mark.parametrize("encoder", ["swin", "donut-swin"])
+@pytest.mark.parametrize("absolute", [False, True])
+def test_swin_encoders_match_transformers_with_their_buffers(encoder, absolute):
+    """SwinModel (q_proj..., its final layernorm, a flat non-persistent index) and DonutSwinModel (query..., a (w², w²)
+    persistent index, positions one row longer), each beside a BART decoder."""
+    from paramledger.buffers import every_buffer
+
+    config = {"model_type": "vision-encoder-decoder",
+              "encoder": {"model_type": encoder, "embed_dim": 8, "depths": [1, 2], "num_heads": [2, 4],
+                          "window_size": 3, "image_size": [24, 20], "patch_size": 4, "qkv_bias": False,
+                          "use_absolute_embeddings": absolute},
+              "decoder": {"model_type": "bart", "d_model": 16, "decoder_layers": 1, "decoder_attention_heads": 2,
+                          "decoder_ffn_dim": 8, "vocab_size": 50, "max_position_embeddings": 20}}
+    result = verify(config)
+    assert result.diff.matches
+    model = _meta(config)
+    ours = {b.name: (b.shape, b.persistent) for b in every_buffer(result.inventory)
+            if b.name.startswith("encoder.")}
+    theirs = {name: (tuple(b.shape), name.rpartition(".")[2] not in model.get_submodule(
+        name.rpartition(".")[0])._non_persistent_buffers_set) for name, b in model.named_buffers()
+        if name.startswith("encoder.")}
+    assert ours == theirs and len(ours) == 3
+
+
 @pytest.mark.parametrize("width", [16, 24])
 def test_enc_to_dec_proj_only_where_the_widths_differ(width):
     config = small({**GPT2, "n_embd": width})
@@ -129,9 +153,12 @@ def test_count_json_shows_the_image_encoder_apart(cli, tmp_path):
 
 
 @pytest.mark.parametrize(("config", "message"), [
-    ({"encoder": {"model_type": "swin"}}, "encoder.model_type: 'swin' is not counted in vision-encoder-decoder yet"),
+    ({"encoder": {"model_type": "swinv2"}},
+     "encoder.model_type: 'swinv2' is not counted in vision-encoder-decoder yet"),
     ({"encoder": {"model_type": "beit"}}, "encoder.model_type: 'beit' is not counted"),
     ({"decoder": {"model_type": "t5"}}, "decoder.model_type: 't5' is not counted in vision-encoder-decoder"),
+    ({"encoder": {"model_type": "swin", "num_heads": [200, 6, 12, 24]}},
+     "encoder.num_heads: 200 heads are more than stage 0's width 96"),
     ({"encoder": {"model_type": "donut-swin", "num_heads": [4, 8]}},
      "encoder.num_heads: has 2 entries for 4 stages"),
     ({"encoder": {"model_type": "donut-swin", "num_heads": [5, 6, 12, 24]}},

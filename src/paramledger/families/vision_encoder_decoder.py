@@ -30,7 +30,8 @@ PREFIX = "encoder."
 # model_type -> its config class's defaults, the maker of its AutoModel (prefix, config, where), its width
 ENCODERS = {"vit": (vit.VIT_DEFAULTS, vit.make, lambda config: config["hidden_size"]),
             "deit": (vit.DEIT_DEFAULTS, partial(vit.make, distilled=True), lambda config: config["hidden_size"]),
-            "donut-swin": (swin.DONUT_SWIN_DEFAULTS, swin.make, swin.width)}
+            "donut-swin": (swin.DONUT_SWIN_DEFAULTS, swin.make, swin.width),
+            "swin": (swin.DONUT_SWIN_DEFAULTS, partial(swin.make, swin=True), swin.width)}
 # the decoders AutoModelForCausalLM builds that paramledger reads with cross-attention, and their top modules:
 # encoder-decoder's (BERT-code, GPT-2) and TrOCR's
 DECODER_ROOTS = {**TEXT_DECODERS, "trocr": ("model.", "output_projection"), "mbart": ("model.", "lm_head"),
@@ -75,7 +76,10 @@ def decoder_config(config: Mapping[str, Any], text: Mapping[str, Any]) -> Mappin
     """config.decoder, the text decoder; a cross_attention_hidden_size other than the encoder's width refused as
     VisionEncoderDecoderModel.__init__ refuses it."""
     given = _section(config, "decoder", DECODER, DECODER_ROOTS, None)
-    cross, width = given.get("cross_attention_hidden_size"), encoder_width(config)
+    cross = given.get("cross_attention_hidden_size")
+    if cross is not None:  # (the encoder's own refusal first: its width is read from it)
+        vision_encoder(config, None)
+    width = encoder_width(config)
     if cross is not None and cross != width:
         raise ArchitectureError("decoder.cross_attention_hidden_size", f"{quoted(cross)} must be the encoder's "
                                 f"hidden_size ({quoted(width)}), as VisionEncoderDecoderModel requires")

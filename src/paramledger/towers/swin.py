@@ -14,7 +14,14 @@ transformers 5.24.0 models/donut/modeling_donut_swin.py:
   without bias, norm (4 dim));
 - DonutSwinModel (lines 784-800): no final norm; its pooler an nn.AdaptiveAvgPool1d, no parameters.
 DonutSwinConfig.__post_init__ sets hidden_size to E × 2^(stages - 1) whatever a config says (the width
-enc_to_dec_proj and cross_attention_hidden_size are checked against)."""
+enc_to_dec_proj and cross_attention_hidden_size are checked against).
+
+models/swin/modeling_swin.py (SwinModel, ``swin``): identical except position_embeddings of patches rows (no
+extra one), each block's attention.q_proj, k_proj, v_proj (biased by qkv_bias), o_proj (biased), then
+attention.relative_position_bias.relative_position_bias_table (lines 400-416), its index a flat (w⁴,) non-persistent
+buffer under relative_position_bias., then layernorm_before, layernorm_after, mlp.fc1, mlp.fc2 (lines 475-476,
+508-522); no divisibility check (head_dim = dim // heads: heads above dim divide by zero); a final layernorm over the
+last width (line 840)."""
 
 from __future__ import annotations
 
@@ -32,7 +39,8 @@ _new = tuple.__new__
 DONUT_SWIN_DEFAULTS = {"image_size": 224, "patch_size": 4, "num_channels": 3, "embed_dim": 96, "depths": [2, 2, 6, 2],
                        "num_heads": [3, 6, 12, 24], "window_size": 7, "mlp_ratio": 4.0, "qkv_bias": True,
                        "use_absolute_embeddings": False}
-"""transformers 5.24.0 models/donut/configuration_donut_swin.py (DonutSwinConfig, lines 51-66)."""
+"""transformers 5.24.0 models/donut/configuration_donut_swin.py (DonutSwinConfig, lines 51-66); SwinConfig's are the
+same (models/swin/configuration_swin.py lines 58-71)."""
 
 
 class Stage(NamedTuple):
@@ -54,6 +62,7 @@ class DonutSwin(NamedTuple):
     qkv_bias: bool
     absolute: bool  # use_absolute_embeddings
     stages: tuple[Stage, ...]
+    swin: bool = False  # SwinModel's layout (above), not DonutSwinModel's
 
     @property
     def hidden_size(self) -> int:
@@ -67,8 +76,10 @@ class DonutSwin(NamedTuple):
 
     def buffers(self) -> list[Buffer]:
         cells = self.window_size ** 2
-        return [Buffer(f"{self.prefix}encoder.layers.{i}.blocks.{j}.attention.self.relative_position_index",
-                       (cells, cells), "int64", True) for i, stage in enumerate(self.stages) for j in range(stage.depth)]
+        name, shape = (("attention.relative_position_bias.relative_position_index", (cells * cells,)) if self.swin
+                       else ("attention.self.relative_position_index", (cells, cells)))
+        return [Buffer(f"{self.prefix}encoder.layers.{i}.blocks.{j}.{name}", shape, "int64", not self.swin)
+                for i, stage in enumerate(self.stages) for j in range(stage.depth)]
 
     def listed(self) -> tuple[Tensor, ...]:
         p, width = self.prefix, self.embed_dim
@@ -78,7 +89,7 @@ class DonutSwin(NamedTuple):
             out.append(_new(Tensor, (p + name, shape, "vision", None, False, 0)))
 
         if self.absolute:
-            add("embeddings.position_embeddings", (1, self.patches + 1, width))
+            add("embeddings.position_embeddings", (1, self.patches + (not self.swin), width))
         add("embeddings.patch_embeddings.projection.weight", (width, self.num_channels, *self.patch))
         add("embeddings.patch_embeddings.projection.bias", (width,))
         add("embeddings.norm.weight", (width,))
@@ -86,22 +97,40 @@ class DonutSwin(NamedTuple):
         table = (2 * self.window_size - 1) ** 2
         for i, stage in enumerate(self.stages):
             d, inner = stage.dim, stage.inner
-            block = [("layernorm_before.weight", (d,)), ("layernorm_before.bias", (d,)),
+            block = _swin_block(d, inner, table, stage.heads, self.qkv_bias) if self.swin else [("layernorm_before.weight", (d,)), ("layernorm_before.bias", (d,)),
                      ("attention.self.relative_position_bias_table", (table, stage.heads))]
-            for name in ("query", "key", "value"):
-                block.append((f"attention.self.{name}.weight", (d, d)))
-                if self.qkv_bias:
-                    block.append((f"attention.self.{name}.bias", (d,)))
-            block += [("attention.output.dense.weight", (d, d)), ("attention.output.dense.bias", (d,)),
-                      ("layernorm_after.weight", (d,)), ("layernorm_after.bias", (d,)),
-                      ("intermediate.dense.weight", (inner, d)), ("intermediate.dense.bias", (inner,)),
-                      ("output.dense.weight", (d, inner)), ("output.dense.bias", (d,))]
+            if not self.swin:
+                for name in ("query", "key", "value"):
+                    block.append((f"attention.self.{name}.weight", (d, d)))
+                    if self.qkv_bias:
+                        block.append((f"attention.self.{name}.bias", (d,)))
+                block += [("attention.output.dense.weight", (d, d)), ("attention.output.dense.bias", (d,)),
+                          ("layernorm_after.weight", (d,)), ("layernorm_after.bias", (d,)),
+                          ("intermediate.dense.weight", (inner, d)), ("intermediate.dense.bias", (inner,)),
+                          ("output.dense.weight", (d, inner)), ("output.dense.bias", (d,))]
             out += stamped([f"{p}encoder.layers.{i}.blocks.{j}." for j in range(stage.depth)], block)
             if stage.merged:
                 add(f"encoder.layers.{i}.downsample.reduction.weight", (2 * d, 4 * d))
                 add(f"encoder.layers.{i}.downsample.norm.weight", (4 * d,))
                 add(f"encoder.layers.{i}.downsample.norm.bias", (4 * d,))
+        if self.swin:  # SwinModel's final layernorm
+            add("layernorm.weight", (self.hidden_size,))
+            add("layernorm.bias", (self.hidden_size,))
         return tuple(out)
+
+
+def _swin_block(d: int, inner: int, table: int, heads: int, qkv_bias: bool) -> list[tuple[str, tuple[int, ...]]]:
+    """A SwinLayer's tensors, in registration order."""
+    block = []
+    for name in ("q_proj", "k_proj", "v_proj"):
+        block.append((f"attention.{name}.weight", (d, d)))
+        if qkv_bias:
+            block.append((f"attention.{name}.bias", (d,)))
+    return [*block, ("attention.o_proj.weight", (d, d)), ("attention.o_proj.bias", (d,)),
+            ("attention.relative_position_bias.relative_position_bias_table", (table, heads)),
+            ("layernorm_before.weight", (d,)), ("layernorm_before.bias", (d,)), ("layernorm_after.weight", (d,)),
+            ("layernorm_after.bias", (d,)), ("mlp.fc1.weight", (inner, d)), ("mlp.fc1.bias", (inner,)),
+            ("mlp.fc2.weight", (d, inner)), ("mlp.fc2.bias", (d,))]
 
 
 @lru_cache(maxsize=64)
@@ -132,9 +161,10 @@ def _list(config: Mapping[str, Any], key: str, section: str, where: str | None) 
     return list(value)
 
 
-def make(prefix: str, config: Mapping[str, Any], where: str | None, section: str = "encoder") -> DonutSwin:
-    """The DonutSwinModel ``config`` builds (over DonutSwinConfig's defaults), each value checked, a bad one refused
-    in one line under ``section``."""
+def make(prefix: str, config: Mapping[str, Any], where: str | None, section: str = "encoder",
+         swin: bool = False) -> DonutSwin:
+    """The DonutSwinModel (SwinModel where ``swin``) ``config`` builds (over its config class's defaults), each value
+    checked, a bad one refused in one line under ``section``."""
     embed = _positive(config, "embed_dim", section, where)
     channels = _positive(config, "num_channels", section, where)
     window = _positive(config, "window_size", section, where)
@@ -158,7 +188,10 @@ def make(prefix: str, config: Mapping[str, Any], where: str | None, section: str
         if 4 * dim > MAX_INTEGER:
             raise ArchitectureError(f"{section}.depths", f"{len(depths)} stages widen embed_dim={embed} past the bound "
                                     f"(docs/limits.md)", where)
-        if dim % count:
+        if swin and count > dim:  # (SwinAttention's head_dim 0: its scaling divides by zero)
+            raise ArchitectureError(f"{section}.num_heads", f"{count} heads are more than stage {i}'s width {dim} "
+                                    f"(embed_dim × 2^{i})", where)
+        if dim % count and not swin:  # (DonutSwinSelfAttention's ValueError)
             raise ArchitectureError(f"{section}.num_heads", f"{count} heads do not divide stage {i}'s width {dim} "
                                     f"(embed_dim × 2^{i})", where)
         inner = int(ratio * dim)
@@ -168,7 +201,7 @@ def make(prefix: str, config: Mapping[str, Any], where: str | None, section: str
         stages.append(Stage(dim, depth, count, inner, i < len(depths) - 1))
     return DonutSwin(prefix, embed, channels, patch, (image[0] // patch[0]) * (image[1] // patch[1]), window,
                      _flag(config, "qkv_bias", section, where),
-                     _flag(config, "use_absolute_embeddings", section, where), tuple(stages))
+                     _flag(config, "use_absolute_embeddings", section, where), tuple(stages), swin)
 
 
 def width(config: Mapping[str, Any]) -> Any:
