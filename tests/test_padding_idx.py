@@ -71,10 +71,11 @@ def _transformers_refuses(config: dict) -> bool:
     return False
 
 
-# encoder-decoder: its decoder and encoder are sections of their own (decoder, encoder), not a text_config; a
-# text_config beside them makes transformers' get_text_config ambiguous (not measured here)
+# encoder-decoder (and vision-encoder-decoder): its decoder and encoder are sections of their own (decoder, encoder),
+# not a text_config; a text_config beside them makes transformers' get_text_config ambiguous (not measured here)
 # pi0: its decoders' sections are vlm_config.text_config and dit_config (tests/test_multimodal_udop.py checks them)
-@pytest.mark.parametrize("model_type", [t for t in families.supported() if t not in ("encoder-decoder", "pi0")])
+@pytest.mark.parametrize("model_type", [t for t in families.supported()
+                                        if t not in ("encoder-decoder", "vision-encoder-decoder", "pi0")])
 def test_pad_token_id_refused_where_transformers_refuses(model_type):
     config = _smallest(model_type)
     reader, nested = _reader(config)
