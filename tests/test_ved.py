@@ -197,6 +197,15 @@ def test_bad_input_is_refused_in_one_line_naming_the_key(config, message):
     assert "\n" not in str(raised.value)
 
 
+@pytest.mark.parametrize("model_type", ["vision-encoder-decoder", "encoder-decoder"])
+def test_a_decoder_refusal_names_the_decoder_key(model_type):
+    """The decoder's own refusals are said under decoder. (Whole.text_key), the section the user wrote."""
+    decoder = {"model_type": "bert", "is_decoder": True, "add_cross_attention": True, "vocab_size": 40,
+               "pad_token_id": 40}
+    with pytest.raises(ArchitectureError, match=r"decoder.pad_token_id: 40 is outside the 40 rows"):
+        paramledger.load({"model_type": model_type, "decoder": decoder})
+
+
 def test_a_refusal_exits_2_in_the_cli(cli, tmp_path):
     path = tmp_path / "config.json"
     path.write_text(json.dumps({"model_type": "vision-encoder-decoder", "encoder": {"model_type": "beit"}}))

@@ -38,7 +38,7 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
         if not (family.whole is not None and family.whole.text_at_top and config.get("text_config") is None):
             # where the decoder reads it: its text_config (Unlimited OCR's language_config where it gives none)
             section = "language_config" if config.get("text_config") is None and "language_config" in config else (
-                "text_config")
+                family.whole.text_key if family.whole is not None else "text_config")
             pad_key = f"{section}.pad_token_id"
             if family.whole is not None and family.whole.inner_section:  # (Qwen2.5-Omni's thinker_config.text_config)
                 pad_key = f"{family.whole.inner_section}.{pad_key}"

@@ -61,7 +61,7 @@ FAMILIES = [multimodal(
     Whole({}, enc_to_dec_proj, projector_prefix="", decoder_prefix="decoder.",
           decoder_roots=tuple(dict.fromkeys(root for roots in DECODER_ROOTS.values() for root in roots)),
           tie_word_embeddings=False, tie_keys=(), tie_from_text=True, text_types=tuple(DECODER_ROOTS),
-          text_config=DECODER, text_rewritten=decoder_config, made=encoder, renamed=encoder_first,
+          text_config=DECODER, text_key="decoder", text_rewritten=decoder_config, made=encoder, renamed=encoder_first,
           described="encoder-decoder: counting the whole model (EncoderDecoderModel: the encoder, the decoder and "
                     "enc_to_dec_proj where their widths differ); --text-only counts the decoder alone"),
     "EncoderDecoderModel")]

@@ -122,7 +122,7 @@ FAMILIES = [multimodal(
           decoder_roots=tuple(dict.fromkeys(root for roots in DECODER_ROOTS.values() for root in roots
                                             if root != "model.")),
           tie_word_embeddings=False, tie_keys=(), tie_from_text=True, text_types=tuple(DECODER_ROOTS),
-          text_config=DECODER, text_rewritten=decoder_config, made=vision_encoder, renamed=renamed,
+          text_config=DECODER, text_key="decoder", text_rewritten=decoder_config, made=vision_encoder, renamed=renamed,
           described="vision-encoder-decoder: counting the whole model (VisionEncoderDecoderModel: the image "
                     "encoder with AutoModel's pooler, the decoder and enc_to_dec_proj where their widths differ; "
                     "TrOCR's conversion script stored no pooler: transformers initialises encoder.pooler on load); "

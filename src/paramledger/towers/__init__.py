@@ -56,6 +56,7 @@ class Whole(NamedTuple):
     text_types: tuple[str, ...] = ()
     text_model_type: str = ""  # the text decoder's own family (set by families._family.multimodal)
     text_config: Mapping[str, Any] = {}  # the text_config the class builds when a config gives none (Mistral 3's)
+    text_key: str = "text_config"  # the config's key its refusals name the decoder's by (encoder-decoder's "decoder")
     # The audio tower (audio.py), read from the config's audio_config like the vision tower from vision_config: the
     # audio_config the class builds when a config gives none ({}: no audio tower), its prefix, its kind whatever
     # audio_config's model_type says (""), and whether it is registered before the vision tower (Qwen2.5-Omni's).
