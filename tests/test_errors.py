@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import subprocess
 import sys
 
@@ -180,3 +181,21 @@ def test_an_unknown_key_like_no_known_one_gets_no_hint():
     with pytest.raises(UnknownKeyError) as raised:
         paramledger.load("Llama-3.1-8B", widget_count=3)
     assert "did you mean" not in str(raised.value)
+
+
+@pytest.mark.parametrize(("overrides", "message"), [
+    (["entity_vocab_size=1"], "entity_emb_size: must be given with entity_vocab_size"),
+    (["entity_emb_size=8"], "entity_vocab_size: must be given with entity_emb_size"),
+])
+def test_half_an_entity_table_is_one_line(cli, overrides, message):
+    """Found by the override fuzzing above: LUKE's entity table given rows without a width was a traceback."""
+    argv = ["count", "seed-baseline"] + [arg for pair in overrides for arg in ("--set", pair)]
+    status, out, err = cli(*argv)
+    assert status == 2 and out == "" and err.count("\n") == 1 and message in err
+
+
+def test_a_grouped_conv_layer_reads_the_designs_ffn_width(cli):
+    """A design giving intermediate_ratio, not intermediate_size (seed-baseline): SqueezeBERT's grouped convs are
+    ffn_size wide (found by the fuzzing above: a traceback)."""
+    status, out, _ = cli("count", "seed-baseline", "--set", "grouped_conv_layers=0", "--json")
+    assert status == 0 and json.loads(out)["total"] > 0

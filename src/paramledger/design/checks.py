@@ -98,6 +98,11 @@ def check_structure(arch: Architecture, where: str | None) -> None:
                                 f"{arch.hidden_size}: the head's columns past the table's would be fewer than none",
                                 where)
     _latents(arch, where)
+    if (arch.entity_vocab_size is None) != (arch.entity_emb_size is None):  # LUKE's entity table: rows and width
+        key, other = (("entity_emb_size", "entity_vocab_size") if arch.entity_vocab_size is not None else
+                      ("entity_vocab_size", "entity_emb_size"))
+        raise ArchitectureError(key, f"must be given with {other} (LUKE's entity table is entity_vocab_size × "
+                                "entity_emb_size)", where)
     for key, on in (("attn_sub_norm", arch.attn_sub_norm),
                     ("attention_output_gate", arch.attention_output_gate not in ("none", "per_head")),
                     ("attention_lambdas", arch.attention_lambdas)):

@@ -75,7 +75,7 @@ GROUP_KEYS = ("q_groups", "k_groups", "v_groups", "post_attention_groups", "inte
 
 
 def _check(arch: Any, where: str | None) -> None:
-    d, inner = arch.hidden_size, arch.intermediate_size
+    d, inner = arch.hidden_size, arch.ffn_size  # (a design may give intermediate_ratio instead)
     channels = {"q_groups": (d, d), "k_groups": (d, d), "v_groups": (d, d), "post_attention_groups": (d, d),
                 "intermediate_groups": (d, inner), "output_groups": (inner, d)}
     for key in GROUP_KEYS:
@@ -86,7 +86,7 @@ def _check(arch: Any, where: str | None) -> None:
 
 
 def _build(arch: Any) -> GroupedConvLayer:
-    return tuple.__new__(GroupedConvLayer, (arch.hidden_size, arch.intermediate_size,
+    return tuple.__new__(GroupedConvLayer, (arch.hidden_size, arch.ffn_size,
                                             tuple(getattr(arch, key) for key in GROUP_KEYS)))
 
 
