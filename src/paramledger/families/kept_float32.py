@@ -31,6 +31,8 @@ KEPT = {
     # afmoe/modeling_afmoe.py AfmoePreTrainedModel
     "afmoe": KeptInFloat32(('input_layernorm', 'k_norm', 'norm', 'post_attention_layernorm', 'post_mlp_layernorm',
                             'pre_mlp_layernorm', 'q_norm'), ('expert_bias',)),
+    # apertus1p5/modeling_apertus1p5.py Apertus1p5PreTrainedModel (code assignment is an argmax over codebook logits)
+    "apertus1p5": KeptInFloat32((), ('audio_tokenizer', 'vision_tokenizer')),
     # axk1/modeling_axk1.py AXK1PreTrainedModel
     "axk1": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
     # axk2/modeling_axk2.py AXK2PreTrainedModel
