@@ -59,4 +59,39 @@ def apertus1p5(draw) -> dict:
     return config if tie is None else {**config, "tie_word_embeddings": tie}
 
 
-CONFIGS_TRIO: dict[str, st.SearchStrategy] = {"apertus1p5": apertus1p5()}
+@st.composite
+def ernie4_5_vl_moe(draw) -> dict:
+    """Ernie4_5_VLMoeConfig: ERNIE 4.5 MoE's decoder keys with mlp_layer_types (given or left to the class), the two
+    expert widths (given or the class's [1536, 512]), use_bias; its vision tower (hidden_size divisible by num_heads)
+    and the resampler's merge sizes."""
+    from _family_configs import core
+
+    text = draw(core(head_dim=False))
+    text["hidden_size"] = text["num_attention_heads"] * 2 * draw(st.integers(1, 4))  # an even head_dim
+    half = text["hidden_size"] // text["num_attention_heads"] // 2
+    time = draw(st.integers(1, half))
+    height = draw(st.integers(0, half - time))
+    text["rope_parameters"] = {"rope_type": "default", "rope_theta": 500000.0,
+                               "mrope_section": [height, half - time - height, time]}  # they split head_dim / 2
+    layers = text["num_hidden_layers"]
+    experts = draw(st.integers(1, 6))
+    text.update({"model_type": "ernie4_5_vl_moe_text", "moe_num_experts": experts,
+                 "moe_k": draw(st.integers(1, experts)), "moe_num_shared_experts": draw(st.integers(0, 2)),
+                 "use_bias": draw(booleans)})
+    if draw(booleans):
+        text["moe_intermediate_size"] = [draw(st.integers(1, 16)), draw(st.integers(1, 16))]
+    if draw(booleans):
+        text["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
+                                                max_size=layers))
+    heads = draw(st.integers(1, 4))
+    vision = {"model_type": "ernie4_5_vl_moe_vision", "depth": draw(st.integers(1, 2)),
+              "hidden_size": heads * draw(st.integers(1, 4)) * 2, "num_heads": heads,
+              "intermediate_size": draw(small), "in_channels": draw(st.integers(1, 3)),
+              "patch_size": draw(st.integers(1, 4)), "spatial_merge_size": draw(st.integers(1, 2)),
+              "temporal_merge_size": draw(st.integers(1, 2))}
+    config = {"model_type": "ernie4_5_vl_moe", "text_config": text, "vision_config": vision}
+    tie = draw(st.one_of(st.none(), booleans))
+    return config if tie is None else {**config, "tie_word_embeddings": tie}
+
+
+CONFIGS_TRIO: dict[str, st.SearchStrategy] = {"apertus1p5": apertus1p5(), "ernie4_5_vl_moe": ernie4_5_vl_moe()}

@@ -70,3 +70,51 @@ def test_apertus1p5_keeps_its_tokenizers_in_float32():
     from paramledger.families.kept_float32 import KEPT
 
     assert KEPT["apertus1p5"].always == ("audio_tokenizer", "vision_tokenizer")
+
+
+ERNIE_TEXT = {"model_type": "ernie4_5_vl_moe_text", "vocab_size": 64, "hidden_size": 32, "intermediate_size": 16,
+              "num_hidden_layers": 3, "num_attention_heads": 2, "num_key_value_heads": 1, "moe_num_experts": 4,
+              "moe_k": 2, "moe_num_shared_experts": 1, "moe_intermediate_size": [8, 4],
+              "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0, "mrope_section": [2, 2, 4]}}
+ERNIE = {"model_type": "ernie4_5_vl_moe", "text_config": ERNIE_TEXT,
+         "vision_config": {"depth": 1, "hidden_size": 16, "num_heads": 2, "intermediate_size": 8, "patch_size": 2}}
+
+
+def _ernie(text: dict | None = None, vision: dict | None = None, **whole: object) -> dict:
+    return {**ERNIE, "text_config": {**ERNIE_TEXT, **(text or {})},
+            "vision_config": {**ERNIE["vision_config"], **(vision or {})}, **whole}
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    (_ernie({"moe_intermediate_size": 8}), "text_config.moe_intermediate_size: must list the text and the vision"),
+    (_ernie({"moe_intermediate_size": [8, 0]}), "text_config.moe_intermediate_size: must list the text and the"),
+    (_ernie({"mlp_layer_types": ["dense", "sparse"]}), "mlp_layer_types: must list \"dense\" or \"sparse\" for each"),
+    (_ernie({"moe_num_experts": 0}), "moe_num_experts: must be positive"),
+    (_ernie({"rope_parameters": {"rope_type": "default", "mrope_section": [4, 4, 4]}}),
+     r"rope_parameters.mrope_section: must split the 8 rotary frequencies"),
+    (_ernie({"rope_parameters": {"rope_type": "linear", "factor": 2.0}}), "rope_parameters.rope_type: must be"),
+    (_ernie(vision={"num_heads": 3}), "vision_config.num_heads: 3 heads do not divide hidden_size=16"),
+    (_ernie(vision={"patch_size": 0}), "vision_config.patch_size: must be a positive whole number, got 0"),
+    (_ernie(vision={"temporal_merge_size": -1}), "vision_config.temporal_merge_size: must be a positive whole"),
+])
+def test_an_ernie4_5_vl_moe_config_it_cannot_count_is_one_line(config, message):
+    refused_in_one_line(config, message)
+
+
+def test_ernie4_5_vl_moe_matches_transformers_and_a_text_token_reads_no_vision_expert():
+    inventory = paramledger.inventory(ERNIE)
+    assert inventory.total == build_reference(ERNIE).total
+    names = {t.name: t.count for t in inventory.tensors}
+    text = sum(c for n, c in names.items() if ".text_moe.experts." in n)
+    vision = sum(c for n, c in names.items() if ".vision_moe.experts." in n)
+    assert text and vision
+    # two sparse layers, each 4 text experts of which a token reads 2; no vision expert
+    assert inventory.active == inventory.total - text - vision + text * 2 // 4
+
+
+def test_ernie4_5_vl_moe_refuses_text_only():
+    from paramledger._exceptions import OptionError
+    from paramledger.towers import text_only
+
+    with pytest.raises(OptionError, match="no ERNIE 4.5 VL CausalLM is registered"):
+        text_only(paramledger.load(ERNIE))

@@ -98,6 +98,8 @@ class Architecture:
     use_expert_bias: bool = True  # the router's score correction buffer, where the family has one (LFM2-MoE)
     moe_latent_size: int | None = None  # the routed experts' width in and out (Nemotron-H); None: hidden_size
     moe_hidden_size: int | None = None  # Muse Spark: the experts' latent, with its own projections and norms
+    # ERNIE 4.5 VL: a second set of routed experts this wide, for image and video tokens (parts/modality_experts.py)
+    vision_moe_intermediate_size: int | None = None
     moe_output_norm: bool = False  # a norm on each MoE block's output, MoE layers only (A.X-K1's post_mlp_layernorm)
     mlp_only_layers: tuple[int, ...] = ()  # dense layers in an MoE model (DeepSeek's first_k_dense_replace)
     # Multi-head latent attention (DeepSeek V2/V3): kv_lora_rank set turns it on.

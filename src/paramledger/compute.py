@@ -128,7 +128,10 @@ def matmul_parameters(source: Inventory | Architecture) -> int:
     inv = as_inventory(source)
     arch = inv.architecture
     k = arch.num_experts_per_tok if arch is not None and arch.is_moe else 0
-    total = whole(inv.sum_of(lambda t: (expert_share(t) * k if t.experts else t.count) if _is_matrix(t) else 0))
+    share = expert_share
+    if arch is not None and arch.vision_moe_intermediate_size:  # a text token runs no vision expert
+        from .parts.modality_experts import text_token_share as share
+    total = whole(inv.sum_of(lambda t: (share(t) * k if t.experts else t.count) if _is_matrix(t) else 0))
     looked_up: frozenset[str] = frozenset()
     if arch is not None and arch.towers:  # an encoder's embed_tokens tied to the shared table: looked up, no matmul
         from .towers import tower_aliases

@@ -406,7 +406,10 @@ class Inventory:
         if arch is None or not arch.is_moe:
             return self.total
         routed = self.sum_of(lambda t: t.count if t.experts else 0)
-        return self.total - routed + whole(self.sum_of(expert_share) * arch.num_experts_per_tok)
+        share = expert_share
+        if arch.vision_moe_intermediate_size:  # a text token reads no vision expert (ERNIE 4.5 VL)
+            from .parts.modality_experts import text_token_share as share
+        return self.total - routed + whole(self.sum_of(share) * arch.num_experts_per_tok)
 
     @property
     def active_non_embedding(self) -> int:

@@ -221,6 +221,11 @@ def layer_for(arch: Any, ffn: str | None, sliding: bool = False, indexer: bool =
 
         parts.append(_new(MlpRoutedExperts, (d, arch.num_experts, arch.expert_size, arch.router_hidden_size,
                                              ffn == MOE, "mlp")))
+    elif ffn == MOE and arch.vision_moe_intermediate_size:  # ERNIE 4.5 VL's text and vision experts
+        from ..parts.modality_experts import ModalityExperts
+
+        parts.append(_new(ModalityExperts, (d, arch.num_experts, arch.expert_size, arch.vision_moe_intermediate_size,
+                                            arch.shared_expert_size, arch.mlp_bias)))
     elif ffn == MOE and arch.moe_hidden_size:  # Muse Spark's experts in their own latent
         from ..parts.muse_spark_moe import LatentExperts
 

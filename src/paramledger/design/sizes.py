@@ -17,6 +17,7 @@ POSITIVE_OR_NULL = ("num_key_value_heads", "sliding_num_key_value_heads", "head_
                     "moe_intermediate_size", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "v_head_dim",
                     "sliding_window", "index_n_heads", "output_vocab_size", "vocab_size_per_layer_input",
                     "moe_latent_size", "moe_hidden_size", "attention_hidden_size", "adapter_rank", "router_hidden_size",
+                    "vision_moe_intermediate_size",
                     *(key for kind in DECLARED for key in kind.positive_or_null), *EncoderKeys.positive_or_null)
 ZERO_OR_MORE = ("num_experts", "n_shared_experts", "shared_expert_intermediate_size", "qk_rope_head_dim",
                 "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank",

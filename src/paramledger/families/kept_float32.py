@@ -62,6 +62,8 @@ KEPT = {
     "dots3_note_text": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
     # ernie4_5_moe/modeling_ernie4_5_moe.py Ernie4_5_MoePreTrainedModel
     "ernie4_5_moe": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
+    # ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py Ernie4_5_VLMoePreTrainedModel
+    "ernie4_5_vl_moe": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
     # exaone_moe/modeling_exaone_moe.py ExaoneMoePreTrainedModel
     "exaone_moe": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
     # flint/modeling_flint.py FlintPreTrainedModel
