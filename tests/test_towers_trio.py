@@ -35,6 +35,8 @@ def _apertus(vision: dict | None = None, audio: dict | None = None, **whole: obj
     (_apertus(audio={"num_filters": 0}), "audio_config.num_filters: must be a positive whole number, got 0"),
     (_apertus(audio={"upsampling_ratios": [2, 0]}), "audio_config.upsampling_ratios: must be a list of positive"),
     (_apertus(audio={"upsampling_ratios": [2] * 60}), "audio_config.upsampling_ratios: 60 ratios"),
+    (_apertus(audio={"num_residual_layers": 5000}), "audio_config.upsampling_ratios: 2 ratios of 5000 blocks"),
+    (_apertus(vision={"channel_multiplier": [1] * 6000}), "vision_config.num_res_blocks: 6000 stages of 1 blocks"),
     (_apertus(audio={"compress": 5}), "audio_config.compress: 5 leaves no channels of num_filters 4"),
     (_apertus(audio={"codebook_dim": 4}), r"audio_config.codebook_dim: must equal hidden_size \(8\)"),
     (_apertus(audio={"norm_type": "layer_norm"}), "audio_config.norm_type: must be \"weight_norm\" or"),

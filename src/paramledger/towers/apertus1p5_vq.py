@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ..limits import MAX_INTEGER, MAX_REPEAT, big
-from ._kind import TowerKind, whole_number
+from ..limits import MAX_INTEGER, big
+from ._kind import TOWER_LAYERS, TowerKind, whole_number
 from .janus_vq import GROUPS, _attention, _conv, _norm, _resnet
 
 _new = tuple.__new__
@@ -92,9 +92,9 @@ def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> VisionTok
         mult = _whole_list(vision, "channel_multiplier", 1)
         if not mult:
             raise ArchitectureError(f"{KEY}.channel_multiplier", "must list at least one stage")
-        if len(mult) * (blocks + 1) > MAX_REPEAT:  # the blocks are enumerated (docs/limits.md)
+        if len(mult) * (blocks + 1) > TOWER_LAYERS:  # the blocks are named one by one (docs/limits.md)
             raise ArchitectureError(f"{KEY}.num_res_blocks", f"{len(mult)} stages of {blocks} blocks are beyond the "
-                                    f"bound of {MAX_REPEAT:,} blocks (docs/limits.md)")
+                                    f"bound of {TOWER_LAYERS:,} blocks (docs/limits.md)")
         listed = _whole_list(vision, "attn_resolutions", 0)
         base = sizes["base_channels"]
         # every channel count a GroupNorm(32) sees: each stage's input and output, the mid block's

@@ -23,8 +23,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ..limits import MAX_REPEAT
-from ._kind import TowerKind, flag, positive, whole_number
+from ._kind import TOWER_LAYERS, TowerKind, flag, positive, whole_number
 
 _new = tuple.__new__
 KEY = "audio_config"
@@ -113,9 +112,10 @@ def make(prefix: str, audio: Mapping[str, Any], where: str | None) -> WavTokeniz
     if not isinstance(ratios, (list, tuple)) or not all(type(r) is int and 0 < r <= 2**20 for r in ratios):
         raise ArchitectureError(f"{KEY}.upsampling_ratios", f"must be a list of positive whole numbers, got "
                                 f"{str(ratios)[:80]}", where)
-    if (len(ratios) + 1) * (residual_layers + 2) + lstm_layers > MAX_REPEAT or len(ratios) > 48:
+    if (len(ratios) + 1) * (residual_layers + 2) + lstm_layers > TOWER_LAYERS or len(ratios) > 48:
         raise ArchitectureError(f"{KEY}.upsampling_ratios", f"{len(ratios)} ratios of {residual_layers} blocks "
-                                "are beyond the bound of 48 ratios and 10,000,000 layers (docs/limits.md)", where)
+                                f"are beyond the bound of 48 ratios and {TOWER_LAYERS:,} layers (docs/limits.md)",
+                                where)
     width = sizes[1] << len(ratios)  # the channels double at each ratio
     if width > 2**40:
         raise ArchitectureError(f"{KEY}.num_filters", f"doubled {len(ratios)} times gives {width:,} channels, "
