@@ -49,6 +49,10 @@ DEFAULTS_NEED = {
     "aya_vision": {"vision_config": {"model_type": "siglip_vision_model", "hidden_size": 1152,
                                      "intermediate_size": 4304, "patch_size": 14, "image_size": 384,
                                      "num_hidden_layers": 26, "num_attention_heads": 16, "vision_use_head": False}},
+    # Granite4VisionModel splits downsample_rate and takes len(deepstack_layer_map), both None by default: the
+    # release's 4x4-in-8x8 windows and four deepstack pairs into LLM layers 0, 3, 6, 9 (the vision layers change
+    # no tensor; docs/notes/multimodal-unb.md)
+    "granite4_vision": {"downsample_rate": "4/8", "deepstack_layer_map": [[3, 0], [6, 3], [9, 6], [12, 9]]},
 }
 
 # Count-neutral values without which transformers 5.24.0 cannot build a class's default config
