@@ -5,6 +5,7 @@ Each spells the keys the way the family's config classes do (tests/_family_confi
 from __future__ import annotations
 
 from _family_configs_e import TEXT
+from _family_configs_l import _set, got_ocr2_vision, whole
 from hypothesis import strategies as st
 
 booleans = st.booleans()
@@ -45,4 +46,42 @@ def granite4_vision(draw) -> dict:
     return config if tie is None else {**config, "tie_word_embeddings": tie}
 
 
-CONFIGS_UNB: dict[str, st.SearchStrategy] = {"granite4_vision": granite4_vision()}
+def _deepseek_ocr2_text(config: dict) -> st.SearchStrategy:
+    """DeepSeek-V3's draw without latent attention (DeepseekOcr2TextConfig: Llama's attention, head_dim hidden_size //
+    heads), mlp_layer_types always given (the class cannot build without it), mlp_bias, the experts sometimes by the
+    attribute_map's num_experts, num_experts_per_tok sometimes left to the class (None)."""
+    config = {key: value for key, value in config.items() if key not in (
+        "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "first_k_dense_replace",
+        "model_type")}
+    layers = config["num_hidden_layers"]
+    kinds = st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers, max_size=layers)
+    return st.tuples(kinds, booleans, booleans, booleans).map(lambda drawn: {
+        **{key: value for key, value in config.items() if not (drawn[2] and key == "n_routed_experts")
+           and not (drawn[3] and key == "num_experts_per_tok")},
+        "mlp_layer_types": drawn[0], "mlp_bias": drawn[1],
+        **({"num_experts": config["n_routed_experts"]} if drawn[2] else {})})
+
+
+@st.composite
+def deepseek_ocr2_vision(draw) -> dict:
+    """DeepseekOcr2VisionConfig: GOT-OCR 2.0's SAM draw (mlp_dim given, or left to mlp_ratio) with two downsampling
+    channel counts, and a small Qwen2-style encoder (grouped heads, head_dim sometimes given)."""
+    sam = {key: value for key, value in draw(got_ocr2_vision()).items() if key != "model_type"}
+    sam["downsample_channels"] = draw(st.lists(st.integers(1, 16), min_size=2, max_size=2))
+    if draw(booleans):
+        del sam["mlp_dim"]
+        sam["mlp_ratio"] = draw(st.sampled_from([1.0, 2.0, 2.5, 4.0]))
+    kv = draw(st.integers(1, 2))
+    heads = kv * draw(st.integers(1, 2))
+    encoder = {"hidden_size": heads * draw(st.integers(1, 4)) * 2, "intermediate_size": draw(st.integers(1, 24)),
+               "num_hidden_layers": draw(st.integers(1, 2)), "num_attention_heads": heads}
+    if draw(booleans):
+        encoder["num_key_value_heads"] = kv
+    return {"model_type": "deepseek_ocr2_vision", "sam_config": sam, "encoder_config": encoder}
+
+
+CONFIGS_UNB: dict[str, st.SearchStrategy] = {
+    "granite4_vision": granite4_vision(),
+    "deepseek_ocr2": whole("deepseek_ocr2", "deepseek_ocr2_text", _set("deepseek_v3").flatmap(_deepseek_ocr2_text),
+                           deepseek_ocr2_vision()),
+}

@@ -53,6 +53,9 @@ DEFAULTS_NEED = {
     # release's 4x4-in-8x8 windows and four deepstack pairs into LLM layers 0, 3, 6, 9 (the vision layers change
     # no tensor; docs/notes/multimodal-unb.md)
     "granite4_vision": {"downsample_rate": "4/8", "deepstack_layer_map": [[3, 0], [6, 3], [9, 6], [12, 9]]},
+    # DeepseekOcr2TextDecoderLayer indexes text_config.mlp_layer_types, which DeepseekOcr2TextConfig leaves None:
+    # DeepSeek-OCR 2's first_k_dense_replace = 1 (its first layer dense, the rest sparse)
+    "deepseek_ocr2": {"text_config": {"mlp_layer_types": ["dense"] + ["sparse"] * 31}},
 }
 
 # Count-neutral values without which transformers 5.24.0 cannot build a class's default config

@@ -43,6 +43,8 @@ KEPT = {
     "beam": KeptInFloat32((), ('e_score_correction_bias', 'mlp.gate.weight')),
     # blip_2/modeling_blip_2.py Blip2PreTrainedModel
     "blip-2": KeptInFloat32(('qformer', 'query_tokens'), ()),
+    # deepseek_ocr2/modeling_deepseek_ocr2.py DeepseekOcr2TextPreTrainedModel (line 1278; the whole class declares none)
+    "deepseek_ocr2": KeptInFloat32((), ('gate.weight',)),
     # deepseek_v2/modeling_deepseek_v2.py DeepseekV2PreTrainedModel
     "deepseek_v2": KeptInFloat32((), ('gate.weight',)),
     # deepseek_v3/modeling_deepseek_v3.py DeepseekV3PreTrainedModel
