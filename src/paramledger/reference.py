@@ -56,6 +56,11 @@ DEFAULTS_NEED = {
     # DeepseekOcr2TextDecoderLayer indexes text_config.mlp_layer_types, which DeepseekOcr2TextConfig leaves None:
     # DeepSeek-OCR 2's first_k_dense_replace = 1 (its first layer dense, the rest sparse)
     "deepseek_ocr2": {"text_config": {"mlp_layer_types": ["dense"] + ["sparse"] * 31}},
+    # Qwen3OmniMoeTalkerTextSparseMoeBlock reads text_config.shared_expert_intermediate_size and
+    # Qwen3OmniMoeTalkerForConditionalGeneration reads spatial_merge_size, neither declared (AttributeError):
+    # Qwen3-Omni's release values
+    "qwen3_omni_moe": {"talker_config": {"text_config": {"shared_expert_intermediate_size": 768},
+                                         "spatial_merge_size": 2}},
 }
 
 # Count-neutral values without which transformers 5.24.0 cannot build a class's default config
