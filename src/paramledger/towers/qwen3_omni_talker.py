@@ -155,7 +155,9 @@ def _built(family: str, sizes: Mapping[str, int], switches: Mapping[str, Any], p
     built = build(arch, names).tensors
     flat = built.restamped(COMPONENT) if hasattr(built, "restamped") else tuple(
         t._replace(component=COMPONENT, layer=None) for t in built)
-    return list(flat), names
+    # (a tower's experts count whole, as every tower's tensors do: inventory.active scales the decoder's routed
+    # experts by the decoder's num_experts_per_tok, which is not the talker's)
+    return [t._replace(experts=0) if t.experts else t for t in flat], names
 
 
 @lru_cache(maxsize=32)
