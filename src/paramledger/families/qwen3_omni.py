@@ -19,7 +19,7 @@ from .qwen2_5_omni import OMNI_MOE_TEXT, _thinker_text, _thinker_towers
 def speech(config: Mapping[str, Any], where: str | None, decoder: Any = None) -> tuple[Any, ...]:
     """The talker and code2wav beside the thinker (towers.Whole.made), each read from its own sub-config over its
     class's defaults, where enable_audio_output builds them (Qwen3OmniMoeForConditionalGeneration.enable_talker,
-    lines 3970-3972; False builds the thinker alone)."""
+    lines 3972-3974; False builds the thinker alone)."""
     from ..towers._kind import depth_bounded
     from ..towers.qwen3_omni_code2wav import CODE2WAV_KIND
     from ..towers.qwen3_omni_talker import TALKER_KIND

@@ -1,5 +1,5 @@
 """Qwen3-Omni-MoE's talker (Qwen3OmniMoeTalkerForConditionalGeneration, transformers 5.24.0
-models/qwen3_omni_moe/modeling_qwen3_omni_moe.py lines 3089-3115), under the whole model's "talker.": the thinker's
+models/qwen3_omni_moe/modeling_qwen3_omni_moe.py lines 3089-3120), under the whole model's "talker.": the thinker's
 hidden states into speech codes.
 
 It registers (from talker_config, Qwen3OmniMoeTalkerConfig, configuration_qwen3_omni_moe.py lines 401-475):
