@@ -56,9 +56,10 @@ def misspelt_model_type_config(tmp_path):
 
 
 @pytest.fixture
-def cross_attention_gpt2_config(tmp_path):
+def grouped_albert_config(tmp_path):
+    """(GPT-2 with add_cross_attention was the example until GPT-2's cross-attention was counted)"""
     path = tmp_path / "config.json"
-    path.write_text(json.dumps({"model_type": "gpt2", "add_cross_attention": True}), encoding="utf-8")
+    path.write_text(json.dumps({"model_type": "albert", "inner_group_num": 2}), encoding="utf-8")
     return path
 
 
@@ -173,10 +174,10 @@ def test_families_supported_lists_every_counted_model_type(cli):
     assert code == 0 and out.split() == families.supported()
 
 
-def test_config_value_the_family_cannot_count(cli, cross_attention_gpt2_config):
-    with pytest.raises(ArchitectureError, match=r"add_cross_attention: True is not supported for gpt2"):
-        paramledger.load(cross_attention_gpt2_config)
-    assert_cli_error(cli, str(cross_attention_gpt2_config), "add_cross_attention: True is not supported for gpt2")
+def test_config_value_the_family_cannot_count(cli, grouped_albert_config):
+    with pytest.raises(ArchitectureError, match=r"inner_group_num: 2 is not supported for albert"):
+        paramledger.load(grouped_albert_config)
+    assert_cli_error(cli, str(grouped_albert_config), "inner_group_num: 2 is not supported for albert")
 
 
 def test_helium_head_dim_that_no_o_proj_fits():

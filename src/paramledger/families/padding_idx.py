@@ -139,6 +139,7 @@ PADDED: dict[str, Padded] = {
     "inkling2_loop_text": Padded(None),
     "inkling2_text": Padded(None),
     "inkling_text": Padded(None),
+    "idefics": Padded(0),  # IdeficsDecoupledEmbedding(vocab_size, ..., padding_idx): nn.Embedding's check after its own
     "internlm3": Padded(2),
     "iquestcoder": Padded(None),
     "jais2": Padded(None),
