@@ -202,6 +202,8 @@ def auto_class(cfg: Any, decoder_alone: bool = False) -> Any:
     wanted = family.causal_lm_class if family is not None and family.whole is not None and not decoder_alone else None
     if cfg.model_type == "reformer" and not cfg.is_decoder:  # ReformerModelWithLMHead asserts is_decoder; the
         return transformers.AutoModelForMaskedLM  # masked LM builds the same tensors (families/reformer.py)
+    if cfg.model_type == "evolla":  # listed as image-text-to-text, yet the auto class refuses an EvollaConfig
+        return _ClassBuilds(transformers.EvollaForProteinText2Text)  # ("Unrecognized configuration class")
     for mapping, auto in (("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "AutoModelForCausalLM"),
                           ("MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES", "AutoModelForImageTextToText"),
                           ("MODEL_FOR_MULTIMODAL_LM_MAPPING_NAMES", "AutoModelForMultimodalLM"),
