@@ -86,6 +86,11 @@ NO_FLOPS = {
     # token, over as many vision states as the images given
     "idefics": "IDEFICS's gated cross-attention layers project the images' vision states again at every step "
                "(nothing cached) and attend over as many as the images given: its FLOPs per token are not modelled",
+    # transformers 5.24.0 models/evolla (EvollaModel.forward, EvollaSequenceAlignerCrossAttention): each adapter
+    # projects the resampled protein latents to keys and values again at every step (no cache) and runs its query,
+    # out_proj and ff per text token, over as many latents as the proteins given
+    "evolla": "Evolla's adapters project the resampled protein latents again at every step (nothing cached) and "
+              "attend over as many as the proteins given: its FLOPs per token are not modelled",
 }
 
 
