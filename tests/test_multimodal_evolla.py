@@ -34,6 +34,8 @@ SMALL = {"model_type": "evolla", "vocab_size": 50, "hidden_size": 16, "intermedi
     ({"protein_encoder_config": {"emb_layer_norm_before": "no"}},
      "protein_encoder_config.emb_layer_norm_before: must be true or false, got 'no'"),
     ({"protein_encoder_config": [2]}, "protein_encoder_config: must be a JSON object"),
+    ({"protein_encoder_config": {"head_dim": -2}}, "protein_encoder_config.head_dim: must be a positive whole number "
+                                                  "or null, got -2"),
     ({"resampler_depth": -1}, "resampler_depth: must be a positive whole number, got -1"),
     ({"resampler_depth": 100_000}, "resampler_depth: 100,000 is beyond the bound of 10,000"),
     ({"resampler_num_latents": None}, "resampler_num_latents: must be a positive whole number, got None"),
@@ -103,3 +105,12 @@ def test_verify_matches_transformers(capsys, tmp_path):
     path.write_text(json.dumps(SMALL))
     assert main(["verify", str(path)]) == 0
     assert "reference: EvollaForProteinText2Text" in capsys.readouterr().out
+
+
+def test_the_protein_rotary_follows_a_head_dim_given():
+    """EvollaSaProtRotaryEmbedding reads the config's head_dim attribute (SaProtConfig declares none)."""
+    from paramledger.buffers import every_buffer
+
+    inv = paramledger.inventory({**SMALL, "protein_encoder_config": {**SMALL["protein_encoder_config"], "head_dim": 10}})
+    rotary = [b for b in every_buffer(inv) if b.name == "model.protein_encoder.model.rotary_embeddings.inv_freq"]
+    assert [(b.shape, b.persistent) for b in rotary] == [((5,), True)]

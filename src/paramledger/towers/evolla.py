@@ -39,6 +39,12 @@ class ProteinEncoder(NamedTuple):
     def buffers(self) -> list[Buffer]:
         return list(self.buffers_)
 
+    def embedding_tables(self) -> list[str]:
+        """Its nn.Embedding tables (num_parameters(exclude_embeddings) drops them): SaProt's token table and, with
+        absolute positions, its position table."""
+        return [t.name for t in self.tensors_ if t.name.endswith(("word_embeddings.weight",
+                                                                   "position_embeddings.weight"))]
+
     def aliases(self) -> dict[str, str]:
         return {}
 
@@ -97,8 +103,12 @@ def _saprot(given: Mapping[str, Any]) -> tuple[list[tuple[str, tuple[int, ...], 
                 (layer + "LayerNorm.weight", (width,), "norm"), (layer + "LayerNorm.bias", (width,), "norm")]
     out += [("encoder.emb_layer_norm_after.weight", (width,), "norm"),
             ("encoder.emb_layer_norm_after.bias", (width,), "norm")]
-    head_dim = width // heads
-    return out, width, (head_dim + 1) // 2  # EvollaSaProtRotaryEmbedding: arange(0, dim, 2)
+    # EvollaSaProtRotaryEmbedding (lines 188-193): arange(0, dim, 2), dim the config's head_dim attribute where it
+    # has one (SaProtConfig declares none; it sizes nothing else), else hidden // heads
+    head_dim = given.get("head_dim") or width // heads
+    if type(head_dim) is not int or head_dim <= 0:
+        raise ArchitectureError(f"{where}.head_dim", f"must be a positive whole number or null, got {head_dim!r}"[:200])
+    return out, width, (head_dim + 1) // 2
 
 
 def _resampler(config: Mapping[str, Any], width: int, hidden: int) -> list[tuple[str, tuple[int, ...], str]]:
