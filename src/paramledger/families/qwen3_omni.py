@@ -8,7 +8,6 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from .._exceptions import ArchitectureError
 from ..naming import Naming
 from ..towers import Whole, whole_naming
 from ..towers.qwen_vl import none
@@ -17,32 +16,14 @@ from .qwen2_5_omni import OMNI_MOE_TEXT, _thinker_text, _thinker_towers
 
 
 def speech(config: Mapping[str, Any], where: str | None, decoder: Any = None) -> tuple[Any, ...]:
-    """The talker and code2wav beside the thinker (towers.Whole.made), each read from its own sub-config over its
-    class's defaults, where enable_audio_output builds them (Qwen3OmniMoeForConditionalGeneration.enable_talker,
-    lines 3972-3974; False builds the thinker alone)."""
-    from ..towers._kind import depth_bounded
+    """The talker and code2wav beside the thinker (towers.Whole.made), where enable_audio_output builds them
+    (Qwen3OmniMoeForConditionalGeneration.enable_talker, lines 3972-3974; False builds the thinker alone)."""
+    from ..towers.qwen2_5_omni_talker import speech_stacks
     from ..towers.qwen3_omni_code2wav import CODE2WAV_KIND
     from ..towers.qwen3_omni_talker import TALKER_KIND
 
-    enabled = config.get("enable_audio_output", True)
-    if enabled is None:
-        enabled = True
-    if not isinstance(enabled, bool):
-        raise ArchitectureError("enable_audio_output", f"must be true or false, got {enabled!r}"[:200], where)
-    if not enabled:
-        return ()
-    made = []
-    for key, kind, prefix in (("talker_config", TALKER_KIND, "talker."), ("code2wav_config", CODE2WAV_KIND,
-                                                                          "code2wav.")):
-        given = config.get(key)
-        if given is None:
-            given = {}
-        if not isinstance(given, Mapping):
-            raise ArchitectureError(key, "must be a JSON object", where)
-        merged = {**kind.defaults, **given}
-        depth_bounded(merged, key, where)
-        made.append(kind.make(prefix, merged, where))
-    return tuple(made)
+    return speech_stacks(config, where, (("talker_config", TALKER_KIND, "talker."),
+                                         ("code2wav_config", CODE2WAV_KIND, "code2wav.")))
 
 
 def _thinker_first(naming: Naming) -> Naming:

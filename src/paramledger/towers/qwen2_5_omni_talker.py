@@ -105,11 +105,20 @@ TOWERS = {"qwen2_5_omni_talker": TALKER_KIND}
 
 
 def speech(config: Mapping[str, Any], where: str | None, decoder: Any = None) -> tuple[Any, ...]:
-    """The talker and token2wav beside the thinker (towers.Whole.made), each read from its own sub-config over its
-    class's defaults, where enable_audio_output builds them (Qwen2_5OmniForConditionalGeneration.__init__, lines
-    3726-3741: True by default; False builds the thinker alone)."""
-    from ._kind import depth_bounded
+    """The talker and token2wav beside the thinker (towers.Whole.made), where enable_audio_output builds them
+    (Qwen2_5OmniForConditionalGeneration.__init__, lines 3726-3741: True by default; False builds the thinker
+    alone)."""
     from .qwen2_5_omni_token2wav import TOKEN2WAV
+
+    return speech_stacks(config, where, ((SECTION, TALKER_KIND, "talker."), ("token2wav_config", TOKEN2WAV,
+                                                                               "token2wav.")))
+
+
+def speech_stacks(config: Mapping[str, Any], where: str | None, stacks: tuple[tuple[str, Any, str], ...]
+                  ) -> tuple[Any, ...]:
+    """An omni model's speech stacks (sub-config key, tower kind, prefix), each read from its own sub-config over
+    its class's defaults, where enable_audio_output (true by default) builds them: Qwen2.5-Omni's and Qwen3-Omni's."""
+    from ._kind import depth_bounded
 
     enabled = config.get("enable_audio_output", True)
     if enabled is None:
@@ -119,7 +128,7 @@ def speech(config: Mapping[str, Any], where: str | None, decoder: Any = None) ->
     if not enabled:
         return ()
     made = []
-    for key, kind, prefix in ((SECTION, TALKER_KIND, "talker."), ("token2wav_config", TOKEN2WAV, "token2wav.")):
+    for key, kind, prefix in stacks:
         given = config.get(key)
         if given is None:
             given = {}
