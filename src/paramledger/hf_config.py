@@ -151,7 +151,7 @@ RECHECKED = frozenset({"head_dim", "hidden_size", "num_attention_heads", "vocab_
 
 def recheck_changes(held: tuple[Mapping[str, Any], str], arch: Architecture, changes: Mapping[str, Any],
                     where: str) -> None:
-    """A design read from a config and changed (--set, whatif, sweep): the refusals transformers makes of the config
+    """A design read from a config and changed (--set, whatif's --vary): the refusals transformers makes of the config
     with those changes (an odd head_dim that RoPE rotates whole, a pad_token_id outside the table) asked again, the
     changes put under the config's own keys, each named as the change names it."""
     config, _ = held
