@@ -39,6 +39,7 @@ EVEN_ROTARY = frozenset({
     "qwen2_vl", "qwen3", "qwen3_moe", "qwen3_omni_moe_thinker", "qwen3_vl", "qwen3_vl_moe", "qwen4_exp_text",
     "sarvam_moe", "seed_oss", "smollm3", "solar_open", "starcoder2", "ultrabert", "vaultgemma", "voxtral",
     "voxtral_realtime", "youtu", "zamba2",
+    "ernie4_5_vl_moe", "evolla", "granite4_vision",  # (measured by scripts/even_rotary_types.py)
 })
 
 # Those whose config, given no head_dim, sets the attribute to hidden_size // num_attention_heads before validate_rope
@@ -48,6 +49,7 @@ DERIVED = frozenset({
     "arcee", "aria_text", "cohere2", "cohere_compass_text", "diffllama", "esmc", "eurobert", "exaone", "falcon",
     "glmasr", "hyperclovax", "jais2", "kyutai_speech_to_text", "llama", "mistral", "moshi", "nomic_bert",
     "qwen3_vl_moe", "ultrabert", "unlimited_ocr",
+    "deepseek_ocr2",
 })
 
 
