@@ -261,6 +261,12 @@ PADDED: dict[str, Padded] = {
     "zamba": Padded(0),
     "zamba2": Padded(0),
     "zaya": Padded(0),
+    # measured this landing (pad_token_id = vocab_size refused by transformers, vocab_size - 1 built); the config
+    # classes' own pad_token_id is None
+    "deepseek_ocr2": Padded(None),
+    "ernie4_5_vl_moe": Padded(None),
+    "evolla": Padded(None),
+    "granite4_vision": Padded(None),
 }
 
 
