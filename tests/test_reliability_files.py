@@ -80,3 +80,28 @@ def test_newline_in_an_output_path_makes_one_error_line(cli, tmp_path):
 
     refused(cli, "report", "seed-baseline", "-o", str(tmp_path / "no\nsuch" / "r.html"),
             match=r"no\\nsuch")
+
+
+def test_sigterm_inside_a_callback_is_no_traceback(monkeypatch, capsys):
+    """SIGTERM can arrive while a weakref or import-lock callback runs, where Python only prints what the handler
+    raises (the flaky run of the test above: a traceback after the sweep was written). The command ends as
+    terminated instead, in one line."""
+    import weakref
+
+    from paramledger import cli
+    from paramledger.commands import count
+
+    class Held:
+        pass
+
+    def run(args):
+        held = Held()
+        ref = weakref.ref(held, lambda _: cli._terminate(15, None))  # noqa: F841 (kept alive: its callback runs)
+        del held  # its callback raises _Terminated: unraisable
+        return 0
+
+    monkeypatch.setattr(count, "run", run)
+    monkeypatch.setattr(cli, "_LATE", [])
+    assert cli.main(["count", "seed-baseline"]) == 143
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err == "paramledger: terminated\n"

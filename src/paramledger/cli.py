@@ -11,6 +11,7 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from ._exceptions import ParamledgerError, did_you_mean
 
@@ -79,6 +80,23 @@ def _terminate(signum: int, frame: object) -> None:
     raise _Terminated
 
 
+def _raised_again(hook: Any) -> Any:
+    """sys.unraisablehook for a command: SIGTERM arriving while a callback runs (a weakref's, an import lock's) raises
+    _Terminated where Python only prints it and goes on; it is kept (never printed as a traceback), and the command
+    ends as terminated once it returns."""
+
+    def handle(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, _Terminated):
+            _LATE.append(True)
+            return
+        hook(unraisable)
+
+    return handle
+
+
+_LATE: list[bool] = []  # a SIGTERM that arrived inside a callback (_raised_again)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     import gc
     import signal
@@ -91,10 +109,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     # for formula at 10^6 layers of Jamba); collected 140 times less often, as a short-lived process can be.
     thresholds = gc.get_threshold()
     gc.set_threshold(100_000, 20, 100)
+    unraisable = sys.unraisablehook
+    if on_main:
+        sys.unraisablehook = _raised_again(unraisable)
     try:
         return _main(argv)
     finally:
         gc.set_threshold(*thresholds)
+        sys.unraisablehook = unraisable
         if on_main and previous is not None:
             signal.signal(signal.SIGTERM, previous)
 
@@ -107,7 +129,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return 0
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        status = int(args.func(args) or 0)
+        if _LATE:
+            raise _Terminated
+        return status
     except ParamledgerError as error:
         print(f"paramledger: error: {one_line(str(error))}", file=sys.stderr)
         return 2
