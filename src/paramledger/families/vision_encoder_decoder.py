@@ -20,7 +20,7 @@ from .._exceptions import ArchitectureError, quoted
 from ..naming import Naming
 from ..towers import Whole
 from ..towers._kind import depth_bounded
-from ..towers.encoder_decoder import PROJECTOR
+from ..towers.encoder_decoder import PROJECTOR, section
 from ..towers import swin, vit
 from ._family import multimodal
 from .encoder_decoder import BERT, DECODER, encoder_first
@@ -34,28 +34,14 @@ ENCODERS = {"vit": (vit.VIT_DEFAULTS, vit.make, lambda config: config["hidden_si
             "swin": (swin.DONUT_SWIN_DEFAULTS, partial(swin.make, swin=True), swin.width)}
 # the decoders AutoModelForCausalLM builds that paramledger reads with cross-attention, and their top modules:
 # encoder-decoder's (BERT-code, GPT-2) and TrOCR's
+VED = "vision-encoder-decoder"  # (the whole model named in a refusal of its sub-configs)
 DECODER_ROOTS = {**TEXT_DECODERS, "trocr": ("model.", "output_projection"), "mbart": ("model.", "lm_head"),
                  "bart": ("model.", "lm_head")}
 
 
-def _section(config: Mapping[str, Any], key: str, default: Mapping[str, Any], kinds: Any,
-             where: str | None) -> dict[str, Any]:
-    """config.encoder or config.decoder (the class's sub-config default where absent or null), its model_type one
-    paramledger counts here (else refused, naming the key)."""
-    given = config.get(key)
-    given = default if given is None else given
-    if not isinstance(given, Mapping):
-        raise ArchitectureError(key, "must be a JSON object", where)
-    kind = given.get("model_type", default["model_type"])
-    if kind not in kinds:
-        raise ArchitectureError(f"{key}.model_type", f"{quoted(kind)} is not counted in vision-encoder-decoder yet "
-                                f"(paramledger counts {', '.join(kinds)} {key}s)", where)
-    return {**given, "model_type": kind}
-
-
 def encoder_config(config: Mapping[str, Any], where: str | None = None) -> dict[str, Any]:
     """config.encoder over its config class's defaults."""
-    given = _section(config, "encoder", {"model_type": "vit"}, ENCODERS, where)
+    given = section(config, "encoder", {"model_type": "vit"}, where, ENCODERS, VED)
     return {**ENCODERS[given["model_type"]][0], **given}
 
 
@@ -75,7 +61,7 @@ def vision_encoder(config: Mapping[str, Any], where: str | None, decoder: Any = 
 def decoder_config(config: Mapping[str, Any], text: Mapping[str, Any]) -> Mapping[str, Any]:
     """config.decoder, the text decoder; a cross_attention_hidden_size other than the encoder's width refused as
     VisionEncoderDecoderModel.__init__ refuses it."""
-    given = _section(config, "decoder", DECODER, DECODER_ROOTS, None)
+    given = section(config, "decoder", DECODER, None, DECODER_ROOTS, VED)
     cross = given.get("cross_attention_hidden_size")
     if cross is not None:  # (the encoder's own refusal first: its width is read from it)
         vision_encoder(config, None)

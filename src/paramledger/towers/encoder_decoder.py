@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from .._exceptions import ArchitectureError
+from .._exceptions import ArchitectureError, quoted
 from ..inventory import Buffer, Tensor
 
 PREFIX = "encoder."
@@ -45,16 +45,17 @@ class BaseModel(NamedTuple):
 
 
 def section(config: Mapping[str, Any], key: str, default: Mapping[str, Any], where: str | None,
-            kinds: Mapping[str, Any] = ROOTS) -> Mapping[str, Any]:
-    """config.encoder or config.decoder (EncoderDecoderConfig's sub-config default where absent or null), its
-    model_type one of ``kinds`` paramledger counts in this whole model (else refused, naming the key)."""
+            kinds: Mapping[str, Any] = ROOTS, whole: str = "encoder-decoder") -> Mapping[str, Any]:
+    """config.encoder or config.decoder (the ``whole`` config class's sub-config default where absent or null:
+    EncoderDecoderConfig's, VisionEncoderDecoderConfig's), its model_type one of ``kinds`` paramledger counts in this
+    whole model (else refused, naming the key)."""
     given = config.get(key)
     given = default if given is None else given
     if not isinstance(given, Mapping):
         raise ArchitectureError(key, "must be a JSON object", where)
     kind = given.get("model_type", default["model_type"])
     if kind not in kinds:
-        raise ArchitectureError(f"{key}.model_type", f"{kind!r} is not counted in encoder-decoder yet (paramledger "
+        raise ArchitectureError(f"{key}.model_type", f"{quoted(kind)} is not counted in {whole} yet (paramledger "
                                 f"counts {', '.join(kinds)} {key}s)", where)
     return {**given, "model_type": kind}
 
