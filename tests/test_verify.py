@@ -136,3 +136,19 @@ def test_config_transformers_refuses_is_one_line(cli, tmp_path):
     path.write_text(json.dumps({"model_type": "internlm3", "qkv_bias": True, "bias": False}))
     line = one_error_line(cli, str(path))
     assert "transformers refuses the config:" in line
+
+
+@pytest.mark.parametrize("model_type", ["kosmos-2", "pix2struct", "granite_docling", "granite4_vision"])
+def test_text_only_without_a_decoder_class_compares_the_whole_models_decoder(cli, tmp_path, model_type):
+    """transformers registers no class that builds these decoders alone: verify --text-only builds the whole model
+    and compares our decoder with its tensors outside the towers (the towers once were all listed as missing)."""
+    from paramledger.reference import default_config
+
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(default_config(model_type)))
+    status, out, err = cli("verify", str(path), "--text-only")
+    assert status == 0, out + err
+    assert "builds no class for" in out and "outside its towers" in out
+    assert out.splitlines()[-1].startswith("match: ")
+    status, out, _ = cli("verify", str(path))  # the whole model: every tower tensor compared too
+    assert status == 0 and "outside its towers" not in out

@@ -15,7 +15,7 @@ import contextlib
 import io
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ._exceptions import ParamledgerError, ReferenceUnavailableError
@@ -337,15 +337,36 @@ def verify(source: Any, *, text_only: bool = False, **overrides: Any) -> Verific
         ours = architecture_from_config(config, _label(source))
     import paramledger
 
+    whole = ours
     if text_only:
         from .towers import text_only as decoder_alone
 
         ours = decoder_alone(ours)
     inv = paramledger.inventory(ours)
     family = get(str(config["model_type"]))
-    reference = build_reference(config, text_config=bool(family and (family.text_decoder_only or text_only and (
-        family.text_config or family.seq2seq is not None))))
+    alone = bool(family and (family.text_decoder_only or text_only and (family.text_config
+                                                                           or family.seq2seq is not None)))
+    reference = build_reference(config, text_config=alone)
+    if text_only and whole.towers:  # where no class builds the decoder alone (Kosmos-2's), the whole one was built
+        decoder = _outside_towers(reference, paramledger.inventory(whole))
+        if decoder != reference:
+            reference, note = decoder, (f"transformers builds no class for {config['model_type']}'s decoder alone: "
+                                        f"compared with the whole {reference.class_name}'s tensors outside its towers")
     return Verification(inv, reference, diff(inv, reference), config, note)
+
+
+def _outside_towers(reference: Reference, whole: Inventory) -> Reference:
+    """``reference`` (a whole model transformers built) without the tensors our ``whole`` inventory of it places
+    in a tower (vision, audio, projector, ...), nor the names of them: what is left is its decoder's."""
+    from .inventory import TOWER_COMPONENTS
+
+    towers = {t.name for t in whole.tensors if t.component in TOWER_COMPONENTS}
+    towers |= {alias for alias, target in whole.aliases.items() if target in towers}
+    kept = tuple((name, shape) for name, shape in reference.tensors if name not in towers)
+    names = {name for name, _ in kept}
+    aliases = {alias: target for alias, target in reference.aliases.items()
+               if alias not in towers and target in names}
+    return replace(reference, tensors=kept, aliases=aliases)
 
 
 def _label(source: Any) -> str:
