@@ -70,12 +70,19 @@ for model_type in sys.argv[1:] or families.supported():
     family = families.get(model_type)
     config = example(model_type)
     text_type, key = reader(config)
-    cfg = hf_config(config).get_text_config(decoder=True)
-    vocab = cfg.vocab_size
-    if key == "pad_token_id":
-        changed = {**config, "pad_token_id": vocab}
-    else:
-        changed = {**config, "text_config": {**config.get("text_config", {}), "pad_token_id": vocab}}
+    *path, _ = key.split(".")  # where the table's config sits: the top level, text_config, vlm_config.text_config
+    section, cfg = config, hf_config(config)
+    for name in path:
+        section, cfg = section.get(name) or {}, getattr(cfg, name)
+    if not hasattr(cfg, "vocab_size"):
+        print(f"# skipped {model_type}: {'.'.join(path) or 'its config'} gives no vocab_size", file=sys.stderr)
+        continue
+    changed = {**section, "pad_token_id": cfg.vocab_size}
+    for depth in range(len(path), 0, -1):  # written back level by level
+        outer = config
+        for name in path[:depth - 1]:
+            outer = outer.get(name) or {}
+        changed = {**outer, path[depth - 1]: changed}
     if refused(changed, family):
         default = class_default(text_type)
         if padded.setdefault(text_type, default) != default:

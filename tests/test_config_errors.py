@@ -357,3 +357,22 @@ def test_a_remote_code_release_of_a_supported_architecture_is_counted_as_it_and_
     assert ours.notes[0].startswith("kimi_k2 is counted as deepseek_v3: its remote code is deepseek_v3's")
     same = {**config, "model_type": "deepseek_v3"}
     assert paramledger.inventory(ours).total == paramledger.inventory(same).total == 671_026_404_352
+
+
+@pytest.mark.parametrize(("config", "key"), [
+    ({"model_type": "gemma3", "text_config": {"hidden_size": -1}}, "text_config.hidden_size"),
+    ({"model_type": "gemma3", "text_config": {"num_attention_heads": 7}}, "text_config.num_key_value_heads"),
+    ({"model_type": "pi0", "vlm_config": {"text_config": {"hidden_size": -1}}}, "vlm_config.text_config.hidden_size"),
+    ({"model_type": "pi0", "vlm_config": {"text_config": {"pad_token_id": 10 ** 9}}},
+     "vlm_config.text_config.pad_token_id"),
+    ({"model_type": "qwen2_5_omni", "thinker_config": {"text_config": {"hidden_size": -1}}},
+     "thinker_config.text_config.hidden_size"),
+    ({"model_type": "llava", "text_config": {"model_type": "gemma"}}, "text_config.model_type"),
+    ({"model_type": "llama", "hidden_size": -1}, "hidden_size"),  # a decoder's own keys: at the top
+])
+def test_a_text_decoder_key_is_named_where_the_config_holds_it(cli, tmp_path, config, key):
+    """A whole model's decoder is read from a section (text_config, PI0's vlm_config.text_config, Qwen2.5-Omni's
+    thinker_config.text_config): its refusals name the key by that path, not bare as a top-level key."""
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    assert_cli_error(cli, str(path), rf"config\.json: {re.escape(key)}: ")

@@ -40,8 +40,9 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
             section = "language_config" if config.get("text_config") is None and "language_config" in config else (
                 family.whole.text_key if family.whole is not None else "text_config")
             pad_key = f"{section}.pad_token_id"
-            if family.whole is not None and family.whole.inner_section:  # (Qwen2.5-Omni's thinker_config.text_config)
-                pad_key = f"{family.whole.inner_section}.{pad_key}"
+            outer = family.whole and (family.whole.inner_section or family.whole.text_section)
+            if outer:  # (Qwen2.5-Omni's thinker_config.text_config, PI0's vlm_config.text_config)
+                pad_key = f"{outer}.{pad_key}"
         text = _text_config(family, config, where)
         notes.append(family.whole.described if family.whole and family.whole.described else
                      f"{model_type} is multimodal: counting the whole model ({family.whole.parts_said})"
@@ -52,6 +53,32 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     whole, counted_as = family.whole, family.model_type
     if whole is not None:  # the text decoder is read by its own family's table
         family = _text_family(family, text, where)
+    try:
+        arch = _decoder(family, config, top, notes, model_type, counted_as, whole, pad_key, where, bundled)
+    except ArchitectureError as error:  # a key of the decoder's section, named where it sits (text_config.hidden_size)
+        section = pad_key.removesuffix("pad_token_id")
+        first = error.key.partition(".")[0]
+        if not section or error.where != where or error.key.startswith(section) or not (
+                first in config or first in family.keys or first in family.defaults or first == "config"):
+            raise
+        raise ArchitectureError(section[:-1] if first == "config" else section + error.key, error.message,
+                                where) from None
+    if whole is not None:
+        from .towers import remembered, with_towers
+
+        return remembered(partial(with_towers, whole=whole, config=top, where=where, text_family=family), arch)
+    if family.seq2seq is not None:  # an encoder-decoder: the encoder beside the decoder (towers/encoder.py)
+        from .towers import remembered
+        from .towers.encoder import with_encoder
+
+        return remembered(partial(with_encoder, family=family, config=config, where=where), arch)
+    return arch
+
+
+def _decoder(family: families.Family, config: Mapping[str, Any], top: Mapping[str, Any], notes: list[str],
+             model_type: Any, counted_as: str, whole: Any, pad_key: str, where: str, bundled: bool) -> Architecture:
+    """The decoder's design from ``config`` (the whole config, or a multimodal one's text section), read by
+    ``family``'s table and validated, every refusal naming the key as ``config`` spells it."""
     merged = {**family.defaults, **config}
     reads = family.keys
     if family.aliased:
@@ -132,15 +159,6 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     if family.explain:
         notes = [note for explain in family.explain if (note := explain(arch)) is not None]
         arch = arch.with_fields(notes=(*arch.notes, *notes)) if notes else arch
-    if whole is not None:
-        from .towers import remembered, with_towers
-
-        return remembered(partial(with_towers, whole=whole, config=top, where=where, text_family=family), arch)
-    if family.seq2seq is not None:  # an encoder-decoder: the encoder beside the decoder (towers/encoder.py)
-        from .towers import remembered
-        from .towers.encoder import with_encoder
-
-        return remembered(partial(with_encoder, family=family, config=config, where=where), arch)
     return arch
 
 
