@@ -92,6 +92,10 @@ def test_random_configs_of_every_family_decode_with_our_flops(model_type, data):
 
     if model_type in NO_FLOPS:  # a figure refused in one line (BLT's patches), nothing to compare
         pytest.skip(f"{model_type}: {NO_FLOPS[model_type]}")
+    if model_type == "gemma4_assistant":
+        from test_kvcache import ASSISTANT_ALONE
+
+        pytest.skip(ASSISTANT_ALONE)
     if model_type == "pp_formulanet":  # PPFormulaNetModel.forward reads pixel_values; its decoder is MBart's (mbart's)
         pytest.skip("pp_formulanet: its forward needs pixel_values; its decoder's FLOPs are MBart's, checked as mbart")
     arch, model, longest = draw_runnable_model(model_type, data, attn_implementation="eager")
