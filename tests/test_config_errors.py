@@ -359,6 +359,25 @@ def test_a_remote_code_release_of_a_supported_architecture_is_counted_as_it_and_
     assert paramledger.inventory(ours).total == paramledger.inventory(same).total == 671_026_404_352
 
 
+def test_a_remote_code_release_verifies_as_the_family_it_is_counted_as(cli, tmp_path):
+    """verify builds what the remote code's family builds (transformers knows no kimi_k2), saying so; once it
+    refused the config as an unsupported type.  transformers 4.48's _attn_implementation_autoset, which Kimi K2's
+    config.json holds, is bookkeeping: no "not understood" note."""
+    from paramledger import registry
+
+    config = {**registry.get("DeepSeek-V3").config, "model_type": "kimi_k2", "_attn_implementation_autoset": True}
+    config.pop("quantization_config", None)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    status, out, err = cli("verify", str(path))
+    assert status == 0, out + err
+    assert out.splitlines()[:2] == [
+        "reference: DeepseekV3ForCausalLM (transformers, meta device)",
+        "note: kimi_k2 is built as deepseek_v3: its remote code is deepseek_v3's (the release's deploy guidance: "
+        "DeepSeek-V3's architecture, renamed)"]
+    assert out.splitlines()[-1] == "match: 909 tensors, total 671,026,404,352" and "not understood" not in out
+
+
 @pytest.mark.parametrize(("config", "key"), [
     ({"model_type": "gemma3", "text_config": {"hidden_size": -1}}, "text_config.hidden_size"),
     ({"model_type": "gemma3", "text_config": {"num_attention_heads": 7}}, "text_config.num_key_value_heads"),

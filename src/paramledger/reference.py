@@ -319,7 +319,7 @@ def verify(source: Any, *, text_only: bool = False, **overrides: Any) -> Verific
     expressible as Llama (translated by :func:`llama_config`).  ``overrides`` are field
     names, written into the config under the family's own key names.  ``text_only``: a multimodal model's text
     decoder alone, against the CausalLM of its text_config (else the whole model, against the whole class)."""
-    from .families import get
+    from .families import get, same_code
     from .hf_config import architecture_from_config, config_with_overrides
     from .sources import load
 
@@ -331,6 +331,10 @@ def verify(source: Any, *, text_only: bool = False, **overrides: Any) -> Verific
         ours = arch
     else:
         family = get(str(config.get("model_type")))
+        if family is None and (same := same_code(str(config.get("model_type")))) is not None:
+            # remote code that is a supported family's own (Kimi K2's, DeepSeek-V3's): built as that family
+            note = f"{config['model_type']} is built as {same[0]}: its remote code is {same[0]}'s ({same[1]})"
+            config, family = {**config, "model_type": same[0]}, get(same[0])
         if family is None:  # let the loader say what is unsupported
             architecture_from_config(config, _label(source))
         config = config_with_overrides(config, overrides)

@@ -47,6 +47,9 @@ COUNT_NEUTRAL = frozenset({
     "sliding_window", "layer_types", "sliding_window_pattern", "_sliding_window_pattern",
     "default_theta", "hidden_act", "hidden_activation", "activation_function", "mlp_only_layers",
     "is_llama_config", "rope_interleaved",  # SmolLM2's bookkeeping for other runtimes
+    # what older transformers releases saved beside a config's own keys (4.48's attention bookkeeping, the training
+    # switch of 4.x configs, the hub revision, GPT-2-era output_past, TPU placement)
+    "_attn_implementation_autoset", "gradient_checkpointing", "_commit_hash", "output_past", "xla_device",
 })
 
 
