@@ -136,7 +136,7 @@ def test_every_family_answers_every_view_at_its_defaults(model_type):
     if model_type in NO_CACHE:  # memory refuses a cache it cannot size, in one line (BLT's); the report still answers
         # (BLT's: no cache kept; Reformer's: a cache of states and buckets, no keys and values)
         with pytest.raises(OptionError, match=f"kv-cache: {model_type}: transformers 5.24.0('s ReformerDynamicCache|"
-                                              "'s PI0 cache| keeps no KV cache)"):
+                                              "'s PI0 cache|'s DiffusionGemma cache| keeps no KV cache)"):
             memory_report(inv)
     else:
         assert memory_report(inv).weights.total > 0

@@ -106,6 +106,7 @@ def test_family_cites_its_configuration_file(model_type):
                                             "_Omni_Reasoning_V3",  # Nemotron-H Omni's whole class has no suffix
                                             "ForVisionText2Text",  # IDEFICS's whole class
                                             "ForProteinText2Text",  # Evolla's whole class
+                                            "ForBlockDiffusion",  # DiffusionGemma's whole class
                                             "EncoderDecoderModel"))  # nor has the encoder-decoder's
 
 

@@ -91,6 +91,11 @@ NO_FLOPS = {
     # out_proj and ff per text token, over as many latents as the proteins given
     "evolla": "Evolla's adapters project the resampled protein latents again at every step (nothing cached) and "
               "attend over as many as the proteins given: its FLOPs per token are not modelled",
+    # transformers 5.24.0 models/diffusion_gemma (DiffusionGemmaForBlockDiffusion, generation_diffusion_gemma.py): the
+    # encoder runs once over the prompt, the decoder as many denoising steps as the sampler takes over each canvas
+    "diffusion_gemma": "DiffusionGemma's decoder runs its whole stack over a canvas of canvas_length tokens once per "
+                       "denoising step (as many as the sampler takes), after the encoder's pass over the prompt: no "
+                       "FLOPs per token of one decoder",
 }
 
 

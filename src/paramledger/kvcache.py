@@ -115,6 +115,12 @@ NO_CACHE = {
     "pi0": "transformers 5.24.0's PI0 cache holds the VLM's prefix and, at each of num_inference_steps denoising "
            "steps, the action expert's 1 + chunk_size tokens cropped after it: not a cache per decoder token, so "
            "paramledger does not size it",
+    # transformers 5.24.0 models/diffusion_gemma (DiffusionGemmaDecoderTextAttention, lines 360-374): the encoder
+    # writes the prompt's cache; the decoder re-reads it (read-only) at every denoising step over a canvas of
+    # canvas_length tokens, which it never appends
+    "diffusion_gemma": "transformers 5.24.0's DiffusionGemma cache holds the encoder's prompt, which the diffusion "
+                       "decoder re-reads at every denoising step over a canvas of canvas_length tokens it never "
+                       "caches: not a cache per generated token, so paramledger does not size it",
 }
 
 

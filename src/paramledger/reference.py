@@ -56,6 +56,10 @@ DEFAULTS_NEED = {
     # DeepseekOcr2TextDecoderLayer indexes text_config.mlp_layer_types, which DeepseekOcr2TextConfig leaves None:
     # DeepSeek-OCR 2's first_k_dense_replace = 1 (its first layer dense, the rest sparse)
     "deepseek_ocr2": {"text_config": {"mlp_layer_types": ["dense"] + ["sparse"] * 31}},
+    # DiffusionGemmaTextRouter: nn.Linear(hidden, num_experts) with DiffusionGemmaTextConfig's None (every layer routes:
+    # no enable_moe_block); google/diffusiongemma-26B-A4B-it's, the checkpoint the config class cites (Gemma 4
+    # 26B-A4B's experts: 128, top 8, 704 wide)
+    "diffusion_gemma": {"text_config": {"num_experts": 128, "top_k_experts": 8, "moe_intermediate_size": 704}},
     # Qwen3OmniMoeTalkerTextSparseMoeBlock reads text_config.shared_expert_intermediate_size and
     # Qwen3OmniMoeTalkerForConditionalGeneration reads spatial_merge_size, neither declared (AttributeError):
     # Qwen3-Omni's release values

@@ -138,8 +138,9 @@ def inventory_table(inv: Inventory) -> str:
     if len(inv.aliases) > len(head) + len(tables):  # a block reused at several depths: its later names
         shared = len(inv.aliases) - len(head) - len(tables)
         held = len(set(inv.aliases.values()) - set(head.values()))
-        out.append(f"shared tensors: {shared:,} names are {held:,} tensors held once (a block reused at several "
-                   "depths), counted once")
+        why = next((said for tower in (arch.towers.parts if arch is not None and arch.towers else ())
+                    if (said := getattr(tower, "shared_said", ""))), "a block reused at several depths")
+        out.append(f"shared tensors: {shared:,} names are {held:,} tensors held once ({why}), counted once")
     out.append(f"non-embedding (Hugging Face exclude_embeddings): {inv.non_embedding('hf'):,}")
     if arch is not None:
         rule = rule_of_thumb(arch)

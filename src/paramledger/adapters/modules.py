@@ -26,6 +26,7 @@ def _naming_of(arch: object) -> object:
 LINEAR_ROUTERS = frozenset({
     "afmoe",  # AfmoeTokenChoiceRouter.gate: nn.Linear
     "dbrx",  # DbrxRouter.layer
+    "diffusion_gemma",  # DiffusionGemmaTextRouter.proj (both stacks')
     "doge",  # DogeCDMoE.router_gate
     "gemma3n", "gemma3n_text",  # AltUp's correction_coefs, prediction_coefs and modality_router
     "gemma4", "gemma4_text",  # Gemma4TextRouter.proj

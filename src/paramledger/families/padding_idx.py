@@ -72,6 +72,8 @@ PADDED: dict[str, Padded] = {
     "deepseek_v32": Padded(None),
     "deepseek_v4": Padded(None),
     "diffllama": Padded(None),
+    # diffusion_gemma/modeling_diffusion_gemma.py: the encoder's and the decoder's embed_tokens (DiffusionGemmaTextConfig's)
+    "diffusion_gemma": Padded(0),
     "distilbert": Padded(0),
     "doge": Padded(None),
     "dory": Padded(None),
