@@ -295,10 +295,13 @@ def _build(inv: Inventory, tensors: tuple[Tensor, ...], table: dict[str, Module]
                 last_of[s] = i
         if (holder := wrapper_of(path)) is not None:
             ends[holder] = i
+    stacks = _stack_copies(inv)
     for holder, i in ends.items():
-        if not table[holder].tied:
-            wrapped_last.setdefault(i, []).append(holder)
+        if not table[holder].tied or holder.startswith(tuple(copy for copy, _ in stacks)):
+            wrapped_last.setdefault(i, []).append(holder)  # (a copy's module with a tied weight and its own bias)
     tied_before = _tied_places(tensors, inv.aliases)
+    for i, paths in _copy_places(tensors, inv.aliases, stacks).items():
+        tied_before.setdefault(i, []).extend(paths)
     for i, t in enumerate(tensors):
         for held in tied_before.get(i, ()):  # a later use of a shared block: its own LoRA, the base aliased
             adapters(table[held], t.layer)
@@ -317,7 +320,7 @@ def _build(inv: Inventory, tensors: tuple[Tensor, ...], table: dict[str, Module]
                     out.extend(copies.pop(s))
     for held in tied_before.get(len(tensors), ()):  # a shared block's last use ends the tensor list
         adapters(table[held], tensors[-1].layer if tensors else None)
-    placed = {path for paths in tied_before.values() for path in paths}
+    placed = {path for paths in (*tied_before.values(), *wrapped_last.values()) for path in paths}
     for alias, target in inv.aliases.items():  # a tied head: its weight is the table's, its LoRA its own
         path, _, leaf = alias.rpartition(".")
         m = table[path]
@@ -365,3 +368,43 @@ def _tied_places(tensors: Sequence[Tensor], aliases: Mapping[str, str]) -> dict[
         if module not in places.get(place, ()):
             places.setdefault(place, []).append(module)
     return places
+
+
+def _stack_copies(inv: Inventory) -> list[tuple[str, str]]:
+    """(the copy's prefix, the prefix of the stack it ties to) of each tower that is a tied copy of the decoder's own
+    stack (DiffusionGemma's diffusion decoder: ``copy_of``)."""
+    arch = inv.architecture
+    if arch is None or not arch.towers:
+        return []
+    return [tower.copy_of for tower in arch.towers.parts if getattr(tower, "copy_of", None)]
+
+
+def _copy_places(tensors: Sequence[Tensor], aliases: Mapping[str, str],
+                 copies: list[tuple[str, str]]) -> dict[int, list[str]]:
+    """Where a tied copy's modules that hold only aliases sit among the tensors, by index: before the copy's first
+    tensor of its own that follows them in the stack they tie to (the attention's biases), else before the copy's
+    own tensors that stack has none of (DiffusionGemma's self_conditioning), else at the copy's end."""
+    if not copies:
+        return {}
+    index = {t.name: i for i, t in enumerate(tensors)}
+    holds = {t.name.rpartition(".")[0] for t in tensors}
+    places: dict[int, list[tuple[int, str]]] = {}
+    for copy, source in copies:
+        mine = [i for i, t in enumerate(tensors) if t.name.startswith(copy)]
+        extra = next((i for i in mine if source + tensors[i].name[len(copy):] not in index), None)
+        fallback = extra if extra is not None else (mine[-1] + 1 if mine else len(tensors))
+        for alias, target in aliases.items():
+            module = alias.rpartition(".")[0]
+            if not alias.startswith(copy) or target not in index or module in holds:
+                continue
+            place, j = fallback, index[target] + 1
+            while j < len(tensors) and tensors[j].name.startswith(source):
+                own = index.get(copy + tensors[j].name[len(source):])
+                if own is not None:
+                    place = own
+                    break
+                j += 1
+            entry = (index[target], module)
+            if entry not in places.setdefault(place, []):
+                places[place].append(entry)
+    return {i: list(dict.fromkeys(module for _, module in sorted(entries))) for i, entries in places.items()}

@@ -42,6 +42,12 @@ class DiffusionDecoder(NamedTuple):
     design: Any  # the decoder's design (its buffers are found when asked, never on a count)
 
     @property
+    def copy_of(self) -> tuple[str, str] | None:
+        """(its prefix, the stack's it ties to) where tied: LoRA places the modules that hold only aliases (PEFT
+        wraps each again) where the decoder registers them."""
+        return (DECODER, ENCODER) if self.aliases_ else None
+
+    @property
     def shared_said(self) -> str:
         """Why its aliases are held once, for the count's line on shared tensors."""
         return "the diffusion decoder's stack is the encoder's own: DiffusionGemmaModel._tied_weights_keys"
