@@ -96,7 +96,8 @@ FAMILIES = [derived_from(
            "DiffusionGemmaTextConfig)",
     naming=WHOLE_NAMING, keys={key: field for key, field in KEYS.items() if key not in _GONE},
     defaults={**{key: value for key, value in DEFAULTS.items() if key not in _GONE}, **dict.fromkeys(MOE)},
-    count_neutral=(NEUTRAL - {"enable_moe_block", "use_double_wide_mlp", "expert_intermediate_size"}) | {
-        "canvas_length"},
+    # (Gemma 4's enable_moe_block, use_double_wide_mlp and attention_k_eq_v, given in a text_config, change nothing:
+    # the class never reads them, measured; canvas_length sizes the canvas, no tensor)
+    count_neutral=NEUTRAL | {"canvas_length", "attention_k_eq_v"},
     derive=(rules.output_bias_follows("attention_bias"), diffusion_layers), text_config=True, whole=WHOLE,
 )]

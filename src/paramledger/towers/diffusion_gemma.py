@@ -42,6 +42,13 @@ class DiffusionDecoder(NamedTuple):
     design: Any  # the decoder's design (its buffers are found when asked, never on a count)
 
     @property
+    def untraced(self) -> str:
+        """Why formula.py has no closed form for it (its sizes are the design's numbers, not its symbols)."""
+        return ("its diffusion decoder (the encoder's stack again where untied, a self-conditioning block at "
+                "intermediate_size) is made from the design's numbers, which the builder cannot trace symbolically: "
+                "no closed form")
+
+    @property
     def copy_of(self) -> tuple[str, str] | None:
         """(its prefix, the stack's it ties to) where tied: LoRA places the modules that hold only aliases (PEFT
         wraps each again) where the decoder registers them."""
