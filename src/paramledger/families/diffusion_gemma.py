@@ -10,7 +10,7 @@ The text stack is gemma4_text's (families/gemma4.py) except (DiffusionGemmaTextC
   leaves them None and cannot build: nn.Linear(hidden, None), modeling_diffusion_gemma.py:517);
 - keys serve as values on every full-attention layer (no v_proj: ``if self.is_sliding``, lines 290-294), and
   num_global_key_value_heads applies there (attention_k_eq_v is no field: getattr's True fallback,
-  configuration_diffusion_gemma.py:127);
+  configuration_diffusion_gemma.py:134);
 - its attention registers q_norm and k_norm after o_proj (lines 286-302).
 The head is tied by the whole config's tie_word_embeddings (text_config's is not read)."""
 

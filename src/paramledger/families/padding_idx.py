@@ -72,7 +72,7 @@ PADDED: dict[str, Padded] = {
     "deepseek_v32": Padded(None),
     "deepseek_v4": Padded(None),
     "diffllama": Padded(None),
-    # diffusion_gemma/modeling_diffusion_gemma.py: the encoder's and the decoder's embed_tokens (DiffusionGemmaTextConfig's)
+    # diffusion_gemma/modeling_diffusion_gemma.py: the encoder's and the decoder's embed_tokens (text_config's pad)
     "diffusion_gemma": Padded(0),
     "distilbert": Padded(0),
     "doge": Padded(None),

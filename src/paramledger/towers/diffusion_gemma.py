@@ -6,8 +6,9 @@ lines 784-803: pre_norm, an RMSNorm without scale post_norm, a gated MLP at inte
 
 DiffusionGemmaModel._tied_weights_keys (lines 1468-1478) ties every decoder tensor but the self-conditioning block
 to the encoder's language model (encoder.language_model.X is decoder.X, listed under the encoder's names, which
-register first; its patterns leave the attention's biases out: with attention_bias each stack holds its own): while the whole config's tie_word_embeddings holds (its default; False "undoes all ties",
-configuration_diffusion_gemma.py:208-209) the decoder's stack is aliases only, else a second copy of every tensor.
+register first; its patterns leave the attention's biases out: with attention_bias each stack holds its own).  While
+the whole config's tie_word_embeddings holds (its default; False "undoes all ties",
+configuration_diffusion_gemma.py:209-210) the decoder's stack is aliases (its biases aside), else a second copy.
 Buffers are never tied: the decoder holds its own embed_scale, layer_scalar and rotary tables either way.
 
 The copy is the decoder design's own tensors, built by the builder under the family's names and moved: a count at
