@@ -67,6 +67,9 @@ UNBUILDABLE = {
                 "MusicgenDecoderConfig, the config's decoder section",
     "musicgen_melody": "transformers 5.24.0 cannot build it as a CausalLM: MusicgenMelodyForCausalLM reads a "
                        "MusicgenMelodyDecoderConfig, the config's decoder section",
+    # (DiffusionGemmaEncoderTextModel takes it, inside DiffusionGemmaForBlockDiffusion: no auto class builds it alone)
+    "diffusion_gemma_text": "transformers 5.24.0 builds no model from it alone: it is diffusion_gemma's text_config, "
+                            "with no CausalLM; count the whole diffusion_gemma",
 }
 
 
