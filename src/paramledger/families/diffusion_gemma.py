@@ -46,13 +46,11 @@ def diffusion_layers(config: Mapping[str, Any]) -> dict[str, Any]:
 
 def embed_vision(config: Mapping[str, Any], tower: Any, hidden: int) -> list[tuple[str, tuple[int, ...]]]:
     """DiffusionGemmaMultimodalEmbedder (lines 755-775): one unbiased Linear from the tower's output width
-    (output_proj_dims where vision_config has it, else hidden_size) to the text width; its RMSNorm has no scale."""
+    (output_proj_dims where vision_config has it, else hidden_size) to the text width; its RMSNorm has no scale.
+    Read from vision_config itself: the first part the whole model makes is the diffusion decoder, not the tower."""
     vision = {**VISION_DEFAULTS, **(config.get("vision_config") or {})}
-    width = vision.get("output_proj_dims", vision["hidden_size"])
-    return [("embed_vision.embedding_projection.weight", (hidden, rules.positive("vision_config.output_proj_dims"
-                                                                                 if "output_proj_dims" in vision
-                                                                                 else "vision_config.hidden_size",
-                                                                                 width)))]
+    key = "output_proj_dims" if "output_proj_dims" in vision else "hidden_size"
+    return [("embed_vision.embedding_projection.weight", (hidden, rules.positive(f"vision_config.{key}", vision[key])))]
 
 
 def gemma4_vision_only(config: Mapping[str, Any]) -> Mapping[str, Any]:
