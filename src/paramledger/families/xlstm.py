@@ -88,7 +88,13 @@ FAMILIES = [] if "xlstm" not in MIXER_MODULES else [
                                  "norm_reduction_force_float32", "chunkwise_kernel", "sequence_kernel",
                                  "step_kernel", "mode", "chunk_size", "return_last_states", "autocast_kernel_dtype",
                                  "eps", "inference_state_dtype", "gate_soft_cap", "output_logit_soft_cap",
-                                 "max_inference_chunksize"}),
+                                 "max_inference_chunksize",
+                                 # NX-AI/xLSTM-7b's config.json (the xlstm package's keys): read by no line of
+                                 # configuration_xlstm.py or modeling_xlstm.py (head_dim there is a local argument).
+                                 "add_embedding_dropout", "add_forward_backend_padding", "add_post_blocks_norm",
+                                 "add_post_norm", "add_qk_norm", "cell_norm_eps", "force_bos_token_insert",
+                                 "forward_backend_name", "head_dim", "igate_bias_init_range",
+                                 "mlstm_round_up_to_multiple_of", "step_backend_name"}),
         derive=(xlstm_layers,),
     ),
 ]
