@@ -46,6 +46,15 @@ ISSUE_15_MODELS = ("rwkv-4-430m-pile", "rwkv-4-7b-pile", "OLMo-2-1124-13B", "Bio
                    "Doge-20M-MoE-Instruct")
 
 
+# Hunt 18 (issues #14, #15, #16): docs/notes/registry-hunt18.md gives each source and what is still missing.
+HUNT_18_MODELS = ("xLSTM-7b", "BLOOMChat-176B-v1", "bertin-gpt-j-6B", "GLM-4.7", "INTELLECT-3-Base",
+                  "User-VLM-3B-base")
+
+
+def test_hunt_18_releases_are_bundled():
+    assert set(HUNT_18_MODELS) <= set(NAMES)
+
+
 def test_registry_holds_at_least_thirty_real_releases_including_the_issues_list():
     assert len(NAMES) >= 30
     assert set(ISSUE_3_MODELS) <= set(NAMES)
