@@ -100,7 +100,9 @@ FAMILIES.append(
         switches={"mlp_gated": False, "norm_type": "layernorm_nobias", "norm_placement": "pre",
                   "position_embedding_type": "alibi", "hidden_act": "gelu", "intermediate_ratio": "4"},
         count_neutral=frozenset({"expansion_ratio", "no_bias", "learned_pos_emb", "attn_config", "init_device",
-                                 "logit_scale", "embedding_fraction", "norm_type", "emb_pdrop", "use_norm_bias"}),
+                                 "logit_scale", "embedding_fraction", "norm_type", "emb_pdrop", "use_norm_bias",
+                                 # MosaicML's released config.json keys, read by no line of models/mpt:
+                                 "init_config", "tokenizer_name", "verbose"}),
         derive=(rules.no_sliding,),
     )
 )
