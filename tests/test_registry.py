@@ -49,7 +49,8 @@ ISSUE_15_MODELS = ("rwkv-4-430m-pile", "rwkv-4-7b-pile", "OLMo-2-1124-13B", "Bio
 # Hunt 18 (issues #14, #15, #16): docs/notes/registry-hunt18.md gives each source and what is still missing.
 HUNT_18_MODELS = ("xLSTM-7b", "BLOOMChat-176B-v1", "bertin-gpt-j-6B", "GLM-4.7", "INTELLECT-3-Base",
                   "User-VLM-3B-base", "Replit-v1-CodeInstruct-3B", "MiniMax-M2",
-                  "llava-v1.6-mistral-7b-hf")
+                  "llava-v1.6-mistral-7b-hf", "llava-v1.6-vicuna-7b-hf", "llava-v1.6-34b-hf",
+                  "llama3-llava-next-8b-hf")
 
 
 def test_hunt_18_releases_are_bundled():
