@@ -4,6 +4,7 @@ stage, so that a design of a million layers is placed in a second (issue 23), no
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -53,3 +54,46 @@ def placed_tensors(inv: Any, naming: Any, priced: Any, stages: list[tuple[int, i
         for t in block:
             full = t._replace(name=prefix + t.name, layer=i)
             yield full, row(full), held
+
+
+def per_tensor(inv: Any, priced: Any) -> list[Any]:
+    """One priced row per learned tensor.  A stored quantized format (memory.weight_bytes with dtype None) lists
+    a tensor's stored pieces (packed values, scales, zero points) as rows after one another, in inventory order:
+    each tensor's rows are summed into one row at its own name and shape, priced in proportion when split."""
+    rows = [row for row in priced.tensors if row.component != "buffers"]  # the buffers: on every device
+    tensors = list(inv.tensors)
+    if getattr(priced, "stored", None) is None or len(rows) == len(tensors) and all(
+            row.name == t.name for row, t in zip(rows, tensors)):
+        return rows
+
+    def module(name: str) -> str:
+        return name.rsplit(".", 1)[0] if name.endswith((".weight", ".bias")) else name
+
+    out, i = [], 0
+    for k, t in enumerate(tensors):
+        nxt = tensors[k + 1].name if k + 1 < len(tensors) else None
+        size, start = 0, i
+        while i < len(rows) and (i == start or not _starts(rows[i].name, nxt, module)):
+            size += rows[i].bytes
+            i += 1
+        out.append(dataclasses.replace(rows[start], name=t.name, shape=t.shape, dtype="stored", bytes=size)
+                   if start < len(rows) else None)
+    if i != len(rows) or None in out:  # the pieces did not line up: each tensor its share by count
+        total, count = priced.total, sum(count_of(t.shape) for t in tensors)
+        return [dataclasses.replace(rows[0], name=t.name, shape=t.shape, dtype="stored",
+                                    bytes=total * count_of(t.shape) // count) for t in tensors]
+    return out
+
+
+def _starts(name: str, nxt: str | None, module: Any) -> bool:
+    """Whether a stored piece called ``name`` is the next tensor's first."""
+    if nxt is None:
+        return False
+    return name == nxt or name.startswith(module(nxt) + ".") and module(nxt) != nxt or name.startswith(nxt + "_")
+
+
+def count_of(shape: tuple[int, ...]) -> int:
+    out = 1
+    for size in shape:
+        out *= size
+    return out

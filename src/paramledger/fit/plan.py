@@ -16,7 +16,8 @@ from .cache import DEFAULT_BLOCK_SIZE, StageCache, stage_caches
 from .catalog import GPU, GPUS, get_gpu
 from .overhead import (CUDA_CONTEXT, CUDA_GRAPHS, GPU_MEMORY_UTILIZATION, NON_TORCH, Overhead, activation_bytes,
                        default_max_batched_tokens, default_max_num_seqs)
-from ._rows import placed_tensors
+from .towers import ABSENT
+from ._rows import count_of as _count, per_tensor as _per_tensor, placed_tensors
 from .sharding import EXPERT_OWN, Parallel, Rules, check_parallel, pipeline_stages, shard_shape
 
 
@@ -75,6 +76,7 @@ class FitPlan:
     training: str | None = None
     notes: tuple[str, ...] = ()
     weights_format: str = ""  # what the weights were sized as (memory.WeightBytes.assumed: as stored, or --dtype)
+    not_loaded: tuple[tuple[str, int, str], ...] = ()  # (component, bytes, vLLM's source): held by no device
 
 
 class _Setup:
@@ -139,53 +141,11 @@ def _shard_bytes(tb: Any, shape: tuple[int, ...], priced: Any, parallel: Paralle
                                   "quantization group split across devices") from None
 
 
-def _per_tensor(inv: Inventory, priced: Any) -> list[Any]:
-    """One priced row per learned tensor.  A stored quantized format (memory.weight_bytes with dtype None) lists
-    a tensor's stored pieces (packed values, scales, zero points) as rows after one another, in inventory order:
-    each tensor's rows are summed into one row at its own name and shape, priced in proportion when split."""
-    rows = [row for row in priced.tensors if row.component != "buffers"]  # the buffers: on every device
-    tensors = list(inv.tensors)
-    if getattr(priced, "stored", None) is None or len(rows) == len(tensors) and all(
-            row.name == t.name for row, t in zip(rows, tensors)):
-        return rows
-
-    def module(name: str) -> str:
-        return name.rsplit(".", 1)[0] if name.endswith((".weight", ".bias")) else name
-
-    out, i = [], 0
-    for k, t in enumerate(tensors):
-        nxt = tensors[k + 1].name if k + 1 < len(tensors) else None
-        size, start = 0, i
-        while i < len(rows) and (i == start or not _starts(rows[i].name, nxt, module)):
-            size += rows[i].bytes
-            i += 1
-        out.append(dataclasses.replace(rows[start], name=t.name, shape=t.shape, dtype="stored", bytes=size)
-                   if start < len(rows) else None)
-    if i != len(rows) or None in out:  # the pieces did not line up: each tensor its share by count
-        total, count = priced.total, sum(_count(t.shape) for t in tensors)
-        return [dataclasses.replace(rows[0], name=t.name, shape=t.shape, dtype="stored",
-                                    bytes=total * _count(t.shape) // count) for t in tensors]
-    return out
-
-
-def _starts(name: str, nxt: str | None, module: Any) -> bool:
-    """Whether a stored piece called ``name`` is the next tensor's first."""
-    if nxt is None:
-        return False
-    return name == nxt or name.startswith(module(nxt) + ".") and module(nxt) != nxt or name.startswith(nxt + "_")
-
-
-def _count(shape: tuple[int, ...]) -> int:
-    out = 1
-    for size in shape:
-        out *= size
-    return out
-
-
 def _device_weights(setup: _Setup, priced: Any, parallel: Parallel,
-                    grouped: bool | None = None) -> tuple[list[list[int]], dict[str, int]]:
-    """Bytes on each device ([stage][rank]) and what they hold beyond the whole model, by cause (``grouped``:
-    each kind of layer placed once, as past GROUPED_PAST layers; None: by the depth)."""
+                    grouped: bool | None = None) -> tuple[list[list[int]], dict[str, int], dict[str, int]]:
+    """Bytes on each device ([stage][rank]), what they hold beyond the whole model, by cause, and what vLLM does
+    not load, by component (towers.py; ``grouped``: each kind of layer placed once, as past GROUPED_PAST layers;
+    None: by the depth)."""
     arch, rules = setup.arch, setup.rules
     rules.unclassified.clear()
     stages = pipeline_stages(arch.num_hidden_layers, parallel.pp, parallel.layer_partition)
@@ -194,8 +154,13 @@ def _device_weights(setup: _Setup, priced: Any, parallel: Parallel,
     extra = {"replicated tensors": 0, "replicated KV heads": 0, "vocabulary padding": 0,
              "tied table's copy on the last stage": 0}
     tied_copy = bool(setup.inv.aliases) and parallel.pp > 1
+    left: dict[str, int] = {}
     for t, tb, where in placed_tensors(setup.inv, setup.naming, priced, stages, _per_tensor, grouped):
         rule = rules.rule(t)
+        if rule[0] == ABSENT:  # a component vLLM never builds (Qwen2.5-Omni's talker): on no device
+            label = rules.towers.absent_label(t.name)
+            left[label] = left.get(label, 0) + tb.bytes * sum(times for _, times in where)
+            continue
         copy = tied_copy and rule[0] == "vocab" and t.component == "embedding"
         if copy:
             where = [(0, 1), (len(stages) - 1, 1)]
@@ -217,11 +182,17 @@ def _device_weights(setup: _Setup, priced: Any, parallel: Parallel,
         elif rule[0] == "vocab":
             extra["vocabulary padding"] += beyond
     buffers = priced.by_component.get("buffers", 0)  # RoPE's inv_freq and kin: every device builds its own
+    if left and rules.towers is not None:  # a component vLLM does not build registers none
+        for row in priced.tensors:
+            if row.component == "buffers" and rules.towers.never_loaded(row.name):
+                label = rules.towers.absent_label(row.name)
+                left[label] = left.get(label, 0) + row.bytes
+                buffers -= row.bytes
     for row in held:
         for rank in range(tp):
             row[rank] += buffers
     extra["replicated tensors"] += buffers * (len(stages) * tp - 1)
-    return held, extra
+    return held, extra, left
 
 
 _KV_SMALLER = ("fp8_e4m3",)
@@ -300,7 +271,7 @@ class _Config:
 
 def _devices(setup: _Setup, config: _Config, kv_dtype: str, context: int, batch: int) -> tuple[Device, ...]:
     parallel, overhead, arch = config.parallel, config.overhead, setup.arch
-    held, _ = setup.device_weights(config.dtype, config.keep, parallel)
+    held, *_ = setup.device_weights(config.dtype, config.keep, parallel)
     caches = setup.caches(kv_dtype, parallel)
     stages = pipeline_stages(arch.num_hidden_layers, parallel.pp, parallel.layer_partition)
     label = config.gpu.label if config.gpu else ""
@@ -351,7 +322,7 @@ def _inference_plan(setup: _Setup, config: _Config, suggest: bool) -> FitPlan:
             break
     max_context, limit = _max_context(setup, config, kv_dtype)
     max_batch = _max_batch(setup, config, kv_dtype, context)
-    _, extra = setup.device_weights(config.dtype, config.keep, config.parallel)
+    _, extra, left = setup.device_weights(config.dtype, config.keep, config.parallel)
     notes = []
     if context > arch.max_position_embeddings:
         notes.append(f"--context {context:,} is beyond max_position_embeddings {arch.max_position_embeddings:,}: "
@@ -359,7 +330,8 @@ def _inference_plan(setup: _Setup, config: _Config, suggest: bool) -> FitPlan:
     plan = FitPlan(setup.inv.source, config.gpu, config.memory, config.parallel, priced.dtype, kv_dtype, context,
                    config.batch, config.block_size, _resolved(config), devices, fits, tuple(reasons), max_context,
                    limit, max_batch, (), priced.total, extra, tuple(setup.rules.unclassified), None, tuple(notes))
-    plan = dataclasses.replace(plan, weights_format=getattr(priced, "assumed", priced.dtype))
+    plan = dataclasses.replace(plan, weights_format=getattr(priced, "assumed", priced.dtype), not_loaded=tuple(
+        (label, size, setup.rules.towers.left_out_source(label)) for label, size in left.items()))
     if suggest and not fits:
         plan = dataclasses.replace(plan, suggestions=tuple(_suggestions(setup, config, plan)))
     return plan

@@ -85,6 +85,8 @@ def plan_json(plan: FitPlan) -> dict[str, Any]:
         "weights_bytes": plan.weights_bytes,
         "weights_beyond_the_model_bytes": dict(plan.weights_extra),
         "unclassified_tensors": list(plan.unclassified),
+        "not_loaded": [{"component": label, "bytes": size, "source": source}
+                       for label, size, source in plan.not_loaded],
         "assumptions": assumptions(plan),
         "notes": list(plan.notes),
         "units": {"GB": 10**9, "GiB": 2**30},
@@ -158,6 +160,10 @@ def plan_text(plan: FitPlan) -> str:
     if extra:
         lines.append(f"weights: the model is {format_bytes(plan.weights_bytes)}; the devices hold beyond it: "
                      + ", ".join(f"{cause} {size:,} bytes" for cause, size in extra.items()))
+    if plan.not_loaded:  # one line: what vLLM never builds for this architecture, and where it says so
+        sources = dict.fromkeys(source for *_, source in plan.not_loaded)
+        lines.append("not loaded by vLLM: " + ", ".join(f"{label} {size:,} bytes" for label, size, _ in
+                                                        plan.not_loaded) + f" ({'; '.join(sources)})")
     if plan.unclassified:
         lines.append(f"{len(plan.unclassified)} tensors with no sharding rule are held whole on every device "
                      f"(first: {plan.unclassified[0]})")

@@ -39,6 +39,7 @@ from .._exceptions import OptionError
 from ..architecture import Architecture
 from ..inventory import Inventory, Tensor
 from ..naming import Naming
+from .towers import TOWER_QKV, tower_rules
 
 VOCAB_PADDING = 64  # vllm/model_executor/layers/vocab_parallel_embedding.py DEFAULT_VOCAB_PADDING_SIZE
 
@@ -117,6 +118,8 @@ def check_parallel(arch: Architecture, parallel: Parallel) -> None:
         raise OptionError("--pp", f"{parallel.pp} stages for {arch.num_hidden_layers} layers leaves a stage empty")
     if parallel.expert_parallel and not arch.is_moe:
         raise OptionError("--ep", "the model has no experts to split")
+    if (towers := tower_rules(arch, [])) is not None:
+        towers.check(tp)
     padded = pad_vocab_size(arch.vocab_size)
     if padded % tp:
         raise OptionError("--tp", f"{tp} does not divide the padded vocabulary {padded:,} (vocab_size "
@@ -155,6 +158,7 @@ class Rules:
                       if isinstance(getattr(naming, field), str)}
         self.inner = [prefix + "." for prefix in (naming.shared_expert, naming.mamba, naming.short_conv)]
         self.unclassified: list[str] = []
+        self.towers = tower_rules(self.arch, self.unclassified)  # a whole multimodal model's (towers.py)
 
     def module(self, t: Tensor) -> str:
         name = t.name
@@ -169,6 +173,8 @@ class Rules:
         if t.layer is None and (t.component == "lm_head" or t.name in (self.naming.embed + ".weight",
                                                                        self.naming.lm_head + ".weight")):
             return ("vocab", 0)
+        if t.layer is None and self.towers is not None and (outside := self.towers.rule(t)) is not None:
+            return outside
         if t.component == "norm" and self.module(t) == self.naming.mamba + ".norm":
             return ("column", 0)  # Mamba-2's gated norm over the heads: split (mamba_mixer2.py Mixer2RMSNormGated)
         if t.component in ("norm", "positions", "router"):
@@ -235,7 +241,7 @@ def shard_shape(t: Tensor, rule: tuple[str, int | None], arch: Architecture, par
         return t.shape
     if kind == "vocab":
         shape[0] = _divide(pad_vocab_size(shape[0]), tp, f"the padded rows of {t.name}")
-    elif kind in ("column", "row", "q"):
+    elif kind in ("column", "row", "q", TOWER_QKV):
         shape[dim] = _divide(shape[dim], tp, f"dim {dim} of {t.name} {t.shape}")
     elif kind == "kv":
         kv_heads = _kv_heads_of(arch, t)

@@ -1,0 +1,270 @@
+"""How vLLM 0.33.0 (commit 4ba787ec9) holds the tensors outside a whole multimodal model's decoder layers: its
+towers and projectors, and the components it never loads (docs/notes/fit-towers.md has each rule's lines).
+
+- vllm/config/multimodal.py MultiModalConfig.mm_encoder_tp_mode defaults to "weights": each tower layer's weights
+  are split over the tensor-parallel ranks like the decoder's (ColumnParallelLinear, QKVParallelLinear,
+  RowParallelLinear); "data" (--mm-encoder-tp-mode data: every rank holds the whole tower) is not modelled.
+- Where vLLM builds a module with plain torch (nn.Linear, nn.Conv*, nn.Embedding, nn.Parameter, the norms) or a
+  ReplicatedLinear, every rank holds it whole: "replicated".
+- A whole model_type listed in WHOLE names, per role (its Whole's vision_prefix, projector_prefix, audio_prefix),
+  the table of the vLLM class that builds it; a tower tensor under no listed role, or whose name the table does
+  not hold, stays whole on every device and is listed (``Placement.unclassified``): never a guess.
+- Pipeline parallel: vLLM builds a tower (``_mark_tower_model``) on the first stage only under Model Runner V2,
+  its default (vllm/model_executor/models/interfaces.py SupportsMultiModal._mark_tower_model;
+  vllm/config/vllm.py VllmConfig.use_v2_model_runner): sharding.stage_of's stage 0.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from .._exceptions import ArchitectureError, OptionError
+from ..inventory import Tensor
+
+# rule words: "column" (output rows split by tp), "row" (input columns split, its bias whole), "qkv" (a
+# QKVParallelLinear of a tower: rows split by its heads, which tp must divide), "replicated", "absent" (not loaded)
+COLUMN, ROW, QKV, REPLICATED, ABSENT = "column", "row", "qkv", "replicated", "absent"
+ANY = "*"  # a table's rule for every name it does not list
+
+# vllm/model_executor/models/qwen2_vl.py Qwen2VisionTransformer: Qwen2VisionAttention.qkv a ColumnParallelLinear
+# over the heads (divide(num_heads, tp)), proj and fc2 RowParallelLinear, fc1 ColumnParallelLinear; the patch
+# Conv3dLayer and the LayerNorms whole; Qwen2VisionPatchMerger mlp.0 column, mlp.2 row
+QWEN2_VISION = {
+    "patch_embed.proj": REPLICATED, "blocks.N.norm1": REPLICATED, "blocks.N.norm2": REPLICATED,
+    "blocks.N.attn.qkv": QKV, "blocks.N.attn.proj": ROW, "blocks.N.mlp.fc1": COLUMN, "blocks.N.mlp.fc2": ROW,
+    "merger.ln_q": REPLICATED, "merger.mlp.0": COLUMN, "merger.mlp.2": ROW,
+}
+# models/qwen2_5_vl.py Qwen2_5_VisionTransformer: attn.qkv a QKVParallelLinear (the checkpoint's q, k, v stacked
+# into it: Qwen2.5-Omni's tower stores them apart), mlp.gate_proj/up_proj one MergedColumnParallelLinear,
+# down_proj and attn.proj RowParallelLinear, RMSNorms whole; Qwen2_5_VisionPatchMerger as Qwen2-VL's
+QWEN2_5_VISION = {
+    **{key: rule for key, rule in QWEN2_VISION.items() if ".mlp.fc" not in key},
+    "blocks.N.attn.q": QKV, "blocks.N.attn.k": QKV, "blocks.N.attn.v": QKV,
+    "blocks.N.mlp.gate_proj": COLUMN, "blocks.N.mlp.up_proj": COLUMN, "blocks.N.mlp.down_proj": ROW,
+}
+# models/qwen3_vl.py Qwen3_VisionTransformer: pos_embed an nn.Embedding (whole), blocks with
+# Qwen2_5_VisionAttention and Qwen3_VisionMLP (linear_fc1 column, linear_fc2 row), Qwen3_VisionPatchMerger for
+# merger and each deepstack_merger_list entry (norm whole, linear_fc1 column, linear_fc2 row)
+QWEN3_VISION = {
+    "patch_embed.proj": REPLICATED, "pos_embed": REPLICATED, "blocks.N.norm1": REPLICATED,
+    "blocks.N.norm2": REPLICATED, "blocks.N.attn.qkv": QKV, "blocks.N.attn.proj": ROW,
+    "blocks.N.mlp.linear_fc1": COLUMN, "blocks.N.mlp.linear_fc2": ROW,
+    "merger.norm": REPLICATED, "merger.linear_fc1": COLUMN, "merger.linear_fc2": ROW,
+    "deepstack_merger_list.N.norm": REPLICATED, "deepstack_merger_list.N.linear_fc1": COLUMN,
+    "deepstack_merger_list.N.linear_fc2": ROW,
+}
+_ENCODER_LAYER = {  # CLIPEncoderLayer (models/clip.py) and SiglipEncoderLayer (models/siglip.py) alike
+    "encoder.layers.N.self_attn.q_proj": QKV, "encoder.layers.N.self_attn.k_proj": QKV,
+    "encoder.layers.N.self_attn.v_proj": QKV, "encoder.layers.N.self_attn.out_proj": ROW,
+    "encoder.layers.N.mlp.fc1": COLUMN, "encoder.layers.N.mlp.fc2": ROW,
+    "encoder.layers.N.layer_norm1": REPLICATED, "encoder.layers.N.layer_norm2": REPLICATED,
+}
+# models/clip.py CLIPVisionTransformer: class_embedding an nn.Parameter, patch_embedding a Conv2dLayer,
+# position_embedding an nn.Embedding, pre_layrnorm/post_layernorm nn.LayerNorm: whole
+CLIP_VISION = {
+    "embeddings.class_embedding": REPLICATED, "embeddings.patch_embedding": REPLICATED,
+    "embeddings.position_embedding": REPLICATED, "pre_layrnorm": REPLICATED, "post_layernorm": REPLICATED,
+    **_ENCODER_LAYER,
+}
+# models/siglip.py SiglipVisionTransformer: built with use_head=False by SiglipVisionModel's default: the
+# pooling head is neither built nor loaded (its weights dropped by the mapper)
+SIGLIP_VISION = {
+    "embeddings.patch_embedding": REPLICATED, "embeddings.position_embedding": REPLICATED,
+    "post_layernorm": REPLICATED, "head.*": ABSENT, **_ENCODER_LAYER,
+}
+# models/pixtral.py PixtralHFVisionModel: patch_conv a Conv2dLayer, RMSNorms whole, PixtralHFAttention's q/k/v
+# one QKVParallelLinear and o_proj row, PixtralHFMLP gate/up one MergedColumnParallelLinear and down_proj row
+PIXTRAL_VISION = {
+    "patch_conv": REPLICATED, "ln_pre": REPLICATED, "transformer.layers.N.attention_norm": REPLICATED,
+    "transformer.layers.N.ffn_norm": REPLICATED, "transformer.layers.N.attention.q_proj": QKV,
+    "transformer.layers.N.attention.k_proj": QKV, "transformer.layers.N.attention.v_proj": QKV,
+    "transformer.layers.N.attention.o_proj": ROW, "transformer.layers.N.feed_forward.gate_proj": COLUMN,
+    "transformer.layers.N.feed_forward.up_proj": COLUMN, "transformer.layers.N.feed_forward.down_proj": ROW,
+}
+LLAVA_PROJECTOR = {"linear_1": COLUMN, "linear_2": ROW}  # models/llava.py LlavaMultiModalProjector
+# models/mistral3.py Mistral3MultiModalProjector: norm an RMSNorm, Mistral3PatchMerger.merging_layer an nn.Linear
+MISTRAL3_PROJECTOR = {"norm": REPLICATED, "patch_merger.merging_layer": REPLICATED, **LLAVA_PROJECTOR}
+# models/gemma3_mm.py Gemma3MultiModalProjector: mm_input_projection_weight an nn.Parameter, a GemmaRMSNorm
+GEMMA3_PROJECTOR = {"mm_input_projection_weight": REPLICATED, "mm_soft_emb_norm": REPLICATED}
+# a tower vLLM takes from transformers as it is (plain nn.Linear and nn.Conv1d): models/qwen2_5_omni_thinker.py
+# builds transformers' Qwen2_5OmniAudioEncoder
+TRANSFORMERS_MODULE = {ANY: REPLICATED}
+
+
+class Truncated(NamedTuple):
+    """A tower vLLM builds only up to its deepest feature layer (models/llava.py _get_num_hidden_layers,
+    init_vision_tower_for_llava; models/mistral3.py the same), dropping the layers past it and, where
+    ``post_norm`` is dropped, the post_layernorm (require_post_norm=False)."""
+    key: str  # the whole config's key
+    default: int  # its config class's default
+    layers: Mapping[str, str]  # vision_config model_type -> the path of its layers
+    source: str
+
+
+class WholeRules(NamedTuple):
+    """The vLLM class of a whole model_type and the table of each of its roles."""
+    roles: tuple[tuple[str, Any], ...]  # (role, table or {vision_config model_type: table})
+    source: str  # the vLLM file and class, as registry.py maps the architecture
+    left_out: tuple[str, ...] = ()  # module prefixes vLLM never loads
+    left_out_source: str = ""
+    truncated: Truncated | None = None
+
+
+_FEATURE_LAYERS = {"clip_vision_model": "encoder.layers.", "siglip_vision_model": "encoder.layers.",
+                   "pixtral": "transformer.layers."}
+_OMNI = ("vllm/model_executor/models/registry.py maps {arch} to {file} {cls}: the thinker alone; its "
+         "hf_to_vllm_mapper drops {dropped}")
+WHOLE: dict[str, WholeRules] = {
+    "qwen2_vl": WholeRules((("vision", QWEN2_VISION),), "models/qwen2_vl.py Qwen2VLForConditionalGeneration"),
+    "qwen2_5_vl": WholeRules((("vision", QWEN2_5_VISION),),
+                             "models/qwen2_5_vl.py Qwen2_5_VLForConditionalGeneration"),
+    "qwen3_vl": WholeRules((("vision", QWEN3_VISION),), "models/qwen3_vl.py Qwen3VLForConditionalGeneration"),
+    "qwen3_vl_moe": WholeRules((("vision", QWEN3_VISION),),
+                               "models/qwen3_vl_moe.py Qwen3VLMoeForConditionalGeneration (Qwen3_VisionTransformer)"),
+    "gemma3": WholeRules((("vision", {"siglip_vision_model": SIGLIP_VISION}), ("projector", GEMMA3_PROJECTOR)),
+                         "models/gemma3_mm.py Gemma3ForConditionalGeneration (SiglipVisionModel)"),
+    "llava": WholeRules((("vision", {"clip_vision_model": CLIP_VISION, "siglip_vision_model": SIGLIP_VISION,
+                                     "pixtral": PIXTRAL_VISION}), ("projector", LLAVA_PROJECTOR)),
+                        "models/llava.py LlavaForConditionalGeneration (init_vision_tower_for_llava)",
+                        truncated=Truncated("vision_feature_layer", -2, _FEATURE_LAYERS,
+                                            "models/llava.py init_vision_tower_for_llava: layers up to "
+                                            "vision_feature_layer, require_post_norm=False")),
+    "mistral3": WholeRules((("vision", {"pixtral": PIXTRAL_VISION}), ("projector", MISTRAL3_PROJECTOR)),
+                           "models/mistral3.py Mistral3ForConditionalGeneration (PixtralHFVisionModel)",
+                           truncated=Truncated("vision_feature_layer", -1, _FEATURE_LAYERS,
+                                               "models/mistral3.py init_vision_tower_for_mistral3: layers up to "
+                                               "vision_feature_layer")),
+    "qwen2_5_omni": WholeRules(
+        (("vision", QWEN2_5_VISION), ("audio", TRANSFORMERS_MODULE)),
+        "models/qwen2_5_omni_thinker.py Qwen2_5OmniThinkerForConditionalGeneration", ("talker.", "token2wav."),
+        _OMNI.format(arch="Qwen2_5OmniModel and Qwen2_5OmniForConditionalGeneration", file="qwen2_5_omni_thinker",
+                     cls="Qwen2_5OmniThinkerForConditionalGeneration", dropped="talker. and token2wav.")),
+    "qwen3_omni_moe": WholeRules(
+        (), "models/qwen3_omni_moe_thinker.py Qwen3OmniMoeThinkerForConditionalGeneration", ("talker.", "code2wav."),
+        _OMNI.format(arch="Qwen3OmniMoeForConditionalGeneration", file="qwen3_omni_moe_thinker",
+                     cls="Qwen3OmniMoeThinkerForConditionalGeneration", dropped="talker. and code2wav.")),
+}
+DECODER_OWN = frozenset({"embedding", "lm_head", "norm", "positions", "token_types"})  # the decoder's, not a tower's
+_INDEX = re.compile(r"\.\d+(?=\.)")
+
+
+class TowerRules:
+    """The rule of each tensor outside a whole model's decoder layers (None: the decoder's own, sharding.py's)."""
+
+    def __init__(self, arch: Any, unclassified: list[str]) -> None:
+        self.arch = arch
+        self.unclassified = unclassified
+        self.spec = WHOLE.get(arch.model_type)
+        made = vars(arch).get("_towers_from", (None,))[0]
+        keywords = getattr(made, "keywords", {})
+        self.config: Mapping[str, Any] = keywords.get("config") or {}
+        whole = keywords.get("whole")
+        self.tables: list[tuple[str, Mapping[str, str], str]] = []  # (prefix, table, vision_config model_type)
+        self.keep: tuple[str, int] | None = None  # (the layers' path, how many vLLM builds)
+        self.heads = {getattr(part, "prefix", None): getattr(part, "num_attention_heads", None)
+                      or getattr(part, "num_heads", None) for part in arch.towers.parts}
+        if self.spec is None or whole is None:
+            return
+        for role, table in self.spec.roles:
+            prefix = getattr(whole, f"{role}_prefix")
+            kind = ""
+            if role == "vision" and not isinstance(next(iter(table.values())), str):
+                kind = self._vision_kind(whole)
+                table = table.get(kind)
+            if table is not None:
+                self.tables.append((prefix, table, kind))
+        if self.spec.truncated is not None:
+            self._truncate(whole)
+
+    def _vision_kind(self, whole: Any) -> str:
+        given = self.config.get("vision_config") or {}
+        return whole.vision_kind or given.get("model_type", whole.vision_config.get("model_type", ""))
+
+    def _truncate(self, whole: Any) -> None:
+        truncated = self.spec.truncated
+        kind = self._vision_kind(whole)
+        part = next((p for p in self.arch.towers.parts if getattr(p, "prefix", None) == whole.vision_prefix), None)
+        depth = getattr(part, "num_hidden_layers", None)
+        if kind not in truncated.layers or not isinstance(depth, int):
+            return
+        value = self.config.get(truncated.key, truncated.default)
+        layers = value if isinstance(value, list) else [value]
+        if not layers or not all(type(index) is int and -depth <= index <= depth for index in layers):
+            raise ArchitectureError(truncated.key, f"must be a layer of the {depth}-layer vision tower (from -{depth} "
+                                    f"to {depth}) or a list of them, got {value!r}"[:200])
+        keep = max(index + depth + 1 if index < 0 else index for index in layers)  # vllm models/utils.py
+        self.keep = (whole.vision_prefix + truncated.layers[kind], keep)  # get_layer_index
+
+    def rule(self, t: Tensor) -> tuple[str, int | None] | None:
+        if self.spec is not None:
+            if t.name.startswith(self.spec.left_out):
+                return (ABSENT, None)
+            for prefix, table, kind in self.tables:
+                if t.name.startswith(prefix):
+                    return self._rule(t, prefix, table, kind)
+        if t.component in DECODER_OWN:
+            return None
+        self.unclassified.append(t.name)
+        return (REPLICATED, None)
+
+    def _rule(self, t: Tensor, prefix: str, table: Mapping[str, str], kind: str) -> tuple[str, int | None]:
+        if self.keep is not None and kind:
+            path, keep = self.keep
+            if t.name.startswith(path):
+                if int(t.name[len(path):].partition(".")[0]) >= keep:
+                    return (ABSENT, None)
+            elif t.name.startswith(prefix + "post_layernorm."):  # require_post_norm=False
+                return (ABSENT, None)
+        name = t.name[len(prefix):]
+        for suffix in (".weight", ".bias"):
+            if name.endswith(suffix):
+                name = name[: -len(suffix)]
+                break
+        key = _INDEX.sub(".N", name)
+        word = table.get(key) or next((rule for pattern, rule in table.items()
+                                       if pattern.endswith(".*") and key.startswith(pattern[:-1])), None)
+        word = word or table.get(ANY)
+        if word is None:
+            self.unclassified.append(t.name)
+            return (REPLICATED, None)
+        if word == ROW:
+            return (REPLICATED, None) if t.name.endswith(".bias") else ("row", len(t.shape) - 1)
+        if word == QKV:
+            return (TOWER_QKV, 0)
+        return (word, 0) if word == COLUMN else (word, None)
+
+    def never_loaded(self, name: str) -> bool:
+        """Whether ``name`` (a tensor's or a buffer's) is under a component vLLM never builds."""
+        return self.spec is not None and bool(self.spec.left_out) and name.startswith(self.spec.left_out)
+
+    def absent_label(self, name: str) -> str:
+        """What a tensor vLLM does not load is part of, for the report."""
+        if self.spec is not None and name.startswith(self.spec.left_out):
+            return name.split(".", 1)[0]
+        return "vision tower layers past vision_feature_layer and its post_layernorm"
+
+    def left_out_source(self, label: str) -> str:
+        if self.spec is not None and label in {p.rstrip(".") for p in self.spec.left_out}:
+            return self.spec.left_out_source
+        return f"vllm/model_executor/{self.spec.truncated.source}" if self.spec and self.spec.truncated else ""
+
+    def check(self, tp: int) -> None:
+        """vLLM's QKVParallelLinear refuses tower heads that tp does not divide (linear.py: divide())."""
+        for prefix, table, _ in self.tables:
+            heads = self.heads.get(prefix)
+            if tp > 1 and QKV in table.values() and isinstance(heads, int) and heads % tp:
+                raise OptionError("--tp", f"{tp} does not divide the {heads} attention heads of the tower at "
+                                          f"{prefix.rstrip('.')}; vLLM refuses it (linear.py QKVParallelLinear: "
+                                          "divide(); --mm-encoder-tp-mode data is not modelled)")
+
+
+TOWER_QKV = "tower_qkv"  # a tower's fused q, k, v: rows split by tp (its heads checked by TowerRules.check)
+
+
+def tower_rules(arch: Any, unclassified: list[str]) -> TowerRules | None:
+    """The tower rules of a whole multimodal ``arch``; None for a decoder alone (--text-only)."""
+    if arch is None or not getattr(arch, "towers", None):
+        return None
+    return TowerRules(arch, unclassified)
