@@ -88,6 +88,24 @@ LLAVA_PROJECTOR = {"linear_1": COLUMN, "linear_2": ROW}  # models/llava.py Llava
 MISTRAL3_PROJECTOR = {"norm": REPLICATED, "patch_merger.merging_layer": REPLICATED, **LLAVA_PROJECTOR}
 # models/gemma3_mm.py Gemma3MultiModalProjector: mm_input_projection_weight an nn.Parameter, a GemmaRMSNorm
 GEMMA3_PROJECTOR = {"mm_input_projection_weight": REPLICATED, "mm_soft_emb_norm": REPLICATED}
+# models/qwen3_omni_moe_thinker.py Qwen3Omni_VisionTransformer: Qwen2_5_VisionAttention, its own Qwen3_VisionMLP
+# (linear_fc1 column, linear_fc2 row) and Qwen3_VisionPatchMerger for merger and each merger_list entry (ln_q whole,
+# mlp.0 column, mlp.2 row); pos_embed an nn.Embedding
+QWEN3_OMNI_VISION = {
+    **{key: rule for key, rule in QWEN3_VISION.items() if not key.startswith(("merger.", "deepstack"))},
+    "merger.ln_q": REPLICATED, "merger.mlp.0": COLUMN, "merger.mlp.2": ROW,
+    "merger_list.N.ln_q": REPLICATED, "merger_list.N.mlp.0": COLUMN, "merger_list.N.mlp.2": ROW,
+}
+# models/qwen3_omni_moe_thinker.py Qwen3OmniMoeAudioEncoder: each layer's qkv_proj, out_proj, fc1 and fc2 split
+# only when tp divides encoder_attention_heads (disable_tp = heads % tp != 0: else whole, the "?" words); the
+# nn.Conv2d stem, conv_out, proj1 and proj2 (ReplicatedLinear) and the LayerNorms whole
+QWEN3_OMNI_AUDIO = {
+    "layers.N.self_attn.q_proj": QKV + "?", "layers.N.self_attn.k_proj": QKV + "?",
+    "layers.N.self_attn.v_proj": QKV + "?", "layers.N.self_attn.out_proj": ROW + "?",
+    "layers.N.fc1": COLUMN + "?", "layers.N.fc2": ROW + "?", "layers.N.self_attn_layer_norm": REPLICATED,
+    "layers.N.final_layer_norm": REPLICATED, "ln_post": REPLICATED, "conv2d1": REPLICATED, "conv2d2": REPLICATED,
+    "conv2d3": REPLICATED, "conv_out": REPLICATED, "proj1": REPLICATED, "proj2": REPLICATED,
+}
 # a tower vLLM takes from transformers as it is (plain nn.Linear and nn.Conv1d): models/qwen2_5_omni_thinker.py
 # builds transformers' Qwen2_5OmniAudioEncoder
 TRANSFORMERS_MODULE = {ANY: REPLICATED}
@@ -142,10 +160,11 @@ WHOLE: dict[str, WholeRules] = {
         _OMNI.format(arch="Qwen2_5OmniModel and Qwen2_5OmniForConditionalGeneration", file="qwen2_5_omni_thinker",
                      cls="Qwen2_5OmniThinkerForConditionalGeneration", dropped="talker. and token2wav.")),
     "qwen3_omni_moe": WholeRules(
-        (), "models/qwen3_omni_moe_thinker.py Qwen3OmniMoeThinkerForConditionalGeneration", ("talker.", "code2wav."),
+        (("vision", QWEN3_OMNI_VISION), ("audio", QWEN3_OMNI_AUDIO)), "models/qwen3_omni_moe_thinker.py Qwen3OmniMoeThinkerForConditionalGeneration", ("talker.", "code2wav."),
         _OMNI.format(arch="Qwen3OmniMoeForConditionalGeneration", file="qwen3_omni_moe_thinker",
                      cls="Qwen3OmniMoeThinkerForConditionalGeneration", dropped="talker. and code2wav.")),
 }
+_HEADS = ("num_attention_heads", "num_heads", "encoder_attention_heads")  # a tower part's field for its heads
 DECODER_OWN = frozenset({"embedding", "lm_head", "norm", "positions", "token_types"})  # the decoder's, not a tower's
 _INDEX = re.compile(r"\.\d+(?=\.)")
 
@@ -163,8 +182,11 @@ class TowerRules:
         whole = keywords.get("whole")
         self.tables: list[tuple[str, Mapping[str, str], str]] = []  # (prefix, table, vision_config model_type)
         self.keep: tuple[str, int] | None = None  # (the layers' path, how many vLLM builds)
-        self.heads = {getattr(part, "prefix", None): getattr(part, "num_attention_heads", None)
-                      or getattr(part, "num_heads", None) for part in arch.towers.parts}
+        self.tp = 1  # the plan's, set before its tensors are placed (a "?" rule splits only where it divides)
+        self.heads = {tower.prefix: next((getattr(tower, key) for key in _HEADS if hasattr(tower, key)), None)
+                      for part in arch.towers.parts
+                      for tower in (part, getattr(part, "inner", None), getattr(part, "sizes", None))
+                      if isinstance(getattr(tower, "prefix", None), str)}
         if self.spec is None or whole is None:
             return
         for role, table in self.spec.roles:
@@ -229,6 +251,9 @@ class TowerRules:
         if word is None:
             self.unclassified.append(t.name)
             return (REPLICATED, None)
+        if word.endswith("?"):  # split only where tp divides the tower's heads (else vLLM's disable_tp)
+            heads = self.heads.get(prefix)
+            word = word[:-1] if isinstance(heads, int) and heads % self.tp == 0 else REPLICATED
         if word == ROW:
             return (REPLICATED, None) if t.name.endswith(".bias") else ("row", len(t.shape) - 1)
         if word == QKV:
@@ -254,7 +279,7 @@ class TowerRules:
         """vLLM's QKVParallelLinear refuses tower heads that tp does not divide (linear.py: divide())."""
         for prefix, table, _ in self.tables:
             heads = self.heads.get(prefix)
-            if tp > 1 and QKV in table.values() and isinstance(heads, int) and heads % tp:
+            if tp > 1 and QKV in table.values() and isinstance(heads, int) and heads % tp:  # ("qkv?" falls back)
                 raise OptionError("--tp", f"{tp} does not divide the {heads} attention heads of the tower at "
                                           f"{prefix.rstrip('.')}; vLLM refuses it (linear.py QKVParallelLinear: "
                                           "divide(); --mm-encoder-tp-mode data is not modelled)")
