@@ -106,6 +106,17 @@ QWEN3_OMNI_AUDIO = {
     "layers.N.final_layer_norm": REPLICATED, "ln_post": REPLICATED, "conv2d1": REPLICATED, "conv2d2": REPLICATED,
     "conv2d3": REPLICATED, "conv_out": REPLICATED, "proj1": REPLICATED, "proj2": REPLICATED,
 }
+# lfm2_siglip2.py Siglip2VisionTransformer (Siglip2Model, every layer and post_layernorm built): patch_embedding a
+# ReplicatedLinear, position_embedding an nn.Embedding, the encoder layers as SigLIP's
+SIGLIP2_VISION = {"embeddings.patch_embedding": REPLICATED, "embeddings.position_embedding": REPLICATED,
+                  "post_layernorm": REPLICATED, **_ENCODER_LAYER}
+# lfm2_vl.py Lfm2VLMultiModalProjector: layer_norm an nn.LayerNorm, linear_1 and linear_2 ReplicatedLinear
+LFM2_VL_PROJECTOR = {"layer_norm": REPLICATED, "linear_1": REPLICATED, "linear_2": REPLICATED}
+# idefics2_vision_model.py Idefics2VisionTransformer (idefics3.py imports it as Idefics3VisionTransformer,
+# require_post_norm=True): patch_embedding a Conv2dLayer, position_embedding an nn.Embedding, SigLIP's layers
+IDEFICS2_VISION = {"embeddings.patch_embedding": REPLICATED, "embeddings.position_embedding": REPLICATED,
+                   "post_layernorm": REPLICATED, **_ENCODER_LAYER}
+IDEFICS3_CONNECTOR = {"modality_projection.proj": REPLICATED}  # idefics3.py Idefics3SimpleMLP: a ReplicatedLinear
 # a tower vLLM takes from transformers as it is (plain nn.Linear and nn.Conv1d): models/qwen2_5_omni_thinker.py
 # builds transformers' Qwen2_5OmniAudioEncoder
 TRANSFORMERS_MODULE = {ANY: REPLICATED}
@@ -123,7 +134,8 @@ class Truncated(NamedTuple):
 
 class WholeRules(NamedTuple):
     """The vLLM class of a whole model_type and the table of each of its roles."""
-    roles: tuple[tuple[str, Any], ...]  # (role, table or {vision_config model_type: table})
+    # (role: vision, projector, audio, its Whole's prefix, or a module prefix; table or {vision_config model_type: table})
+    roles: tuple[tuple[str, Any], ...]
     source: str  # the vLLM file and class, as registry.py maps the architecture
     left_out: tuple[str, ...] = ()  # module prefixes vLLM never loads
     left_out_source: str = ""
@@ -158,6 +170,10 @@ WHOLE: dict[str, WholeRules] = {
                            truncated=Truncated("vision_feature_layer", -1, _FEATURE_LAYERS,
                                                "models/mistral3.py init_vision_tower_for_mistral3: layers up to "
                                                "vision_feature_layer")),
+    "lfm2_vl": WholeRules((("vision", {"siglip2_vision_model": SIGLIP2_VISION}), ("projector", LFM2_VL_PROJECTOR)),
+                          "models/lfm2_vl.py Lfm2VLForConditionalGeneration (Siglip2Model)"),
+    "idefics3": WholeRules((("vision", IDEFICS2_VISION), ("model.connector.", IDEFICS3_CONNECTOR)),
+                           "models/idefics3.py Idefics3ForConditionalGeneration (Idefics2VisionTransformer)"),
     "qwen2_5_omni": WholeRules(
         (("vision", QWEN2_5_VISION), ("audio", TRANSFORMERS_MODULE)),
         "models/qwen2_5_omni_thinker.py Qwen2_5OmniThinkerForConditionalGeneration", ("talker.", "token2wav."),
@@ -194,7 +210,7 @@ class TowerRules:
         if self.spec is None or whole is None:
             return
         for role, table in self.spec.roles:
-            prefix = getattr(whole, f"{role}_prefix")
+            prefix = role if role.endswith(".") else getattr(whole, f"{role}_prefix")  # a role, or a prefix
             kind = ""
             if role == "vision" and not isinstance(next(iter(table.values())), str):
                 kind = self._vision_kind(whole)
@@ -224,14 +240,14 @@ class TowerRules:
         self.keep = (whole.vision_prefix + truncated.layers[kind], keep)  # get_layer_index
 
     def rule(self, t: Tensor) -> tuple[str, int | None] | None:
+        if t.component in DECODER_OWN:
+            return None
         if self.spec is not None:
             if t.name.startswith(self.spec.left_out):
                 return (ABSENT, None)
             for prefix, table, kind in self.tables:
                 if t.name.startswith(prefix):
                     return self._rule(t, prefix, table, kind)
-        if t.component in DECODER_OWN:
-            return None
         self.unclassified.append(t.name)
         return (REPLICATED, None)
 
