@@ -125,7 +125,8 @@ def test_llava_clip_tower_and_projector_split(llava, tp):
 @pytest.mark.parametrize(("name", "tp"), [("Qwen2.5-VL-7B-Instruct", 2), ("gemma-3-4b-it", 4),
                                           ("llava-1.5-7b-hf", 2), ("Qwen3-VL-8B-Instruct", 4), ("Qwen3.5-9B", 2),
                                           ("Mistral-Small-3.1-24B-Instruct-2503", 4), ("LFM2.5-VL-1.6B", 2),
-                                          ("granite-docling-258M", 1)])
+                                          ("granite-docling-258M", 1), ("blip2-opt-2.7b", 4),
+                                          ("gemma-4-31B-it", 2)])
 def test_devices_hold_the_model_plus_what_is_replicated_less_what_is_not_loaded(name, tp):
     plan = fit_plan(name, gpu_memory=H100, tp=tp, context=4096, suggest=False)
     held = sum(d.weights_bytes for d in plan.devices)
@@ -190,10 +191,11 @@ def test_omni_talker_and_token2wav_not_loaded(tmp_path, capsys):
 
 
 def test_a_tower_with_no_rule_is_listed(capsys):
-    plan = fit_plan("blip2-opt-2.7b", gpu="h100", tp=2, context=2048, suggest=False)
-    assert plan.unclassified and "vision_model.embeddings.patch_embedding.weight" in plan.unclassified
-    assert not any(name.startswith("language_model.") for name in plan.unclassified)
-    main(["fit", "blip2-opt-2.7b", "--gpu", "h100", "--tp", "2", "--context", "2048"])
+    # EXAONE 4.5's tower: a grouped-query QKVParallelLinear (exaone4_5.py EXAONE4_5_VisionAttention), not modelled
+    plan = fit_plan("EXAONE-4.5-33B", gpu="h100", tp=2, context=2048, suggest=False)
+    assert plan.unclassified and "model.visual.patch_embed.proj.weight" in plan.unclassified
+    assert not any(name.startswith("model.language_model.") for name in plan.unclassified)
+    main(["fit", "EXAONE-4.5-33B", "--gpu", "h100", "--tp", "2", "--context", "2048"])
     assert f"{len(plan.unclassified)} tensors with no sharding rule are held whole" in capsys.readouterr().out
 
 

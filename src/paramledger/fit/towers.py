@@ -117,8 +117,31 @@ LFM2_VL_PROJECTOR = {"layer_norm": REPLICATED, "linear_1": REPLICATED, "linear_2
 IDEFICS2_VISION = {"embeddings.patch_embedding": REPLICATED, "embeddings.position_embedding": REPLICATED,
                    "post_layernorm": REPLICATED, **_ENCODER_LAYER}
 IDEFICS3_CONNECTOR = {"modality_projection.proj": REPLICATED}  # idefics3.py Idefics3SimpleMLP: a ReplicatedLinear
-# a tower vLLM takes from transformers as it is (plain nn.Linear and nn.Conv1d): models/qwen2_5_omni_thinker.py
-# builds transformers' Qwen2_5OmniAudioEncoder
+# kimi_k25_vit.py MoonViT3dPretrainedModel: each MoonViTEncoderLayer (l. 369) splits only when tp divides its heads
+# (is_vit_use_data_parallel(num_heads), l. 388: else whole, the "?" rules): wqkv a QKVParallelLinear (transformers'
+# q/k/v_proj), wo row (attn.proj), MLP2 fc0 column and fc1 row (transformers' mlp.fc1 and fc2); the Conv2dLayer
+# patch embedding, the nn.Parameter position table and the LayerNorms whole
+MOONVIT = {
+    "patch_embed.proj": REPLICATED, "patch_embed.pos_emb.position_embeddings": REPLICATED,
+    "layers.N.norm1": REPLICATED, "layers.N.norm2": REPLICATED, "final_layernorm": REPLICATED,
+    "layers.N.attn.q_proj": QKV + "?", "layers.N.attn.k_proj": QKV + "?", "layers.N.attn.v_proj": QKV + "?",
+    "layers.N.attn.proj": ROW + "?", "layers.N.mlp.fc1": COLUMN + "?", "layers.N.mlp.fc2": ROW + "?",
+}
+# kimi_k25_vit.py KimiK25MultiModalProjector: pre_norm an nn.LayerNorm, linear_1 and linear_2 (the checkpoint's
+# proj.0 and proj.2; transformers' in_proj and out_proj) ReplicatedLinear
+KIMI_K25_PROJECTOR = {"pre_norm": REPLICATED, "in_proj": REPLICATED, "out_proj": REPLICATED}
+# blip.py BlipVisionModel (blip2.py:532, every layer and post_layernorm built): class_embedding and
+# position_embedding nn.Parameter, patch_embedding a Conv2dLayer, LayerNorms whole; BlipAttention qkv a
+# QKVParallelLinear, projection row; BlipMLP fc1 column, fc2 row
+BLIP_VISION = {
+    "embeddings.class_embedding": REPLICATED, "embeddings.position_embedding": REPLICATED,
+    "embeddings.patch_embedding": REPLICATED, "post_layernorm": REPLICATED,
+    "encoder.layers.N.self_attn.qkv": QKV, "encoder.layers.N.self_attn.projection": ROW,
+    "encoder.layers.N.mlp.fc1": COLUMN, "encoder.layers.N.mlp.fc2": ROW,
+    "encoder.layers.N.layer_norm1": REPLICATED, "encoder.layers.N.layer_norm2": REPLICATED,
+}
+# a tower vLLM takes from transformers as it is (plain nn.Linear and nn.Conv1d, or nn.Linear made ReplicatedLinear):
+# models/qwen2_5_omni_thinker.py builds transformers' Qwen2_5OmniAudioEncoder
 TRANSFORMERS_MODULE = {ANY: REPLICATED}
 
 
@@ -174,6 +197,18 @@ WHOLE: dict[str, WholeRules] = {
                           "models/lfm2_vl.py Lfm2VLForConditionalGeneration (Siglip2Model)"),
     "idefics3": WholeRules((("vision", IDEFICS2_VISION), ("model.connector.", IDEFICS3_CONNECTOR)),
                            "models/idefics3.py Idefics3ForConditionalGeneration (Idefics2VisionTransformer)"),
+    # gemma4_mm.py: transformers' own towers (AutoModel.from_config) whose nn.Linear recursive_replace_linear turns
+    # into "replicate" layers, and Gemma4MultimodalEmbedder's ReplicatedLinear and RMSNorm: all whole
+    "gemma4": WholeRules((("vision", TRANSFORMERS_MODULE), ("audio", TRANSFORMERS_MODULE),
+                          ("model.embed_vision.", TRANSFORMERS_MODULE), ("model.embed_audio.", TRANSFORMERS_MODULE)),
+                         "models/gemma4_mm.py Gemma4ForConditionalGeneration"),
+    "kimi_k25": WholeRules((("vision", MOONVIT), ("projector", KIMI_K25_PROJECTOR)),
+                           "models/kimi_k25.py KimiK25ForConditionalGeneration (MoonViT3dPretrainedModel)"),
+    # blip2.py: Blip2QFormerModel is plain nn.Linear and nn.LayerNorm (l. 79-398), query_tokens an nn.Parameter,
+    # language_projection an nn.Linear (l. 533-544): whole
+    "blip-2": WholeRules((("vision", BLIP_VISION), ("qformer.", TRANSFORMERS_MODULE),
+                          ("query_tokens", TRANSFORMERS_MODULE), ("language_projection.", TRANSFORMERS_MODULE)),
+                         "models/blip2.py Blip2ForConditionalGeneration (BlipVisionModel)"),
     "qwen2_5_omni": WholeRules(
         (("vision", QWEN2_5_VISION), ("audio", TRANSFORMERS_MODULE)),
         "models/qwen2_5_omni_thinker.py Qwen2_5OmniThinkerForConditionalGeneration", ("talker.", "token2wav."),
@@ -184,6 +219,7 @@ WHOLE: dict[str, WholeRules] = {
         _OMNI.format(arch="Qwen3OmniMoeForConditionalGeneration", file="qwen3_omni_moe_thinker",
                      cls="Qwen3OmniMoeThinkerForConditionalGeneration", dropped="talker. and code2wav.")),
 }
+_ROLES = ("vision", "projector", "audio")  # each read from the family's Whole: vision_prefix, ...
 _HEADS = ("num_attention_heads", "num_heads", "encoder_attention_heads")  # a tower part's field for its heads
 DECODER_OWN = frozenset({"embedding", "lm_head", "norm", "positions", "token_types"})  # the decoder's, not a tower's
 _INDEX = re.compile(r"\.\d+(?=\.)")
@@ -210,7 +246,7 @@ class TowerRules:
         if self.spec is None or whole is None:
             return
         for role, table in self.spec.roles:
-            prefix = role if role.endswith(".") else getattr(whole, f"{role}_prefix")  # a role, or a prefix
+            prefix = getattr(whole, f"{role}_prefix") if role in _ROLES else role  # a role, or a module path
             kind = ""
             if role == "vision" and not isinstance(next(iter(table.values())), str):
                 kind = self._vision_kind(whole)
