@@ -126,9 +126,12 @@ def test_llava_clip_tower_and_projector_split(llava, tp):
                                           ("llava-1.5-7b-hf", 2), ("Qwen3-VL-8B-Instruct", 4), ("Qwen3.5-9B", 2),
                                           ("Mistral-Small-3.1-24B-Instruct-2503", 4), ("LFM2.5-VL-1.6B", 2),
                                           ("granite-docling-258M", 1), ("blip2-opt-2.7b", 4),
-                                          ("gemma-4-31B-it", 2)])
+                                          ("gemma-4-31B-it", 2), ({"model_type": "llava_next"}, 2),
+                                          ({"model_type": "llava_onevision"}, 2), ({"model_type": "paligemma"}, 2),
+                                          ({"model_type": "idefics3"}, 2), ({"model_type": "qwen2_vl"}, 2)])
 def test_devices_hold_the_model_plus_what_is_replicated_less_what_is_not_loaded(name, tp):
-    plan = fit_plan(name, gpu_memory=H100, tp=tp, context=4096, suggest=False)
+    source = paramledger.inventory(name) if isinstance(name, dict) else name
+    plan = fit_plan(source, gpu_memory=H100, tp=tp, context=2048, suggest=False)
     held = sum(d.weights_bytes for d in plan.devices)
     left = sum(size for _, size, _ in plan.not_loaded)
     assert held == plan.weights_bytes + sum(plan.weights_extra.values()) - left

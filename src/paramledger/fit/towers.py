@@ -147,8 +147,8 @@ TRANSFORMERS_MODULE = {ANY: REPLICATED}
 
 class Truncated(NamedTuple):
     """A tower vLLM builds only up to its deepest feature layer (models/llava.py _get_num_hidden_layers,
-    init_vision_tower_for_llava; models/mistral3.py the same), dropping the layers past it and, where
-    ``post_norm`` is dropped, the post_layernorm (require_post_norm=False)."""
+    init_vision_tower_for_llava; llava_next.py, llava_onevision.py and mistral3.py the same), dropping the layers
+    past it and the post_layernorm (each passes require_post_norm=False)."""
     key: str  # the whole config's key
     default: int  # its config class's default
     layers: Mapping[str, str]  # vision_config model_type -> the path of its layers
@@ -167,6 +167,7 @@ class WholeRules(NamedTuple):
 
 _FEATURE_LAYERS = {"clip_vision_model": "encoder.layers.", "siglip_vision_model": "encoder.layers.",
                    "pixtral": "transformer.layers."}
+_LLAVA_TOWERS = {"clip_vision_model": CLIP_VISION, "siglip_vision_model": SIGLIP_VISION, "pixtral": PIXTRAL_VISION}
 _OMNI = ("vllm/model_executor/models/registry.py maps {arch} to {file} {cls}: the thinker alone; its "
          "hf_to_vllm_mapper drops {dropped}")
 WHOLE: dict[str, WholeRules] = {
@@ -182,12 +183,28 @@ WHOLE: dict[str, WholeRules] = {
                               "models/qwen3_5.py Qwen3_5MoeForConditionalGeneration (Qwen3_VisionTransformer)"),
     "gemma3": WholeRules((("vision", {"siglip_vision_model": SIGLIP_VISION}), ("projector", GEMMA3_PROJECTOR)),
                          "models/gemma3_mm.py Gemma3ForConditionalGeneration (SiglipVisionModel)"),
-    "llava": WholeRules((("vision", {"clip_vision_model": CLIP_VISION, "siglip_vision_model": SIGLIP_VISION,
-                                     "pixtral": PIXTRAL_VISION}), ("projector", LLAVA_PROJECTOR)),
+    "llava": WholeRules((("vision", _LLAVA_TOWERS), ("projector", LLAVA_PROJECTOR)),
                         "models/llava.py LlavaForConditionalGeneration (init_vision_tower_for_llava)",
                         truncated=Truncated("vision_feature_layer", -2, _FEATURE_LAYERS,
                                             "models/llava.py init_vision_tower_for_llava: layers up to "
                                             "vision_feature_layer, require_post_norm=False")),
+    "llava_next": WholeRules((("vision", _LLAVA_TOWERS), ("model.multi_modal_projector.", LLAVA_PROJECTOR),
+                              ("model.image_newline", TRANSFORMERS_MODULE)),
+                             "models/llava_next.py LlavaNextForConditionalGeneration (init_vision_tower_for_llava; "
+                             "image_newline an nn.Parameter)",
+                             truncated=Truncated("vision_feature_layer", -2, _FEATURE_LAYERS,
+                                                 "models/llava_next.py: init_vision_tower_for_llava, layers up to "
+                                                 "vision_feature_layer, require_post_norm=False")),
+    # its projector two plain nn.Linear (LlavaOnevisionMultiModalProjector): whole
+    "llava_onevision": WholeRules((("vision", _LLAVA_TOWERS), ("model.multi_modal_projector.", TRANSFORMERS_MODULE),
+                                   ("model.image_newline", TRANSFORMERS_MODULE)),
+                                  "models/llava_onevision.py LlavaOnevisionForConditionalGeneration",
+                                  truncated=Truncated("vision_feature_layer", -1, _FEATURE_LAYERS,
+                                                      "models/llava_onevision.py: init_vision_tower_for_llava, layers "
+                                                      "up to vision_feature_layer, require_post_norm=False")),
+    # SiglipVisionModel at its defaults (every layer, no head) and PaliGemmaMultiModalProjector's nn.Linear: whole
+    "paligemma": WholeRules((("vision", {"siglip_vision_model": SIGLIP_VISION}), ("projector", TRANSFORMERS_MODULE)),
+                            "models/paligemma.py PaliGemmaForConditionalGeneration (SiglipVisionModel)"),
     "mistral3": WholeRules((("vision", {"pixtral": PIXTRAL_VISION}), ("projector", MISTRAL3_PROJECTOR)),
                            "models/mistral3.py Mistral3ForConditionalGeneration (PixtralHFVisionModel)",
                            truncated=Truncated("vision_feature_layer", -1, _FEATURE_LAYERS,
