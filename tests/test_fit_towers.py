@@ -217,3 +217,11 @@ def test_bad_input_one_line_exit_2(tmp_path, capsys, config, argv, message):
     code = main(["fit", _config(tmp_path, config), "--gpu", "h100", "--context", "4096", *argv])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and re.search(message, err), err
+
+
+@pytest.mark.parametrize(("name", "said"), [("Llama-3.2-90B-Vision-Instruct", "MllamaForConditionalGeneration"),
+                                            ("Bamba-9B", "BambaForCausalLM"), ("Llama-3.1-8B", None)])
+def test_an_architecture_vllm_no_longer_runs_is_said(name, said):
+    notes = fit_plan(name, gpu="h100", tp=2, context=2048, suggest=False).notes
+    retired = [note for note in notes if "_PREVIOUSLY_SUPPORTED_MODELS" in note]
+    assert (retired == []) if said is None else (len(retired) == 1 and f"refuses {said}" in retired[0])

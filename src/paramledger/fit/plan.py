@@ -17,6 +17,7 @@ from .catalog import GPU, GPUS, get_gpu
 from .overhead import (CUDA_CONTEXT, CUDA_GRAPHS, GPU_MEMORY_UTILIZATION, NON_TORCH, Overhead, activation_bytes,
                        default_max_batched_tokens, default_max_num_seqs)
 from .towers import ABSENT
+from .vllm_registry import retired_note
 from ._rows import count_of as _count, per_tensor as _per_tensor, placed_tensors
 from .sharding import EXPERT_OWN, Parallel, Rules, check_parallel, pipeline_stages, shard_shape
 
@@ -325,7 +326,7 @@ def _inference_plan(setup: _Setup, config: _Config, suggest: bool) -> FitPlan:
     max_context, limit = _max_context(setup, config, kv_dtype)
     max_batch = _max_batch(setup, config, kv_dtype, context)
     _, extra, left = setup.device_weights(config.dtype, config.keep, config.parallel)
-    notes = []
+    notes = [note] if (note := retired_note(arch)) else []
     if context > arch.max_position_embeddings:
         notes.append(f"--context {context:,} is beyond max_position_embeddings {arch.max_position_embeddings:,}: "
                      "vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1")
