@@ -126,7 +126,7 @@ def test_llava_clip_tower_and_projector_split(llava, tp):
                                           ("llava-1.5-7b-hf", 2), ("Qwen3-VL-8B-Instruct", 4), ("Qwen3.5-9B", 2),
                                           ("Mistral-Small-3.1-24B-Instruct-2503", 4), ("LFM2.5-VL-1.6B", 2),
                                           ("granite-docling-258M", 1), ("blip2-opt-2.7b", 4),
-                                          ("gemma-4-31B-it", 2), ({"model_type": "llava_next"}, 2),
+                                          ("gemma-4-31B-it", 2), ("EXAONE-4.5-33B", 8), ({"model_type": "llava_next"}, 2),
                                           ({"model_type": "llava_onevision"}, 2), ({"model_type": "paligemma"}, 2),
                                           ({"model_type": "idefics3"}, 2), ({"model_type": "qwen2_vl"}, 2)])
 def test_devices_hold_the_model_plus_what_is_replicated_less_what_is_not_loaded(name, tp):
@@ -194,11 +194,12 @@ def test_omni_talker_and_token2wav_not_loaded(tmp_path, capsys):
 
 
 def test_a_tower_with_no_rule_is_listed(capsys):
-    # EXAONE 4.5's tower: a grouped-query QKVParallelLinear (exaone4_5.py EXAONE4_5_VisionAttention), not modelled
-    plan = fit_plan("EXAONE-4.5-33B", gpu="h100", tp=2, context=2048, suggest=False)
-    assert plan.unclassified and "model.visual.patch_embed.proj.weight" in plan.unclassified
+    # Voxtral's Whisper encoder: vLLM builds its layers with make_layers (by pipeline stage) and its position table in
+    # float32 (whisper.py), neither of which a per-tensor rule says: listed, whole on every device
+    plan = fit_plan("Voxtral-Mini-3B-2507", gpu="h100", tp=2, context=2048, suggest=False)
+    assert plan.unclassified and "model.audio_tower.conv1.weight" in plan.unclassified
     assert not any(name.startswith("model.language_model.") for name in plan.unclassified)
-    main(["fit", "EXAONE-4.5-33B", "--gpu", "h100", "--tp", "2", "--context", "2048"])
+    main(["fit", "Voxtral-Mini-3B-2507", "--gpu", "h100", "--tp", "2", "--context", "2048"])
     assert f"{len(plan.unclassified)} tensors with no sharding rule are held whole" in capsys.readouterr().out
 
 
@@ -225,3 +226,18 @@ def test_an_architecture_vllm_no_longer_runs_is_said(name, said):
     notes = fit_plan(name, gpu="h100", tp=2, context=2048, suggest=False).notes
     retired = [note for note in notes if "_PREVIOUSLY_SUPPORTED_MODELS" in note]
     assert (retired == []) if said is None else (len(retired) == 1 and f"refuses {said}" in retired[0])
+
+
+def test_exaone4_5_grouped_tower_qkv_replicates_its_kv_heads_past_tp():
+    from paramledger import families
+
+    inv = paramledger.inventory({"model_type": "exaone4_5", "vision_config": {"num_key_value_heads": 2}})
+    rules = Rules(inv, families.naming_of(inv.architecture))
+    rules.towers.tp = 4
+    t = inv["model.visual.blocks.0.attn.qkv.weight"]  # 16 heads + 2 × 2 KV heads, of 224 rows each
+    assert t.shape == (4480, 3584)
+    # EXAONE4_5_VisionAttention: 16 / 4 query heads and max(1, 2 // 4) = 1 KV head each of k and v on every rank
+    assert shard_shape(t, rules.rule(t), inv.architecture, Parallel(4), 0) == (224 * (4 + 2), 3584)
+    plan = fit_plan(inv, gpu="h100", tp=4, context=2048, suggest=False)
+    held = sum(d.weights_bytes for d in plan.devices)
+    assert held == plan.weights_bytes + sum(plan.weights_extra.values()) and plan.unclassified == ()

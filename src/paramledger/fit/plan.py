@@ -16,7 +16,7 @@ from .cache import DEFAULT_BLOCK_SIZE, StageCache, stage_caches
 from .catalog import GPU, GPUS, get_gpu
 from .overhead import (CUDA_CONTEXT, CUDA_GRAPHS, GPU_MEMORY_UTILIZATION, NON_TORCH, Overhead, activation_bytes,
                        default_max_batched_tokens, default_max_num_seqs)
-from .towers import ABSENT
+from .towers import ABSENT, TOWER_ROWS
 from .vllm_registry import retired_note
 from ._rows import count_of as _count, per_tensor as _per_tensor, placed_tensors
 from .sharding import EXPERT_OWN, Parallel, Rules, check_parallel, pipeline_stages, shard_shape
@@ -180,7 +180,7 @@ def _device_weights(setup: _Setup, priced: Any, parallel: Parallel,
         beyond = (sum(sizes) - tb.bytes) * (1 if copy else sum(times for _, times in where))
         if rule[0] == "replicated" or rule == (EXPERT_OWN, None) and not parallel.expert_parallel:  # (its fc2 bias)
             extra["replicated tensors"] += beyond
-        elif rule[0] in ("kv", "qkv"):
+        elif rule[0] in ("kv", "qkv", TOWER_ROWS):
             extra["replicated KV heads"] += beyond
         elif rule[0] == "vocab":
             extra["vocabulary padding"] += beyond

@@ -39,7 +39,7 @@ from .._exceptions import OptionError
 from ..architecture import Architecture
 from ..inventory import Inventory, Tensor
 from ..naming import Naming
-from .towers import TOWER_QKV, tower_rules
+from .towers import TOWER_QKV, TOWER_ROWS, tower_rules
 
 VOCAB_PADDING = 64  # vllm/model_executor/layers/vocab_parallel_embedding.py DEFAULT_VOCAB_PADDING_SIZE
 
@@ -241,6 +241,8 @@ def shard_shape(t: Tensor, rule: tuple[str, int | None], arch: Architecture, par
         return t.shape
     if kind == "vocab":
         shape[0] = _divide(pad_vocab_size(shape[0]), tp, f"the padded rows of {t.name}")
+    elif kind == TOWER_ROWS:  # a grouped tower qkv: towers.py worked out its rows at this tp
+        shape[0] = dim
     elif kind in ("column", "row", "q", TOWER_QKV):
         shape[dim] = _divide(shape[dim], tp, f"dim {dim} of {t.name} {t.shape}")
     elif kind == "kv":

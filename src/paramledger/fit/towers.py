@@ -26,6 +26,7 @@ from ..inventory import Tensor
 # rule words: "column" (output rows split by tp), "row" (input columns split, its bias whole), "qkv" (a
 # QKVParallelLinear of a tower: rows split by its heads, which tp must divide), "replicated", "absent" (not loaded)
 COLUMN, ROW, QKV, REPLICATED, ABSENT = "column", "row", "qkv", "replicated", "absent"
+GQA = "gqa"  # a tower's QKVParallelLinear with fewer KV heads: its KV rows replicated past tp = KV heads
 ANY = "*"  # a table's rule for every name it does not list
 
 # vllm/model_executor/models/qwen2_vl.py Qwen2VisionTransformer: Qwen2VisionAttention.qkv a ColumnParallelLinear
@@ -226,6 +227,11 @@ WHOLE: dict[str, WholeRules] = {
     "blip-2": WholeRules((("vision", BLIP_VISION), ("qformer.", TRANSFORMERS_MODULE),
                           ("query_tokens", TRANSFORMERS_MODULE), ("language_projection.", TRANSFORMERS_MODULE)),
                          "models/blip2.py Blip2ForConditionalGeneration (BlipVisionModel)"),
+    # exaone4_5.py EXAONE4_5_VisionTransformer (a Qwen2_5_VisionTransformer): EXAONE4_5_VisionAttention's qkv a
+    # QKVParallelLinear with num_key_value_heads (l. 104), proj row; Exaone4GatedMLP (exaone4.py) gate/up column,
+    # down row; RMSNorms, the Conv3d patch embedding whole; the merger Qwen2.5-VL's
+    "exaone4_5": WholeRules((("vision", {**QWEN2_5_VISION, "blocks.N.attn.qkv": GQA}),),
+                            "models/exaone4_5.py Exaone4_5_ForConditionalGeneration (EXAONE4_5_VisionTransformer)"),
     "qwen2_5_omni": WholeRules(
         (("vision", QWEN2_5_VISION), ("audio", TRANSFORMERS_MODULE)),
         "models/qwen2_5_omni_thinker.py Qwen2_5OmniThinkerForConditionalGeneration", ("talker.", "token2wav."),
@@ -256,10 +262,14 @@ class TowerRules:
         self.tables: list[tuple[str, Mapping[str, str], str]] = []  # (prefix, table, vision_config model_type)
         self.keep: tuple[str, int] | None = None  # (the layers' path, how many vLLM builds)
         self.tp = 1  # the plan's, set before its tensors are placed (a "?" rule splits only where it divides)
-        self.heads = {tower.prefix: next((getattr(tower, key) for key in _HEADS if hasattr(tower, key)), None)
-                      for part in arch.towers.parts
-                      for tower in (part, getattr(part, "inner", None), getattr(part, "sizes", None))
-                      if isinstance(getattr(tower, "prefix", None), str)}
+        self.heads: dict[str, Any] = {}  # a tower's prefix -> its attention heads
+        self.kv_heads: dict[str, Any] = {}  # -> its KV heads, where fewer (EXAONE 4.5's GroupedTower)
+        for part in arch.towers.parts:
+            for tower in (part, *(getattr(part, key, None) for key in ("inner", "sizes", "tower"))):
+                if isinstance(getattr(tower, "prefix", None), str):
+                    self.heads[tower.prefix] = next((getattr(tower, key) for key in _HEADS if hasattr(tower, key)),
+                                                    None)
+                    self.kv_heads[tower.prefix] = getattr(part, "kv_heads", None)
         if self.spec is None or whole is None:
             return
         for role, table in self.spec.roles:
@@ -331,6 +341,13 @@ class TowerRules:
             return (REPLICATED, None) if t.name.endswith(".bias") else ("row", len(t.shape) - 1)
         if word == QKV:
             return (TOWER_QKV, 0)
+        if word == GQA:  # QKVParallelLinear: heads // tp query heads, max(1, kv // tp) KV heads on each rank
+            heads, kv_heads = self.heads.get(prefix), self.kv_heads.get(prefix)
+            if not isinstance(heads, int) or not isinstance(kv_heads, int) or t.shape[0] % (heads + 2 * kv_heads):
+                self.unclassified.append(t.name)
+                return (REPLICATED, None)
+            per_head = t.shape[0] // (heads + 2 * kv_heads)
+            return (TOWER_ROWS, per_head * (heads // self.tp + 2 * max(1, kv_heads // self.tp)))
         return (word, 0) if word == COLUMN else (word, None)
 
     def never_loaded(self, name: str) -> bool:
@@ -352,13 +369,20 @@ class TowerRules:
         """vLLM's QKVParallelLinear refuses tower heads that tp does not divide (linear.py: divide())."""
         for prefix, table, _ in self.tables:
             heads = self.heads.get(prefix)
-            if tp > 1 and QKV in table.values() and isinstance(heads, int) and heads % tp:  # ("qkv?" falls back)
+            kv_heads = self.kv_heads.get(prefix)
+            if tp > 1 and isinstance(kv_heads, int) and GQA in table.values() and (
+                    tp % kv_heads if tp >= kv_heads else kv_heads % tp):
+                raise OptionError("--tp", f"{tp} and the {kv_heads} KV heads of the tower at {prefix.rstrip('.')}: "
+                                          "one must divide the other; vLLM refuses it (linear.py QKVParallelLinear: "
+                                          "divide())")
+            if tp > 1 and ({QKV, GQA} & set(table.values())) and isinstance(heads, int) and heads % tp:  # ("qkv?" falls back)
                 raise OptionError("--tp", f"{tp} does not divide the {heads} attention heads of the tower at "
                                           f"{prefix.rstrip('.')}; vLLM refuses it (linear.py QKVParallelLinear: "
                                           "divide(); --mm-encoder-tp-mode data is not modelled)")
 
 
 TOWER_QKV = "tower_qkv"  # a tower's fused q, k, v: rows split by tp (its heads checked by TowerRules.check)
+TOWER_ROWS = "tower_rows"  # (TOWER_ROWS, the rows each rank holds): a grouped tower qkv, worked out at the plan's tp
 
 
 def tower_rules(arch: Any, unclassified: list[str]) -> TowerRules | None:
