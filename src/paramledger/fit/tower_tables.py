@@ -1,0 +1,228 @@
+"""The tables fit/towers.py reads: for each whole model_type vLLM 0.33.0 (commit 4ba787ec9) builds, the vLLM class of
+each of its towers and projectors and the rule of each of their tensors, by its module path under the tower (a
+layer index written N); docs/notes/fit-towers.md has each rule's file and lines."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+# rule words: "column" (output rows split by tp), "row" (input columns split, its bias whole), "qkv" (a
+# QKVParallelLinear of a tower: rows split by its heads, which tp must divide), "replicated", "absent" (not loaded)
+COLUMN, ROW, QKV, REPLICATED, ABSENT = "column", "row", "qkv", "replicated", "absent"
+GQA = "gqa"  # a tower's QKVParallelLinear with fewer KV heads: its KV rows replicated past tp = KV heads
+ANY = "*"  # a table's rule for every name it does not list
+
+# vllm/model_executor/models/qwen2_vl.py Qwen2VisionTransformer: Qwen2VisionAttention.qkv a ColumnParallelLinear
+# over the heads (divide(num_heads, tp)), proj and fc2 RowParallelLinear, fc1 ColumnParallelLinear; the patch
+# Conv3dLayer and the LayerNorms whole; Qwen2VisionPatchMerger mlp.0 column, mlp.2 row
+QWEN2_VISION = {
+    "patch_embed.proj": REPLICATED, "blocks.N.norm1": REPLICATED, "blocks.N.norm2": REPLICATED,
+    "blocks.N.attn.qkv": QKV, "blocks.N.attn.proj": ROW, "blocks.N.mlp.fc1": COLUMN, "blocks.N.mlp.fc2": ROW,
+    "merger.ln_q": REPLICATED, "merger.mlp.0": COLUMN, "merger.mlp.2": ROW,
+}
+# models/qwen2_5_vl.py Qwen2_5_VisionTransformer: attn.qkv a QKVParallelLinear (the checkpoint's q, k, v stacked
+# into it: Qwen2.5-Omni's tower stores them apart), mlp.gate_proj/up_proj one MergedColumnParallelLinear,
+# down_proj and attn.proj RowParallelLinear, RMSNorms whole; Qwen2_5_VisionPatchMerger as Qwen2-VL's
+QWEN2_5_VISION = {
+    **{key: rule for key, rule in QWEN2_VISION.items() if ".mlp.fc" not in key},
+    "blocks.N.attn.q": QKV, "blocks.N.attn.k": QKV, "blocks.N.attn.v": QKV,
+    "blocks.N.mlp.gate_proj": COLUMN, "blocks.N.mlp.up_proj": COLUMN, "blocks.N.mlp.down_proj": ROW,
+}
+# models/qwen3_vl.py Qwen3_VisionTransformer: pos_embed an nn.Embedding (whole), blocks with
+# Qwen2_5_VisionAttention and Qwen3_VisionMLP (linear_fc1 column, linear_fc2 row), Qwen3_VisionPatchMerger for
+# merger and each deepstack_merger_list entry (norm whole, linear_fc1 column, linear_fc2 row)
+QWEN3_VISION = {
+    "patch_embed.proj": REPLICATED, "pos_embed": REPLICATED, "blocks.N.norm1": REPLICATED,
+    "blocks.N.norm2": REPLICATED, "blocks.N.attn.qkv": QKV, "blocks.N.attn.proj": ROW,
+    "blocks.N.mlp.linear_fc1": COLUMN, "blocks.N.mlp.linear_fc2": ROW,
+    "merger.norm": REPLICATED, "merger.linear_fc1": COLUMN, "merger.linear_fc2": ROW,
+    "deepstack_merger_list.N.norm": REPLICATED, "deepstack_merger_list.N.linear_fc1": COLUMN,
+    "deepstack_merger_list.N.linear_fc2": ROW,
+}
+_ENCODER_LAYER = {  # CLIPEncoderLayer (models/clip.py) and SiglipEncoderLayer (models/siglip.py) alike
+    "encoder.layers.N.self_attn.q_proj": QKV, "encoder.layers.N.self_attn.k_proj": QKV,
+    "encoder.layers.N.self_attn.v_proj": QKV, "encoder.layers.N.self_attn.out_proj": ROW,
+    "encoder.layers.N.mlp.fc1": COLUMN, "encoder.layers.N.mlp.fc2": ROW,
+    "encoder.layers.N.layer_norm1": REPLICATED, "encoder.layers.N.layer_norm2": REPLICATED,
+}
+# models/clip.py CLIPVisionTransformer: class_embedding an nn.Parameter, patch_embedding a Conv2dLayer,
+# position_embedding an nn.Embedding, pre_layrnorm/post_layernorm nn.LayerNorm: whole
+CLIP_VISION = {
+    "embeddings.class_embedding": REPLICATED, "embeddings.patch_embedding": REPLICATED,
+    "embeddings.position_embedding": REPLICATED, "pre_layrnorm": REPLICATED, "post_layernorm": REPLICATED,
+    **_ENCODER_LAYER,
+}
+# models/siglip.py SiglipVisionTransformer: built with use_head=False by SiglipVisionModel's default: the
+# pooling head is neither built nor loaded (its weights dropped by the mapper)
+SIGLIP_VISION = {
+    "embeddings.patch_embedding": REPLICATED, "embeddings.position_embedding": REPLICATED,
+    "post_layernorm": REPLICATED, "head.*": ABSENT, **_ENCODER_LAYER,
+}
+# models/pixtral.py PixtralHFVisionModel: patch_conv a Conv2dLayer, RMSNorms whole, PixtralHFAttention's q/k/v
+# one QKVParallelLinear and o_proj row, PixtralHFMLP gate/up one MergedColumnParallelLinear and down_proj row
+PIXTRAL_VISION = {
+    "patch_conv": REPLICATED, "ln_pre": REPLICATED, "transformer.layers.N.attention_norm": REPLICATED,
+    "transformer.layers.N.ffn_norm": REPLICATED, "transformer.layers.N.attention.q_proj": QKV,
+    "transformer.layers.N.attention.k_proj": QKV, "transformer.layers.N.attention.v_proj": QKV,
+    "transformer.layers.N.attention.o_proj": ROW, "transformer.layers.N.feed_forward.gate_proj": COLUMN,
+    "transformer.layers.N.feed_forward.up_proj": COLUMN, "transformer.layers.N.feed_forward.down_proj": ROW,
+}
+LLAVA_PROJECTOR = {"linear_1": COLUMN, "linear_2": ROW}  # models/llava.py LlavaMultiModalProjector
+# models/mistral3.py Mistral3MultiModalProjector: norm an RMSNorm, Mistral3PatchMerger.merging_layer an nn.Linear
+MISTRAL3_PROJECTOR = {"norm": REPLICATED, "patch_merger.merging_layer": REPLICATED, **LLAVA_PROJECTOR}
+# models/gemma3_mm.py Gemma3MultiModalProjector: mm_input_projection_weight an nn.Parameter, a GemmaRMSNorm
+GEMMA3_PROJECTOR = {"mm_input_projection_weight": REPLICATED, "mm_soft_emb_norm": REPLICATED}
+# models/qwen3_omni_moe_thinker.py Qwen3Omni_VisionTransformer: Qwen2_5_VisionAttention, its own Qwen3_VisionMLP
+# (linear_fc1 column, linear_fc2 row) and Qwen3_VisionPatchMerger for merger and each merger_list entry (ln_q whole,
+# mlp.0 column, mlp.2 row); pos_embed an nn.Embedding
+QWEN3_OMNI_VISION = {
+    **{key: rule for key, rule in QWEN3_VISION.items() if not key.startswith(("merger.", "deepstack"))},
+    "merger.ln_q": REPLICATED, "merger.mlp.0": COLUMN, "merger.mlp.2": ROW,
+    "merger_list.N.ln_q": REPLICATED, "merger_list.N.mlp.0": COLUMN, "merger_list.N.mlp.2": ROW,
+}
+# models/qwen3_omni_moe_thinker.py Qwen3OmniMoeAudioEncoder: each layer's qkv_proj, out_proj, fc1 and fc2 split
+# only when tp divides encoder_attention_heads (disable_tp = heads % tp != 0: else whole, the "?" words); the
+# nn.Conv2d stem, conv_out, proj1 and proj2 (ReplicatedLinear) and the LayerNorms whole
+QWEN3_OMNI_AUDIO = {
+    "layers.N.self_attn.q_proj": QKV + "?", "layers.N.self_attn.k_proj": QKV + "?",
+    "layers.N.self_attn.v_proj": QKV + "?", "layers.N.self_attn.out_proj": ROW + "?",
+    "layers.N.fc1": COLUMN + "?", "layers.N.fc2": ROW + "?", "layers.N.self_attn_layer_norm": REPLICATED,
+    "layers.N.final_layer_norm": REPLICATED, "ln_post": REPLICATED, "conv2d1": REPLICATED, "conv2d2": REPLICATED,
+    "conv2d3": REPLICATED, "conv_out": REPLICATED, "proj1": REPLICATED, "proj2": REPLICATED,
+}
+# lfm2_siglip2.py Siglip2VisionTransformer (Siglip2Model, every layer and post_layernorm built): patch_embedding a
+# ReplicatedLinear, position_embedding an nn.Embedding, the encoder layers as SigLIP's
+SIGLIP2_VISION = {"embeddings.patch_embedding": REPLICATED, "embeddings.position_embedding": REPLICATED,
+                  "post_layernorm": REPLICATED, **_ENCODER_LAYER}
+# lfm2_vl.py Lfm2VLMultiModalProjector: layer_norm an nn.LayerNorm, linear_1 and linear_2 ReplicatedLinear
+LFM2_VL_PROJECTOR = {"layer_norm": REPLICATED, "linear_1": REPLICATED, "linear_2": REPLICATED}
+# idefics2_vision_model.py Idefics2VisionTransformer (idefics3.py imports it as Idefics3VisionTransformer,
+# require_post_norm=True): patch_embedding a Conv2dLayer, position_embedding an nn.Embedding, SigLIP's layers
+IDEFICS2_VISION = {"embeddings.patch_embedding": REPLICATED, "embeddings.position_embedding": REPLICATED,
+                   "post_layernorm": REPLICATED, **_ENCODER_LAYER}
+IDEFICS3_CONNECTOR = {"modality_projection.proj": REPLICATED}  # idefics3.py Idefics3SimpleMLP: a ReplicatedLinear
+# kimi_k25_vit.py MoonViT3dPretrainedModel: each MoonViTEncoderLayer (l. 369) splits only when tp divides its heads
+# (is_vit_use_data_parallel(num_heads), l. 388: else whole, the "?" rules): wqkv a QKVParallelLinear (transformers'
+# q/k/v_proj), wo row (attn.proj), MLP2 fc0 column and fc1 row (transformers' mlp.fc1 and fc2); the Conv2dLayer
+# patch embedding, the nn.Parameter position table and the LayerNorms whole
+MOONVIT = {
+    "patch_embed.proj": REPLICATED, "patch_embed.pos_emb.position_embeddings": REPLICATED,
+    "layers.N.norm1": REPLICATED, "layers.N.norm2": REPLICATED, "final_layernorm": REPLICATED,
+    "layers.N.attn.q_proj": QKV + "?", "layers.N.attn.k_proj": QKV + "?", "layers.N.attn.v_proj": QKV + "?",
+    "layers.N.attn.proj": ROW + "?", "layers.N.mlp.fc1": COLUMN + "?", "layers.N.mlp.fc2": ROW + "?",
+}
+# kimi_k25_vit.py KimiK25MultiModalProjector: pre_norm an nn.LayerNorm, linear_1 and linear_2 (the checkpoint's
+# proj.0 and proj.2; transformers' in_proj and out_proj) ReplicatedLinear
+KIMI_K25_PROJECTOR = {"pre_norm": REPLICATED, "in_proj": REPLICATED, "out_proj": REPLICATED}
+# blip.py BlipVisionModel (blip2.py:532, every layer and post_layernorm built): class_embedding and
+# position_embedding nn.Parameter, patch_embedding a Conv2dLayer, LayerNorms whole; BlipAttention qkv a
+# QKVParallelLinear, projection row; BlipMLP fc1 column, fc2 row
+BLIP_VISION = {
+    "embeddings.class_embedding": REPLICATED, "embeddings.position_embedding": REPLICATED,
+    "embeddings.patch_embedding": REPLICATED, "post_layernorm": REPLICATED,
+    "encoder.layers.N.self_attn.qkv": QKV, "encoder.layers.N.self_attn.projection": ROW,
+    "encoder.layers.N.mlp.fc1": COLUMN, "encoder.layers.N.mlp.fc2": ROW,
+    "encoder.layers.N.layer_norm1": REPLICATED, "encoder.layers.N.layer_norm2": REPLICATED,
+}
+# a tower vLLM takes from transformers as it is (plain nn.Linear and nn.Conv1d, or nn.Linear made ReplicatedLinear):
+# models/qwen2_5_omni_thinker.py builds transformers' Qwen2_5OmniAudioEncoder
+TRANSFORMERS_MODULE = {ANY: REPLICATED}
+
+
+class Truncated(NamedTuple):
+    """A tower vLLM builds only up to its deepest feature layer (models/llava.py _get_num_hidden_layers,
+    init_vision_tower_for_llava; llava_next.py, llava_onevision.py and mistral3.py the same), dropping the layers
+    past it and the post_layernorm (each passes require_post_norm=False)."""
+    key: str  # the whole config's key
+    default: int  # its config class's default
+    layers: Mapping[str, str]  # vision_config model_type -> the path of its layers
+    source: str
+
+
+class WholeRules(NamedTuple):
+    """The vLLM class of a whole model_type and the table of each of its roles."""
+    # (role: vision, projector, audio, its Whole's prefix, or a module prefix; table or {vision_config model_type: table})
+    roles: tuple[tuple[str, Any], ...]
+    source: str  # the vLLM file and class, as registry.py maps the architecture
+    left_out: tuple[str, ...] = ()  # module prefixes vLLM never loads
+    left_out_source: str = ""
+    truncated: Truncated | None = None
+
+
+_FEATURE_LAYERS = {"clip_vision_model": "encoder.layers.", "siglip_vision_model": "encoder.layers.",
+                   "pixtral": "transformer.layers."}
+_LLAVA_TOWERS = {"clip_vision_model": CLIP_VISION, "siglip_vision_model": SIGLIP_VISION, "pixtral": PIXTRAL_VISION}
+_OMNI = ("vllm/model_executor/models/registry.py maps {arch} to {file} {cls}: the thinker alone; its "
+         "hf_to_vllm_mapper drops {dropped}")
+WHOLE: dict[str, WholeRules] = {
+    "qwen2_vl": WholeRules((("vision", QWEN2_VISION),), "models/qwen2_vl.py Qwen2VLForConditionalGeneration"),
+    "qwen2_5_vl": WholeRules((("vision", QWEN2_5_VISION),),
+                             "models/qwen2_5_vl.py Qwen2_5_VLForConditionalGeneration"),
+    "qwen3_vl": WholeRules((("vision", QWEN3_VISION),), "models/qwen3_vl.py Qwen3VLForConditionalGeneration"),
+    "qwen3_vl_moe": WholeRules((("vision", QWEN3_VISION),),
+                               "models/qwen3_vl_moe.py Qwen3VLMoeForConditionalGeneration (Qwen3_VisionTransformer)"),
+    "qwen3_5": WholeRules((("vision", QWEN3_VISION),),
+                          "models/qwen3_5.py Qwen3_5ForConditionalGeneration (Qwen3_VisionTransformer)"),
+    "qwen3_5_moe": WholeRules((("vision", QWEN3_VISION),),
+                              "models/qwen3_5.py Qwen3_5MoeForConditionalGeneration (Qwen3_VisionTransformer)"),
+    "gemma3": WholeRules((("vision", {"siglip_vision_model": SIGLIP_VISION}), ("projector", GEMMA3_PROJECTOR)),
+                         "models/gemma3_mm.py Gemma3ForConditionalGeneration (SiglipVisionModel)"),
+    "llava": WholeRules((("vision", _LLAVA_TOWERS), ("projector", LLAVA_PROJECTOR)),
+                        "models/llava.py LlavaForConditionalGeneration (init_vision_tower_for_llava)",
+                        truncated=Truncated("vision_feature_layer", -2, _FEATURE_LAYERS,
+                                            "models/llava.py init_vision_tower_for_llava: layers up to "
+                                            "vision_feature_layer, require_post_norm=False")),
+    "llava_next": WholeRules((("vision", _LLAVA_TOWERS), ("model.multi_modal_projector.", LLAVA_PROJECTOR),
+                              ("model.image_newline", TRANSFORMERS_MODULE)),
+                             "models/llava_next.py LlavaNextForConditionalGeneration (init_vision_tower_for_llava; "
+                             "image_newline an nn.Parameter)",
+                             truncated=Truncated("vision_feature_layer", -2, _FEATURE_LAYERS,
+                                                 "models/llava_next.py: init_vision_tower_for_llava, layers up to "
+                                                 "vision_feature_layer, require_post_norm=False")),
+    # its projector two plain nn.Linear (LlavaOnevisionMultiModalProjector): whole
+    "llava_onevision": WholeRules((("vision", _LLAVA_TOWERS), ("model.multi_modal_projector.", TRANSFORMERS_MODULE),
+                                   ("model.image_newline", TRANSFORMERS_MODULE)),
+                                  "models/llava_onevision.py LlavaOnevisionForConditionalGeneration",
+                                  truncated=Truncated("vision_feature_layer", -1, _FEATURE_LAYERS,
+                                                      "models/llava_onevision.py: init_vision_tower_for_llava, layers "
+                                                      "up to vision_feature_layer, require_post_norm=False")),
+    # SiglipVisionModel at its defaults (every layer, no head) and PaliGemmaMultiModalProjector's nn.Linear: whole
+    "paligemma": WholeRules((("vision", {"siglip_vision_model": SIGLIP_VISION}), ("projector", TRANSFORMERS_MODULE)),
+                            "models/paligemma.py PaliGemmaForConditionalGeneration (SiglipVisionModel)"),
+    "mistral3": WholeRules((("vision", {"pixtral": PIXTRAL_VISION}), ("projector", MISTRAL3_PROJECTOR)),
+                           "models/mistral3.py Mistral3ForConditionalGeneration (PixtralHFVisionModel)",
+                           truncated=Truncated("vision_feature_layer", -1, _FEATURE_LAYERS,
+                                               "models/mistral3.py init_vision_tower_for_mistral3: layers up to "
+                                               "vision_feature_layer")),
+    "lfm2_vl": WholeRules((("vision", {"siglip2_vision_model": SIGLIP2_VISION}), ("projector", LFM2_VL_PROJECTOR)),
+                          "models/lfm2_vl.py Lfm2VLForConditionalGeneration (Siglip2Model)"),
+    "idefics3": WholeRules((("vision", IDEFICS2_VISION), ("model.connector.", IDEFICS3_CONNECTOR)),
+                           "models/idefics3.py Idefics3ForConditionalGeneration (Idefics2VisionTransformer)"),
+    # gemma4_mm.py: transformers' own towers (AutoModel.from_config) whose nn.Linear recursive_replace_linear turns
+    # into "replicate" layers, and Gemma4MultimodalEmbedder's ReplicatedLinear and RMSNorm: all whole
+    "gemma4": WholeRules((("vision", TRANSFORMERS_MODULE), ("audio", TRANSFORMERS_MODULE),
+                          ("model.embed_vision.", TRANSFORMERS_MODULE), ("model.embed_audio.", TRANSFORMERS_MODULE)),
+                         "models/gemma4_mm.py Gemma4ForConditionalGeneration"),
+    "kimi_k25": WholeRules((("vision", MOONVIT), ("projector", KIMI_K25_PROJECTOR)),
+                           "models/kimi_k25.py KimiK25ForConditionalGeneration (MoonViT3dPretrainedModel)"),
+    # blip2.py: Blip2QFormerModel is plain nn.Linear and nn.LayerNorm (l. 79-398), query_tokens an nn.Parameter,
+    # language_projection an nn.Linear (l. 533-544): whole
+    "blip-2": WholeRules((("vision", BLIP_VISION), ("qformer.", TRANSFORMERS_MODULE),
+                          ("query_tokens", TRANSFORMERS_MODULE), ("language_projection.", TRANSFORMERS_MODULE)),
+                         "models/blip2.py Blip2ForConditionalGeneration (BlipVisionModel)"),
+    # exaone4_5.py EXAONE4_5_VisionTransformer (a Qwen2_5_VisionTransformer): EXAONE4_5_VisionAttention's qkv a
+    # QKVParallelLinear with num_key_value_heads (l. 104), proj row; Exaone4GatedMLP (exaone4.py) gate/up column,
+    # down row; RMSNorms, the Conv3d patch embedding whole; the merger Qwen2.5-VL's
+    "exaone4_5": WholeRules((("vision", {**QWEN2_5_VISION, "blocks.N.attn.qkv": GQA}),),
+                            "models/exaone4_5.py Exaone4_5_ForConditionalGeneration (EXAONE4_5_VisionTransformer)"),
+    "qwen2_5_omni": WholeRules(
+        (("vision", QWEN2_5_VISION), ("audio", TRANSFORMERS_MODULE)),
+        "models/qwen2_5_omni_thinker.py Qwen2_5OmniThinkerForConditionalGeneration", ("talker.", "token2wav."),
+        _OMNI.format(arch="Qwen2_5OmniModel and Qwen2_5OmniForConditionalGeneration", file="qwen2_5_omni_thinker",
+                     cls="Qwen2_5OmniThinkerForConditionalGeneration", dropped="talker. and token2wav.")),
+    "qwen3_omni_moe": WholeRules(
+        (("vision", QWEN3_OMNI_VISION), ("audio", QWEN3_OMNI_AUDIO)), "models/qwen3_omni_moe_thinker.py Qwen3OmniMoeThinkerForConditionalGeneration", ("talker.", "code2wav."),
+        _OMNI.format(arch="Qwen3OmniMoeForConditionalGeneration", file="qwen3_omni_moe_thinker",
+                     cls="Qwen3OmniMoeThinkerForConditionalGeneration", dropped="talker. and code2wav.")),
+}
