@@ -126,7 +126,8 @@ def test_llava_clip_tower_and_projector_split(llava, tp):
                                           ("llava-1.5-7b-hf", 2), ("Qwen3-VL-8B-Instruct", 4), ("Qwen3.5-9B", 2),
                                           ("Mistral-Small-3.1-24B-Instruct-2503", 4), ("LFM2.5-VL-1.6B", 2),
                                           ("granite-docling-258M", 1), ("blip2-opt-2.7b", 4),
-                                          ("gemma-4-31B-it", 2), ("EXAONE-4.5-33B", 8), ({"model_type": "llava_next"}, 2),
+                                          ("gemma-4-31B-it", 2), ("EXAONE-4.5-33B", 8),
+                                          ({"model_type": "llava_next"}, 2),
                                           ({"model_type": "llava_onevision"}, 2), ({"model_type": "paligemma"}, 2),
                                           ({"model_type": "idefics3"}, 2), ({"model_type": "qwen2_vl"}, 2)])
 def test_devices_hold_the_model_plus_what_is_replicated_less_what_is_not_loaded(name, tp):

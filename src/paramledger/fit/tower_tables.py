@@ -142,7 +142,8 @@ class Truncated(NamedTuple):
 
 class WholeRules(NamedTuple):
     """The vLLM class of a whole model_type and the table of each of its roles."""
-    # (role: vision, projector, audio, its Whole's prefix, or a module prefix; table or {vision_config model_type: table})
+    # (role: vision, projector or audio, read as its Whole's prefix, or a module path; the table, or one per
+    # vision_config model_type)
     roles: tuple[tuple[str, Any], ...]
     source: str  # the vLLM file and class, as registry.py maps the architecture
     left_out: tuple[str, ...] = ()  # module prefixes vLLM never loads
@@ -222,7 +223,8 @@ WHOLE: dict[str, WholeRules] = {
         _OMNI.format(arch="Qwen2_5OmniModel and Qwen2_5OmniForConditionalGeneration", file="qwen2_5_omni_thinker",
                      cls="Qwen2_5OmniThinkerForConditionalGeneration", dropped="talker. and token2wav.")),
     "qwen3_omni_moe": WholeRules(
-        (("vision", QWEN3_OMNI_VISION), ("audio", QWEN3_OMNI_AUDIO)), "models/qwen3_omni_moe_thinker.py Qwen3OmniMoeThinkerForConditionalGeneration", ("talker.", "code2wav."),
+        (("vision", QWEN3_OMNI_VISION), ("audio", QWEN3_OMNI_AUDIO)),
+        "models/qwen3_omni_moe_thinker.py Qwen3OmniMoeThinkerForConditionalGeneration", ("talker.", "code2wav."),
         _OMNI.format(arch="Qwen3OmniMoeForConditionalGeneration", file="qwen3_omni_moe_thinker",
                      cls="Qwen3OmniMoeThinkerForConditionalGeneration", dropped="talker. and code2wav.")),
 }

@@ -7,8 +7,9 @@ towers and projectors, and the components it never loads (docs/notes/fit-towers.
 - Where vLLM builds a module with plain torch (nn.Linear, nn.Conv*, nn.Embedding, nn.Parameter, the norms) or a
   ReplicatedLinear, every rank holds it whole: "replicated".
 - A whole model_type listed in tower_tables.WHOLE names, per role (its Whole's vision_prefix, projector_prefix,
-  audio_prefix, or a module path), the table of the vLLM class that builds it; a tower tensor under no listed role, or whose name the table does
-  not hold, stays whole on every device and is listed (``Placement.unclassified``): never a guess.
+  audio_prefix, or a module path), the table of the vLLM class that builds it; a tower tensor under no listed role,
+  or whose name the table does not hold, stays whole on every device and is listed (``FitPlan.unclassified``):
+  never a guess.
 - Pipeline parallel: vLLM builds a tower (``_mark_tower_model``) on the first stage only under Model Runner V2,
   its default (vllm/model_executor/models/interfaces.py SupportsMultiModal._mark_tower_model;
   vllm/config/vllm.py VllmConfig.use_v2_model_runner): sharding.stage_of's stage 0.
@@ -157,7 +158,8 @@ class TowerRules:
                 raise OptionError("--tp", f"{tp} and the {kv_heads} KV heads of the tower at {prefix.rstrip('.')}: "
                                           "one must divide the other; vLLM refuses it (linear.py QKVParallelLinear: "
                                           "divide())")
-            if tp > 1 and ({QKV, GQA} & set(table.values())) and isinstance(heads, int) and heads % tp:  # ("qkv?" falls back)
+            # ("qkv?" falls back to the whole tower instead)
+            if tp > 1 and ({QKV, GQA} & set(table.values())) and isinstance(heads, int) and heads % tp:
                 raise OptionError("--tp", f"{tp} does not divide the {heads} attention heads of the tower at "
                                           f"{prefix.rstrip('.')}; vLLM refuses it (linear.py QKVParallelLinear: "
                                           "divide(); --mm-encoder-tp-mode data is not modelled)")
