@@ -125,6 +125,34 @@ BLIP_VISION = {
     "encoder.layers.N.mlp.fc1": COLUMN, "encoder.layers.N.mlp.fc2": ROW,
     "encoder.layers.N.layer_norm1": REPLICATED, "encoder.layers.N.layer_norm2": REPLICATED,
 }
+# interns1_vit.py InternS1VisionModel (interns1.py:591; registry.py maps InternVLForConditionalGeneration to
+# interns1's InternS1ForConditionalGeneration, every layer built, no dummy heads): InternSdpaAttention's q/k/v_proj
+# and projection_layer plain nn.Linear and its norms whole; InternS1VisionMLP fc1 column, fc2 row; cls_token,
+# mask_token, position_embeddings, lambda_1/lambda_2 nn.Parameter, the patch Conv2dLayer and the norms whole
+INTERNS1_VISION = {
+    "embeddings.cls_token": REPLICATED, "embeddings.mask_token": REPLICATED,
+    "embeddings.position_embeddings": REPLICATED, "embeddings.patch_embeddings.projection": REPLICATED,
+    "encoder.layer.N.lambda_1": REPLICATED, "encoder.layer.N.lambda_2": REPLICATED,
+    "encoder.layer.N.attention.q_proj": REPLICATED, "encoder.layer.N.attention.k_proj": REPLICATED,
+    "encoder.layer.N.attention.v_proj": REPLICATED, "encoder.layer.N.attention.q_norm": REPLICATED,
+    "encoder.layer.N.attention.k_norm": REPLICATED, "encoder.layer.N.attention.projection_layer": REPLICATED,
+    "encoder.layer.N.mlp.fc1": COLUMN, "encoder.layer.N.mlp.fc2": ROW,
+    "encoder.layer.N.layernorm_before": REPLICATED, "encoder.layer.N.layernorm_after": REPLICATED,
+    "layernorm": REPLICATED,
+}
+# mllama4.py Llama4VisionModel (l. 465): patch_embedding.linear a ColumnParallelLinear (Llama4UnfoldConvolution,
+# l. 443), class_embedding and positional_embedding_vlm nn.Parameter, the LayerNorms whole; Llama4VisionAttention
+# (l. 239) q/k/v one QKVParallelLinear, o_proj row; Llama4VisionMLP (l. 123) fc1 column, fc2 row, in each layer and
+# in vision_adapter's Llama4VisionPixelShuffleMLP
+LLAMA4_VISION = {
+    "class_embedding": REPLICATED, "positional_embedding_vlm": REPLICATED, "patch_embedding.linear": COLUMN,
+    "layernorm_pre": REPLICATED, "layernorm_post": REPLICATED,
+    "model.layers.N.self_attn.q_proj": QKV, "model.layers.N.self_attn.k_proj": QKV,
+    "model.layers.N.self_attn.v_proj": QKV, "model.layers.N.self_attn.o_proj": ROW,
+    "model.layers.N.mlp.fc1": COLUMN, "model.layers.N.mlp.fc2": ROW,
+    "model.layers.N.input_layernorm": REPLICATED, "model.layers.N.post_attention_layernorm": REPLICATED,
+    "vision_adapter.mlp.fc1": COLUMN, "vision_adapter.mlp.fc2": ROW,
+}
 # a tower vLLM takes from transformers as it is (plain nn.Linear and nn.Conv1d, or nn.Linear made ReplicatedLinear):
 # models/qwen2_5_omni_thinker.py builds transformers' Qwen2_5OmniAudioEncoder
 TRANSFORMERS_MODULE = {ANY: REPLICATED}
@@ -217,6 +245,12 @@ WHOLE: dict[str, WholeRules] = {
     # down row; RMSNorms, the Conv3d patch embedding whole; the merger Qwen2.5-VL's
     "exaone4_5": WholeRules((("vision", {**QWEN2_5_VISION, "blocks.N.attn.qkv": GQA}),),
                             "models/exaone4_5.py Exaone4_5_ForConditionalGeneration (EXAONE4_5_VisionTransformer)"),
+    # interns1.py InternS1MultiModalProjector: layer_norm, linear_1, linear_2 plain torch: whole
+    "internvl": WholeRules((("vision", INTERNS1_VISION), ("projector", TRANSFORMERS_MODULE)),
+                           "models/interns1.py InternS1ForConditionalGeneration (InternS1VisionModel)"),
+    # mllama4.py Llama4MultiModalProjector (l. 164): linear_1 a ColumnParallelLinear (gather_output: still split)
+    "llama4": WholeRules((("vision", LLAMA4_VISION), ("projector", {"linear_1": COLUMN})),
+                         "models/mllama4.py Llama4ForConditionalGeneration (Llama4VisionModel)"),
     "qwen2_5_omni": WholeRules(
         (("vision", QWEN2_5_VISION), ("audio", TRANSFORMERS_MODULE)),
         "models/qwen2_5_omni_thinker.py Qwen2_5OmniThinkerForConditionalGeneration", ("talker.", "token2wav."),

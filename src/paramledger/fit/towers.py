@@ -48,7 +48,7 @@ class TowerRules:
         self.heads: dict[str, Any] = {}  # a tower's prefix -> its attention heads
         self.kv_heads: dict[str, Any] = {}  # -> its KV heads, where fewer (EXAONE 4.5's GroupedTower)
         for part in arch.towers.parts:
-            for tower in (part, *(getattr(part, key, None) for key in ("inner", "sizes", "tower"))):
+            for tower in (part, *(getattr(part, key, None) for key in ("inner", "sizes", "tower", "vit"))):
                 if isinstance(getattr(tower, "prefix", None), str):
                     self.heads[tower.prefix] = next((getattr(tower, key) for key in _HEADS if hasattr(tower, key)),
                                                     None)
