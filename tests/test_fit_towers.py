@@ -243,3 +243,14 @@ def test_exaone4_5_grouped_tower_qkv_replicates_its_kv_heads_past_tp():
     plan = fit_plan(inv, gpu="h100", tp=4, context=2048, suggest=False)
     held = sum(d.weights_bytes for d in plan.devices)
     assert held == plan.weights_bytes + sum(plan.weights_extra.values()) and plan.unclassified == ()
+
+
+def test_llava_siglip_pooling_head_not_loaded():
+    # transformers' SiglipVisionModel builds the head (vision_use_head True); vLLM's use_head=False does not
+    inv = paramledger.inventory({"model_type": "llava", "vision_config": {"model_type": "siglip_vision_model"}})
+    head = sum(math.prod(t.shape) for t in inv.tensors if t.name.startswith("model.vision_tower.head."))
+    plan = fit_plan(inv, gpu="h100", tp=2, context=2048, suggest=False)
+    left = {label: (size, source) for label, size, source in plan.not_loaded}
+    assert head and left["vision tower pooling head"][0] == 2 * head and "siglip.py" in left[
+        "vision tower pooling head"][1]
+    assert plan.unclassified == ()
