@@ -168,6 +168,7 @@ def test_text_only_keeps_the_decoder_alone(capsys):
     data = json.loads(capsys.readouterr().out)
     whole = fit_plan("Qwen2.5-VL-7B-Instruct", gpu="l4", tp=2, suggest=False)
     assert code == 0 and data["unclassified_tensors"] == [] and data["not_loaded"] == []
+    assert not any(a["name"] == "multimodal encoder sharding" for a in data["assumptions"])
     assert data["weights_bytes"] < whole.weights_bytes
 
 
@@ -186,6 +187,7 @@ def test_omni_talker_and_token2wav_not_loaded(tmp_path, capsys):
     assert set(left) == {"talker", "token2wav"} and all(entry["bytes"] > 10**9 or entry["component"] == "token2wav"
                                                         for entry in left.values())
     assert "registry.py maps Qwen2_5OmniModel" in left["talker"]["source"]
+    assert any(a["name"] == "multimodal encoder sharding" and a["value"] == "weights" for a in data["assumptions"])
     plan = fit_plan(_config(tmp_path, {"model_type": "qwen2_5_omni"}), gpu="h100", tp=2, context=4096,
                     suggest=False)
     held = sum(d.weights_bytes for d in plan.devices)

@@ -78,6 +78,7 @@ class FitPlan:
     notes: tuple[str, ...] = ()
     weights_format: str = ""  # what the weights were sized as (memory.WeightBytes.assumed: as stored, or --dtype)
     not_loaded: tuple[tuple[str, int, str], ...] = ()  # (component, bytes, vLLM's source): held by no device
+    towers: bool = False  # a whole multimodal model's towers placed as vLLM places them (towers.py)
 
 
 class _Setup:
@@ -334,7 +335,8 @@ def _inference_plan(setup: _Setup, config: _Config, suggest: bool) -> FitPlan:
                    config.batch, config.block_size, _resolved(config), devices, fits, tuple(reasons), max_context,
                    limit, max_batch, (), priced.total, extra, tuple(setup.rules.unclassified), None, tuple(notes))
     plan = dataclasses.replace(plan, weights_format=getattr(priced, "assumed", priced.dtype), not_loaded=tuple(
-        (label, size, setup.rules.towers.left_out_source(label)) for label, size in left.items()))
+        (label, size, setup.rules.towers.left_out_source(label)) for label, size in left.items()),
+        towers=setup.rules.towers is not None)
     if suggest and not fits:
         plan = dataclasses.replace(plan, suggestions=tuple(_suggestions(setup, config, plan)))
     return plan

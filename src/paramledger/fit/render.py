@@ -47,6 +47,12 @@ def assumptions(plan: FitPlan) -> list[dict[str, Any]]:
          "source": f"{VLLM_VERSION}: linear.py, vocab_parallel_embedding.py (vocabulary padded to 64), "
                    "distributed/utils.py get_pp_indices, fused_moe; docs/fit.md"},
     ]
+    if plan.towers:
+        out.append({"name": "multimodal encoder sharding", "option": "vLLM's --mm-encoder-tp-mode", "value": "weights",
+                    "source": f"{VLLM_VERSION}: vllm/config/multimodal.py MultiModalConfig.mm_encoder_tp_mode default "
+                              "'weights' (each tower layer split over tp; 'data' not modelled); towers on the first "
+                              "pipeline stage (models/interfaces.py _mark_tower_model, Model Runner V2); "
+                              "fit/towers.py"})
     return out
 
 
