@@ -151,7 +151,7 @@ def _device_weights(setup: _Setup, priced: Any, parallel: Parallel,
     arch, rules = setup.arch, setup.rules
     rules.unclassified.clear()
     if rules.towers is not None:
-        rules.towers.tp = parallel.tp
+        rules.towers.tp, rules.towers.pp = parallel.tp, parallel.pp
     stages = pipeline_stages(arch.num_hidden_layers, parallel.pp, parallel.layer_partition)
     tp = parallel.tp
     held = [[0] * tp for _ in stages]

@@ -153,6 +153,16 @@ LLAMA4_VISION = {
     "model.layers.N.input_layernorm": REPLICATED, "model.layers.N.post_attention_layernorm": REPLICATED,
     "vision_adapter.mlp.fc1": COLUMN, "vision_adapter.mlp.fc2": ROW,
 }
+# whisper.py WhisperEncoder (voxtral.py:733 VoxtralEncoderModel, non-causal): WhisperAttention q/k/v one
+# QKVParallelLinear (l. 242), out_proj row (l. 197); WhisperMLP fc1 column, fc2 row (l. 363, 369); conv1/conv2
+# nn.Conv1d, the LayerNorms whole.  embed_positions is left out of the table on purpose: vLLM makes it in float32
+# (init_in_fp32, l. 554-561), which a per-tensor split does not price: it is listed, whole on every device.
+WHISPER_ENCODER = {
+    "conv1": REPLICATED, "conv2": REPLICATED, "layer_norm": REPLICATED,
+    "layers.N.self_attn.q_proj": QKV, "layers.N.self_attn.k_proj": QKV, "layers.N.self_attn.v_proj": QKV,
+    "layers.N.self_attn.out_proj": ROW, "layers.N.fc1": COLUMN, "layers.N.fc2": ROW,
+    "layers.N.self_attn_layer_norm": REPLICATED, "layers.N.final_layer_norm": REPLICATED,
+}
 # a tower vLLM takes from transformers as it is (plain nn.Linear and nn.Conv1d, or nn.Linear made ReplicatedLinear):
 # models/qwen2_5_omni_thinker.py builds transformers' Qwen2_5OmniAudioEncoder
 TRANSFORMERS_MODULE = {ANY: REPLICATED}
@@ -177,6 +187,7 @@ class WholeRules(NamedTuple):
     left_out: tuple[str, ...] = ()  # module prefixes vLLM never loads
     left_out_source: str = ""
     truncated: Truncated | None = None
+    pp_unmodelled: tuple[str, ...] = ()  # roles whose placement over pipeline stages is not modelled: listed at pp > 1
 
 
 _FEATURE_LAYERS = {"clip_vision_model": "encoder.layers.", "siglip_vision_model": "encoder.layers.",
@@ -251,6 +262,11 @@ WHOLE: dict[str, WholeRules] = {
     # mllama4.py Llama4MultiModalProjector (l. 164): linear_1 a ColumnParallelLinear (gather_output: still split)
     "llama4": WholeRules((("vision", LLAMA4_VISION), ("projector", {"linear_1": COLUMN})),
                          "models/mllama4.py Llama4ForConditionalGeneration (Llama4VisionModel)"),
+    # voxtral.py: its AudioLanguageAdapter two nn.Linear (l. 651; transformers' linear_1, linear_2): whole.  With
+    # pp > 1 WhisperEncoder builds its layers by make_layers (whisper.py:528: split by stage) inside a tower vLLM
+    # builds on the first stage only: not modelled, the audio tower listed whole on stage 0
+    "voxtral": WholeRules((("audio", WHISPER_ENCODER), ("projector", TRANSFORMERS_MODULE)),
+                          "models/voxtral.py VoxtralForConditionalGeneration (WhisperEncoder)", pp_unmodelled=("audio",)),
     "qwen2_5_omni": WholeRules(
         (("vision", QWEN2_5_VISION), ("audio", TRANSFORMERS_MODULE)),
         "models/qwen2_5_omni_thinker.py Qwen2_5OmniThinkerForConditionalGeneration", ("talker.", "token2wav."),

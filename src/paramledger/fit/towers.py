@@ -46,7 +46,8 @@ class TowerRules:
         whole = keywords.get("whole")
         self.tables: list[tuple[str, Mapping[str, str], str]] = []  # (prefix, table, vision_config model_type)
         self.keep: tuple[str, int] | None = None  # (the layers' path, how many vLLM builds)
-        self.tp = 1  # the plan's, set before its tensors are placed (a "?" rule splits only where it divides)
+        self.pp_unmodelled: list[str] = []  # prefixes listed, whole on stage 0, at pp > 1
+        self.tp = self.pp = 1  # the plan's, set before its tensors are placed ("?" rules, pp_unmodelled)
         self.heads: dict[str, Any] = {}  # a tower's prefix -> its attention heads
         self.kv_heads: dict[str, Any] = {}  # -> its KV heads, where fewer (EXAONE 4.5's GroupedTower)
         for part in arch.towers.parts:
@@ -65,6 +66,8 @@ class TowerRules:
                 table = table.get(kind)
             if table is not None:
                 self.tables.append((prefix, table, kind))
+                if role in self.spec.pp_unmodelled:
+                    self.pp_unmodelled.append(prefix)
         if self.spec.truncated is not None:
             self._truncate(whole)
 
@@ -100,6 +103,9 @@ class TowerRules:
         return (REPLICATED, None)
 
     def _rule(self, t: Tensor, prefix: str, table: Mapping[str, str], kind: str) -> tuple[str, int | None]:
+        if self.pp > 1 and prefix in self.pp_unmodelled:
+            self.unclassified.append(t.name)
+            return (REPLICATED, None)
         if self.keep is not None and kind:
             path, keep = self.keep
             if t.name.startswith(path):
