@@ -266,7 +266,8 @@ WHOLE: dict[str, WholeRules] = {
     # pp > 1 WhisperEncoder builds its layers by make_layers (whisper.py:528: split by stage) inside a tower vLLM
     # builds on the first stage only: not modelled, the audio tower listed whole on stage 0
     "voxtral": WholeRules((("audio", WHISPER_ENCODER), ("projector", TRANSFORMERS_MODULE)),
-                          "models/voxtral.py VoxtralForConditionalGeneration (WhisperEncoder)", pp_unmodelled=("audio",)),
+                          "models/voxtral.py VoxtralForConditionalGeneration (WhisperEncoder)",
+                          pp_unmodelled=("audio",)),
     "qwen2_5_omni": WholeRules(
         (("vision", QWEN2_5_VISION), ("audio", TRANSFORMERS_MODULE)),
         "models/qwen2_5_omni_thinker.py Qwen2_5OmniThinkerForConditionalGeneration", ("talker.", "token2wav."),
