@@ -268,6 +268,21 @@ WHOLE: dict[str, WholeRules] = {
     "voxtral": WholeRules((("audio", WHISPER_ENCODER), ("projector", TRANSFORMERS_MODULE)),
                           "models/voxtral.py VoxtralForConditionalGeneration (WhisperEncoder)",
                           pp_unmodelled=("audio",)),
+    "smolvlm": WholeRules((("vision", IDEFICS2_VISION), ("model.connector.", IDEFICS3_CONNECTOR)),
+                          "models/smolvlm.py SmolVLMForConditionalGeneration (an Idefics3ForConditionalGeneration)"),
+    # llava_next_video.py: the tower by init_vision_tower_for_llava (l. 350, require_post_norm=False), its projector
+    # two nn.Linear (l. 284, 288); image_newline never built, its weight skipped (load_weights l. 484:
+    # ignore_unexpected_prefixes, "This model doesn't support images for now")
+    "llava_next_video": WholeRules(
+        (("vision", _LLAVA_TOWERS), ("model.multi_modal_projector.", TRANSFORMERS_MODULE)),
+        "models/llava_next_video.py LlavaNextVideoForConditionalGeneration", ("model.image_newline",),
+        "vllm/model_executor/models/llava_next_video.py load_weights: ignore_unexpected_prefixes=['image_newline'] "
+        "(the model takes no images)",
+        truncated=Truncated("vision_feature_layer", -2, _FEATURE_LAYERS, "models/llava_next_video.py: "
+                            "init_vision_tower_for_llava, layers up to vision_feature_layer, require_post_norm=False")),
+    # qwen2_audio.py: transformers' Qwen2AudioEncoder as it is (l. 343) and an nn.Linear projector (l. 114): whole
+    "qwen2_audio": WholeRules((("audio", TRANSFORMERS_MODULE), ("projector", TRANSFORMERS_MODULE)),
+                              "models/qwen2_audio.py Qwen2AudioForConditionalGeneration"),
     "qwen2_5_omni": WholeRules(
         (("vision", QWEN2_5_VISION), ("audio", TRANSFORMERS_MODULE)),
         "models/qwen2_5_omni_thinker.py Qwen2_5OmniThinkerForConditionalGeneration", ("talker.", "token2wav."),

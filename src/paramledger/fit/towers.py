@@ -148,7 +148,7 @@ class TowerRules:
     def absent_label(self, name: str) -> str:
         """What a tensor vLLM does not load is part of, for the report."""
         if self.spec is not None and name.startswith(self.spec.left_out):
-            return name.split(".", 1)[0]
+            return next(prefix for prefix in self.spec.left_out if name.startswith(prefix)).rstrip(".")
         if self.keep is not None and (name.startswith(self.keep[0]) or ".post_layernorm." in name):
             return TRUNCATED
         return POOLING_HEAD
