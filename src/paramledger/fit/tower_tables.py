@@ -163,6 +163,18 @@ WHISPER_ENCODER = {
     "layers.N.self_attn.out_proj": ROW, "layers.N.fc1": COLUMN, "layers.N.fc2": ROW,
     "layers.N.self_attn_layer_norm": REPLICATED, "layers.N.final_layer_norm": REPLICATED,
 }
+# glm4_1v.py Glm4vVisionTransformer (l. 606): Glm4vVisionAttention qkv a QKVParallelLinear (l. 296), proj row;
+# Glm4vVisionMLP gate/up one MergedColumnParallelLinear, down_proj row; Glm4vPatchMerger (l. 462) proj column,
+# gate/up column, down_proj row, post_projection_norm whole; embeddings.position_embedding nn.Embedding, the Conv3d
+# patch embedding, post_conv_layernorm, the Conv2dLayer downsample, post_layernorm and the RMSNorms whole
+GLM4V_VISION = {
+    "embeddings.position_embedding": REPLICATED, "patch_embed.proj": REPLICATED, "post_conv_layernorm": REPLICATED,
+    "downsample": REPLICATED, "post_layernorm": REPLICATED, "blocks.N.norm1": REPLICATED, "blocks.N.norm2": REPLICATED,
+    "blocks.N.attn.qkv": QKV, "blocks.N.attn.proj": ROW, "blocks.N.mlp.gate_proj": COLUMN,
+    "blocks.N.mlp.up_proj": COLUMN, "blocks.N.mlp.down_proj": ROW, "merger.proj": COLUMN,
+    "merger.post_projection_norm": REPLICATED, "merger.gate_proj": COLUMN, "merger.up_proj": COLUMN,
+    "merger.down_proj": ROW,
+}
 # a tower vLLM takes from transformers as it is (plain nn.Linear and nn.Conv1d, or nn.Linear made ReplicatedLinear):
 # models/qwen2_5_omni_thinker.py builds transformers' Qwen2_5OmniAudioEncoder
 TRANSFORMERS_MODULE = {ANY: REPLICATED}
@@ -283,6 +295,8 @@ WHOLE: dict[str, WholeRules] = {
     # qwen2_audio.py: transformers' Qwen2AudioEncoder as it is (l. 343) and an nn.Linear projector (l. 114): whole
     "qwen2_audio": WholeRules((("audio", TRANSFORMERS_MODULE), ("projector", TRANSFORMERS_MODULE)),
                               "models/qwen2_audio.py Qwen2AudioForConditionalGeneration"),
+    "glm4v": WholeRules((("vision", GLM4V_VISION),), "models/glm4_1v.py Glm4vForConditionalGeneration"),
+    "glm4v_moe": WholeRules((("vision", GLM4V_VISION),), "models/glm4_1v.py Glm4vMoeForConditionalGeneration"),
     "qwen2_5_omni": WholeRules(
         (("vision", QWEN2_5_VISION), ("audio", TRANSFORMERS_MODULE)),
         "models/qwen2_5_omni_thinker.py Qwen2_5OmniThinkerForConditionalGeneration", ("talker.", "token2wav."),
