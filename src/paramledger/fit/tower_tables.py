@@ -297,6 +297,11 @@ WHOLE: dict[str, WholeRules] = {
                               "models/qwen2_audio.py Qwen2AudioForConditionalGeneration"),
     "glm4v": WholeRules((("vision", GLM4V_VISION),), "models/glm4_1v.py Glm4vForConditionalGeneration"),
     "glm4v_moe": WholeRules((("vision", GLM4V_VISION),), "models/glm4_1v.py Glm4vMoeForConditionalGeneration"),
+    # cohere2_vision.py: SiglipVisionModel at its defaults (l. 341: no pooling head), Cohere2VisionMultiModalProjector
+    # (l. 86) linear_1 a MergedColumnParallelLinear, linear_2 row
+    "cohere2_vision": WholeRules((("vision", {"siglip_vision_model": SIGLIP_VISION}),
+                                  ("model.multi_modal_projector.", LLAVA_PROJECTOR)),
+                                 "models/cohere2_vision.py Cohere2VisionForConditionalGeneration (SiglipVisionModel)"),
     "qwen2_5_omni": WholeRules(
         (("vision", QWEN2_5_VISION), ("audio", TRANSFORMERS_MODULE)),
         "models/qwen2_5_omni_thinker.py Qwen2_5OmniThinkerForConditionalGeneration", ("talker.", "token2wav."),
