@@ -133,7 +133,7 @@ def test_llava_clip_tower_and_projector_split(llava, tp):
                                           ({"model_type": "internvl"}, 2), ({"model_type": "llama4"}, 4),
                                           ({"model_type": "smolvlm"}, 2), ({"model_type": "llava_next_video"}, 2),
                                           ({"model_type": "qwen2_audio"}, 2), ({"model_type": "glm4v"}, 4),
-                                          ({"model_type": "cohere2_vision"}, 4)])
+                                          ({"model_type": "cohere2_vision"}, 4), ({"model_type": "aria"}, 2)])
 def test_devices_hold_the_model_plus_what_is_replicated_less_what_is_not_loaded(name, tp):
     source = paramledger.inventory(name) if isinstance(name, dict) else name
     plan = fit_plan(source, gpu_memory=H100, tp=tp, context=2048, suggest=False)

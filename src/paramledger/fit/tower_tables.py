@@ -175,6 +175,10 @@ GLM4V_VISION = {
     "merger.post_projection_norm": REPLICATED, "merger.gate_proj": COLUMN, "merger.up_proj": COLUMN,
     "merger.down_proj": ROW,
 }
+# aria.py AriaProjector (l. 121): query an nn.Parameter, cross_attn transformers' AriaCrossAttention as it is, the
+# LayerNorm whole; AriaProjectorMLP (l. 96) linear_in column, linear_out row
+ARIA_PROJECTOR = {"query": REPLICATED, "cross_attn.*": REPLICATED, "layer_norm": REPLICATED,
+                  "feed_forward.linear_in": COLUMN, "feed_forward.linear_out": ROW}
 # a tower vLLM takes from transformers as it is (plain nn.Linear and nn.Conv1d, or nn.Linear made ReplicatedLinear):
 # models/qwen2_5_omni_thinker.py builds transformers' Qwen2_5OmniAudioEncoder
 TRANSFORMERS_MODULE = {ANY: REPLICATED}
@@ -200,6 +204,9 @@ class WholeRules(NamedTuple):
     left_out_source: str = ""
     truncated: Truncated | None = None
     pp_unmodelled: tuple[str, ...] = ()  # roles whose placement over pipeline stages is not modelled: listed at pp > 1
+    absent: tuple[str, str] = (  # what a table's "absent" entries are, and the source (SigLIP's head unless said)
+        "vision tower pooling head", "vllm/model_executor/models/siglip.py SiglipVisionTransformer: "
+        "SiglipVisionModel's use_head=False builds no pooling head and its mapper drops the head's weights")
 
 
 _FEATURE_LAYERS = {"clip_vision_model": "encoder.layers.", "siglip_vision_model": "encoder.layers.",
@@ -302,6 +309,12 @@ WHOLE: dict[str, WholeRules] = {
     "cohere2_vision": WholeRules((("vision", {"siglip_vision_model": SIGLIP_VISION}),
                                   ("model.multi_modal_projector.", LLAVA_PROJECTOR)),
                                  "models/cohere2_vision.py Cohere2VisionForConditionalGeneration (SiglipVisionModel)"),
+    # aria.py AriaVisionTransformer (l. 66): Idefics2's, but its post_layernorm an nn.Identity, the weight dropped
+    "aria": WholeRules((("vision", {**IDEFICS2_VISION, "post_layernorm": ABSENT}),
+                        ("model.multi_modal_projector.", ARIA_PROJECTOR)),
+                       "models/aria.py AriaForConditionalGeneration (AriaVisionTransformer)",
+                       absent=("vision tower post_layernorm", "vllm/model_executor/models/aria.py AriaVisionTransformer: "
+                               "post_layernorm an nn.Identity, its weight dropped by hf_to_vllm_mapper")),
     "qwen2_5_omni": WholeRules(
         (("vision", QWEN2_5_VISION), ("audio", TRANSFORMERS_MODULE)),
         "models/qwen2_5_omni_thinker.py Qwen2_5OmniThinkerForConditionalGeneration", ("talker.", "token2wav."),

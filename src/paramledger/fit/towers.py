@@ -25,8 +25,7 @@ from .._exceptions import ArchitectureError, OptionError
 from ..inventory import Tensor
 from .tower_tables import ABSENT, ANY, COLUMN, GQA, QKV, REPLICATED, ROW, WHOLE
 
-TRUNCATED = "vision tower layers past vision_feature_layer and its post_layernorm"  # (absent_label's labels)
-POOLING_HEAD = "vision tower pooling head"
+TRUNCATED = "vision tower layers past vision_feature_layer and its post_layernorm"  # (absent_label's label)
 _ROLES = ("vision", "projector", "audio")  # each read from the family's Whole: vision_prefix, ...
 _HEADS = ("num_attention_heads", "num_heads", "encoder_attention_heads")  # a tower part's field for its heads
 DECODER_OWN = frozenset({"embedding", "lm_head", "norm", "positions", "token_types"})  # the decoder's, not a tower's
@@ -151,15 +150,14 @@ class TowerRules:
             return next(prefix for prefix in self.spec.left_out if name.startswith(prefix)).rstrip(".")
         if self.keep is not None and (name.startswith(self.keep[0]) or ".post_layernorm." in name):
             return TRUNCATED
-        return POOLING_HEAD
+        return self.spec.absent[0] if self.spec is not None else ""  # a table's "absent" entry
 
     def left_out_source(self, label: str) -> str:
         if self.spec is not None and label in {p.rstrip(".") for p in self.spec.left_out}:
             return self.spec.left_out_source
         if label == TRUNCATED and self.spec is not None and self.spec.truncated is not None:
             return f"vllm/model_executor/{self.spec.truncated.source}"
-        return ("vllm/model_executor/models/siglip.py SiglipVisionTransformer: SiglipVisionModel's use_head=False "
-                "builds no pooling head and its mapper drops the head's weights")
+        return self.spec.absent[1] if self.spec is not None else ""
 
     def check(self, tp: int) -> None:
         """vLLM's QKVParallelLinear refuses tower heads that tp does not divide (linear.py: divide())."""
