@@ -313,8 +313,9 @@ WHOLE: dict[str, WholeRules] = {
     "aria": WholeRules((("vision", {**IDEFICS2_VISION, "post_layernorm": ABSENT}),
                         ("model.multi_modal_projector.", ARIA_PROJECTOR)),
                        "models/aria.py AriaForConditionalGeneration (AriaVisionTransformer)",
-                       absent=("vision tower post_layernorm", "vllm/model_executor/models/aria.py AriaVisionTransformer: "
-                               "post_layernorm an nn.Identity, its weight dropped by hf_to_vllm_mapper")),
+                       absent=("vision tower post_layernorm",
+                               "vllm/model_executor/models/aria.py AriaVisionTransformer: post_layernorm an "
+                               "nn.Identity, its weight dropped by hf_to_vllm_mapper")),
     "qwen2_5_omni": WholeRules(
         (("vision", QWEN2_5_VISION), ("audio", TRANSFORMERS_MODULE)),
         "models/qwen2_5_omni_thinker.py Qwen2_5OmniThinkerForConditionalGeneration", ("talker.", "token2wav."),
