@@ -16,10 +16,10 @@ from .cache import DEFAULT_BLOCK_SIZE, StageCache, stage_caches
 from .catalog import GPU, GPUS, get_gpu
 from .overhead import (CUDA_CONTEXT, CUDA_GRAPHS, GPU_MEMORY_UTILIZATION, NON_TORCH, Overhead, activation_bytes,
                        default_max_batched_tokens, default_max_num_seqs)
-from .towers import ABSENT, TOWER_ROWS
-from .vllm_registry import retired_note
 from ._rows import count_of as _count, per_tensor as _per_tensor, placed_tensors
 from .sharding import EXPERT_OWN, Parallel, Rules, check_parallel, pipeline_stages, shard_shape
+from .towers import ABSENT, TOWER_ROWS
+from .vllm_registry import retired_note
 
 
 @dataclass(frozen=True)

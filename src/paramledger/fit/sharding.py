@@ -23,6 +23,9 @@
 - Recurrent mixers: mamba_mixer2.py and qwen3_next.py split in_proj, conv1d, A, D, dt_bias and the gated norm by
   tp (heads), out_proj row-parallel.  Mamba-2's B and C groups are replicated when tp does not divide
   n_groups (extra_groups_for_head_shards): not modelled, the per-device in_proj is then slightly low.
+- A whole multimodal model's towers and projectors (towers.py, tower_tables.py): split as each vLLM tower class
+  splits them under mm_encoder_tp_mode "weights" (a tower's fused qkv by its own heads), whole where vLLM builds
+  plain torch modules, left out where it loads nothing (Qwen2.5-Omni's talker), listed where no table says.
 - Pipeline stages: get_pp_indices (vllm/distributed/utils.py) as vLLM splits layers (PipelineStages below); the
   first stage holds the token table, the last the final norm and the head, and with tied embeddings the last
   stage holds its own copy of the table for the head (models/llama.py: ``embed_tokens`` on the first rank "or
