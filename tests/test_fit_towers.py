@@ -217,9 +217,10 @@ def test_a_tower_with_no_rule_is_listed(capsys):
     ({"model_type": "llava", "vision_config": {"model_type": "clip_vision_model", "hidden_size": 768,
                                                "num_attention_heads": 12, "intermediate_size": 3072}},
      ["--tp", "8"], r"--tp: 8 does not divide the 12 attention heads of the tower at model.vision_tower"),
-    ({"model_type": "llava", "vision_feature_layer": 30}, [], r"vision_feature_layer: must be a layer of the "
-                                                             r"24-layer vision tower"),
-    ({"model_type": "llava", "vision_feature_layer": "last"}, [], r"vision_feature_layer: must be a layer"),
+    ({"model_type": "llava", "vision_feature_layer": 30}, [], r"vision_feature_layer: 30 needs 30 layers of the "
+                                                             r"24-layer vision tower; vLLM refuses it"),
+    ({"model_type": "llava", "vision_feature_layer": "last"}, [], r"vision_feature_layer: must be a layer index"),
+    ({"model_type": "llava", "vision_feature_layer": []}, [], r"vision_feature_layer: must be a layer index"),
 ])
 def test_bad_input_one_line_exit_2(tmp_path, capsys, config, argv, message):
     import re
@@ -261,3 +262,12 @@ def test_llava_siglip_pooling_head_not_loaded():
     assert head and left["vision tower pooling head"][0] == 2 * head and "siglip.py" in left[
         "vision tower pooling head"][1]
     assert plan.unclassified == ()
+
+
+def test_llava_feature_layer_before_the_first_builds_no_tower_layer():
+    # get_layer_index(-30, 24) = -5: vLLM builds range(-5), no layer (it does not refuse it)
+    plan = fit_plan(paramledger.inventory({"model_type": "llava", "vision_feature_layer": -30}), gpu="h100",
+                    context=2048, suggest=False)
+    (label, size, _), = plan.not_loaded
+    layer = 4 * (1024 * 1024 + 1024) + 2 * (4096 * 1024) + 4096 + 1024 + 4 * 1024
+    assert size == (24 * layer + 2 * 1024) * 2

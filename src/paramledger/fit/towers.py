@@ -83,11 +83,14 @@ class TowerRules:
             return
         value = self.config.get(truncated.key, truncated.default)
         layers = value if isinstance(value, list) else [value]
-        if not layers or not all(type(index) is int and -depth <= index <= depth for index in layers):
-            raise ArchitectureError(truncated.key, f"must be a layer of the {depth}-layer vision tower (from -{depth} "
-                                    f"to {depth}) or a list of them, got {value!r}"[:200])
+        if not layers or not all(type(index) is int for index in layers):  # vLLM: TypeError, or max() of nothing
+            raise ArchitectureError(truncated.key, f"must be a layer index or a list of them (vLLM's "
+                                    f"_get_num_hidden_layers), got {value!r}"[:200])
         keep = max(index + depth + 1 if index < 0 else index for index in layers)  # vllm models/utils.py
-        self.keep = (whole.vision_prefix + truncated.layers[kind], keep)  # get_layer_index
+        if keep > depth:  # get_layer_index; more layers than the tower has: vLLM raises ValueError
+            raise ArchitectureError(truncated.key, f"{value!r} needs {keep} layers of the {depth}-layer vision tower; "
+                                    "vLLM refuses it ('The original encoder only has ... layers')"[:240])
+        self.keep = (whole.vision_prefix + truncated.layers[kind], max(keep, 0))  # (a range of none: no layer)
 
     def rule(self, t: Tensor) -> tuple[str, int | None] | None:
         if t.component in DECODER_OWN:
