@@ -112,7 +112,7 @@ def test_state_and_decoding_flops_are_what_transformers_holds_and_counts(drawn, 
 def _design(**changed) -> SimpleNamespace:
     """The KDA keys of a design, as the Architecture will hold them once MIXER is listed."""
     keys = {"kda_layers": (0,), "kda_num_heads": 2, "kda_head_dim": 4, "kda_conv_kernel_dim": 4,
-            "kda_full_rank_gates": False, **changed}
+            "kda_full_rank_gates": False, "kda_flat_a_log": False, **changed}
     return SimpleNamespace(hidden_size=8, **keys)
 
 

@@ -123,6 +123,8 @@ class Architecture:
     index_head_dim: int | None = None  # width of each indexer query head and of its one cached key
     index_topk: int | None = None  # keys each query attends to (count-neutral: FLOPs); None: every key
     indexer_types: tuple[str, ...] = ()  # per layer "full" (its own indexer) or "shared" (GLM-5); (): all full
+    # GLM-5-Next's k-pool indexer: keys scored by pools of index_kpool tokens (index_kpool_compress_ape, _gate)
+    index_kpool: int | None = None
     # MiMo-V2-Flash's sliding layers (as the KV cache reads them): their own KV heads, and sinks on them only.
     sliding_num_key_value_heads: int | None = None  # None: num_key_value_heads on every layer
     sliding_attention_sinks: bool = False

@@ -99,6 +99,9 @@ class Naming:
     indexer_k: str = "self_attn.indexer.wk"
     indexer_k_norm: str = "self_attn.indexer.k_norm"
     indexer_weights: str = "self_attn.indexer.weights_proj"
+    # GLM-5-Next's k-pool indexer (index_kpool): its own two Parameters, registered before wq_b
+    indexer_kpool_ape: str = "self_attn.indexer.index_kpool_compress_ape"
+    indexer_kpool_gate: str = "self_attn.indexer.index_kpool_compress_gate"
     # The token mixers other than self-attention (parts.MIXERS: a Gated DeltaNet, a Mamba, a short conv) add their
     # own paths, declared by their part modules, and so do the sublayers (parts/sublayers.py, cross-attention):
     # those fields follow these.

@@ -79,7 +79,7 @@ def check_structure(arch: Architecture, where: str | None) -> None:
                 raise ArchitectureError("indexer_types", "layer 0 is shared: a shared layer reuses an earlier "
                                         "full layer's selection", where)
     else:
-        for key in ("index_head_dim", "index_topk", "indexer_types"):
+        for key in ("index_head_dim", "index_topk", "indexer_types", "index_kpool"):
             if getattr(arch, key):
                 raise ArchitectureError(key, "set without index_n_heads (the lightning indexer)", where)
     if arch.output_vocab_size is not None:

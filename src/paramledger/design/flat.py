@@ -293,9 +293,11 @@ def _attention(arch: Any, sliding: bool, indexer: bool, layer_heads: int | None,
     heads = layer_heads or arch.num_attention_heads
     sinks = arch.attention_sinks or (sliding and arch.sliding_attention_sinks)
     if arch.is_mla:
-        from ..parts.latent import Indexer, LatentAttention
+        from ..parts.latent import Indexer, LatentAttention, PooledIndexer
 
-        own = _new(Indexer, (arch.index_n_heads, arch.index_head_dim)) if indexer else None
+        own = None if not indexer else _new(Indexer, (arch.index_n_heads, arch.index_head_dim)) if (
+            arch.index_kpool is None) else _new(PooledIndexer, (arch.index_n_heads, arch.index_head_dim,
+                                                                arch.index_kpool))  # (GLM-5-Next's pools)
         return _new(LatentAttention, (arch.hidden_size, heads, arch.q_lora_rank, arch.kv_lora_rank,
                                       arch.qk_nope_head_dim, arch.qk_rope_head_dim, arch.v_head_dim,
                                       arch.attention_bias, output_bias, sinks, own, arch.index_topk,

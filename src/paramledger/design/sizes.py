@@ -22,7 +22,7 @@ POSITIVE_OR_NULL = ("num_key_value_heads", "sliding_num_key_value_heads", "head_
 ZERO_OR_MORE = ("num_experts", "n_shared_experts", "shared_expert_intermediate_size", "qk_rope_head_dim",
                 "num_kv_shared_layers", "hidden_size_per_layer_input", "altup_num_inputs", "laurel_rank",
                 *EncoderKeys.zero_or_more)
-INDEXER = ("index_head_dim", "index_topk")  # positive or null, with index_n_heads
+INDEXER = ("index_head_dim", "index_topk", "index_kpool")  # positive or null, with index_n_heads
 _ALL = frozenset({*POSITIVE, *POSITIVE_OR_NULL, *ZERO_OR_MORE, *INDEXER})
 _NULL_ALLOWED = _ALL.difference(POSITIVE)
 

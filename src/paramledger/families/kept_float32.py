@@ -78,6 +78,9 @@ KEPT = {
     "glm4v_moe": KeptInFloat32((), ('e_score_correction_bias', 'gate.weight')),
     # glm_moe_dsa/modeling_glm_moe_dsa.py GlmMoeDsaPreTrainedModel
     "glm_moe_dsa": KeptInFloat32(('indexer.weights_proj',), ('e_score_correction_bias', 'gate.weight')),
+    # glm5_next/modeling_glm5_next.py Glm5NextPreTrainedModel (lines 1379-1389)
+    "glm5_next": KeptInFloat32((), ('A_log', 'attn_hc.base', 'attn_hc.scale', 'conv1d', 'dt_bias',
+                                    'e_score_correction_bias', 'ffn_hc.base', 'ffn_hc.scale', 'gate.weight')),
     # gpt_oss/modeling_gpt_oss.py GptOssPreTrainedModel
     "gpt_oss": KeptInFloat32(('input_layernorm', 'norm', 'post_attention_layernorm'), ()),
     # hy_v3/modeling_hy_v3.py HYV3PreTrainedModel

@@ -269,6 +269,7 @@ PADDED: dict[str, Padded] = {
     "ernie4_5_vl_moe": Padded(None),
     "evolla": Padded(None),
     "granite4_vision": Padded(None),
+    "glm5_next": Padded(154820),  # Glm5NextTextConfig's pad_token_id, read from text_config
 }
 
 

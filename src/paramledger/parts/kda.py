@@ -30,6 +30,7 @@ class KimiDeltaAttention(NamedTuple):
     head_dim: int  # kda_head_dim (Kimi's linear_head_dim; Bailing's head_dim before its config overwrites it)
     conv_kernel: int  # kda_conv_kernel_dim (linear_conv_kernel_dim; Bailing's short_conv_kernel_size)
     full_rank_gates: bool = False  # kda_full_rank_gates: Bailing's f_proj and g_proj, A_log (heads,)
+    flat_a_log: bool = False  # kda_flat_a_log: Kimi's low-rank gates with A_log (heads,) (GLM-5-Next's forget gate)
 
     @property
     def inner(self) -> int:
@@ -51,7 +52,7 @@ class KimiDeltaAttention(NamedTuple):
             c.linear(path + "g_proj", inner, d, "mixer")
             return
         c.add(gate + "dt_bias", (inner,), "mixer")  # KimiLinearForgetGate: its own parameters, then f_a, f_b
-        c.add(gate + "A_log", (1, 1, heads, 1), "mixer")
+        c.add(gate + "A_log", (heads,) if self.flat_a_log else (1, 1, heads, 1), "mixer")
         c.linear(gate + "f_a_proj", rank, d, "mixer")
         c.linear(gate + "f_b_proj", inner, rank, "mixer")
         c.linear(path + "b_proj", heads, d, "mixer")
@@ -91,6 +92,8 @@ class Keys:
     kda_head_dim: int | None = None
     kda_conv_kernel_dim: int | None = None
     kda_full_rank_gates: bool = False
+    # GLM-5-Next's Glm5NextTextForgetGate (modeling_glm5_next.py lines 338-348): Kimi's layout, A_log 1-D (heads,)
+    kda_flat_a_log: bool = False
 
 
 class Names:
@@ -104,14 +107,15 @@ SIZES = ("kda_num_heads", "kda_head_dim", "kda_conv_kernel_dim")
 
 def _engaged(arch: Any) -> bool:  # on every count: no loop
     return bool(arch.kda_layers or arch.kda_num_heads is not None or arch.kda_head_dim is not None
-                or arch.kda_conv_kernel_dim is not None or arch.kda_full_rank_gates)
+                or arch.kda_conv_kernel_dim is not None or arch.kda_full_rank_gates or arch.kda_flat_a_log)
 
 
 def _check(arch: Any, where: str | None) -> None:
     """Every size given with the layers, none without (the attention layers beside them may be MLA: both
     families' are)."""
     if not arch.kda_layers:
-        key = next((key for key in SIZES if getattr(arch, key) is not None), "kda_full_rank_gates")
+        key = next((key for key in SIZES if getattr(arch, key) is not None),
+                   "kda_full_rank_gates" if arch.kda_full_rank_gates else "kda_flat_a_log")
         raise ArchitectureError(key, "set without kda_layers (the Kimi Delta Attention layers)", where)
     for key in SIZES:
         if getattr(arch, key) is None:
@@ -120,7 +124,7 @@ def _check(arch: Any, where: str | None) -> None:
 
 def _build(arch: Any) -> KimiDeltaAttention:
     return _new(KimiDeltaAttention, (arch.hidden_size, arch.kda_num_heads, arch.kda_head_dim,
-                                     arch.kda_conv_kernel_dim, arch.kda_full_rank_gates))
+                                     arch.kda_conv_kernel_dim, arch.kda_full_rank_gates, arch.kda_flat_a_log))
 
 
 MIXER = MixerKind("kda_layers", Keys, Names, _build, _engaged, _check, positive_or_null=SIZES)

@@ -18,6 +18,15 @@ class Indexer(NamedTuple):
     num_heads: int  # index_n_heads
     head_dim: int  # index_head_dim: each query head and the one cached key
 
+    @property
+    def cached_width(self) -> int:
+        """Values cached per token: the one key."""
+        return self.head_dim
+
+    def scored(self, keys: int) -> int:
+        """What each query scores: every key."""
+        return keys
+
     def tensors(self, c: Collector, hidden: int, q_lora_rank: int) -> None:
         n, heads, width = c.naming, self.num_heads, self.head_dim
         c.linear(n.indexer_q, heads * width, q_lora_rank, "attention")
@@ -25,6 +34,32 @@ class Indexer(NamedTuple):
         c.add(n.indexer_k_norm + ".weight", (width,), "norm")
         c.add(n.indexer_k_norm + ".bias", (width,), "norm")
         c.linear(n.indexer_weights, heads, hidden, "attention")
+
+
+@part
+class PooledIndexer(NamedTuple):
+    """GLM-5-Next's indexer (Glm5NextTextIndexer, modeling_glm5_next.py lines 772-807): the lightning indexer's
+    tensors after two Parameters of its own, a learned offset per place in a pool of index_kpool keys and a gate
+    score per key channel; it scores pools of keys, not keys."""
+    num_heads: int  # index_n_heads
+    head_dim: int  # index_head_dim
+    kpool: int  # index_kpool: the keys of a pool
+
+    @property
+    def cached_width(self) -> int:
+        """Values cached per token: the key, its gate scores (index_head_dim) and a valid flag packed together
+        (Glm5NextTextIndexer.forward: cat([k, gate_scores, valid_channel]), lines 837-846)."""
+        return 2 * self.head_dim + 1
+
+    def scored(self, keys: int) -> int:
+        """What each query scores: the pools of keys (get_pooled_states: ceil(keys / index_kpool))."""
+        return -(-keys // self.kpool)
+
+    def tensors(self, c: Collector, hidden: int, q_lora_rank: int) -> None:
+        n, width = c.naming, self.head_dim
+        c.add(n.indexer_kpool_ape, (self.kpool, width), "attention")  # (index_kpool, index_head_dim)
+        c.add(n.indexer_kpool_gate, (width, hidden), "attention")  # (index_head_dim, hidden): a matmul
+        Indexer.tensors(self, c, hidden, q_lora_rank)  # type: ignore[arg-type]  (the same first two fields)
 
 
 @part
@@ -39,7 +74,7 @@ class LatentAttention(NamedTuple):
     bias: bool = False  # attention_bias: on the two down-projections (q_a, kv_a)
     output_bias: bool = False
     sinks: bool = False
-    indexer: Indexer | None = None  # this layer's own lightning indexer (a "shared" layer has none)
+    indexer: Indexer | PooledIndexer | None = None  # this layer's own lightning indexer (a "shared" layer has none)
     # index_topk: the keys each query attends to, as an indexer selects them (a "shared" layer
     # reuses an earlier layer's selection); None: every key
     topk: int | None = None
@@ -68,7 +103,7 @@ class LatentAttention(NamedTuple):
     def kv_values_per_token(self, mla_layout: str = "latent") -> int:
         """latent: the compressed kv latent and the rotary key; decompressed: every head's key and
         value; a layer running its own indexer also caches one index_head_dim key per token."""
-        index_keys = self.indexer.head_dim if self.indexer is not None else 0
+        index_keys = self.indexer.cached_width if self.indexer is not None else 0
         if mla_layout == "latent":
             return self.kv_lora_rank + self.qk_rope_head_dim + index_keys
         heads = self.num_heads
@@ -76,8 +111,8 @@ class LatentAttention(NamedTuple):
 
     def attention_flops(self, keys: int) -> int:
         flops = 0
-        if self.indexer is not None:  # scores every key: q·k per indexer head, then the weighted sum
-            flops += 2 * self.indexer.num_heads * (self.indexer.head_dim + 1) * keys
+        if self.indexer is not None:  # scores every key (every pool of keys): q·k per head, then the weighted sum
+            flops += 2 * self.indexer.num_heads * (self.indexer.head_dim + 1) * self.indexer.scored(keys)
         # DSA: attention reads only the keys the indexer selects (the latents are all expanded)
         attended = keys if self.topk is None else min(keys, self.topk)
         qk_dim = self.qk_nope_head_dim + self.qk_rope_head_dim

@@ -33,6 +33,7 @@ class GlmOcrTower(NamedTuple):
     intermediate_size: int
     out_width: int  # out_hidden_size
     bias: bool  # attention_bias
+    merger_width: int = 0  # GLM-5-Next's projection_intermediate_size; 0: out_hidden_size × in_channels (GLM-OCR's)
 
     @property
     def hidden_size(self) -> int:
@@ -67,7 +68,9 @@ class GlmOcrTower(NamedTuple):
             linear(block + "mlp.gate_proj", self.intermediate_size, d, self.bias)
             linear(block + "mlp.up_proj", self.intermediate_size, d, self.bias)
             linear(block + "mlp.down_proj", d, self.intermediate_size, self.bias)
-        inner = o * self.in_channels  # GlmOcrVisionModel: context_dim=out_hidden_size * in_channels
+        # GlmOcrVisionModel: context_dim=out_hidden_size * in_channels; Glm5NextVisionModel (modeling_glm5_next.py
+        # lines 1826-1831): context_dim=projection_intermediate_size
+        inner = self.merger_width or o * self.in_channels
         linear("merger.proj", o, o, False, "projector")
         add("merger.post_projection_norm.weight", (o,), "projector")
         add("merger.post_projection_norm.bias", (o,), "projector")
@@ -109,4 +112,16 @@ GLM_OCR_DEFAULTS = {"depth": 24, "hidden_size": 1024, "attention_bias": True, "n
                     "out_hidden_size": 1536, "intermediate_size": 4096}
 """transformers 5.24.0 models/glm_ocr/configuration_glm_ocr.py (GlmOcrVisionConfig)."""
 
-TOWERS = {"glm_ocr_vision": TowerKind(GLM_OCR_DEFAULTS, make)}
+
+
+def make_glm5_next(prefix: str, vision: Mapping[str, Any], where: str | None) -> GlmOcrTower:
+    """GLM-5-Next's tower: GLM-OCR's, its merger projection_intermediate_size wide (Glm5NextVisionModel)."""
+    return make(prefix, vision, where)._replace(merger_width=positive(vision, "projection_intermediate_size", where))
+
+
+GLM5_NEXT_DEFAULTS = {**GLM_OCR_DEFAULTS, "projection_intermediate_size": 10240}
+"""transformers 5.24.0 models/glm5_next/configuration_glm5_next.py (Glm5NextVisionConfig): GLM-OCR's sizes, and
+the merger's width."""
+
+TOWERS = {"glm_ocr_vision": TowerKind(GLM_OCR_DEFAULTS, make),
+          "glm5_next_vision": TowerKind(GLM5_NEXT_DEFAULTS, make_glm5_next)}
