@@ -147,6 +147,7 @@ class LayerCache:
     # held (DeepSeek-V4's compressed entries and pending tokens: parts' kv_values); None: it is
     sequence_values: int | None = None
     float32_values: int = 0  # of those, held in float32 whatever the cache's dtype (DeepSeek-V4's CSA overlap gate)
+    state_float32_values: int = 0  # of state_values, held in float32 whatever the cache's dtype (KDA's recurrent state)
 
     def values_at(self, context: int) -> int:
         """Values held for one sequence after ``context`` tokens (the KVCache's context: sequence_values is its)."""
@@ -282,7 +283,9 @@ class KVCache:
 
     @property
     def state_bytes(self) -> int:
-        return self.state_values * self.bytes_per_value
+        """The states at the cache's dtype, but those a layer holds in float32 whatever it is."""
+        float32 = self.batch * self._sum(lambda layer: layer.state_float32_values)
+        return (self.state_values - float32) * self.bytes_per_value + float32 * 4
 
     @property
     def sliding_layers(self) -> int:
@@ -436,7 +439,7 @@ def _layer_cache(run: LayerRun, window: int | None, context: int, mla_layout: st
     whole = layer.kv_values(context, held, mla_layout)
     return LayerCache(run.first, per_token, window, layer.state_values(), layer.state_label(),
                       layer.mixer_label() is not None, None if whole == per_token * held else whole,
-                      layer.kv_float32_values(context))
+                      layer.kv_float32_values(context), layer.state_float32_values())
 
 
 def kv_values_per_token(source: Architecture | Inventory, mla_layout: str = "latent") -> int:

@@ -46,6 +46,10 @@ class Layer(NamedTuple):
     def state_values(self) -> int:
         return sum(part.state_values() for part in self.parts)
 
+    def state_float32_values(self) -> int:
+        """Of state_values, those held in float32 whatever the cache's dtype."""
+        return sum(part.state_float32_values() for part in self.parts)
+
     def repeated_weights(self) -> int:
         return sum(part.repeated_weights() for part in self.parts)
 

@@ -21,7 +21,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ArchitectureError
-from ..naming import Naming
 from ..towers import Whole
 from ..towers.qwen_vl import none
 from . import _rules as rules
@@ -117,7 +116,7 @@ NAMING = dataclasses.replace(GLM5.naming, rotary=None,
 
 TEXT = dataclasses.replace(
     GLM5, model_type="glm5_next", causal_lm_class="", naming=NAMING, source=TF,
-    keys={**{k: v for k, v in MLA_MOE_KEYS.items()},
+    keys={**MLA_MOE_KEYS,
           **same("index_n_heads", "index_head_dim", "index_topk", "index_kpool", "hc_mult")},
     defaults=DEFAULTS,
     switches={**LLAMA_SWITCHES, "position_embedding_type": "none", "stream_hyper_connections": True},

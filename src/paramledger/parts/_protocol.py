@@ -40,6 +40,10 @@ class Part(Protocol):
     def state_values(self) -> int:
         """Elements of the fixed recurrent state the part holds for one sequence, whatever the context."""
 
+    def state_float32_values(self) -> int:
+        """Of state_values, the elements held in float32 whatever the cache's dtype (KDA's recurrent state,
+        stored .to(torch.float32)); 0 for most parts."""
+
     def attention_flops(self, keys: int) -> int:
         """Forward FLOPs of one token's attention over ``keys`` keys, beyond its weights' 2 × parameters."""
 
@@ -96,6 +100,9 @@ class Stateless:
         return 0
 
     def state_values(self) -> int:
+        return 0
+
+    def state_float32_values(self) -> int:
         return 0
 
     def attention_flops(self, keys: int) -> int:

@@ -4,10 +4,9 @@ channel, not per head, in place of self-attention on the layers whose layer_type
 caches no keys or values but a conv state and one head_dim × head_dim state per head.
 
 Kimi Linear builds its forget gate and output gate low-rank (f_a_proj/f_b_proj, g_a_proj/g_b_proj, rank head_dim);
-Bailing-Hybrid builds them full-rank (f_proj, g_proj) and registers them elsewhere.  Declared whole as ``MIXER`` but
-not yet listed in parts/__init__.py's MIXER_MODULES (docs/notes/coverage-set-c.md has the kimi_linear and
-bailing_hybrid families that would use it); tests/test_part_kda.py checks it against both transformers modules
-built alone."""
+Bailing-Hybrid builds them full-rank (f_proj, g_proj) and registers them elsewhere; GLM-5-Next builds Kimi's with
+A_log 1-D (kda_flat_a_log, modeling_glm5_next.py lines 338-348).  tests/test_part_kda.py checks it against the
+transformers modules built alone, tests/test_glm5_next.py against GLM-5-Next's."""
 
 from __future__ import annotations
 
@@ -68,6 +67,12 @@ class KimiDeltaAttention(NamedTuple):
         """The conv's last kda_conv_kernel_dim inputs over q, k and v, and a head_dim × head_dim state per head
         (LinearAttentionLayer's conv_states and recurrent_states)."""
         return 3 * self.inner * self.conv_kernel + self.num_heads * self.head_dim * self.head_dim
+
+    def state_float32_values(self) -> int:
+        """The recurrent state, float32 whatever the cache's dtype: all three modules store it
+        .to(torch.float32) (modeling_kimi_linear.py line 709, modeling_bailing_hybrid.py line 782,
+        modeling_glm5_next.py line 762); the conv state follows the cache's dtype."""
+        return self.num_heads * self.head_dim * self.head_dim
 
     def attention_flops(self, keys: int) -> int:
         """0, as the Gated DeltaNet's: no keys to attend to, its work is its weights'.  The recurrence's
