@@ -143,3 +143,32 @@ def test_the_hyper_connections_need_their_streams():
     design = SimpleNamespace(hc_mult=None, hyper_gate_beside_attention=False)
     with pytest.raises(ArchitectureError, match="hc_mult: required with stream_hyper_connections"):
         SUBLAYER.check(design, "spec.yaml")
+
+
+@pytest.mark.parametrize("pool", [1, 3, 4])
+def test_decoding_flops_of_the_indexed_layers_are_what_torch_counts(pool):
+    """Three indexed layers (one dense FFN, two sparse), eager attention and experts, one decoded token: the weights,
+    the hyper-connections' comb mixing, the indexer's scores of the whole pools and the attention over every key
+    (index_topk at least the context: eager attention computes every key and masks the rest)."""
+    import torch
+    from torch.utils.flop_counter import FlopCounterMode
+    from transformers import AutoModelForImageTextToText, Glm5NextConfig
+
+    from paramledger.compute import forward_flops_per_token
+
+    text = {**TEXT, "num_hidden_layers": 3, "index_kpool": pool, "index_topk": 24 // pool * pool + pool,
+            "layer_types": ["indexed_attention"] * 3, "mlp_layer_types": ["dense", "sparse", "sparse"]}
+    arch = paramledger.load({**SMALL, "text_config": text})
+    config = Glm5NextConfig(text_config={k: v for k, v in text.items() if k != "model_type"},
+                            vision_config={k: v for k, v in VISION.items() if k != "model_type"})
+    torch.manual_seed(0)
+    model = AutoModelForImageTextToText.from_config(config, attn_implementation="eager",
+                                                    experts_implementation="eager").eval()
+    for context in (2, 5, 9, 17):
+        ids = torch.randint(1, TEXT["vocab_size"], (1, context), generator=torch.Generator().manual_seed(context))
+        with torch.no_grad():
+            out = model(ids[:, :-1], use_cache=True)
+            with FlopCounterMode(display=False) as counter:
+                model(ids[:, -1:], cache=out.cache, use_cache=True)
+        ours = forward_flops_per_token(paramledger.inventory(arch), context)
+        assert counter.get_total_flops() == ours.total + ours.mla_expansion_flops

@@ -122,7 +122,8 @@ def _is_matrix(t: Tensor) -> bool:
     # Cohere's per-head q/k norm weights (heads, head_dim) and ERNIE's (1, experts) routing
     # correction are 2-D but scale or offset elementwise: no matmul.  A multimodal model's towers run once per
     # image, not for each token the decoder reads or writes.
-    return (per_expert_rank(t) >= 2 and t.component not in _NOT_PER_TOKEN and not t.name.endswith("bias"))
+    # GLM-5-Next's index_kpool_compress_ape, a position offset added to the pools' gate scores: no matmul either.
+    return (per_expert_rank(t) >= 2 and t.component not in _NOT_PER_TOKEN and not t.name.endswith(("bias", "_ape")))
 
 
 _NOT_PER_TOKEN = frozenset({"embedding", "positions", "token_types", "norm", *TOWER_COMPONENTS})

@@ -52,8 +52,9 @@ class PooledIndexer(NamedTuple):
         return 2 * self.head_dim + 1
 
     def scored(self, keys: int) -> int:
-        """What each query scores: the pools of keys (get_pooled_states: ceil(keys / index_kpool))."""
-        return -(-keys // self.kpool)
+        """What each query scores: the whole pools of keys, floor(keys / index_kpool) (the tail pool is appended
+        unscored: append_visible_tail), as torch's FlopCounterMode counts Glm5NextTextIndexer.forward's matmuls."""
+        return keys // self.kpool
 
     def tensors(self, c: Collector, hidden: int, q_lora_rank: int) -> None:
         n, width = c.naming, self.head_dim

@@ -5,8 +5,8 @@ modeling_glm5_next.py Glm5NextTextHyperConnection, lines 220-282, built twice by
 DeepSeek-V4's are the same shapes, held by its attention part (parts/shared_kv_attention.py) since every one of its
 layers is that attention; HY-V4's are (2 × hc) wide (parts/hyper_gate.py).  A sublayer, so the KDA layers of a
 hybrid hold them as the attention layers do; a family's Naming.layer_order puts them after the norms, where
-named_parameters() meets them.  Nothing cached; the mixing is elementwise but for ``fn``'s matmul, which is a
-weight's.  GLM-5-Next's hc_head (Glm5NextTextHyperHead, line 331) is a mean with no parameters: no tensor."""
+named_parameters() meets them.  Nothing cached; the mixing is elementwise but for ``fn``'s matmul, a weight's, and
+the comb's matmul of the streams, 2 × 2 × hc² × hidden FLOPs a token (attention_flops).  GLM-5-Next's hc_head (Glm5NextTextHyperHead, line 331) is a mean with no parameters: no tensor."""
 
 from __future__ import annotations
 
@@ -29,6 +29,11 @@ class StreamHyperConnections(NamedTuple):
             c.add(path + ".fn", (mixed, streams * d), fed)  # a matmul on every token's flattened streams
             c.add(path + ".base", (mixed,), fed)  # float32
             c.add(path + ".scale", (3,), fed)  # float32: pre, post, comb
+
+    def attention_flops(self, keys: int) -> int:
+        """The comb mixing of the streams, a (hc, hc) @ (hc, hidden) matmul of activations after each of the two
+        sublayers (Glm5NextTextDecoderLayer.forward, lines 1338-1349), whatever the keys (DeepSeek-V4's alike)."""
+        return 2 * 2 * self.streams ** 2 * self.hidden_size
 
 
 class Keys:
