@@ -145,11 +145,14 @@ def test_the_hyper_connections_need_their_streams():
         SUBLAYER.check(design, "spec.yaml")
 
 
-@pytest.mark.parametrize("pool", [1, 3, 4])
-def test_decoding_flops_of_the_indexed_layers_are_what_torch_counts(pool):
-    """Three indexed layers (one dense FFN, two sparse), eager attention and experts, one decoded token: the weights,
-    the hyper-connections' comb mixing, the indexer's scores of the whole pools and the attention over every key
-    (index_topk at least the context: eager attention computes every key and masks the rest)."""
+@pytest.mark.parametrize("pool, kinds", [(1, ["indexed_attention"] * 3), (3, ["indexed_attention"] * 3),
+                                         (4, ["linear_attention", "indexed_attention", "linear_attention"])])
+def test_decoding_flops_are_what_torch_counts(pool, kinds):
+    """Three layers (one dense FFN, two sparse), eager attention and experts, one decoded token: the weights, the
+    hyper-connections' comb mixing, the indexer's scores of the whole pools and the attention over every key
+    (index_topk at least the context: eager attention computes every key and masks the rest); a KDA layer's
+    recurrence no matmul, its depthwise conv counted twice by causal_conv1d_update's torch path (two outputs, the
+    last kept: tests/test_compute.py's conv_fallback_flops for the Gated DeltaNet), once by ours."""
     import torch
     from torch.utils.flop_counter import FlopCounterMode
     from transformers import AutoModelForImageTextToText, Glm5NextConfig
@@ -157,7 +160,7 @@ def test_decoding_flops_of_the_indexed_layers_are_what_torch_counts(pool):
     from paramledger.compute import forward_flops_per_token
 
     text = {**TEXT, "num_hidden_layers": 3, "index_kpool": pool, "index_topk": 24 // pool * pool + pool,
-            "layer_types": ["indexed_attention"] * 3, "mlp_layer_types": ["dense", "sparse", "sparse"]}
+            "layer_types": kinds, "mlp_layer_types": ["dense", "sparse", "sparse"]}
     arch = paramledger.load({**SMALL, "text_config": text})
     config = Glm5NextConfig(text_config={k: v for k, v in text.items() if k != "model_type"},
                             vision_config={k: v for k, v in VISION.items() if k != "model_type"})
@@ -171,4 +174,6 @@ def test_decoding_flops_of_the_indexed_layers_are_what_torch_counts(pool):
             with FlopCounterMode(display=False) as counter:
                 model(ids[:, -1:], cache=out.cache, use_cache=True)
         ours = forward_flops_per_token(paramledger.inventory(arch), context)
-        assert counter.get_total_flops() == ours.total + ours.mla_expansion_flops
+        conv = 3 * TEXT["linear_num_heads"] * TEXT["linear_head_dim"] * 4  # (3 × inner, 1, 4): the default kernel
+        assert counter.get_total_flops() == ours.total + ours.mla_expansion_flops + kinds.count(
+            "linear_attention") * 2 * conv
