@@ -6,7 +6,7 @@ import pytest
 
 import paramledger
 from paramledger._exceptions import OptionError
-from paramledger.fit import fit_plan, get_gpu
+from paramledger.fit import fit_plan, get_gpu, plan_json
 from paramledger.fit.sharding import Parallel, Rules, pad_vocab_size, pipeline_stages, shard_shape
 from paramledger.memory import weight_bytes
 
@@ -161,3 +161,18 @@ def test_training_fit_with_lora():
     plan = fit_plan("Llama-3.2-1B", gpu="rtx-4090", training="bf16-mixed-adam", lora="r=16,target_modules=q_proj+v_proj",
                     dtype="nf4")
     assert plan.fits and plan.devices[0].optimizer_bytes == 1_703_936 * 12
+
+
+def test_a_kda_recurrent_state_is_paged_in_float32_as_vllm_keeps_it():
+    """vLLM keeps KDA's recurrent state in float32 whatever the cache dtype (layers/mamba/mamba_utils.py
+    kda_state_dtype, mamba_ssm_cache_dtype "auto"), as transformers does: fit's state is memory's at tp 1 (it once
+    priced it at bf16: 24,084,480 bytes for Kimi Linear's defaults, where 46,104,576 are held), split by tp."""
+    from paramledger.kvcache import kv_cache
+    from paramledger.reference import default_config
+
+    arch = paramledger.load(default_config("kimi_linear"))
+    held = kv_cache(arch, 4096, 1, "bf16").state_bytes
+    assert held == 46_104_576
+    for tp in (1, 2):
+        plan = plan_json(fit_plan(arch, gpu="h100", gpus=tp, tp=tp, context=4096))
+        assert plan["per_device"][0]["recurrent_state_bytes"] == held // tp

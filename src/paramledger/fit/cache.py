@@ -33,6 +33,9 @@ class StageCache:
     sliding: tuple[tuple[int, int], ...]  # (window, values per token) per sliding layer kind
     state_values: int  # recurrent state per sequence on the device
     bytes_per_value: int
+    # of state_values, those vLLM keeps in float32 whatever the cache's dtype: KDA's recurrent state
+    # (layers/mamba/mamba_utils.py MambaStateDtypeCalculator.kda_state_dtype, mamba_ssm_cache_dtype "auto")
+    state_float32_values: int = 0
 
     def bytes(self, context: int, batch: int, block_size: int, in_flight_tokens: int) -> int:
         """KV cache bytes (recurrent state apart) for ``batch`` sequences of ``context`` tokens."""
@@ -44,7 +47,8 @@ class StageCache:
         return batch * values * self.bytes_per_value
 
     def state_bytes(self, batch: int) -> int:
-        return batch * self.state_values * self.bytes_per_value
+        float32 = self.state_float32_values
+        return batch * ((self.state_values - float32) * self.bytes_per_value + float32 * 4)
 
 
 def stage_caches(arch: Architecture, kv_dtype: str, tp: int, stages: list[tuple[int, int]]) -> list[StageCache]:
@@ -62,23 +66,24 @@ def stage_caches(arch: Architecture, kv_dtype: str, tp: int, stages: list[tuple[
         if per_token and not arch.is_mla:
             kv_heads = _kv_heads(arch, layer.layer, layer.window is not None)
             per_token = per_token * max(1, kv_heads // tp) // kv_heads
-        held.append((layer.window, per_token, -(-layer.state_values // tp)))
+        held.append((layer.window, per_token, -(-layer.state_values // tp), -(-layer.state_float32_values // tp)))
     out = []
     for start, end in stages:  # each run's layers in the stage counted in C, never a step per layer
         if len(kv.runs) == 1 or (start, end) == (0, kv.layer_count):  # the whole model: each run's own count
             layers = {0: end - start} if len(kv.runs) == 1 else {run: n for run, (_, n) in enumerate(kv.runs)}
         else:
             layers = Counter(kv.kinds[start:end])
-        full = state = 0
+        full = state = float32 = 0
         sliding: dict[int, int] = {}
         for run, count in layers.items():
-            window, per_token, state_values = held[run]
+            window, per_token, state_values, float32_values = held[run]
             if window is None:
                 full += per_token * count
             elif per_token:
                 sliding[window] = sliding.get(window, 0) + per_token * count
             state += state_values * count
-        out.append(StageCache(full, tuple(sorted(sliding.items())), state, kv.bytes_per_value))
+            float32 += float32_values * count
+        out.append(StageCache(full, tuple(sorted(sliding.items())), state, kv.bytes_per_value, float32))
     return out
 
 def _kv_heads(arch: Architecture, layer: int, sliding: bool) -> int:
