@@ -10,6 +10,7 @@ from . import families
 from ._exceptions import ArchitectureError, OptionError, SourceError, UnsupportedFamilyError
 from .architecture import _FIELD_TYPES, Architecture
 from .families.even_rotary import check_odd_rotary as _check_odd_rotary
+from .families.rope_form import check_rope_form
 from .limits import MAX_INTEGER, MAX_REPEAT, big, check_values, number_text, quoted
 from .quantization import stored_format
 
@@ -156,6 +157,8 @@ def _decoder(family: families.Family, config: Mapping[str, Any], top: Mapping[st
         raise ArchitectureError(key, message if key == error.key else f"{message} ({key} is read as {error.key})",
                                 where) from None
     check_odd_rotary(family, merged, arch, pad_key.replace("pad_token_id", "head_dim"), where)
+    check_rope_form(family.model_type, config, merged, arch, family, pad_key.replace("pad_token_id", "rope_parameters"),
+                    where)  # (families/rope_form.py)
     if family.explain:
         notes = [note for explain in family.explain if (note := explain(arch)) is not None]
         arch = arch.with_fields(notes=(*arch.notes, *notes)) if notes else arch

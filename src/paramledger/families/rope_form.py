@@ -1,0 +1,152 @@
+"""The families whose transformers classes take rope_parameters only flat, or only layer-typed, and the refusal.
+
+A config's rope_parameters is flat ({"rope_type": ..., "rope_theta": ...}) or layer-typed (one such entry per layer
+type: {"full_attention": {...}, "sliding_attention": {...}}).  transformers 5.24.0 reads it as layer-typed only where
+its keys are layer types the config declares (RotaryEmbeddingConfigMixin.nested_rope_parameter_keys,
+modeling_rope_utils.py lines 764-773); it then fills each entry (standardize_rope_params, lines 806-866) and the
+model's rotary reads what its class expects:
+
+- NESTED_REFUSED: the config declares layer_types, but its rotary reads one flat entry for every layer
+  (Qwen2RotaryEmbedding.__init__: ``config.rope_parameters["rope_type"]``, modeling_qwen2.py line 59): a layer-typed
+  one fails with KeyError 'rope_type' (GraniteSWA's config, reading ``rope_parameters["rope_theta"]`` in
+  __post_init__, with KeyError 'rope_theta').
+- FLAT_REFUSED: the rotary keeps one frequency table per layer type (Gemma 4's, ``config.rope_parameters[layer_type]``)
+  and the config class does not spread a flat one over them: a flat one fails with KeyError '<layer type>'; so does
+  a layer-typed one missing a layer type the config uses, except where the config class fills the missing entries
+  itself (LAYER_TYPED_FIELD: ModernBERT's and NeoMME's, which declare the field
+  ``dict[Literal["full_attention", "sliding_attention"], dict]`` and so refuse a flat one as the config is made).
+- NEEDS: a key read from the rope_parameters given that the config class does not fill (Cosmos3EdgeTextConfig's
+  mrope_section, KeyError as the config is made; Cohere2MoeConfig, which declares no rope_parameters, fills no
+  rope_theta into one: Cohere2MoeRotaryEmbedding.compute_default_rope_parameters fails with KeyError 'rope_theta').
+
+paramledger counted such configs (issue #15): they are refused in one line naming rope_parameters.  The sets are
+measured by scripts/rope_parity.py (each supported type's smallest random configs with rope_parameters set each
+way), by the family whose table reads the config; tests/test_rope_parity.py checks them against transformers.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+from .._exceptions import ArchitectureError
+
+NESTED_REFUSED = frozenset({
+    "afmoe", "axk2", "bailing_hybrid", "bamba", "cohere2", "cohere2_moe", "cwm", "deepseek_v32", "dots1", "exaone4",
+    "exaone_moe", "falcon_h1", "flint", "gemma2", "glm_moe_dsa", "gpt_oss", "granite_swa", "granitemoe_swa", "hy_v4",
+    "kolibri1", "lara_mini", "lfm2", "lfm2_moe", "llama4_text", "minimax", "minimax_m3_vl_text", "ministral",
+    "mistral_large4", "muse_glimmer", "muse_spark", "qwen2", "qwen2_5_omni_thinker", "qwen2_5_vl", "qwen2_moe",
+    "qwen2_vl", "qwen3", "qwen3_5_moe_text", "qwen3_5_text", "qwen3_next", "qwen4_exp_text", "smollm3", "vaultgemma",
+})
+# of those, the classes whose layer_types name other kinds (linear_attention, conv, indexed_attention, hybrid) beside
+# or instead of full and sliding attention: an entry under such a name is layer-typed, one under full_attention where
+# a layer's mixer is self-attention (design/flat.py's mixer column), except where the class names even those layers
+# otherwise (NO_FULL_ATTENTION: DeepSeek-V3.2's indexed_attention, Falcon-H1's hybrid)
+OTHER_LAYER_TYPES = frozenset({"axk2", "bamba", "deepseek_v32", "falcon_h1", "glm_moe_dsa", "hy_v4",
+                               "lara_mini", "lfm2", "lfm2_moe", "mistral_large4", "qwen3_5_moe_text", "qwen3_5_text",
+                               "qwen3_next", "qwen4_exp_text"})
+NO_FULL_ATTENTION = frozenset({"axk2", "deepseek_v32", "falcon_h1", "glm_moe_dsa", "hy_v4"})
+# of those, the classes whose layer_types hold sliding layers with no sliding_window set (Gemma2Config's pattern)
+PATTERN_WITHOUT_WINDOW = frozenset({"gemma2", "gpt_oss", "granite_swa", "granitemoe_swa", "muse_glimmer", "muse_spark",
+                                    "vaultgemma"})
+FLAT_REFUSED = frozenset({
+    "beam", "cohere_compass_text", "dory", "gemma4_assistant", "gemma4_text", "gemma4_unified_assistant",
+    "gemma4_unified_text", "laguna", "mellum", "mimo_v2_flash", "modernbert", "modernbert-decoder", "neomme",
+    "ultrabert", "zaya",
+})
+LAYER_TYPED_FIELD = frozenset({"modernbert", "modernbert-decoder", "neomme"})
+NEEDS = {"cosmos3_edge": "mrope_section", "cohere2_moe": "rope_theta"}
+
+# what a configuration class refuses as the config is made; the others fail building the model
+CONFIG_REFUSES = frozenset({"granite_swa", "granitemoe_swa", "cosmos3_edge", *LAYER_TYPED_FIELD})
+ATTENTION_TYPES = ("full_attention", "sliding_attention")
+
+
+def _used(arch: Any, names: tuple[str, str]) -> list[str]:
+    """The attention layer types the config uses, under the names its rope_parameters gives them (ZAYA's hybrid,
+    hybrid_sliding), as buffers.rotary_buffers reads them: layer_types, else every layer full or sliding."""
+    kinds = set(arch.layer_types) or {"sliding_attention" if arch.sliding_window else "full_attention"}
+    return [named for kind, named in zip(ATTENTION_TYPES, names) if kind in kinds]
+
+
+def _plain_attention(arch: Any) -> bool:
+    """A layer whose mixer is self-attention, not another kind (design/flat.py's mixer column)."""
+    from ..parts import MIXERS
+
+    other = set(arch.layers_without_mixer)
+    for kind in MIXERS:
+        other.update(getattr(arch, kind.layers_key))
+    return len(other) < arch.num_hidden_layers
+
+
+def rope_form_problem(model_type: str, rope: Any, arch: Any, names: tuple[str, str] = ATTENTION_TYPES,
+                      pattern: Callable[[], list[str]] | None = None) -> str | None:
+    """Why transformers cannot build ``model_type`` with the rope_parameters ``rope`` the config gives (None: it can).
+    ``pattern``: the layer types the config class lays out where no window is set (its rule read with one)."""
+    if model_type not in NESTED_REFUSED and model_type not in FLAT_REFUSED and model_type not in NEEDS:
+        return None  # (most configs: one look)
+    if not isinstance(rope, Mapping) or not rope:
+        return None  # null or {}: the class's own default (a value no JSON object is refused where it is read)
+    how = "transformers refuses the config" if model_type in CONFIG_REFUSES else "transformers cannot build it"
+    used = _used(arch, names)
+    if model_type in NESTED_REFUSED:
+        # a key is read as a layer type where the config's layer_types hold it: an attention type the layers use (both,
+        # where no window is set in a class that lays its sliding pattern out without one, which the design drops),
+        # or another layer type given an entry of its own (linear_attention, conv: a type no rope parameter is named)
+        if not arch.sliding_window and model_type in PATTERN_WITHOUT_WINDOW:
+            used = pattern() if pattern is not None else list(ATTENTION_TYPES)
+        elif model_type in OTHER_LAYER_TYPES:
+            used = ["full_attention"] if model_type not in NO_FULL_ATTENTION and _plain_attention(arch) else []
+        typed = [key for key, value in rope.items()
+                 if key in used or key not in ATTENTION_TYPES and isinstance(value, Mapping)]
+        if typed:
+            return (f"is layer-typed ({', '.join(map(str, typed))}), which {model_type} does not take: its rotary "
+                    f"reads one rope_type and rope_theta for every layer ({how}; give them flat)")[:300]
+    if model_type in NEEDS:
+        key = NEEDS[model_type]
+        if key not in rope:
+            return f"must give {key} ({model_type}'s config class does not fill it in rope_parameters: {how})"
+    if model_type not in FLAT_REFUSED:
+        return None
+    if model_type in LAYER_TYPED_FIELD:
+        if all(key in ATTENTION_TYPES and isinstance(value, Mapping) for key, value in rope.items()):
+            return None
+        return (f"must map {' and '.join(ATTENTION_TYPES)} each to its own rope parameters ({model_type}'s config "
+                f"class declares it so: {how}, flat or otherwise)")
+    missing = [kind for kind in used if not isinstance(rope.get(kind), Mapping)]
+    if not missing:
+        return None
+    if not any(isinstance(value, Mapping) for value in rope.values()):
+        return (f"must have one entry per layer type ({', '.join(used)}): {model_type}'s rotary reads one for each "
+                f"({how} from a flat one)")
+    return (f"has no entry for {', '.join(missing)}, a layer type the config uses: {model_type}'s rotary reads one "
+            f"for each ({how})")
+
+
+def _windowed(merged: Mapping[str, Any], rules: Sequence[Callable[[Mapping[str, Any]], Mapping[str, Any]]]) -> Any:
+    """The layer types the family's rules lay out for the config given a window (the pattern its class keeps
+    without one: Gemma2Config's), full attention alone where they lay out none."""
+
+    def pattern() -> list[str]:
+        for rule in rules:
+            try:
+                types = rule({**merged, "sliding_window": 1}).get("layer_types")
+            except Exception:  # (a rule's refusal of another key: said where the rule runs)
+                continue
+            if types:
+                return list(dict.fromkeys(types))
+        return ["full_attention"]
+
+    return pattern
+
+
+def check_rope_form(model_type: str, config: Mapping[str, Any], merged: Mapping[str, Any], arch: Any,
+                    family: Any, key: str, where: str) -> None:
+    """Refuse, naming ``key`` (rope_parameters where the config holds it), a rope_parameters whose form transformers
+    does not build for ``model_type``."""
+    rope = config.get("rope_parameters")
+    if rope is None or model_type not in NESTED_REFUSED and model_type not in FLAT_REFUSED and model_type not in NEEDS:
+        return
+    pattern = _windowed(merged, family.derive) if model_type in PATTERN_WITHOUT_WINDOW else None
+    problem = rope_form_problem(model_type, rope, arch, family.naming.rotary_layer_types, pattern)
+    if problem is not None:
+        raise ArchitectureError(key, problem, where)
