@@ -107,6 +107,8 @@ def _typed(*kinds: str) -> dict:
      r"gemma4_text's rotary reads one for each \(transformers cannot build it from a flat one\)"),
     ({"model_type": "gemma4_text", "rope_parameters": _typed("full_attention")},
      r"rope_parameters: has no entry for sliding_attention, a layer type the config uses"),
+    ({"model_type": "lfm3", "rope_parameters": dict(DEFAULT)},  # (its class default has attention layers)
+     r"rope_parameters: must have one entry per layer type \(full_attention, sliding_attention\): lfm3's rotary"),
     ({"model_type": "zaya", "rope_parameters": _typed("full_attention", "sliding_attention")},
      r"rope_parameters: has no entry for hybrid, a layer type the config uses: zaya's rotary reads one for each"),
     ({"model_type": "modernbert", "rope_parameters": dict(DEFAULT)},
@@ -133,6 +135,7 @@ def test_refusal_says_why(config, message):
     {"model_type": "gemma4_text", "rope_parameters": None},  # the class's own default
     {"model_type": "modernbert", "rope_parameters": _typed("full_attention")},  # the class fills sliding_attention
     {"model_type": "llama", "rope_parameters": _typed("full_attention")},  # no layer_types: never layer-typed
+    {"model_type": "lfm3", "rope_parameters": _typed("full_attention", "sliding_attention")},
     {"model_type": "deepseek_v32", "rope_parameters": _typed("full_attention")},  # its layers: indexed_attention
     {"model_type": "gemma2", "num_hidden_layers": 1, "rope_parameters": _typed("full_attention")},  # all sliding
 ])

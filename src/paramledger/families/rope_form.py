@@ -38,13 +38,15 @@ NESTED_REFUSED = frozenset({
     "qwen2_vl", "qwen3", "qwen3_5_moe_text", "qwen3_5_text", "qwen3_next", "qwen4_exp_text", "smollm3", "vaultgemma",
 })
 # of those, the classes whose layer_types name other kinds (linear_attention, conv, indexed_attention, hybrid) beside
-# or instead of full and sliding attention: an entry under such a name is layer-typed, one under full_attention where
-# a layer's mixer is self-attention (design/flat.py's mixer column), except where the class names even those layers
-# otherwise (NO_FULL_ATTENTION: DeepSeek-V3.2's indexed_attention, Falcon-H1's hybrid)
-OTHER_LAYER_TYPES = frozenset({"axk2", "bamba", "deepseek_v32", "falcon_h1", "glm_moe_dsa", "hy_v4",
-                               "lara_mini", "lfm2", "lfm2_moe", "mistral_large4", "qwen3_5_moe_text", "qwen3_5_text",
-                               "qwen3_next", "qwen4_exp_text"})
-NO_FULL_ATTENTION = frozenset({"axk2", "deepseek_v32", "falcon_h1", "glm_moe_dsa", "hy_v4"})
+# or instead of full and sliding attention, with the name they give a layer whose mixer is self-attention
+# (design/flat.py's mixer column), None where they give it another (DeepSeek-V3.2's indexed_attention, Falcon-H1's
+# hybrid): an entry under another kind's name is layer-typed, one under an attention type only where it is that name
+OTHER_LAYER_TYPES = {
+    "axk2": None, "deepseek_v32": None, "falcon_h1": None, "glm_moe_dsa": None, "hy_v4": None,
+    "bamba": "full_attention", "lara_mini": "full_attention", "lfm2": "full_attention", "lfm2_moe": "full_attention",
+    "mistral_large4": "full_attention", "qwen3_5_moe_text": "full_attention", "qwen3_5_text": "full_attention",
+    "qwen3_next": "full_attention", "qwen4_exp_text": "full_attention",
+}
 # of those, the classes whose layer_types hold sliding layers with no sliding_window set (Gemma2Config's pattern)
 PATTERN_WITHOUT_WINDOW = frozenset({"gemma2", "gpt_oss", "granite_swa", "granitemoe_swa", "muse_glimmer", "muse_spark",
                                     "vaultgemma"})
@@ -52,6 +54,7 @@ FLAT_REFUSED = frozenset({
     "beam", "cohere_compass_text", "dory", "gemma4_assistant", "gemma4_text", "gemma4_unified_assistant",
     "gemma4_unified_text", "laguna", "mellum", "mimo_v2_flash", "modernbert", "modernbert-decoder", "neomme",
     "ultrabert", "zaya",
+    "lfm3",  # (measured on random configs; its conv layers hold no rotary: only where a layer's mixer is attention)
 })
 LAYER_TYPED_FIELD = frozenset({"modernbert", "modernbert-decoder", "neomme"})
 NEEDS = {"cosmos3_edge": "mrope_section", "cohere2_moe": "rope_theta"}
@@ -95,7 +98,8 @@ def rope_form_problem(model_type: str, rope: Any, arch: Any, names: tuple[str, s
         if not arch.sliding_window and model_type in PATTERN_WITHOUT_WINDOW:
             used = pattern() if pattern is not None else list(ATTENTION_TYPES)
         elif model_type in OTHER_LAYER_TYPES:
-            used = ["full_attention"] if model_type not in NO_FULL_ATTENTION and _plain_attention(arch) else []
+            named = OTHER_LAYER_TYPES[model_type]
+            used = [named] if named is not None and _plain_attention(arch) else []
         typed = [key for key, value in rope.items()
                  if key in used or key not in ATTENTION_TYPES and isinstance(value, Mapping)]
         if typed:
@@ -112,6 +116,8 @@ def rope_form_problem(model_type: str, rope: Any, arch: Any, names: tuple[str, s
             return None
         return (f"must map {' and '.join(ATTENTION_TYPES)} each to its own rope parameters ({model_type}'s config "
                 f"class declares it so: {how}, flat or otherwise)")
+    if model_type == "lfm3" and not _plain_attention(arch):
+        return None
     missing = [kind for kind in used if not isinstance(rope.get(kind), Mapping)]
     if not missing:
         return None
