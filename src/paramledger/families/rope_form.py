@@ -48,8 +48,8 @@ OTHER_LAYER_TYPES = {
     "qwen3_next": "full_attention", "qwen4_exp_text": "full_attention",
 }
 # of those, the classes whose layer_types hold sliding layers with no sliding_window set (Gemma2Config's pattern)
-PATTERN_WITHOUT_WINDOW = frozenset({"gemma2", "gpt_oss", "granite_swa", "granitemoe_swa", "muse_glimmer", "muse_spark",
-                                    "vaultgemma"})
+PATTERN_WITHOUT_WINDOW = frozenset({"afmoe", "cohere2", "gemma2", "gpt_oss", "granite_swa", "granitemoe_swa",
+                                    "muse_glimmer", "muse_spark", "vaultgemma"})
 FLAT_REFUSED = frozenset({
     "beam", "cohere_compass_text", "dory", "gemma4_assistant", "gemma4_text", "gemma4_unified_assistant",
     "gemma4_unified_text", "laguna", "mellum", "mimo_v2_flash", "modernbert", "modernbert-decoder", "neomme",
