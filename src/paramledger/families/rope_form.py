@@ -56,6 +56,9 @@ FLAT_REFUSED = frozenset({
     "ultrabert", "zaya",
     "lfm3",  # (measured on random configs; its conv layers hold no rotary: only where a layer's mixer is attention)
 })
+# the names a class gives full and sliding layers where they are not those (Llama 4's chunked layers, which the design
+# holds as sliding ones)
+LAYER_NAMES = {"llama4_text": ("full_attention", "chunked_attention")}
 LAYER_TYPED_FIELD = frozenset({"modernbert", "modernbert-decoder", "neomme"})
 NEEDS = {"cosmos3_edge": "mrope_section", "cohere2_moe": "rope_theta"}
 
@@ -153,6 +156,7 @@ def check_rope_form(model_type: str, config: Mapping[str, Any], merged: Mapping[
     if rope is None or model_type not in NESTED_REFUSED and model_type not in FLAT_REFUSED and model_type not in NEEDS:
         return
     pattern = _windowed(merged, family.derive) if model_type in PATTERN_WITHOUT_WINDOW else None
-    problem = rope_form_problem(model_type, rope, arch, family.naming.rotary_layer_types, pattern)
+    names = LAYER_NAMES.get(model_type, family.naming.rotary_layer_types)
+    problem = rope_form_problem(model_type, rope, arch, names, pattern)
     if problem is not None:
         raise ArchitectureError(key, problem, where)
