@@ -56,6 +56,9 @@ FLAT_REFUSED = frozenset({
     "ultrabert", "zaya",
     "lfm3",  # (measured on random configs; its conv layers hold no rotary: only where a layer's mixer is attention)
 })
+# of those, the classes that standardize rope_parameters before they fill layer_types themselves: a layer-typed one is
+# read as flat (and built) unless the config gives layer_types (MiniMaxM3VLTextConfig)
+GIVEN_LAYER_TYPES_ONLY = frozenset({"minimax_m3_vl_text"})
 # the names a class gives full and sliding layers where they are not those (Llama 4's chunked layers, which the design
 # holds as sliding ones)
 LAYER_NAMES = {"llama4_text": ("full_attention", "chunked_attention")}
@@ -154,6 +157,8 @@ def check_rope_form(model_type: str, config: Mapping[str, Any], merged: Mapping[
     does not build for ``model_type``."""
     rope = config.get("rope_parameters")
     if rope is None or model_type not in NESTED_REFUSED and model_type not in FLAT_REFUSED and model_type not in NEEDS:
+        return
+    if model_type in GIVEN_LAYER_TYPES_ONLY and config.get("layer_types") is None:
         return
     pattern = _windowed(merged, family.derive) if model_type in PATTERN_WITHOUT_WINDOW else None
     names = LAYER_NAMES.get(model_type, family.naming.rotary_layer_types)
