@@ -36,6 +36,7 @@ NESTED_REFUSED = frozenset({
     "kolibri1", "lara_mini", "lfm2", "lfm2_moe", "llama4_text", "minimax", "minimax_m3_vl_text", "ministral",
     "mistral_large4", "muse_glimmer", "muse_spark", "qwen2", "qwen2_5_omni_thinker", "qwen2_5_vl", "qwen2_moe",
     "qwen2_vl", "qwen3", "qwen3_5_moe_text", "qwen3_5_text", "qwen3_next", "qwen4_exp_text", "smollm3", "vaultgemma",
+    "granitemoehybrid",  # (measured on random configs: scripts/rope_parity.py --examples 8)
 })
 # of those, the classes whose layer_types name other kinds (linear_attention, conv, indexed_attention, hybrid) beside
 # or instead of full and sliding attention, with the name they give a layer whose mixer is self-attention
@@ -45,7 +46,7 @@ OTHER_LAYER_TYPES = {
     "axk2": None, "deepseek_v32": None, "falcon_h1": None, "glm_moe_dsa": None, "hy_v4": None,
     "bamba": "full_attention", "lara_mini": "full_attention", "lfm2": "full_attention", "lfm2_moe": "full_attention",
     "mistral_large4": "full_attention", "qwen3_5_moe_text": "full_attention", "qwen3_5_text": "full_attention",
-    "qwen3_next": "full_attention", "qwen4_exp_text": "full_attention",
+    "qwen3_next": "full_attention", "qwen4_exp_text": "full_attention", "granitemoehybrid": "full_attention",
 }
 # of those, the classes whose layer_types hold sliding layers with no sliding_window set (Gemma2Config's pattern)
 PATTERN_WITHOUT_WINDOW = frozenset({"afmoe", "cohere2", "gemma2", "gpt_oss", "granite_swa", "granitemoe_swa",
@@ -58,7 +59,7 @@ FLAT_REFUSED = frozenset({
 })
 # of those, the classes that standardize rope_parameters before they fill layer_types themselves: a layer-typed one is
 # read as flat (and built) unless the config gives layer_types (MiniMaxM3VLTextConfig)
-GIVEN_LAYER_TYPES_ONLY = frozenset({"minimax_m3_vl_text"})
+GIVEN_LAYER_TYPES_ONLY = frozenset({"minimax_m3_vl_text", "granitemoehybrid"})
 # the names a class gives full and sliding layers where they are not those (Llama 4's chunked layers, which the design
 # holds as sliding ones)
 LAYER_NAMES = {"llama4_text": ("full_attention", "chunked_attention")}
@@ -97,7 +98,7 @@ def rope_form_problem(model_type: str, rope: Any, arch: Any, names: tuple[str, s
         return None  # null or {}: the class's own default (a value no JSON object is refused where it is read)
     how = "transformers refuses the config" if model_type in CONFIG_REFUSES else "transformers cannot build it"
     used = _used(arch, names)
-    if model_type in NESTED_REFUSED:
+    if model_type in NESTED_REFUSED and arch.position_embedding_type == "rope":  # (else no rotary reads it)
         # a key is read as a layer type where the config's layer_types hold it: an attention type the layers use (both,
         # where no window is set in a class that lays its sliding pattern out without one, which the design drops),
         # or another layer type given an entry of its own (linear_attention, conv: a type no rope parameter is named)
