@@ -31,6 +31,7 @@ FOUND = {
     "cohere_compass_text": ("flat", "typed without full_attention"),
     "cosmos3_edge": ("flat", "typed", "typed without full_attention", "typed without sliding_attention"),
     "cwm": ("typed", "typed as used"), "deepseek_v32": ("typed as used",),
+    "diffusion_gemma": ("flat", "typed without full_attention"),  # (integrated after the sweep: measured the same)
     "dory": ("flat", "typed without sliding_attention"), "dots1": ("typed", "typed as used"),
     "exaone4": ("typed", "typed as used"), "exaone4_5": ("typed", "typed as used"),
     "exaone_moe": ("typed", "typed as used"), "falcon_h1": ("typed as used",), "flint": ("typed", "typed as used"),

@@ -56,6 +56,7 @@ FLAT_REFUSED = frozenset({
     "gemma4_unified_text", "laguna", "mellum", "mimo_v2_flash", "modernbert", "modernbert-decoder", "neomme",
     "ultrabert", "zaya",
     "lfm3",  # (measured on random configs; its conv layers hold no rotary: only where a layer's mixer is attention)
+    "diffusion_gemma",  # (its text stack is Gemma 4's: measured by scripts/rope_parity.py)
 })
 # of those, the classes that standardize rope_parameters before they fill layer_types themselves: a layer-typed one is
 # read as flat (and built) unless the config gives layer_types (MiniMaxM3VLTextConfig)
