@@ -395,3 +395,24 @@ def test_a_text_decoder_key_is_named_where_the_config_holds_it(cli, tmp_path, co
     path = tmp_path / "config.json"
     path.write_text(json.dumps(config))
     assert_cli_error(cli, str(path), rf"config\.json: {re.escape(key)}: ")
+
+
+@pytest.mark.parametrize(("attention", "key"), [
+    ({"clip_qkv": 6}, "attn_config.clip_qkv"),  # MosaicML's mpt-30b-chat config.json: an int where a float belongs
+    ({"attn_pdrop": 0.0}, "attn_config.attn_pdrop"), ({"alibi": 1}, "attn_config.alibi"),
+    ({"attn_type": "grouped_query_attention"}, "attn_config.attn_type"),
+])
+def test_an_mpt_attn_config_transformers_refuses_is_refused_in_one_line(cli, tmp_path, attention, key):
+    """MptAttentionConfig is a strict dataclass: a field of another type than it declares is refused as the config is
+    made (measured: StrictDataclassFieldValidationError), so paramledger refuses it too, naming the key."""
+    from paramledger.reference import build_reference
+
+    config = {"model_type": "mpt", "d_model": 64, "n_heads": 4, "n_layers": 2, "vocab_size": 128,
+              "attn_config": attention}
+    with pytest.raises(paramledger.ParamledgerError, match="transformers refuses the config"):
+        build_reference(config)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    assert_cli_error(cli, str(path), rf"config\.json: {re.escape(key)}: must be ")
+    fine = {**config, "attn_config": {"clip_qkv": 6.0, "attn_pdrop": 0, "alibi": True}}
+    assert paramledger.inventory(paramledger.load(fine)).total == build_reference(fine).total

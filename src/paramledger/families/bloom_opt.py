@@ -2,6 +2,8 @@
 (learned positions with 2 extra rows, fc1/fc2, biases by enable_bias; a token table word_embed_proj_dim wide with
 project_in/project_out where that is not hidden_size, as OPT-350m has)."""
 
+from .._exceptions import ArchitectureError
+from ..limits import quoted
 from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
@@ -19,6 +21,37 @@ def _opt_checks(config):
         "final_norm": bool(before and not config.get("_remove_final_layer_norm", False)),
         "attention_bias": bias, "attention_output_bias": bias, "mlp_bias": bias,
     }
+
+
+# MptAttentionConfig's fields as it declares them (configuration_mpt.py lines 57-66): a strict dataclass, which refuses a
+# value of another type as the config is made (MosaicML's mpt-30b-chat gives clip_qkv the int 6: refused so)
+_MPT_ATTENTION = {"attn_type": ("multihead_attention", "multiquery_attention"), "attn_pdrop": int, "attn_impl": str,
+                  "clip_qkv": (float, None), "softmax_scale": (float, None), "prefix_lm": bool, "qk_ln": bool,
+                  "attn_uses_sequence_id": bool, "alibi": bool, "alibi_bias_max": int}
+
+
+def _mpt_attention(config):
+    """attn_config: every field of the type MptAttentionConfig declares (count-neutral, but refused as transformers
+    5.24.0 refuses it: an int where a float belongs, a float where an int does)."""
+    attention = config.get("attn_config")
+    if attention is None:
+        return {}
+    if not isinstance(attention, dict):
+        raise ArchitectureError("attn_config", f"must be a JSON object, got {quoted(attention)}")
+    for key, declared in _MPT_ATTENTION.items():
+        if key not in attention:
+            continue
+        value = attention[key]
+        if isinstance(declared, tuple) and type(declared[0]) is str:
+            fits, said = value in declared, " or ".join(declared)
+        else:
+            types = declared if isinstance(declared, tuple) else (declared,)
+            fits = any(value is None if kind is None else type(value) is kind for kind in types)
+            said = " or ".join("null" if kind is None else kind.__name__ for kind in types)
+        if not fits:
+            raise ArchitectureError(f"attn_config.{key}", f"must be {said} (MptAttentionConfig declares it so; "
+                                    f"transformers refuses the config), got {quoted(value)}")
+    return {}
 
 
 FAMILIES = [
@@ -103,6 +136,6 @@ FAMILIES.append(
                                  "logit_scale", "embedding_fraction", "norm_type", "emb_pdrop", "use_norm_bias",
                                  # MosaicML's released config.json keys, read by no line of models/mpt:
                                  "init_config", "tokenizer_name", "verbose"}),
-        derive=(rules.no_sliding,),
+        derive=(rules.no_sliding, _mpt_attention),
     )
 )
