@@ -57,7 +57,7 @@ from _family_configs_sm import CONFIGS_SM
 from _family_configs_ink import CONFIGS_INK
 from _family_configs_ms import CONFIGS_MS
 from _family_configs_mllama import CONFIGS_MLLAMA
-from _family_configs_gemma4 import CONFIGS_GEMMA4
+from _family_configs_gemma4 import CONFIGS_GEMMA4, full_layer_shapes
 from _family_configs_udop import CONFIGS_UDOP
 from _family_configs_omni import CONFIGS_OMNI
 from _family_configs_idefics import CONFIGS_IDEFICS
@@ -757,17 +757,7 @@ def gemma4_text(draw) -> dict:
         "use_bidirectional_attention": draw(st.sampled_from([None, "vision", "all"])),
         "final_logit_softcapping": draw(st.sampled_from([None, 30.0])),
     })
-    style = draw(st.sampled_from(["default", "given", "null"]))
-    if style == "default":
-        if draw(booleans):
-            config["global_head_dim"] = draw(head_dims)
-        config["num_global_key_value_heads"] = draw(st.one_of(st.none(), kv_heads))
-    elif style == "given":
-        by_type = {kind: draw(st.fixed_dictionaries({}, optional={"head_dim": head_dims, "num_key_value_heads":
-                                                                  kv_heads})) for kind in set(types)}
-        config["per_layer_config"] = {str(i): by_type[kind] for i, kind in enumerate(types) if by_type[kind]}
-    else:
-        config["per_layer_config"] = None
+    full_layer_shapes(draw, config, types, head_dims, kv_heads, ["default", "given", "null"], True)
     if draw(booleans):
         experts = draw(st.integers(1, 8))
         config.update({"enable_moe_block": True, "num_experts": experts, "top_k_experts": draw(st.integers(1, experts)),

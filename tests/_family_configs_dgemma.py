@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from _family_configs_gemma4 import gemma4_vision
+from _family_configs_gemma4 import full_layer_shapes, gemma4_vision
 
 booleans = st.booleans()
 FULL, SLIDING = "full_attention", "sliding_attention"
@@ -38,16 +38,7 @@ def diffusion_gemma_text(draw) -> dict:
         config["layer_types"] = types
     types = list(types or [FULL if (i + 1) % 6 == 0 else SLIDING for i in range(layers)])
     types[-1] = FULL  # DiffusionGemmaTextConfig forces it
-    style = draw(st.sampled_from(["default", "default", "given", "null"]))
-    if style == "default":
-        config["global_head_dim"] = draw(head_dims)
-        config["num_global_key_value_heads"] = draw(st.one_of(st.none(), kv_heads))
-    elif style == "given":
-        by_type = {kind: draw(st.fixed_dictionaries({}, optional={"head_dim": head_dims, "num_key_value_heads":
-                                                                  kv_heads})) for kind in set(types)}
-        config["per_layer_config"] = {str(i): by_type[kind] for i, kind in enumerate(types) if by_type[kind]}
-    else:
-        config["per_layer_config"] = None
+    full_layer_shapes(draw, config, types, head_dims, kv_heads, ["default", "default", "given", "null"], False)
     if draw(booleans):
         config["tie_word_embeddings"] = draw(booleans)
     return config

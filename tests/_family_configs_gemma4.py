@@ -11,6 +11,24 @@ booleans = st.booleans()
 _gemma4_text = st.deferred(lambda: __import__("_family_configs").CONFIGS["gemma4_text"])
 
 
+def full_layer_shapes(draw, config: dict, types: list[str], head_dims, kv_heads, styles: list[str],
+                      global_head_dim_sometimes: bool) -> None:
+    """Gemma 4's full layers' shapes into ``config``: by the class defaults (global_head_dim, always or sometimes
+    drawn, and num_global_key_value_heads), given per attention type in per_layer_config, or per_layer_config null;
+    ``styles`` weights the three (DiffusionGemma's strategy draws the default twice as often)."""
+    style = draw(st.sampled_from(styles))
+    if style == "default":
+        if not global_head_dim_sometimes or draw(booleans):
+            config["global_head_dim"] = draw(head_dims)
+        config["num_global_key_value_heads"] = draw(st.one_of(st.none(), kv_heads))
+    elif style == "given":
+        by_type = {kind: draw(st.fixed_dictionaries({}, optional={"head_dim": head_dims, "num_key_value_heads":
+                                                                  kv_heads})) for kind in set(types)}
+        config["per_layer_config"] = {str(i): by_type[kind] for i, kind in enumerate(types) if by_type[kind]}
+    else:
+        config["per_layer_config"] = None
+
+
 @st.composite
 def gemma4_vision(draw) -> dict:
     """Gemma4VisionConfig: widths, heads and their own head_dim, depth (none too), patch and position-table sizes,
