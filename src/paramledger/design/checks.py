@@ -5,6 +5,7 @@ these run after, in Architecture.validate, each refusal one line naming the key.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from .._exceptions import ArchitectureError
@@ -199,15 +200,22 @@ def check_per_layer_ffn_and_inputs(arch: Architecture, where: str | None) -> Non
                                     "(the per-layer inputs)", where)
 
 
+_MIXER_KEYS = (*(kind.layers_key for kind in MIXERS), "layers_without_mixer")
+_LIST_KEYS = (*_MIXER_KEYS, "layers_without_ffn", "layers_without_attn_pre_norm")
+_read_lists = attrgetter(*_LIST_KEYS)  # every list at C speed (two dozen getattr calls on every count before)
+
+
 def check_layer_lists(arch: Architecture, where: str | None) -> None:
     """The per-layer lists that say which mixer or FFN a layer holds: in range, and no layer named by two
     mixers' lists (each kind's own refusals are its module's: parts.MIXERS)."""
-    last = arch.num_hidden_layers - 1
-    mixers = (*(kind.layers_key for kind in MIXERS), "layers_without_mixer")
-    lists = [(key, getattr(arch, key)) for key in (*mixers, "layers_without_ffn", "layers_without_attn_pre_norm")]
+    values = _read_lists(arch)
+    if not any(values):  # no list given (most designs): nothing to check
+        return
+    last, mixers = arch.num_hidden_layers - 1, _MIXER_KEYS
+    lists = list(zip(_LIST_KEYS, values))
     # At C speed first (a Mamba lists every layer twice, on every count); the loop below names the layer.
     in_range = all(not listed or (min(listed) >= 0 and max(listed) <= last) for _, listed in lists)
-    held = sum((listed for key, listed in lists if key in mixers), ())
+    held = sum(values[:len(mixers)], ())
     if not in_range or len(set(held)) != len(held):
         seen: dict[int, str] = {}
         for key, listed in lists:

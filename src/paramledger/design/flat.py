@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import islice, repeat
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..parts.attention import Attention
@@ -30,6 +31,7 @@ _new = tuple.__new__  # a part from every one of its fields, without NamedTuple'
 ATTENTION = "attention"  # a layer's mixer: this, a MixerKind (parts.MIXERS) or None
 DENSE, MOE = "dense", "moe"
 FIRST_MOE = "first_moe"  # routed experts whose router reads no earlier layer's router state (ZAYA's layer 0)
+_read_mixer_lists = attrgetter(*(kind.layers_key for kind in MIXERS), "layers_without_mixer")  # at C speed
 _BESIDE = tuple((kind.beside_attention, kind) for kind in MIXERS if kind.beside_attention)
 
 
@@ -142,9 +144,10 @@ def _ffn_column(arch: Any, layers: range) -> Any:
 
 def _mixer_column(arch: Any, layers: range) -> Any:
     """Each layer's token mixer: self-attention unless a list names another kind, or none."""
-    kinds = (*((kind, getattr(arch, kind.layers_key)) for kind in MIXERS), (None, arch.layers_without_mixer))
-    if not any(listed for _, listed in kinds):
+    lists = _read_mixer_lists(arch)
+    if not any(lists):
         return repeat(ATTENTION)
+    kinds = zip((*MIXERS, None), lists)
     column: list[Any] = [ATTENTION] * len(layers)
     for kind, listed in kinds:
         for i in listed:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -10,6 +11,8 @@ from ..limits import MAX_INTEGER, big
 
 TOWER_LAYERS = 10_000  # a tower's layers and blocks, named one tensor at a time (docs/limits.md)
 _DEPTH_WORDS = ("layer", "depth", "blocks")  # the keys that count a tower's layers: num_hidden_layers, depth, ...
+_LEAVES = (str, float, bool, type(None))  # a config's values that hold no section (no Mapping check: an ABC's is slow)
+_counts_depth = re.compile("|".join(_DEPTH_WORDS)).search  # one C call a key (a tower config has dozens)
 
 
 class TowerKind(NamedTuple):
@@ -76,10 +79,15 @@ def depth_bounded(config: Mapping[str, Any], section: str, where: str | None = N
     blocks past TOWER_LAYERS: a tower's tensors are named layer by layer (``stamped``), so 10^8 layers would take
     minutes and gigabytes; real towers have at most a few dozen."""
     for key, value in config.items():
-        if isinstance(value, Mapping):
+        kind = type(value)
+        if kind is int:  # most values: a size, refused only where it counts layers past the bound
+            counts = (value,) if value > TOWER_LAYERS else ()
+        elif kind is dict or kind not in _LEAVES and isinstance(value, Mapping):
             depth_bounded(value, f"{section}.{key}", where)
-        elif any(word in key for word in _DEPTH_WORDS):
-            for count in value if isinstance(value, list) else (value,):
-                if type(count) is int and count > TOWER_LAYERS:
-                    raise ArchitectureError(f"{section}.{key}", f"{big(count)} is beyond the bound of "
-                                            f"{TOWER_LAYERS:,} a tower's layers are named to (docs/limits.md)", where)
+            continue
+        else:
+            counts = value if kind is list else ()
+        for count in counts:
+            if type(count) is int and count > TOWER_LAYERS and _counts_depth(key):
+                raise ArchitectureError(f"{section}.{key}", f"{big(count)} is beyond the bound of "
+                                        f"{TOWER_LAYERS:,} a tower's layers are named to (docs/limits.md)", where)
