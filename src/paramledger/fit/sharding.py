@@ -122,7 +122,7 @@ def check_parallel(arch: Architecture, parallel: Parallel) -> None:
     if parallel.expert_parallel and not arch.is_moe:
         raise OptionError("--ep", "the model has no experts to split")
     if (towers := tower_rules(arch, [])) is not None:
-        towers.check(tp)
+        towers.check(tp, parallel.pp)
     padded = pad_vocab_size(arch.vocab_size)
     if padded % tp:
         raise OptionError("--tp", f"{tp} does not divide the padded vocabulary {padded:,} (vocab_size "
@@ -173,6 +173,8 @@ class Rules:
         return name
 
     def rule(self, t: Tensor) -> tuple[str, int | None]:
+        if self.towers is not None and (own := self.towers.decoder_rule(t)) is not None:
+            return own  # the decoder's own, where the whole model's vLLM class builds it otherwise (Whisper's)
         if t.layer is None and (t.component == "lm_head" or t.name in (self.naming.embed + ".weight",
                                                                        self.naming.lm_head + ".weight")):
             return ("vocab", 0)

@@ -194,6 +194,14 @@ class Truncated(NamedTuple):
     source: str
 
 
+class DropLast(NamedTuple):
+    """A vision tower whose last layer vLLM drops when the whole config's boolean ``key`` is true (MiniCPM-V 4.6's
+    drop_vision_last_layer): that layer is not loaded."""
+    key: str
+    layers: str  # the path of the tower's layers under its prefix
+    source: str
+
+
 class WholeRules(NamedTuple):
     """The vLLM class of a whole model_type and the table of each of its roles."""
     # (role: vision, projector or audio, read as its Whole's prefix, or a module path; the table, or one per
@@ -207,6 +215,12 @@ class WholeRules(NamedTuple):
     absent: tuple[str, str] = (  # what a table's "absent" entries are, and the source (SigLIP's head unless said)
         "vision tower pooling head", "vllm/model_executor/models/siglip.py SiglipVisionTransformer: "
         "SiglipVisionModel's use_head=False builds no pooling head and its mapper drops the head's weights")
+    # the rule of a decoder's own tensor where vLLM's class differs from the decoder's usual one (full module path,
+    # a layer index written N): Whisper's nn.Embedding table and its decoder layers' cross-attention
+    decoder: Mapping[str, str] = {}
+    heads: tuple[tuple[str, str], ...] = ()  # (a tower prefix, the config key of its heads) where no tower part says
+    no_pp: str = ""  # why vLLM refuses --pp > 1 for the class (no SupportsPP), "" where it does not
+    drop_last: DropLast | None = None
 
 
 _FEATURE_LAYERS = {"clip_vision_model": "encoder.layers.", "siglip_vision_model": "encoder.layers.",

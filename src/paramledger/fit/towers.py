@@ -24,8 +24,12 @@ from typing import Any
 from .._exceptions import ArchitectureError, OptionError
 from ..inventory import Tensor
 from .tower_tables import ABSENT, ANY, COLUMN, GQA, QKV, REPLICATED, ROW, WHOLE
+from .tower_tables_more import MORE
+
+RULES = {**WHOLE, **MORE}
 
 TRUNCATED = "vision tower layers past vision_feature_layer and its post_layernorm"  # (absent_label's label)
+DROPPED = "vision tower last layer"  # (absent_label's label: a DropLast's)
 _ROLES = ("vision", "projector", "audio")  # each read from the family's Whole: vision_prefix, ...
 _HEADS = ("num_attention_heads", "num_heads", "encoder_attention_heads")  # a tower part's field for its heads
 DECODER_OWN = frozenset({"embedding", "lm_head", "norm", "positions", "token_types"})  # the decoder's, not a tower's
@@ -38,26 +42,35 @@ class TowerRules:
     def __init__(self, arch: Any, unclassified: list[str]) -> None:
         self.arch = arch
         self.unclassified = unclassified
-        self.spec = WHOLE.get(arch.model_type)
+        self.spec = RULES.get(arch.model_type)
         made = vars(arch).get("_towers_from", (None,))[0]
         keywords = getattr(made, "keywords", {})
         self.config: Mapping[str, Any] = keywords.get("config") or {}
         whole = keywords.get("whole")
         self.tables: list[tuple[str, Mapping[str, str], str]] = []  # (prefix, table, vision_config model_type)
         self.keep: tuple[str, int] | None = None  # (the layers' path, how many vLLM builds)
+        self.drop: tuple[str, int] | None = None  # (the layers' path, the index of its last layer, dropped)
         self.pp_unmodelled: list[str] = []  # prefixes listed, whole on stage 0, at pp > 1
         self.tp = self.pp = 1  # the plan's, set before its tensors are placed ("?" rules, pp_unmodelled)
         self.heads: dict[str, Any] = {}  # a tower's prefix -> its attention heads
         self.kv_heads: dict[str, Any] = {}  # -> its KV heads, where fewer (EXAONE 4.5's GroupedTower)
+        self.depths: dict[str, Any] = {}  # -> its layers
         for part in arch.towers.parts:
             for tower in (part, *(getattr(part, key, None) for key in ("inner", "sizes", "tower", "vit"))):
                 if isinstance(getattr(tower, "prefix", None), str):
                     self.heads[tower.prefix] = next((getattr(tower, key) for key in _HEADS if hasattr(tower, key)),
                                                     None)
                     self.kv_heads[tower.prefix] = getattr(part, "kv_heads", None)
-        if self.spec is None or whole is None:
+                    self.depths[tower.prefix] = getattr(tower, "num_hidden_layers", None)
+        if self.spec is None:
             return
+        family = keywords.get("family")  # an encoder-decoder's (its Seq2Seq's defaults)
+        defaults = getattr(getattr(family, "seq2seq", None), "defaults", {})
+        for prefix, key in self.spec.heads:
+            self.heads[prefix] = self.config.get(key, defaults.get(key))
         for role, table in self.spec.roles:
+            if role in _ROLES and whole is None:
+                continue
             prefix = getattr(whole, f"{role}_prefix") if role in _ROLES else role  # a role, or a module path
             kind = ""
             if role == "vision" and not isinstance(next(iter(table.values())), str):
@@ -67,8 +80,19 @@ class TowerRules:
                 self.tables.append((prefix, table, kind))
                 if role in self.spec.pp_unmodelled:
                     self.pp_unmodelled.append(prefix)
-        if self.spec.truncated is not None:
+        if self.spec.truncated is not None and whole is not None:
             self._truncate(whole)
+        if self.spec.drop_last is not None and whole is not None:
+            self._drop_last(whole)
+
+    def _drop_last(self, whole: Any) -> None:
+        drop = self.spec.drop_last
+        value = self.config.get(drop.key, False)
+        if not isinstance(value, bool):
+            raise ArchitectureError(drop.key, f"must be true or false, got {value!r}"[:200])
+        depth = self.depths.get(whole.vision_prefix)
+        if value and isinstance(depth, int) and depth > 0:
+            self.drop = (whole.vision_prefix + drop.layers, depth - 1)
 
     def _vision_kind(self, whole: Any) -> str:
         given = self.config.get("vision_config") or {}
@@ -91,6 +115,15 @@ class TowerRules:
             raise ArchitectureError(truncated.key, f"{value!r} needs {keep} layers of the {depth}-layer vision tower; "
                                     "vLLM refuses it ('The original encoder only has ... layers')"[:240])
         self.keep = (whole.vision_prefix + truncated.layers[kind], max(keep, 0))  # (a range of none: no layer)
+
+    def decoder_rule(self, t: Tensor) -> tuple[str, int | None] | None:
+        """The rule of a decoder's own tensor where the whole model's vLLM class builds it otherwise (a
+        WholeRules' ``decoder`` table); None: sharding.py's usual rule."""
+        if self.spec is None or not self.spec.decoder:
+            return None
+        name = t.name.removesuffix(".weight").removesuffix(".bias")
+        word = self.spec.decoder.get(_INDEX.sub(".N", name))
+        return None if word is None else self._word(t, word, "")
 
     def rule(self, t: Tensor) -> tuple[str, int | None] | None:
         if t.component in DECODER_OWN:
@@ -115,6 +148,9 @@ class TowerRules:
                     return (ABSENT, None)
             elif t.name.startswith(prefix + "post_layernorm."):  # require_post_norm=False
                 return (ABSENT, None)
+        if self.drop is not None and t.name.startswith(self.drop[0]):
+            if int(t.name[len(self.drop[0]):].partition(".")[0]) == self.drop[1]:
+                return (ABSENT, None)
         name = t.name[len(prefix):]
         for suffix in (".weight", ".bias"):
             if name.endswith(suffix):
@@ -127,6 +163,9 @@ class TowerRules:
         if word is None:
             self.unclassified.append(t.name)
             return (REPLICATED, None)
+        return self._word(t, word, prefix)
+
+    def _word(self, t: Tensor, word: str, prefix: str) -> tuple[str, int | None]:
         if word.endswith("?"):  # split only where tp divides the tower's heads (else vLLM's disable_tp)
             heads = self.heads.get(prefix)
             word = word[:-1] if isinstance(heads, int) and heads % self.tp == 0 else REPLICATED
@@ -153,6 +192,8 @@ class TowerRules:
             return next(prefix for prefix in self.spec.left_out if name.startswith(prefix)).rstrip(".")
         if self.keep is not None and (name.startswith(self.keep[0]) or ".post_layernorm." in name):
             return TRUNCATED
+        if self.drop is not None and name.startswith(self.drop[0]):
+            return DROPPED
         return self.spec.absent[0] if self.spec is not None else ""  # a table's "absent" entry
 
     def left_out_source(self, label: str) -> str:
@@ -160,10 +201,15 @@ class TowerRules:
             return self.spec.left_out_source
         if label == TRUNCATED and self.spec is not None and self.spec.truncated is not None:
             return f"vllm/model_executor/{self.spec.truncated.source}"
+        if label == DROPPED and self.spec is not None and self.spec.drop_last is not None:
+            return self.spec.drop_last.source
         return self.spec.absent[1] if self.spec is not None else ""
 
-    def check(self, tp: int) -> None:
-        """vLLM's QKVParallelLinear refuses tower heads that tp does not divide (linear.py: divide())."""
+    def check(self, tp: int, pp: int = 1) -> None:
+        """vLLM's QKVParallelLinear refuses tower heads that tp does not divide (linear.py: divide()); a class
+        without SupportsPP refuses pipeline stages."""
+        if pp > 1 and self.spec is not None and self.spec.no_pp:
+            raise OptionError("--pp", f"{pp} stages: vLLM refuses them for {self.arch.model_type} ({self.spec.no_pp})")
         for prefix, table, _ in self.tables:
             heads = self.heads.get(prefix)
             kv_heads = self.kv_heads.get(prefix)

@@ -1,0 +1,101 @@
+"""More of fit/towers.py's tables (tower_tables.py holds the first ones and the rule words): Whisper's own encoder and
+decoder cross-attention, Granite Speech, MiniCPM-V 4.6 / 4.7 / MiniCPM-OCR, Molmo 2 and PaddleOCR-VL, each as vLLM
+0.33.0 (commit 4ba787ec9) builds it; docs/notes/fit-towers.md has each rule's file and lines."""
+
+from __future__ import annotations
+
+from .tower_tables import (COLUMN, IDEFICS2_VISION, QKV, REPLICATED, ROW, TRANSFORMERS_MODULE, WHISPER_ENCODER,
+                           DropLast, WholeRules)
+
+# whisper.py WhisperForConditionalGeneration (l. 803): WhisperModel builds WhisperEncoder without init_in_fp32
+# (l. 648-650), so its embed_positions nn.Embedding (l. 561) is at the model's dtype: whole
+WHISPER_OWN_ENCODER = {**WHISPER_ENCODER, "embed_positions": REPLICATED}
+# whisper.py WhisperDecoder (l. 597): embed_tokens a plain nn.Embedding (l. 607), whole on every rank, and proj_out a
+# ParallelLMHead tied to it (tie_weights, l. 983: the same whole tensor); WhisperCrossAttention (l. 284): q_proj a
+# ColumnParallelLinear (l. 311), k_proj and v_proj one MergedColumnParallelLinear (l. 321), out_proj row (l. 197)
+WHISPER_DECODER = {
+    "model.decoder.embed_tokens": REPLICATED,
+    "model.decoder.layers.N.encoder_attn.q_proj": COLUMN, "model.decoder.layers.N.encoder_attn.k_proj": COLUMN,
+    "model.decoder.layers.N.encoder_attn.v_proj": COLUMN, "model.decoder.layers.N.encoder_attn.out_proj": ROW,
+}
+# granite_speech.py GraniteSpeechCTCEncoder (l. 486): input_linear an nn.Linear (l. 506); each
+# GraniteSpeechConformerBlock (l. 461): GraniteSpeechConformerFeedForward ff1/ff2 (l. 287) up_proj column (l. 299),
+# down_proj row (l. 307), pre_norm nn.LayerNorm; GraniteSpeechConformerAttention (l. 322) to_q, to_kv, to_out
+# nn.Linear and rel_pos_emb nn.Embedding (l. 338-341); the conv module's nn.Conv1d, nn.BatchNorm1d and LayerNorm
+# (l. 420-449); post_norm; the CTC head out column (l. 517), out_mid row (l. 525)
+GRANITE_SPEECH_ENCODER = {
+    "input_linear": REPLICATED, "out": COLUMN, "out_mid": ROW,
+    "layers.N.ff1.pre_norm": REPLICATED, "layers.N.ff1.up_proj": COLUMN, "layers.N.ff1.down_proj": ROW,
+    "layers.N.ff2.pre_norm": REPLICATED, "layers.N.ff2.up_proj": COLUMN, "layers.N.ff2.down_proj": ROW,
+    "layers.N.attn.*": REPLICATED, "layers.N.conv.*": REPLICATED, "layers.N.post_norm": REPLICATED,
+}
+# minicpmv4_6.py MiniCPMV4_6ForConditionalGeneration (l. 1150): vpm an Idefics2VisionTransformer (l. 1226; the
+# checkpoint's model.vision_tower.), its last layer dropped when drop_vision_last_layer (l. 1232; 4.7 never,
+# minicpmv4_7.py:129); vit_merger MiniCPMV4_6ViTWindowAttentionMerger (l. 925): self_attn's q/k/v one
+# QKVParallelLinear (l. 894), out_proj row (l. 902), layer_norm1, pre_norm, linear_1, linear_2 plain torch (l. 941-952)
+MINICPMV4_6_VISION = {
+    **IDEFICS2_VISION, "vit_merger.self_attn.q_proj": QKV, "vit_merger.self_attn.k_proj": QKV,
+    "vit_merger.self_attn.v_proj": QKV, "vit_merger.self_attn.out_proj": ROW, "vit_merger.layer_norm1": REPLICATED,
+    "vit_merger.pre_norm": REPLICATED, "vit_merger.linear_1": REPLICATED, "vit_merger.linear_2": REPLICATED,
+}
+# molmo2.py Molmo2VisionTransformer (l. 469; the remote code's image_vit, transformers' vision_tower: paired by
+# role): positional_embedding an nn.Parameter (l. 482), patch_embedding an nn.Linear (l. 486); each
+# Molmo2VisionBlock (l. 400): ViTMultiHeadDotProductAttention wq/wk/wv one QKVParallelLinear (l. 364), wo row
+# (l. 373); ViTMLP w1 column (l. 302), w2 row (l. 311); attention_norm, ffn_norm nn.LayerNorm
+MOLMO2_VISION = {
+    "positional_embedding": REPLICATED, "patch_embedding": REPLICATED,
+    "layers.N.self_attn.q_proj": QKV, "layers.N.self_attn.k_proj": QKV, "layers.N.self_attn.v_proj": QKV,
+    "layers.N.self_attn.o_proj": ROW, "layers.N.mlp.fc1": COLUMN, "layers.N.mlp.fc2": ROW,
+    "layers.N.layer_norm1": REPLICATED, "layers.N.layer_norm2": REPLICATED,
+}
+# molmo2.py ImagePoolingAttention (l. 543): q_proj column (l. 583), k_proj and v_proj one MergedColumnParallelLinear
+# (l. 590), o_proj row (l. 597); ImageProjectorMLP (l. 665): gate and up one MergedColumnParallelLinear (l. 679),
+# down_proj row (l. 691)
+MOLMO2_ADAPTER = {
+    "image_pooling_2d.q_proj": COLUMN, "image_pooling_2d.k_proj": COLUMN, "image_pooling_2d.v_proj": COLUMN,
+    "image_pooling_2d.o_proj": ROW, "image_projector.gate_proj": COLUMN, "image_projector.up_proj": COLUMN,
+    "image_projector.down_proj": ROW,
+}
+# paddleocr_vl.py SiglipVisionTransformer (l. 825; SiglipVisionModel l. 873 as visual, l. 973): patch_embedding a
+# Conv2dLayer (l. 397), position_embedding an nn.Embedding (l. 409); SiglipAttention (l. 523) q/k/v one
+# QKVParallelLinear (l. 546), out_proj row (l. 555); siglip.py SiglipMLP fc1 column, fc2 row; the LayerNorms and
+# post_layernorm (l. 842) whole
+PADDLEOCR_VISION = {"embeddings.patch_embedding": REPLICATED, "embeddings.position_embedding": REPLICATED,
+                    "post_layernorm": REPLICATED, **{key: rule for key, rule in IDEFICS2_VISION.items()
+                                                    if key.startswith("encoder.")}}
+_NO_PP = ("vllm/config/model.py:1570 verify_with_parallel_config: 'Pipeline parallelism is not supported for this "
+          "model' ({cls} does not implement SupportsPP)")
+MORE: dict[str, WholeRules] = {
+    # whisper.py: the encoder's heads checked as WhisperAttention asserts them (l. 173)
+    "whisper": WholeRules((("model.encoder.", WHISPER_OWN_ENCODER),),
+                          "models/whisper.py WhisperForConditionalGeneration (WhisperEncoder, WhisperDecoder)",
+                          decoder=WHISPER_DECODER, heads=(("model.encoder.", "encoder_attention_heads"),),
+                          no_pp=_NO_PP.format(cls="WhisperForConditionalGeneration")),
+    # granite_speech.py GraniteSpeechEncoderProjector (l. 231): query an nn.Parameter, Blip2QFormerModel (blip2.py:
+    # 385, nn.Linear and nn.LayerNorm) and linear an nn.Linear (l. 258): whole; granite_speech_plus.py the same
+    # modules (GraniteSpeechPlusCTCEncoder changes forward alone)
+    "granite_speech": WholeRules((("audio", GRANITE_SPEECH_ENCODER), ("projector", TRANSFORMERS_MODULE)),
+                                 "models/granite_speech.py GraniteSpeechForConditionalGeneration"),
+    "granite_speech_plus": WholeRules((("audio", GRANITE_SPEECH_ENCODER), ("projector", TRANSFORMERS_MODULE)),
+                                      "models/granite_speech_plus.py GraniteSpeechPlusForConditionalGeneration"),
+    # minicpmv4_6.py MiniCPMV4_6Merger (l. 1082): MiniCPMV4_6DownsampleMLP's LayerNorm and nn.Linear (l. 1069-1072)
+    "minicpmv4_6": WholeRules((("vision", MINICPMV4_6_VISION), ("projector", TRANSFORMERS_MODULE)),
+                              "models/minicpmv4_6.py MiniCPMV4_6ForConditionalGeneration (Idefics2VisionTransformer)",
+                              drop_last=DropLast("drop_vision_last_layer", "encoder.layers.",
+                                                 "vllm/model_executor/models/minicpmv4_6.py:1232: "
+                                                 "drop_vision_last_layer drops the vision tower's last layer")),
+    "minicpmv4_7": WholeRules((("vision", MINICPMV4_6_VISION), ("projector", TRANSFORMERS_MODULE)),
+                              "models/minicpmv4_7.py MiniCPMV4_7ForConditionalGeneration (every vision layer kept)"),
+    # minicpm_ocr.py:409 MiniCPMOcrForConditionalGeneration, a MiniCPMV4_6ForConditionalGeneration (registry.py:528)
+    "minicpm_ocr": WholeRules((("vision", MINICPMV4_6_VISION), ("projector", TRANSFORMERS_MODULE)),
+                              "models/minicpm_ocr.py MiniCPMOcrForConditionalGeneration (MiniCPM-V 4.6's modules)",
+                              drop_last=DropLast("drop_vision_last_layer", "encoder.layers.",
+                                                 "vllm/model_executor/models/minicpmv4_6.py:1232: "
+                                                 "drop_vision_last_layer drops the vision tower's last layer")),
+    "molmo2": WholeRules((("vision", MOLMO2_VISION), ("projector", MOLMO2_ADAPTER)),
+                         "models/molmo2.py Molmo2ForConditionalGeneration (Molmo2VisionBackbone)"),
+    # paddleocr_vl.py Projector (l. 312, vLLM's mlp_AR): pre_norm nn.LayerNorm, linear_1 and linear_2 nn.Linear: whole
+    "paddleocr_vl": WholeRules((("model.visual.vision_model.", PADDLEOCR_VISION), ("projector", TRANSFORMERS_MODULE)),
+                               "models/paddleocr_vl.py PaddleOCRVLForConditionalGeneration (SiglipVisionModel)",
+                               no_pp=_NO_PP.format(cls="PaddleOCRVLForConditionalGeneration")),
+}

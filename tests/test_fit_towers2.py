@@ -1,0 +1,213 @@
+"""fit for the towers and encoders fit/tower_tables_more.py classifies: each tensor split as its vLLM 0.33.0 class
+splits it (the shapes by hand), the shards of a split tensor summing to it and a whole one held tp times, and nothing
+left unclassified."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import pytest
+
+import paramledger
+from paramledger.cli import main
+from paramledger.fit import fit_plan
+from paramledger.fit.sharding import Parallel, Rules, shard_shape
+
+H100 = 81559 * 2**20
+
+
+def _ranks(inv, tp, layers=False):
+    """{name: (rule kind, [shape on each rank], whole shape)} for every tensor outside the decoder layers (and in
+    them too with ``layers``)."""
+    from paramledger import families
+
+    rules = Rules(inv, families.naming_of(inv.architecture))
+    rules.towers.tp = tp
+    out = {}
+    for t in inv.tensors:
+        if t.layer is None or layers:
+            rule = rules.rule(t)
+            out[t.name] = (rule[0], [shard_shape(t, rule, inv.architecture, Parallel(tp), rank)
+                                     for rank in range(tp)], t.shape)
+    return out, rules
+
+
+def _check_sums(ranks, prefix, tp):
+    """A split tensor's shards add up to it; a replicated one is held tp times; the kinds seen."""
+    seen = set()
+    for name, (kind, shapes, whole) in ranks.items():
+        if not name.startswith(prefix) or kind == "absent":
+            continue
+        seen.add(kind)
+        held = sum(math.prod(shape) for shape in shapes)
+        if kind == "replicated":
+            assert held == tp * math.prod(whole), name
+        else:
+            assert kind in ("column", "row", "tower_qkv"), name
+            assert held == math.prod(whole) and all(shape != whole for shape in shapes), name
+    return seen
+
+
+def _inv(model_type, **config):
+    return paramledger.inventory({"model_type": model_type, **config})
+
+
+@pytest.mark.parametrize("tp", [2])
+def test_whisper_encoder_and_cross_attention_split(tp):
+    # whisper-tiny (WhisperConfig's defaults): 6 heads, 384 wide
+    inv = _inv("whisper")
+    ranks, rules = _ranks(inv, tp, layers=True)
+    enc = "model.encoder.layers.0."
+    # WhisperAttention: q/k/v one QKVParallelLinear, out_proj row; WhisperMLP fc1 column, fc2 row
+    assert ranks[enc + "self_attn.q_proj.weight"][1][0] == (384 // tp, 384)
+    assert ranks[enc + "self_attn.out_proj.weight"][1][0] == (384, 384 // tp)
+    assert ranks[enc + "self_attn.out_proj.bias"][0] == "replicated"
+    assert ranks[enc + "fc1.weight"][1][0] == (1536 // tp, 384)
+    assert ranks[enc + "fc2.weight"][1][0] == (384, 1536 // tp)
+    # the convs, norms and (WhisperModel: not init_in_fp32) the sinusoid table whole
+    for name in ("conv1.weight", "conv2.weight", "embed_positions.weight", "layer_norm.weight"):
+        assert ranks["model.encoder." + name][0] == "replicated"
+    # WhisperDecoder: embed_tokens a plain nn.Embedding, whole; WhisperCrossAttention q column, k/v merged column,
+    # out_proj row
+    assert ranks["model.decoder.embed_tokens.weight"][0] == "replicated"
+    dec = "model.decoder.layers.0.encoder_attn."
+    assert ranks[dec + "q_proj.weight"][1][0] == (384 // tp, 384)
+    assert ranks[dec + "k_proj.weight"][1][0] == (384 // tp, 384)
+    assert ranks[dec + "v_proj.bias"][1][0] == (384 // tp,)
+    assert ranks[dec + "out_proj.weight"][1][0] == (384, 384 // tp)
+    assert _check_sums(ranks, "model.encoder.", tp) == {"column", "row", "tower_qkv", "replicated"}
+    cross = {name: value for name, value in ranks.items() if ".encoder_attn." in name}
+    assert _check_sums(cross, "model.decoder.layers.", tp) == {"column", "row", "replicated"}
+    assert rules.unclassified == []
+
+
+def test_granite_speech_conformer_split_projector_whole():
+    ranks, rules = _ranks(_inv("granite_speech"), 2)
+    layer = "model.encoder.layers.0."
+    # GraniteSpeechConformerFeedForward: up_proj column, down_proj row; the attention and conv module plain torch
+    assert ranks[layer + "ff1.up_proj.weight"][1][0] == (2048, 1024)
+    assert ranks[layer + "ff2.down_proj.weight"][1][0] == (1024, 2048)
+    assert ranks[layer + "ff2.down_proj.bias"][0] == "replicated"
+    for name in ("attn.to_q.weight", "attn.to_kv.weight", "attn.rel_pos_emb.weight", "conv.up_conv.weight",
+                 "conv.batch_norm.weight", "post_norm.weight"):
+        assert ranks[layer + name][0] == "replicated", name
+    # the CTC head: out column (42 rows), out_mid row
+    assert ranks["model.encoder.out.weight"][1][0] == (21, 1024)
+    assert ranks["model.encoder.out_mid.weight"][1][0] == (1024, 21)
+    assert ranks["model.encoder.input_linear.weight"][0] == "replicated"
+    assert _check_sums(ranks, "model.encoder.", 2) == {"column", "row", "replicated"}
+    assert _check_sums(ranks, "model.projector.", 2) == {"replicated"}  # Blip2QFormerModel, nn.Linear, query
+    assert rules.unclassified == []
+
+
+def test_granite_speech_tp_that_does_not_divide_the_ctc_head_is_refused(tmp_path, capsys):
+    # out is a ColumnParallelLinear of output_dim 42 rows: tp 4 does not divide it (vLLM: divide())
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "granite_speech"}))
+    code = main(["fit", str(path), "--gpu", "h100", "--tp", "4", "--context", "2048"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "model.encoder.out.weight" in err
+
+
+@pytest.mark.parametrize("model_type", ["minicpmv4_6", "minicpmv4_7", "minicpm_ocr"])
+def test_minicpmv_tower_and_window_merger_split(model_type):
+    ranks, rules = _ranks(_inv(model_type), 2)
+    tower = "model.vision_tower."
+    assert ranks[tower + "encoder.layers.0.self_attn.k_proj.weight"][1][0] == (384, 768)
+    assert ranks[tower + "encoder.layers.0.mlp.fc2.weight"][1][0] == (768, 1536)
+    # MiniCPMV4_6ViTWindowAttentionMerger: its attention split, its MLP plain nn.Linear
+    assert ranks[tower + "vit_merger.self_attn.q_proj.weight"][1][0] == (384, 768)
+    assert ranks[tower + "vit_merger.self_attn.out_proj.weight"][1][0] == (768, 384)
+    assert ranks[tower + "vit_merger.linear_1.weight"][0] == "replicated"
+    assert ranks[tower + "post_layernorm.weight"][0] == "replicated"
+    assert _check_sums(ranks, tower, 2) == {"column", "row", "tower_qkv", "replicated"}
+    assert _check_sums(ranks, "model.merger.", 2) == {"replicated"}  # MiniCPMV4_6DownsampleMLP: plain torch
+    assert rules.unclassified == []
+
+
+@pytest.mark.parametrize(("model_type", "dropped"), [("minicpmv4_6", True), ("minicpm_ocr", True),
+                                                      ("minicpmv4_7", False)])
+def test_minicpmv_drop_vision_last_layer(model_type, dropped):
+    inv = _inv(model_type, drop_vision_last_layer=True)
+    plan = fit_plan(inv, gpu_memory=H100, tp=2, context=2048, suggest=False)
+    last = sum(math.prod(t.shape) for t in inv.tensors if t.name.startswith("model.vision_tower.encoder.layers.11."))
+    held = sum(d.weights_bytes for d in plan.devices)
+    assert held == plan.weights_bytes + sum(plan.weights_extra.values()) - sum(s for _, s, _ in plan.not_loaded)
+    if dropped:  # minicpmv4_6.py:1232; 4.7 keeps every layer (minicpmv4_7.py:129)
+        (label, size, source), = plan.not_loaded
+        assert label == "vision tower last layer" and size == 2 * last and "minicpmv4_6.py:1232" in source
+    else:
+        assert plan.not_loaded == ()
+
+
+def test_minicpmv_drop_vision_last_layer_must_be_a_flag(tmp_path, capsys):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "minicpmv4_6", "drop_vision_last_layer": "yes"}))
+    code = main(["fit", str(path), "--gpu", "h100", "--context", "2048"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "drop_vision_last_layer: must be true or false" in err
+
+
+@pytest.mark.parametrize("tp", [2, 4])
+def test_molmo2_tower_and_adapter_split(tp):
+    ranks, rules = _ranks(_inv("molmo2"), tp)
+    layer = "model.vision_tower.layers.0."
+    assert ranks[layer + "self_attn.v_proj.weight"][1][0] == (1152 // tp, 1152)
+    assert ranks[layer + "self_attn.o_proj.weight"][1][0] == (1152, 1152 // tp)
+    assert ranks[layer + "mlp.fc1.weight"][1][0] == (4304 // tp, 1152)
+    assert ranks["model.vision_tower.positional_embedding"][0] == "replicated"
+    assert ranks["model.vision_tower.patch_embedding.weight"][0] == "replicated"  # an nn.Linear
+    # ImagePoolingAttention: q column, k/v merged column, o row; ImageProjectorMLP gate/up merged column, down row
+    adapter = "model.multi_modal_projector."
+    assert ranks[adapter + "image_pooling_2d.k_proj.weight"][1][0] == (1152 // tp, 2304)
+    assert ranks[adapter + "image_pooling_2d.o_proj.weight"][1][0] == (1152, 1152 // tp)
+    assert ranks[adapter + "image_projector.up_proj.weight"][1][0] == (18944 // tp, 1152)
+    assert ranks[adapter + "image_projector.down_proj.weight"][1][0] == (3584, 18944 // tp)
+    assert _check_sums(ranks, "model.vision_tower.", tp) == {"column", "row", "tower_qkv", "replicated"}
+    assert _check_sums(ranks, adapter, tp) == {"column", "row", "replicated"}
+    assert rules.unclassified == []
+
+
+@pytest.mark.parametrize("tp", [2, 4])
+def test_paddleocr_vl_siglip_split_projector_whole(tp):
+    ranks, rules = _ranks(_inv("paddleocr_vl"), tp)
+    layer = "model.visual.vision_model.encoder.layers.0."
+    assert ranks[layer + "self_attn.q_proj.weight"][1][0] == (1152 // tp, 1152)
+    assert ranks[layer + "self_attn.out_proj.weight"][1][0] == (1152, 1152 // tp)
+    assert ranks[layer + "mlp.fc1.weight"][1][0] == (4304 // tp, 1152)
+    assert ranks["model.visual.vision_model.embeddings.patch_embedding.weight"][0] == "replicated"
+    assert _check_sums(ranks, "model.visual.", tp) == {"column", "row", "tower_qkv", "replicated"}
+    assert _check_sums(ranks, "model.projector.", tp) == {"replicated"}  # Projector (mlp_AR): plain torch
+    assert rules.unclassified == []
+
+
+@pytest.mark.parametrize(("model_type", "tp"), [("whisper", 2), ("granite_speech", 2), ("granite_speech_plus", 2),
+                                                ("minicpmv4_6", 4), ("minicpmv4_7", 2), ("minicpm_ocr", 2),
+                                                ("molmo2", 4), ("paddleocr_vl", 2)])
+def test_devices_hold_the_model_plus_what_is_replicated_and_nothing_is_unclassified(model_type, tp):
+    plan = fit_plan(_inv(model_type), gpu_memory=H100, tp=tp, context=2048, suggest=False)
+    held = sum(d.weights_bytes for d in plan.devices)
+    assert held == plan.weights_bytes + sum(plan.weights_extra.values()) - sum(s for _, s, _ in plan.not_loaded)
+    assert plan.unclassified == ()
+
+
+@pytest.mark.parametrize(("model_type", "cls"), [("whisper", "WhisperForConditionalGeneration"),
+                                                 ("paddleocr_vl", "PaddleOCRVLForConditionalGeneration")])
+def test_pipeline_stages_refused_where_vllm_has_no_supports_pp(tmp_path, capsys, model_type, cls):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": model_type}))
+    code = main(["fit", str(path), "--gpu", "h100", "--pp", "2", "--context", "2048"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert re.search(rf"--pp: 2 stages: vLLM refuses them .*{cls} does not implement SupportsPP", err), err
+
+
+def test_whisper_encoder_heads_tp_must_divide(tmp_path, capsys):
+    # encoder_attention_heads 6 but decoder 8: tp 4 splits the decoder's heads, not the encoder's (whisper.py:173)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "whisper", "decoder_attention_heads": 8, "d_model": 384}))
+    code = main(["fit", str(path), "--gpu", "h100", "--tp", "4", "--context", "448"])
+    err = capsys.readouterr().err
+    assert code == 2 and "6 attention heads of the tower at model.encoder" in err, err
