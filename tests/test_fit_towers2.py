@@ -24,7 +24,8 @@ def _ranks(inv, tp, layers=False):
     from paramledger import families
 
     rules = Rules(inv, families.naming_of(inv.architecture))
-    rules.towers.tp = tp
+    if rules.towers is not None:
+        rules.towers.tp = tp
     out = {}
     for t in inv.tensors:
         if t.layer is None or layers:
@@ -211,3 +212,45 @@ def test_whisper_encoder_heads_tp_must_divide(tmp_path, capsys):
     code = main(["fit", str(path), "--gpu", "h100", "--tp", "4", "--context", "448"])
     err = capsys.readouterr().err
     assert code == 2 and "6 attention heads of the tower at model.encoder" in err, err
+
+
+@pytest.mark.parametrize("model_type", ["gemma4", "gemma4_text", "gemma3n"])
+def test_gemma_per_layer_inputs_split_as_vllm_builds_them(model_type):
+    inv = _inv(model_type)
+    ranks, rules = _ranks(inv, 2, layers=True)
+    top = next(name for name in ranks if name.endswith("embed_tokens_per_layer.weight"))
+    rows, cols = inv[top].shape
+    # VocabParallelEmbedding: padded to 64 rows, split; per_layer_model_projection a ColumnParallelLinear
+    assert ranks[top][0] == "vocab" and ranks[top][1][0] == (-(-rows // 64) * 64 // 2, cols)
+    projection = top.replace("embed_tokens_per_layer", "per_layer_model_projection")
+    assert ranks[projection][1][0] == (inv[projection].shape[0] // 2, inv[projection].shape[1])
+    layer = top.replace("embed_tokens_per_layer.weight", "layers.0.")
+    for name in ("per_layer_input_gate.weight", "per_layer_projection.weight"):  # ReplicatedLinear
+        assert ranks[layer + name][0] == "replicated"
+    if model_type == "gemma3n":  # the laurel block: linear_left column, linear_right row
+        assert ranks[layer + "laurel.linear_left.weight"][0] == "column"
+        assert ranks[layer + "laurel.linear_right.weight"][0] == "row"
+        # altup.correct_output_scale: an nn.Parameter vLLM makes in float32 (gemma3n.py:122): listed, not priced
+        assert {re.sub(r"\.\d+\.", ".N.", name) for name in rules.unclassified} == {
+            "model.layers.N.altup.correct_output_scale"}
+    else:
+        assert rules.unclassified == []
+
+
+def test_gemma4_per_layer_table_no_longer_whole_on_each_rank():
+    plan = fit_plan(_inv("gemma4"), gpu_memory=H100, tp=2, context=2048, suggest=False)
+    # was 4,133,435,456 bytes: the 262,144 x 7,680 per-layer table whole on both ranks
+    assert plan.weights_extra["replicated tensors"] < 100_000_000 and plan.unclassified == ()
+
+
+def test_lfm2_vl_tower_with_a_pooling_head_refused(tmp_path, capsys):
+    # Siglip2VisionConfig's vision_use_head defaults to true; vLLM's Siglip2Model builds no head and its loader
+    # refuses the weights: one line naming the key; without the head every tensor is classified
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "lfm2_vl"}))
+    code = main(["fit", str(path), "--gpu", "h100", "--tp", "2", "--context", "2048"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "vision_config.vision_use_head: true" in err
+    plan = fit_plan(_inv("lfm2_vl", vision_config={"vision_use_head": False}), gpu_memory=H100, tp=2, context=2048,
+                    suggest=False)
+    assert plan.unclassified == ()

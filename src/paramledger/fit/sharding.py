@@ -143,7 +143,14 @@ _FIELD_RULES = {
     "linear_qkvz": "column", "linear_ba": "column", "linear_conv": "column", "linear_dt_bias": "heads",
     "linear_a_log": "heads", "linear_out": "row", "shared_expert_gate_up": "column", "shared_expert_down": "row",
     "shared_expert_gate": "replicated",
+    # Gemma 3n / Gemma 4 per-layer inputs: ReplicatedLinear (models/gemma4.py:682, 691; gemma3n.py:493, 501)
+    "per_layer_input_gate": "replicated", "per_layer_projection": "replicated",
+    "laurel_left": "column", "laurel_right": "row",  # Gemma 3n's laurel block (gemma3n.py:201, 209)
 }
+# the same models' per-layer table and its projection outside the layers: a VocabParallelEmbedding (gemma4.py:1023,
+# gemma3n.py:619; padded and split as the token table) and a ColumnParallelLinear (gemma4.py:1039, gemma3n.py:633;
+# gather_output=True: its weight still split)
+_TOP_RULES = {"embed_per_layer": ("vocab", 0), "per_layer_model_projection": ("column", 0)}
 _INNER_RULES = {  # names inside a shared expert, a Mamba mixer or a short conv
     "gate_proj": "column", "up_proj": "column", "down_proj": "row", "in_proj": "column", "conv1d": "column",
     "conv": "column", "x_proj": "row", "dt_proj": "column", "A_log": "heads", "D": "heads", "dt_bias": "heads",
@@ -160,6 +167,8 @@ class Rules:
         self.paths = {getattr(naming, field): rule for field, rule in _FIELD_RULES.items()
                       if isinstance(getattr(naming, field), str)}
         self.inner = [prefix + "." for prefix in (naming.shared_expert, naming.mamba, naming.short_conv)]
+        self.top = {getattr(naming, field) + ".weight": rule for field, rule in _TOP_RULES.items()
+                    if isinstance(getattr(naming, field), str)}
         self.unclassified: list[str] = []
         self.towers = tower_rules(self.arch, self.unclassified)  # a whole multimodal model's (towers.py)
 
@@ -178,6 +187,8 @@ class Rules:
         if t.layer is None and (t.component == "lm_head" or t.name in (self.naming.embed + ".weight",
                                                                        self.naming.lm_head + ".weight")):
             return ("vocab", 0)
+        if t.layer is None and t.name in self.top:
+            return self.top[t.name]
         if t.layer is None and self.towers is not None and (outside := self.towers.rule(t)) is not None:
             return outside
         if t.component == "norm" and self.module(t) == self.naming.mamba + ".norm":

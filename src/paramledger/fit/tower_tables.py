@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 COLUMN, ROW, QKV, REPLICATED, ABSENT = "column", "row", "qkv", "replicated", "absent"
 GQA = "gqa"  # a tower's QKVParallelLinear with fewer KV heads: its KV rows replicated past tp = KV heads
 ANY = "*"  # a table's rule for every name it does not list
+REFUSED = "refused"  # a tensor vLLM's class has no module for and whose weight its loader refuses (WholeRules.refused)
 
 # vllm/model_executor/models/qwen2_vl.py Qwen2VisionTransformer: Qwen2VisionAttention.qkv a ColumnParallelLinear
 # over the heads (divide(num_heads, tp)), proj and fc2 RowParallelLinear, fc1 ColumnParallelLinear; the patch
@@ -221,6 +222,7 @@ class WholeRules(NamedTuple):
     heads: tuple[tuple[str, str], ...] = ()  # (a tower prefix, the config key of its heads) where no tower part says
     no_pp: str = ""  # why vLLM refuses --pp > 1 for the class (no SupportsPP), "" where it does not
     drop_last: DropLast | None = None
+    refused: tuple[str, str] = ("", "")  # (the config key, why) where a table says REFUSED
 
 
 _FEATURE_LAYERS = {"clip_vision_model": "encoder.layers.", "siglip_vision_model": "encoder.layers.",
@@ -268,8 +270,14 @@ WHOLE: dict[str, WholeRules] = {
                            truncated=Truncated("vision_feature_layer", -1, _FEATURE_LAYERS,
                                                "models/mistral3.py init_vision_tower_for_mistral3: layers up to "
                                                "vision_feature_layer")),
-    "lfm2_vl": WholeRules((("vision", {"siglip2_vision_model": SIGLIP2_VISION}), ("projector", LFM2_VL_PROJECTOR)),
-                          "models/lfm2_vl.py Lfm2VLForConditionalGeneration (Siglip2Model)"),
+    # lfm2_siglip2.py Siglip2Model builds no pooling head: a head's weights meet AutoWeightsLoader's "There is no
+    # module or parameter named" ValueError (utils.py:441-448), so a config whose tower has one is refused
+    "lfm2_vl": WholeRules((("vision", {"siglip2_vision_model": {**SIGLIP2_VISION, "head.*": REFUSED}}),
+                           ("projector", LFM2_VL_PROJECTOR)),
+                          "models/lfm2_vl.py Lfm2VLForConditionalGeneration (Siglip2Model)",
+                          refused=("vision_config.vision_use_head", "true builds a pooling head vLLM 0.33.0's Siglip2Model "
+                                   "(lfm2_siglip2.py) has no module for; its loader refuses the head's weights "
+                                   "(models/utils.py AutoWeightsLoader: 'There is no module or parameter named')")),
     "idefics3": WholeRules((("vision", IDEFICS2_VISION), ("model.connector.", IDEFICS3_CONNECTOR)),
                            "models/idefics3.py Idefics3ForConditionalGeneration (Idefics2VisionTransformer)"),
     # gemma4_mm.py: transformers' own towers (AutoModel.from_config) whose nn.Linear recursive_replace_linear turns

@@ -23,7 +23,7 @@ from typing import Any
 
 from .._exceptions import ArchitectureError, OptionError
 from ..inventory import Tensor
-from .tower_tables import ABSENT, ANY, COLUMN, GQA, QKV, REPLICATED, ROW, WHOLE
+from .tower_tables import ABSENT, ANY, COLUMN, GQA, QKV, REFUSED, REPLICATED, ROW, WHOLE
 from .tower_tables_more import MORE
 
 RULES = {**WHOLE, **MORE}
@@ -166,6 +166,8 @@ class TowerRules:
         return self._word(t, word, prefix)
 
     def _word(self, t: Tensor, word: str, prefix: str) -> tuple[str, int | None]:
+        if word == REFUSED:
+            raise ArchitectureError(*self.spec.refused)
         if word.endswith("?"):  # split only where tp divides the tower's heads (else vLLM's disable_tp)
             heads = self.heads.get(prefix)
             word = word[:-1] if isinstance(heads, int) and heads % self.tp == 0 else REPLICATED
