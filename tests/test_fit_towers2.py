@@ -46,7 +46,7 @@ def _check_sums(ranks, prefix, tp):
         if kind == "replicated":
             assert held == tp * math.prod(whole), name
         else:
-            assert kind in ("column", "row", "tower_qkv"), name
+            assert kind in ("column", "row", "tower_qkv", "tower_rows"), name
             assert held == math.prod(whole) and all(shape != whole for shape in shapes), name
     return seen
 
@@ -166,7 +166,7 @@ def test_molmo2_tower_and_adapter_split(tp):
     assert ranks[adapter + "image_pooling_2d.o_proj.weight"][1][0] == (1152, 1152 // tp)
     assert ranks[adapter + "image_projector.up_proj.weight"][1][0] == (18944 // tp, 1152)
     assert ranks[adapter + "image_projector.down_proj.weight"][1][0] == (3584, 18944 // tp)
-    assert _check_sums(ranks, "model.vision_tower.", tp) == {"column", "row", "tower_qkv", "replicated"}
+    assert _check_sums(ranks, "model.vision_tower.", tp) == {"column", "row", "tower_qkv", "tower_rows", "replicated"}
     assert _check_sums(ranks, adapter, tp) == {"column", "row", "replicated"}
     assert rules.unclassified == []
 
@@ -254,3 +254,45 @@ def test_lfm2_vl_tower_with_a_pooling_head_refused(tmp_path, capsys):
     plan = fit_plan(_inv("lfm2_vl", vision_config={"vision_use_head": False}), gpu_memory=H100, tp=2, context=2048,
                     suggest=False)
     assert plan.unclassified == ()
+
+
+def test_audioflamingo3_encoder_and_projector_whole():
+    # AudioFlamingo3Encoder is transformers' Qwen2AudioEncoder as it is; its projector two nn.Linear
+    ranks, rules = _ranks(_inv("audioflamingo3"), 2)
+    assert _check_sums(ranks, "model.audio_tower.", 2) == {"replicated"}
+    assert _check_sums(ranks, "model.multi_modal_projector.", 2) == {"replicated"}
+    assert rules.unclassified == []
+
+
+@pytest.mark.parametrize(("kv_heads", "tp", "kv_rows"), [(None, 2, 640), (2, 4, 64), (4, 2, 128)])
+def test_glmasr_encoder_split_its_kv_heads_replicated_past_tp(kv_heads, tp, kv_rows):
+    audio = {} if kv_heads is None else {"num_key_value_heads": kv_heads}
+    ranks, rules = _ranks(_inv("glmasr", audio_config=audio), tp)
+    layer = "model.audio_tower.layers.0."
+    # GlmAsrEncoderAttention: one QKVParallelLinear with num_key_value_heads (20 heads of 64 at the defaults)
+    assert ranks[layer + "self_attn.q_proj.weight"][1][0] == (1280 // tp, 1280)
+    assert ranks[layer + "self_attn.k_proj.weight"][1][0] == (kv_rows, 1280)
+    assert ranks[layer + "self_attn.v_proj.bias"][1][0] == (kv_rows,)
+    assert ranks[layer + "self_attn.o_proj.weight"][1][0] == (1280, 1280 // tp)
+    assert ranks[layer + "mlp.fc1.weight"][1][0] == (5120 // tp, 1280)
+    assert ranks["model.audio_tower.conv1.weight"][0] == "replicated"
+    # GlmAsrMultiModalProjector: linear_1 column, linear_2 row
+    assert ranks["model.multi_modal_projector.linear_1.weight"][1][0] == (4096 // tp, 5120)
+    assert ranks["model.multi_modal_projector.linear_2.weight"][1][0] == (2048, 4096 // tp)
+    assert rules.unclassified == []
+    plan = fit_plan(_inv("glmasr", audio_config=audio), gpu_memory=H100, tp=tp, context=2048, suggest=False)
+    held = sum(d.weights_bytes for d in plan.devices)
+    assert held == plan.weights_bytes + sum(plan.weights_extra.values()) and plan.unclassified == ()
+    if kv_heads == 2:  # k and v: 2 KV heads of 64 rows, one on each of 4 ranks: 128 more rows each held (v's bias
+        # too; k has none), in 32 layers, bf16
+        assert plan.weights_extra["replicated KV heads"] == 32 * (2 * 128 * 1280 + 128) * 2
+
+
+def test_qwen3_asr_encoder_split_projector_whole():
+    ranks, rules = _ranks(_inv("qwen3_asr"), 2)
+    layer = "model.audio_tower.layers.0."
+    assert ranks[layer + "self_attn.q_proj.weight"][1][0] == (512, 1024)  # 16 heads: tp 2 divides them
+    assert ranks[layer + "fc2.weight"][1][0] == (1024, 2048)
+    assert ranks["model.audio_tower.conv_out.weight"][0] == "replicated"  # ReplicatedLinear
+    assert _check_sums(ranks, "model.multi_modal_projector.", 2) == {"replicated"}  # proj1/proj2 ReplicatedLinear
+    assert rules.unclassified == []

@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 # QKVParallelLinear of a tower: rows split by its heads, which tp must divide), "replicated", "absent" (not loaded)
 COLUMN, ROW, QKV, REPLICATED, ABSENT = "column", "row", "qkv", "replicated", "absent"
 GQA = "gqa"  # a tower's QKVParallelLinear with fewer KV heads: its KV rows replicated past tp = KV heads
+KV = "kv"  # the k or v of such a QKVParallelLinear stored apart: max(1, KV heads // tp) heads' rows on each rank
 ANY = "*"  # a table's rule for every name it does not list
 REFUSED = "refused"  # a tensor vLLM's class has no module for and whose weight its loader refuses (WholeRules.refused)
 

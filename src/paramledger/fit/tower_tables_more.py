@@ -4,8 +4,8 @@ decoder cross-attention, Granite Speech, MiniCPM-V 4.6 / 4.7 / MiniCPM-OCR, Molm
 
 from __future__ import annotations
 
-from .tower_tables import (COLUMN, IDEFICS2_VISION, QKV, REPLICATED, ROW, TRANSFORMERS_MODULE, WHISPER_ENCODER,
-                           DropLast, WholeRules)
+from .tower_tables import (COLUMN, IDEFICS2_VISION, KV, QKV, QWEN3_OMNI_AUDIO, REPLICATED, ROW, TRANSFORMERS_MODULE,
+                           WHISPER_ENCODER, DropLast, WholeRules)
 
 # whisper.py WhisperForConditionalGeneration (l. 803): WhisperModel builds WhisperEncoder without init_in_fp32
 # (l. 648-650), so its embed_positions nn.Embedding (l. 561) is at the model's dtype: whole
@@ -44,7 +44,7 @@ MINICPMV4_6_VISION = {
 # (l. 373); ViTMLP w1 column (l. 302), w2 row (l. 311); attention_norm, ffn_norm nn.LayerNorm
 MOLMO2_VISION = {
     "positional_embedding": REPLICATED, "patch_embedding": REPLICATED,
-    "layers.N.self_attn.q_proj": QKV, "layers.N.self_attn.k_proj": QKV, "layers.N.self_attn.v_proj": QKV,
+    "layers.N.self_attn.q_proj": QKV, "layers.N.self_attn.k_proj": KV, "layers.N.self_attn.v_proj": KV,
     "layers.N.self_attn.o_proj": ROW, "layers.N.mlp.fc1": COLUMN, "layers.N.mlp.fc2": ROW,
     "layers.N.layer_norm1": REPLICATED, "layers.N.layer_norm2": REPLICATED,
 }
@@ -63,6 +63,17 @@ MOLMO2_ADAPTER = {
 PADDLEOCR_VISION = {"embeddings.patch_embedding": REPLICATED, "embeddings.position_embedding": REPLICATED,
                     "post_layernorm": REPLICATED, **{key: rule for key, rule in IDEFICS2_VISION.items()
                                                     if key.startswith("encoder.")}}
+# glmasr.py GlmAsrEncoder (l. 382): conv1/conv2 nn.Conv1d (l. 417, 423), norm nn.LayerNorm (l. 445); each
+# GlmAsrEncoderLayer (l. 297): GlmAsrEncoderAttention (l. 136) q/k/v one QKVParallelLinear with num_key_value_heads
+# (l. 166: k and v replicated past tp = KV heads), o_proj row (l. 176); GlmAsrEncoderMLP (l. 256) fc1 column (l. 272),
+# fc2 row (l. 282); input_layernorm, post_attention_layernorm nn.LayerNorm (l. 324-325)
+GLMASR_ENCODER = {
+    "conv1": REPLICATED, "conv2": REPLICATED, "norm": REPLICATED,
+    "layers.N.self_attn.q_proj": QKV, "layers.N.self_attn.k_proj": KV, "layers.N.self_attn.v_proj": KV,
+    "layers.N.self_attn.o_proj": ROW, "layers.N.mlp.fc1": COLUMN, "layers.N.mlp.fc2": ROW,
+    "layers.N.input_layernorm": REPLICATED, "layers.N.post_attention_layernorm": REPLICATED,
+}
+GLMASR_PROJECTOR = {"linear_1": COLUMN, "linear_2": ROW}  # glmasr.py GlmAsrMultiModalProjector (l. 553, 573, 580)
 _NO_PP = ("vllm/config/model.py:1570 verify_with_parallel_config: 'Pipeline parallelism is not supported for this "
           "model' ({cls} does not implement SupportsPP)")
 MORE: dict[str, WholeRules] = {
@@ -94,6 +105,16 @@ MORE: dict[str, WholeRules] = {
                                                  "drop_vision_last_layer drops the vision tower's last layer")),
     "molmo2": WholeRules((("vision", MOLMO2_VISION), ("projector", MOLMO2_ADAPTER)),
                          "models/molmo2.py Molmo2ForConditionalGeneration (Molmo2VisionBackbone)"),
+    # audioflamingo3.py AudioFlamingo3Encoder (l. 118): transformers' Qwen2AudioEncoder as it is, and
+    # AudioFlamingo3MultiModalProjector's two nn.Linear (l. 163-172): whole
+    "audioflamingo3": WholeRules((("audio", TRANSFORMERS_MODULE), ("projector", TRANSFORMERS_MODULE)),
+                                 "models/audioflamingo3.py AudioFlamingo3ForConditionalGeneration"),
+    "glmasr": WholeRules((("audio", GLMASR_ENCODER), ("projector", GLMASR_PROJECTOR)),
+                         "models/glmasr.py GlmAsrForConditionalGeneration (GlmAsrEncoder)"),
+    # qwen3_asr.py Qwen3ASRForConditionalGeneration (l. 393): Qwen3OmniMoeAudioEncoder (l. 453), and transformers'
+    # multi_modal_projector.linear_1/2 mapped onto its proj1/proj2 ReplicatedLinear (l. 426-427): whole
+    "qwen3_asr": WholeRules((("audio", QWEN3_OMNI_AUDIO), ("projector", TRANSFORMERS_MODULE)),
+                            "models/qwen3_asr.py Qwen3ASRForConditionalGeneration (Qwen3OmniMoeAudioEncoder)"),
     # paddleocr_vl.py Projector (l. 312, vLLM's mlp_AR): pre_norm nn.LayerNorm, linear_1 and linear_2 nn.Linear: whole
     "paddleocr_vl": WholeRules((("model.visual.vision_model.", PADDLEOCR_VISION), ("projector", TRANSFORMERS_MODULE)),
                                "models/paddleocr_vl.py PaddleOCRVLForConditionalGeneration (SiglipVisionModel)",

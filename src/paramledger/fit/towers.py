@@ -23,7 +23,7 @@ from typing import Any
 
 from .._exceptions import ArchitectureError, OptionError
 from ..inventory import Tensor
-from .tower_tables import ABSENT, ANY, COLUMN, GQA, QKV, REFUSED, REPLICATED, ROW, WHOLE
+from .tower_tables import ABSENT, ANY, COLUMN, GQA, KV, QKV, REFUSED, REPLICATED, ROW, WHOLE
 from .tower_tables_more import MORE
 
 RULES = {**WHOLE, **MORE}
@@ -60,7 +60,8 @@ class TowerRules:
                 if isinstance(getattr(tower, "prefix", None), str):
                     self.heads[tower.prefix] = next((getattr(tower, key) for key in _HEADS if hasattr(tower, key)),
                                                     None)
-                    self.kv_heads[tower.prefix] = getattr(part, "kv_heads", None)
+                    self.kv_heads[tower.prefix] = getattr(part, "kv_heads", None) or getattr(
+                        tower, "num_key_value_heads", None)
                     self.depths[tower.prefix] = getattr(tower, "num_hidden_layers", None)
         if self.spec is None:
             return
@@ -182,6 +183,12 @@ class TowerRules:
                 return (REPLICATED, None)
             per_head = t.shape[0] // (heads + 2 * kv_heads)
             return (TOWER_ROWS, per_head * (heads // self.tp + 2 * max(1, kv_heads // self.tp)))
+        if word == KV:  # a k or v of a QKVParallelLinear stored apart: max(1, kv // tp) KV heads on each rank
+            kv_heads = self.kv_heads.get(prefix)
+            if not isinstance(kv_heads, int) or t.shape[0] % kv_heads:
+                self.unclassified.append(t.name)
+                return (REPLICATED, None)
+            return (TOWER_ROWS, t.shape[0] // kv_heads * max(1, kv_heads // self.tp))
         return (word, 0) if word == COLUMN else (word, None)
 
     def never_loaded(self, name: str) -> bool:
@@ -215,13 +222,13 @@ class TowerRules:
         for prefix, table, _ in self.tables:
             heads = self.heads.get(prefix)
             kv_heads = self.kv_heads.get(prefix)
-            if tp > 1 and isinstance(kv_heads, int) and GQA in table.values() and (
+            if tp > 1 and isinstance(kv_heads, int) and {GQA, KV} & set(table.values()) and (
                     tp % kv_heads if tp >= kv_heads else kv_heads % tp):
                 raise OptionError("--tp", f"{tp} and the {kv_heads} KV heads of the tower at {prefix.rstrip('.')}: "
                                           "one must divide the other; vLLM refuses it (linear.py QKVParallelLinear: "
                                           "divide())")
             # ("qkv?" falls back to the whole tower instead)
-            if tp > 1 and ({QKV, GQA} & set(table.values())) and isinstance(heads, int) and heads % tp:
+            if tp > 1 and ({QKV, GQA, KV} & set(table.values())) and isinstance(heads, int) and heads % tp:
                 raise OptionError("--tp", f"{tp} does not divide the {heads} attention heads of the tower at "
                                           f"{prefix.rstrip('.')}; vLLM refuses it (linear.py QKVParallelLinear: "
                                           "divide(); --mm-encoder-tp-mode data is not modelled)")
