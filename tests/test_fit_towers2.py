@@ -296,3 +296,72 @@ def test_qwen3_asr_encoder_split_projector_whole():
     assert ranks["model.audio_tower.conv_out.weight"][0] == "replicated"  # ReplicatedLinear
     assert _check_sums(ranks, "model.multi_modal_projector.", 2) == {"replicated"}  # proj1/proj2 ReplicatedLinear
     assert rules.unclassified == []
+
+
+def test_glm_ocr_tower_split():
+    ranks, rules = _ranks(_inv("glm_ocr"), 2)
+    block = "model.visual.blocks.0."
+    assert ranks[block + "attn.qkv.weight"][1][0] == (1536, 1024)  # QKVParallelLinear over 16 heads
+    assert ranks[block + "attn.proj.weight"][1][0] == (1024, 512)
+    assert ranks[block + "attn.q_norm.weight"][0] == "replicated"  # RMSNorm
+    assert ranks[block + "mlp.gate_proj.weight"][1][0] == (2048, 1024)
+    assert ranks["model.visual.merger.proj.weight"][1][0] == (768, 1536)  # Glm4vPatchMerger: proj column
+    assert ranks["model.visual.merger.down_proj.weight"][1][0] == (1536, 2304)
+    assert ranks["model.visual.downsample.weight"][0] == "replicated"  # Conv2dLayer
+    assert _check_sums(ranks, "model.visual.", 2) == {"column", "row", "tower_qkv", "replicated"}
+    assert rules.unclassified == []
+
+
+def test_lighton_ocr_pixtral_tower_and_mistral3_projector():
+    ranks, rules = _ranks(_inv("lighton_ocr"), 2)
+    layer = "model.vision_encoder.transformer.layers.0."
+    assert ranks[layer + "attention.q_proj.weight"][1][0] == (512, 1024)
+    assert ranks[layer + "feed_forward.down_proj.weight"][1][0] == (1024, 2048)
+    assert ranks["model.vision_projection.linear_1.weight"][1][0] == (512, 1024)
+    assert ranks["model.vision_projection.patch_merger.merging_layer.weight"][0] == "replicated"
+    assert _check_sums(ranks, "model.vision_encoder.", 2) == {"column", "row", "tower_qkv", "replicated"}
+    assert rules.unclassified == []
+    # init_vision_tower_for_mistral3: layers up to vision_feature_layer (-2: 23 of 24 built)
+    plan = fit_plan(_inv("lighton_ocr", vision_feature_layer=-2), gpu_memory=H100, tp=2, context=2048, suggest=False)
+    (label, size, source), = plan.not_loaded
+    layer_params = 4 * 1024 * 1024 + 3 * 4096 * 1024 + 2 * 1024  # q/k/v/o, gate/up/down, the two RMSNorms
+    assert label.startswith("vision tower layers past vision_feature_layer") and size == 2 * layer_params
+
+
+def test_moss_transcribe_diarize_whisper_encoder_split_adaptor_whole():
+    ranks, rules = _ranks(_inv("moss_transcribe_diarize"), 2)
+    layer = "model.audio_tower.layers.0."
+    assert ranks[layer + "self_attn.v_proj.weight"][1][0] == (512, 1024)
+    assert ranks[layer + "fc1.weight"][1][0] == (2048, 1024)
+    assert ranks["model.audio_tower.embed_positions.weight"][0] == "replicated"  # no init_in_fp32: at the dtype
+    assert _check_sums(ranks, "model.multi_modal_projector.", 2) == {"replicated"}
+    assert rules.unclassified == []
+    # at pp > 1 the encoder's layers are split by stage inside a tower held on stage 0: listed, as Voxtral's
+    plan = fit_plan(_inv("moss_transcribe_diarize"), gpu_memory=H100, tp=2, pp=2, context=2048, suggest=False)
+    assert plan.unclassified and all(name.startswith("model.audio_tower.") for name in plan.unclassified)
+
+
+@pytest.mark.parametrize(("select_layer", "kept"), [(None, 24), (-2, 23), (3, 4)])
+def test_qianfan_ocr_intern_vit_split_up_to_select_layer(select_layer, kept):
+    config = {} if select_layer is None else {"select_layer": select_layer}
+    inv = _inv("qianfan_ocr", **config)
+    ranks, rules = _ranks(inv, 2)
+    layer = "model.vision_tower.layers.0."
+    # InternParallelAttention: 16 heads, tp 2 divides them: q/k/v one QKVParallelLinear, projection row
+    assert ranks[layer + "attention.q_proj.weight"][1][0] == (512, 1024)
+    assert ranks[layer + "attention.projection_layer.weight"][1][0] == (1024, 512)
+    assert ranks[layer + "mlp.fc2.weight"][1][0] == (1024, 2048)
+    assert ranks[layer + "lambda_1"][0] == "replicated"
+    assert _check_sums(ranks, "model.multi_modal_projector.", 2) == {"replicated"}
+    assert rules.unclassified == []
+    built = {int(name.split(".")[3]) for name, value in ranks.items()
+             if name.startswith("model.vision_tower.layers.") and value[0] != "absent"}
+    assert built == set(range(kept))
+
+
+def test_qianfan_ocr_heads_tp_does_not_divide_keep_the_attention_whole():
+    # internvl: (heads + dummy heads) % tp != 0 sets disable_tp on the attention alone; the MLP is split all the same
+    ranks, rules = _ranks(_inv("qianfan_ocr", vision_config={"num_attention_heads": 8, "hidden_size": 1024}), 16)
+    layer = "model.vision_tower.layers.0."
+    assert ranks[layer + "attention.q_proj.weight"][0] == "replicated"
+    assert ranks[layer + "mlp.fc1.weight"][1][0] == (256, 1024)

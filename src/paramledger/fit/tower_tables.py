@@ -194,6 +194,9 @@ class Truncated(NamedTuple):
     default: int  # its config class's default
     layers: Mapping[str, str]  # vision_config model_type -> the path of its layers
     source: str
+    # an index counts the layers kept from the first (internvl.py _init_vision_model: index + 1 layers), not from the
+    # embeddings' output as get_layer_index does (index layers)
+    from_first: bool = False
 
 
 class DropLast(NamedTuple):

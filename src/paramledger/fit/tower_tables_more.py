@@ -4,8 +4,9 @@ decoder cross-attention, Granite Speech, MiniCPM-V 4.6 / 4.7 / MiniCPM-OCR, Molm
 
 from __future__ import annotations
 
-from .tower_tables import (COLUMN, IDEFICS2_VISION, KV, QKV, QWEN3_OMNI_AUDIO, REPLICATED, ROW, TRANSFORMERS_MODULE,
-                           WHISPER_ENCODER, DropLast, WholeRules)
+from .tower_tables import (COLUMN, GLM4V_VISION, IDEFICS2_VISION, KV, MISTRAL3_PROJECTOR, PIXTRAL_VISION, QKV,
+                           QWEN3_OMNI_AUDIO, REPLICATED, ROW, TRANSFORMERS_MODULE, WHISPER_ENCODER, DropLast, Truncated,
+                           WholeRules)
 
 # whisper.py WhisperForConditionalGeneration (l. 803): WhisperModel builds WhisperEncoder without init_in_fp32
 # (l. 648-650), so its embed_positions nn.Embedding (l. 561) is at the model's dtype: whole
@@ -74,6 +75,24 @@ GLMASR_ENCODER = {
     "layers.N.input_layernorm": REPLICATED, "layers.N.post_attention_layernorm": REPLICATED,
 }
 GLMASR_PROJECTOR = {"linear_1": COLUMN, "linear_2": ROW}  # glmasr.py GlmAsrMultiModalProjector (l. 553, 573, 580)
+# glm_ocr.py GlmOcrVisionTransformer (l. 251, a Glm4vVisionTransformer without embeddings and post_conv_layernorm):
+# GlmOcrVisionAttention (l. 91) qkv a QKVParallelLinear (l. 121), proj row (l. 132), q_norm/k_norm RMSNorm (l. 118);
+# the rest GLM-4.1V's
+GLM_OCR_VISION = {**GLM4V_VISION, "blocks.N.attn.q_norm": REPLICATED, "blocks.N.attn.k_norm": REPLICATED}
+# intern_vit.py InternVisionModel (l. 365; internvl.py InternVLChatModel, the remote code's vision_model: paired by role
+# with transformers' vision_tower): class_embedding and position_embedding nn.Parameter (l. 57, 69), patch_embedding
+# a Conv2dLayer (l. 59); InternParallelAttention (l. 117) qkv a QKVParallelLinear split only where tp divides the heads
+# (l. 145-148: else disable_tp, the "?" rules), proj row; InternMLP (l. 222) fc1 column, fc2 row (always split);
+# norm1/norm2 and ls1/ls2 nn.Parameter (l. 292-296) whole
+INTERN_VIT = {
+    "embeddings.cls_token": REPLICATED, "embeddings.position_embeddings": REPLICATED,
+    "embeddings.patch_embeddings.projection": REPLICATED, "layers.N.lambda_1": REPLICATED,
+    "layers.N.lambda_2": REPLICATED, "layers.N.attention.q_proj": QKV + "?", "layers.N.attention.k_proj": QKV + "?",
+    "layers.N.attention.v_proj": QKV + "?", "layers.N.attention.projection_layer": ROW + "?",
+    "layers.N.attention.q_norm": REPLICATED, "layers.N.attention.k_norm": REPLICATED,
+    "layers.N.mlp.fc1": COLUMN, "layers.N.mlp.fc2": ROW, "layers.N.layernorm_before": REPLICATED,
+    "layers.N.layernorm_after": REPLICATED,
+}
 _NO_PP = ("vllm/config/model.py:1570 verify_with_parallel_config: 'Pipeline parallelism is not supported for this "
           "model' ({cls} does not implement SupportsPP)")
 MORE: dict[str, WholeRules] = {
@@ -115,6 +134,34 @@ MORE: dict[str, WholeRules] = {
     # multi_modal_projector.linear_1/2 mapped onto its proj1/proj2 ReplicatedLinear (l. 426-427): whole
     "qwen3_asr": WholeRules((("audio", QWEN3_OMNI_AUDIO), ("projector", TRANSFORMERS_MODULE)),
                             "models/qwen3_asr.py Qwen3ASRForConditionalGeneration (Qwen3OmniMoeAudioEncoder)"),
+    # glm_ocr.py GlmOcrForConditionalGeneration (l. 393, a Glm4vForConditionalGeneration; visual l. 399)
+    "glm_ocr": WholeRules((("vision", GLM_OCR_VISION),),
+                          "models/glm_ocr.py GlmOcrForConditionalGeneration (GlmOcrVisionTransformer)"),
+    # lightonocr.py LightOnOCRForConditionalGeneration (l. 125; the checkpoint's architectures name, not transformers'
+    # LightOnOcr...): init_vision_tower_for_mistral3 (l. 148: PixtralHFVisionModel up to vision_feature_layer,
+    # require_post_norm=False) and Mistral3MultiModalProjector (l. 154)
+    "lighton_ocr": WholeRules((("vision", {"pixtral": PIXTRAL_VISION}), ("projector", MISTRAL3_PROJECTOR)),
+                              "models/lightonocr.py LightOnOCRForConditionalGeneration (PixtralHFVisionModel)",
+                              truncated=Truncated("vision_feature_layer", -1, {"pixtral": "transformer.layers."},
+                                                  "models/mistral3.py _get_num_hidden_layers (lightonocr.py:148): "
+                                                  "layers up to vision_feature_layer")),
+    # moss_transcribe_diarize.py MossTranscribeDiarizeForConditionalGeneration (l. 575): a WhisperEncoder without
+    # init_in_fp32 (l. 268, 701; the remote code's whisper_encoder, transformers' audio_tower), whose layers make_layers
+    # splits by stage (whisper.py:528) inside a tower built on stage 0 alone: listed at pp > 1, as Voxtral's;
+    # MossTranscribeDiarizeVQAdaptor (l. 327: vq_adaptor, transformers' multi_modal_projector) two nn.Linear and a
+    # LayerNorm: whole
+    "moss_transcribe_diarize": WholeRules((("audio", WHISPER_OWN_ENCODER), ("projector", TRANSFORMERS_MODULE)),
+                                          "models/moss_transcribe_diarize.py "
+                                          "MossTranscribeDiarizeForConditionalGeneration (WhisperEncoder)",
+                                          pp_unmodelled=("audio",)),
+    # qianfan_ocr.py QianfanOCRForConditionalGeneration (l. 85): InternVLChatModel's InternVisionModel up to
+    # select_layer (internvl.py:651-662: index + 1 layers, or depth + index + 1 below 0) and mlp1 (l. 666-676:
+    # LayerNorm and two nn.Linear, transformers' multi_modal_projector): whole
+    "qianfan_ocr": WholeRules((("vision", {"qianfan_ocr_vision": INTERN_VIT}), ("projector", TRANSFORMERS_MODULE)),
+                              "models/qianfan_ocr.py QianfanOCRForConditionalGeneration (InternVisionModel)",
+                              truncated=Truncated("select_layer", -1, {"qianfan_ocr_vision": "layers."},
+                                                  "models/internvl.py InternVLChatModel._init_vision_model: layers "
+                                                  "up to select_layer", from_first=True)),
     # paddleocr_vl.py Projector (l. 312, vLLM's mlp_AR): pre_norm nn.LayerNorm, linear_1 and linear_2 nn.Linear: whole
     "paddleocr_vl": WholeRules((("model.visual.vision_model.", PADDLEOCR_VISION), ("projector", TRANSFORMERS_MODULE)),
                                "models/paddleocr_vl.py PaddleOCRVLForConditionalGeneration (SiglipVisionModel)",

@@ -28,7 +28,7 @@ from .tower_tables_more import MORE
 
 RULES = {**WHOLE, **MORE}
 
-TRUNCATED = "vision tower layers past vision_feature_layer and its post_layernorm"  # (absent_label's label)
+TRUNCATED = "vision tower layers past {key} and its post_layernorm"  # (absent_label's label, its Truncated's key)
 DROPPED = "vision tower last layer"  # (absent_label's label: a DropLast's)
 _ROLES = ("vision", "projector", "audio")  # each read from the family's Whole: vision_prefix, ...
 _HEADS = ("num_attention_heads", "num_heads", "encoder_attention_heads")  # a tower part's field for its heads
@@ -111,7 +111,8 @@ class TowerRules:
         if not layers or not all(type(index) is int for index in layers):  # vLLM: TypeError, or max() of nothing
             raise ArchitectureError(truncated.key, f"must be a layer index or a list of them (vLLM's "
                                     f"_get_num_hidden_layers), got {value!r}"[:200])
-        keep = max(index + depth + 1 if index < 0 else index for index in layers)  # vllm models/utils.py
+        keep = max(index + depth + 1 if index < 0 else index + truncated.from_first  # vllm models/utils.py
+                   for index in layers)
         if keep > depth:  # get_layer_index; more layers than the tower has: vLLM raises ValueError
             raise ArchitectureError(truncated.key, f"{value!r} needs {keep} layers of the {depth}-layer vision tower; "
                                     "vLLM refuses it ('The original encoder only has ... layers')"[:240])
@@ -200,7 +201,7 @@ class TowerRules:
         if self.spec is not None and name.startswith(self.spec.left_out):
             return next(prefix for prefix in self.spec.left_out if name.startswith(prefix)).rstrip(".")
         if self.keep is not None and (name.startswith(self.keep[0]) or ".post_layernorm." in name):
-            return TRUNCATED
+            return TRUNCATED.format(key=self.spec.truncated.key)
         if self.drop is not None and name.startswith(self.drop[0]):
             return DROPPED
         return self.spec.absent[0] if self.spec is not None else ""  # a table's "absent" entry
@@ -208,7 +209,8 @@ class TowerRules:
     def left_out_source(self, label: str) -> str:
         if self.spec is not None and label in {p.rstrip(".") for p in self.spec.left_out}:
             return self.spec.left_out_source
-        if label == TRUNCATED and self.spec is not None and self.spec.truncated is not None:
+        if self.spec is not None and self.spec.truncated is not None and label == TRUNCATED.format(
+                key=self.spec.truncated.key):
             return f"vllm/model_executor/{self.spec.truncated.source}"
         if label == DROPPED and self.spec is not None and self.spec.drop_last is not None:
             return self.spec.drop_last.source
