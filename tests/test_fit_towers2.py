@@ -365,3 +365,14 @@ def test_qianfan_ocr_heads_tp_does_not_divide_keep_the_attention_whole():
     layer = "model.vision_tower.layers.0."
     assert ranks[layer + "attention.q_proj.weight"][0] == "replicated"
     assert ranks[layer + "mlp.fc1.weight"][1][0] == (256, 1024)
+
+
+@pytest.mark.parametrize(("source", "said"), [({"model_type": "t5"}, "T5ForConditionalGeneration"),
+                                              ("mt5-base", "MT5ForConditionalGeneration"),
+                                              ({"model_type": "ovis2"}, "Ovis2ForConditionalGeneration"),
+                                              ({"model_type": "whisper"}, None), ({"model_type": "molmo2"}, None)])
+def test_a_class_vllm_does_not_run_is_said(source, said):
+    inv = paramledger.inventory(source)
+    notes = fit_plan(inv, gpu="h100", tp=1, context=512, suggest=False).notes
+    absent = [note for note in notes if "names no such architecture" in note]
+    assert (absent == []) if said is None else (len(absent) == 1 and f"does not run {said}" in absent[0])

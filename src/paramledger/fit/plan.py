@@ -19,7 +19,7 @@ from .overhead import (CUDA_CONTEXT, CUDA_GRAPHS, GPU_MEMORY_UTILIZATION, NON_TO
 from ._rows import count_of as _count, per_tensor as _per_tensor, placed_tensors
 from .sharding import EXPERT_OWN, Parallel, Rules, check_parallel, pipeline_stages, shard_shape
 from .towers import ABSENT, TOWER_ROWS
-from .vllm_registry import retired_note
+from .vllm_registry import not_run_note, retired_note
 
 
 @dataclass(frozen=True)
@@ -327,7 +327,7 @@ def _inference_plan(setup: _Setup, config: _Config, suggest: bool) -> FitPlan:
     max_context, limit = _max_context(setup, config, kv_dtype)
     max_batch = _max_batch(setup, config, kv_dtype, context)
     _, extra, left = setup.device_weights(config.dtype, config.keep, config.parallel)
-    notes = [note] if (note := retired_note(arch)) else []
+    notes = [note for note in (retired_note(arch), not_run_note(arch)) if note]
     if context > arch.max_position_embeddings:
         notes.append(f"--context {context:,} is beyond max_position_embeddings {arch.max_position_embeddings:,}: "
                      "vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1")

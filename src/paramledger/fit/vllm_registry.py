@@ -34,17 +34,54 @@ RETIRED = {
 }
 
 
+# Whole classes vLLM 0.33.0's registry.py does not name at all (checked against the wheel's registry.py, the
+# architectures of every model it runs): the encoder-decoders but Whisper (no t5.py, bart.py, ... in
+# vllm/model_executor/models) and transformers' Ovis2 (registry.py:566-569 maps only the remote code's Ovis, Ovis2_5,
+# Ovis2_6*).  A curated list, not "whatever is missing": vLLM spells some classes otherwise (LightOnOCR...,
+# KimiK25...), which a bare lookup would call absent.
+NOT_RUN = frozenset({
+    "T5ForConditionalGeneration", "MT5ForConditionalGeneration", "UMT5ForConditionalGeneration",
+    "LongT5ForConditionalGeneration", "SwitchTransformersForConditionalGeneration", "PegasusForConditionalGeneration",
+    "PegasusXForConditionalGeneration", "MarianMTModel", "M2M100ForConditionalGeneration",
+    "FSMTForConditionalGeneration", "BlenderbotForConditionalGeneration", "BlenderbotSmallForConditionalGeneration",
+    "BigBirdPegasusForConditionalGeneration", "LEDForConditionalGeneration", "MvpForConditionalGeneration",
+    "PLBartForConditionalGeneration", "ProphetNetForConditionalGeneration", "NllbMoeForConditionalGeneration",
+    "SeamlessM4TForTextToText", "SeamlessM4Tv2ForTextToText", "T5GemmaForConditionalGeneration",
+    "T5Gemma2ForConditionalGeneration", "UdopForConditionalGeneration", "Pix2StructForConditionalGeneration",
+    "EncoderDecoderModel", "VisionEncoderDecoderModel", "Ovis2ForConditionalGeneration",
+})
+
+
+def _names(arch: Any) -> list[str]:
+    """The config's ``architectures``, else the class the family builds: an encoder-decoder's whole class where its
+    encoder is counted, else its class."""
+    config = (vars(arch).get("_config") or ({},))[0]
+    names = list(config.get("architectures") or []) if isinstance(config, dict) else []
+    if names:
+        return names
+    from .. import families
+
+    family = families.get(arch.model_type)
+    if family is None:
+        return []
+    if family.seq2seq is not None and getattr(arch, "towers", None):
+        return [family.seq2seq.whole_class]
+    return [family.causal_lm_class] if family.causal_lm_class else []
+
+
+def not_run_note(arch: Any) -> str | None:
+    """The note of a model whose whole class vLLM 0.33.0's registry does not name (NOT_RUN); None else."""
+    name = next((name for name in _names(arch) if isinstance(name, str) and name in NOT_RUN), None)
+    if name is None:
+        return None
+    return (f"vLLM 0.33.0 does not run {name} (vllm/model_executor/models/registry.py names no such architecture); "
+            "these figures are what its sharding rules would give, its encoder and towers listed unclassified")
+
+
 def retired_note(arch: Any) -> str | None:
     """The note of a model whose architecture (its config's ``architectures``, else its family's class) vLLM 0.33.0
     refuses; None where it runs it or we cannot tell."""
-    config = (vars(arch).get("_config") or ({},))[0]
-    names = list(config.get("architectures") or []) if isinstance(config, dict) else []
-    if not names:  # the family's class (a whole model's own: its model_type is the whole one's)
-        from .. import families
-
-        family = families.get(arch.model_type)
-        names = [family.causal_lm_class] if family is not None and family.causal_lm_class else []
-    for name in names:
+    for name in _names(arch):
         if isinstance(name, str) and name in RETIRED:
             where = RETIRED[name]
             said = (f"only the out-of-tree plugin {where} runs it" if where.startswith("http")
