@@ -376,3 +376,25 @@ def test_a_class_vllm_does_not_run_is_said(source, said):
     notes = fit_plan(inv, gpu="h100", tp=1, context=512, suggest=False).notes
     absent = [note for note in notes if "names no such architecture" in note]
     assert (absent == []) if said is None else (len(absent) == 1 and f"does not run {said}" in absent[0])
+
+
+def test_cohere_compass_qwen3_style_tower_split():
+    ranks, rules = _ranks(_inv("cohere_compass"), 2)
+    block = "model.visual.blocks.0."
+    assert ranks[block + "attn.qkv.weight"][1][0] == (1728, 1152)
+    assert ranks[block + "mlp.linear_fc2.weight"][1][0] == (1152, 2152)
+    assert ranks["model.visual.deepstack_merger_list.0.linear_fc1.weight"][1][0] == (2304, 4608)
+    assert ranks["model.visual.pos_embed.weight"][0] == "replicated"
+    assert _check_sums(ranks, "model.visual.", 2) == {"column", "row", "tower_qkv", "replicated"}
+    assert rules.unclassified == []
+
+
+def test_cosmos3_edge_siglip2_tower_and_merger_split():
+    ranks, rules = _ranks(_inv("cosmos3_edge"), 2)
+    layer = "model.visual.encoder.layers.0."
+    assert ranks[layer + "self_attn.q_proj.weight"][1][0] == (576, 1152)
+    assert ranks["model.visual.embeddings.patch_embedding.weight"][0] == "replicated"  # a ReplicatedLinear
+    assert ranks["model.projector.linear_fc1.weight"][1][0] == (5760, 4608)
+    assert ranks["model.projector.linear_fc2.weight"][1][0] == (2048, 5760)
+    assert _check_sums(ranks, "model.visual.", 2) == {"column", "row", "tower_qkv", "replicated"}
+    assert rules.unclassified == []

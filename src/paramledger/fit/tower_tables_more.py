@@ -4,9 +4,9 @@ decoder cross-attention, Granite Speech, MiniCPM-V 4.6 / 4.7 / MiniCPM-OCR, Molm
 
 from __future__ import annotations
 
-from .tower_tables import (COLUMN, GLM4V_VISION, IDEFICS2_VISION, KV, MISTRAL3_PROJECTOR, PIXTRAL_VISION, QKV,
-                           QWEN3_OMNI_AUDIO, REPLICATED, ROW, TRANSFORMERS_MODULE, WHISPER_ENCODER, DropLast, Truncated,
-                           WholeRules)
+from .tower_tables import (REFUSED, COLUMN, GLM4V_VISION, IDEFICS2_VISION, KV, MISTRAL3_PROJECTOR, PIXTRAL_VISION, QKV,
+                           QWEN3_OMNI_AUDIO, QWEN3_VISION, REPLICATED, ROW, SIGLIP2_VISION, TRANSFORMERS_MODULE,
+                           WHISPER_ENCODER, DropLast, Truncated, WholeRules)
 
 # whisper.py WhisperForConditionalGeneration (l. 803): WhisperModel builds WhisperEncoder without init_in_fp32
 # (l. 648-650), so its embed_positions nn.Embedding (l. 561) is at the model's dtype: whole
@@ -162,6 +162,22 @@ MORE: dict[str, WholeRules] = {
                               truncated=Truncated("select_layer", -1, {"qianfan_ocr_vision": "layers."},
                                                   "models/internvl.py InternVLChatModel._init_vision_model: layers "
                                                   "up to select_layer", from_first=True)),
+    # cohere_compass.py Cohere_VisionTransformer (l. 686): Qwen3-VL's layout: Conv3dLayer patch_embed (l. 514),
+    # pos_embed nn.Embedding (l. 737), Cohere_VisionAttention qkv QKVParallelLinear (l. 425) and proj row (l. 436),
+    # Cohere_VisionMLP linear_fc1 column, linear_fc2 row (l. 555, 564), LayerNorms; merger and deepstack_merger_list
+    # (l. 755, 764) Cohere_VisionPatchMerger (l. 634): norm whole, linear_fc1 column, linear_fc2 row
+    "cohere_compass": WholeRules((("vision", QWEN3_VISION),),
+                                 "models/cohere_compass.py CohereCompassForConditionalGeneration "
+                                 "(Cohere_VisionTransformer)"),
+    # cosmos3_edge.py Cosmos3EdgeVisionModel (l. 239; visual l. 659): encoder a Siglip2VisionTransformer
+    # (lfm2_siglip2.py, as LFM2-VL's: transformers' visual.), projector Cosmos3EdgePatchMerger (l. 181): norm
+    # nn.LayerNorm (l. 207), linear_fc1 column (l. 209), linear_fc2 row (l. 218)
+    "cosmos3_edge": WholeRules((("vision", {**SIGLIP2_VISION, "head.*": REFUSED}),
+                                ("projector", {"norm": REPLICATED, "linear_fc1": COLUMN, "linear_fc2": ROW})),
+                               "models/cosmos3_edge.py Cosmos3EdgeForConditionalGeneration (Siglip2VisionTransformer)",
+                               refused=("vision_config.vision_use_head", "true builds a pooling head vLLM 0.33.0's "
+                                        "Siglip2VisionTransformer (lfm2_siglip2.py) has no module for; its loader "
+                                        "refuses the head's weights")),
     # paddleocr_vl.py Projector (l. 312, vLLM's mlp_AR): pre_norm nn.LayerNorm, linear_1 and linear_2 nn.Linear: whole
     "paddleocr_vl": WholeRules((("model.visual.vision_model.", PADDLEOCR_VISION), ("projector", TRANSFORMERS_MODULE)),
                                "models/paddleocr_vl.py PaddleOCRVLForConditionalGeneration (SiglipVisionModel)",
