@@ -398,3 +398,45 @@ def test_cosmos3_edge_siglip2_tower_and_merger_split():
     assert ranks["model.projector.linear_fc2.weight"][1][0] == (2048, 5760)
     assert _check_sums(ranks, "model.visual.", 2) == {"column", "row", "tower_qkv", "replicated"}
     assert rules.unclassified == []
+
+
+def test_ernie4_5_vl_tower_and_resampler_split():
+    ranks, rules = _ranks(_inv("ernie4_5_vl_moe"), 2)
+    block = "model.vision_tower.blocks.0."
+    assert ranks[block + "attn.qkv.weight"][1][0] == (1920, 1280)
+    assert ranks[block + "mlp.fc2.weight"][1][0] == (1280, 2560)
+    assert ranks["model.vision_tower.patch_embed.proj.weight"][0] == "replicated"  # an nn.Linear
+    # VariableResolutionResamplerModel: every Linear a ColumnParallelLinear (gather_output: the weight still split)
+    resampler = "model.resampler_model."
+    assert ranks[resampler + "spatial_linear.fc2.weight"][1][0] == (2560, 5120)
+    assert ranks[resampler + "temporal_linear.fc1.weight"][1][0] == (2560, 10240)
+    assert ranks[resampler + "mlp.weight"][1][0] == (1280, 5120)
+    assert _check_sums(ranks, resampler, 2) == {"column", "replicated"}
+    assert _check_sums(ranks, "model.vision_tower.", 2) == {"column", "row", "tower_qkv", "replicated"}
+    assert rules.unclassified == []
+    plan = fit_plan(_inv("ernie4_5_vl_moe"), gpu_memory=8 * H100, tp=2, context=2048, suggest=False)
+    held = sum(d.weights_bytes for d in plan.devices)
+    assert held == plan.weights_bytes + sum(plan.weights_extra.values()) and plan.unclassified == ()
+
+
+def test_step3p7_perception_encoder_and_projector_split():
+    ranks, rules = _ranks(_inv("step3p7"), 2)
+    layer = "model.vision_model.layers.0."
+    assert ranks[layer + "self_attn.k_proj.weight"][1][0] == (768, 1536)  # one QKVParallelLinear (in_proj)
+    assert ranks[layer + "self_attn.out_proj.weight"][1][0] == (1536, 768)
+    assert ranks[layer + "mlp.fc1.weight"][1][0] == (4480, 1536)
+    assert ranks[layer + "lambda_1"][0] == "replicated"
+    assert ranks["model.vision_model.downsampler2.weight"][0] == "replicated"  # Conv2dLayer
+    # vit_large_projector: a ColumnParallelLinear (gather_output: its weight still split)
+    assert ranks["model.multi_modal_projector.weight"][1][0] == (2048, 6144)
+    assert _check_sums(ranks, "model.vision_model.", 2) == {"column", "row", "tower_qkv", "replicated"}
+    assert rules.unclassified == []
+
+
+def test_step3p7_tower_heads_tp_must_divide(tmp_path, capsys):
+    # the tower's heads read from vision_config (its record has none; 16 by default): 12 do not divide by tp 8
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "step3p7", "vision_config": {"num_attention_heads": 12}}))
+    code = main(["fit", str(path), "--gpu", "h100", "--tp", "8", "--context", "2048"])
+    err = capsys.readouterr().err
+    assert code == 2 and "12 attention heads of the tower at model.vision_model" in err, err

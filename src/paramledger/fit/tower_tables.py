@@ -223,7 +223,8 @@ class WholeRules(NamedTuple):
     # the rule of a decoder's own tensor where vLLM's class differs from the decoder's usual one (full module path,
     # a layer index written N): Whisper's nn.Embedding table and its decoder layers' cross-attention
     decoder: Mapping[str, str] = {}
-    heads: tuple[tuple[str, str], ...] = ()  # (a tower prefix, the config key of its heads) where no tower part says
+    # (a tower prefix, the config keys of its heads, first found, its default) where no tower part says
+    heads: tuple[tuple[str, tuple[str, ...], int | None], ...] = ()
     no_pp: str = ""  # why vLLM refuses --pp > 1 for the class (no SupportsPP), "" where it does not
     drop_last: DropLast | None = None
     refused: tuple[str, str] = ("", "")  # (the config key, why) where a table says REFUSED

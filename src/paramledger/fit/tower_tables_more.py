@@ -93,13 +93,43 @@ INTERN_VIT = {
     "layers.N.mlp.fc1": COLUMN, "layers.N.mlp.fc2": ROW, "layers.N.layernorm_before": REPLICATED,
     "layers.N.layernorm_after": REPLICATED,
 }
+# ernie45_vl.py Ernie4_5_VisionTransformer (l. 363): Ernie4_5_VisionPatchEmbed.proj an nn.Linear (l. 332);
+# Ernie4_5_VisionAttention (l. 122) qkv a QKVParallelLinear (l. 144), proj row (l. 153); Ernie4_5_VisionMLP (l. 236) fc1
+# column (l. 246), fc2 row (l. 253); the LayerNorms and ln (l. 413) whole
+ERNIE_VISION = {
+    "patch_embed.proj": REPLICATED, "blocks.N.norm1": REPLICATED, "blocks.N.norm2": REPLICATED,
+    "blocks.N.attn.qkv": QKV, "blocks.N.attn.proj": ROW, "blocks.N.mlp.fc1": COLUMN, "blocks.N.mlp.fc2": ROW,
+    "ln": REPLICATED,
+}
+# ernie45_vl.py VariableResolutionResamplerModel (l. 692): spatial_linear1/2, temporal_linear1/2 and mlp each a
+# ColumnParallelLinear (gather_output=True: the weight still split; l. 720-765; the checkpoint's spatial_linear.0/.2,
+# transformers' spatial_linear.fc1/fc2), spatial_norm, temporal_norm nn.LayerNorm and after_norm RMSNorm whole
+ERNIE_RESAMPLER = {
+    "spatial_linear.fc1": COLUMN, "spatial_linear.fc2": COLUMN, "spatial_linear.ln": REPLICATED,
+    "temporal_linear.fc1": COLUMN, "temporal_linear.fc2": COLUMN, "temporal_linear.ln": REPLICATED,
+    "mlp": COLUMN, "after_norm": REPLICATED,
+}
+# step_vl.py PerceptionEncoder (l. 349; step3p7.py:54, the checkpoint's vision_model as transformers names it, its
+# modules paired by role): conv1 a Conv2dLayer (transformers' embeddings.patch_embedding), positional_embedding and
+# class_embedding nn.Parameter, ln_pre, ln_1/ln_2 LayerNorms, ls_1/ls_2 PerceptionEncoderLayerScale's gamma
+# nn.Parameter (l. 141; transformers' lambda_1/2); PerceptionEncoderVisionAttention (l. 183) in_proj one
+# QKVParallelLinear (l. 207; transformers' q/k/v_proj), out_proj row (l. 216); PerceptionEncoderMLP (l. 147) c_fc
+# column (l. 158), c_proj row (l. 167); vit_downsampler1/2 Conv2dLayer (l. 399, 402)
+STEP3P7_VISION = {
+    "embeddings.patch_embedding": REPLICATED, "embeddings.position_embedding": REPLICATED,
+    "embeddings.class_embedding": REPLICATED, "pre_layernorm": REPLICATED, "post_layernorm": REPLICATED,
+    "layers.N.lambda_1": REPLICATED, "layers.N.lambda_2": REPLICATED, "layers.N.self_attn.q_proj": QKV,
+    "layers.N.self_attn.k_proj": QKV, "layers.N.self_attn.v_proj": QKV, "layers.N.self_attn.out_proj": ROW,
+    "layers.N.mlp.fc1": COLUMN, "layers.N.mlp.fc2": ROW, "layers.N.layernorm_before": REPLICATED,
+    "layers.N.layernorm_after": REPLICATED, "downsampler1": REPLICATED, "downsampler2": REPLICATED,
+}
 _NO_PP = ("vllm/config/model.py:1570 verify_with_parallel_config: 'Pipeline parallelism is not supported for this "
           "model' ({cls} does not implement SupportsPP)")
 MORE: dict[str, WholeRules] = {
     # whisper.py: the encoder's heads checked as WhisperAttention asserts them (l. 173)
     "whisper": WholeRules((("model.encoder.", WHISPER_OWN_ENCODER),),
                           "models/whisper.py WhisperForConditionalGeneration (WhisperEncoder, WhisperDecoder)",
-                          decoder=WHISPER_DECODER, heads=(("model.encoder.", "encoder_attention_heads"),),
+                          decoder=WHISPER_DECODER, heads=(("model.encoder.", ("encoder_attention_heads",), None),),
                           no_pp=_NO_PP.format(cls="WhisperForConditionalGeneration")),
     # granite_speech.py GraniteSpeechEncoderProjector (l. 231): query an nn.Parameter, Blip2QFormerModel (blip2.py:
     # 385, nn.Linear and nn.LayerNorm) and linear an nn.Linear (l. 258): whole; granite_speech_plus.py the same
@@ -178,6 +208,17 @@ MORE: dict[str, WholeRules] = {
                                refused=("vision_config.vision_use_head", "true builds a pooling head vLLM 0.33.0's "
                                         "Siglip2VisionTransformer (lfm2_siglip2.py) has no module for; its loader "
                                         "refuses the head's weights")),
+    # ernie45_vl.py Ernie4_5_VLMoeForConditionalGeneration (l. 1346; vision_model l. 1405, resampler_model l. 1411;
+    # the checkpoint's vision_model paired by role with transformers' vision_tower)
+    "ernie4_5_vl_moe": WholeRules((("vision", ERNIE_VISION), ("model.resampler_model.", ERNIE_RESAMPLER)),
+                                  "models/ernie45_vl.py Ernie4_5_VLMoeForConditionalGeneration "
+                                  "(Ernie4_5_VisionTransformer, VariableResolutionResamplerModel)"),
+    # step3p7.py Step3p7ForConditionalGeneration (l. 21): vit_large_projector a ColumnParallelLinear (l. 60,
+    # gather_output=True: the weight still split; transformers' multi_modal_projector, a bare Linear)
+    "step3p7": WholeRules((("vision", STEP3P7_VISION), ("projector", {"weight": COLUMN, "bias": COLUMN})),
+                          "models/step3p7.py Step3p7ForConditionalGeneration (step_vl.py PerceptionEncoder)",
+                          heads=(("model.vision_model.", ("vision_config.num_attention_heads", "vision_config.heads"),
+                                  16),)),
     # paddleocr_vl.py Projector (l. 312, vLLM's mlp_AR): pre_norm nn.LayerNorm, linear_1 and linear_2 nn.Linear: whole
     "paddleocr_vl": WholeRules((("model.visual.vision_model.", PADDLEOCR_VISION), ("projector", TRANSFORMERS_MODULE)),
                                "models/paddleocr_vl.py PaddleOCRVLForConditionalGeneration (SiglipVisionModel)",

@@ -67,8 +67,9 @@ class TowerRules:
             return
         family = keywords.get("family")  # an encoder-decoder's (its Seq2Seq's defaults)
         defaults = getattr(getattr(family, "seq2seq", None), "defaults", {})
-        for prefix, key in self.spec.heads:
-            self.heads[prefix] = self.config.get(key, defaults.get(key))
+        for prefix, keys, default in self.spec.heads:
+            self.heads[prefix] = next((value for key in keys if (value := self._given(key)) is not None),
+                                      defaults.get(keys[0], default))
         for role, table in self.spec.roles:
             if role in _ROLES and whole is None:
                 continue
@@ -94,6 +95,12 @@ class TowerRules:
         depth = self.depths.get(whole.vision_prefix)
         if value and isinstance(depth, int) and depth > 0:
             self.drop = (whole.vision_prefix + drop.layers, depth - 1)
+
+    def _given(self, key: str) -> Any:
+        """The whole config's ``key`` ("section.key" inside a sub-config), None where it gives none."""
+        section, _, inner = key.rpartition(".")
+        given = self.config.get(section) if section else self.config
+        return given.get(inner) if isinstance(given, Mapping) else None
 
     def _vision_kind(self, whole: Any) -> str:
         given = self.config.get("vision_config") or {}
