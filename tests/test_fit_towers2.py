@@ -440,3 +440,19 @@ def test_step3p7_tower_heads_tp_must_divide(tmp_path, capsys):
     code = main(["fit", str(path), "--gpu", "h100", "--tp", "8", "--context", "2048"])
     err = capsys.readouterr().err
     assert code == 2 and "12 attention heads of the tower at model.vision_model" in err, err
+
+
+def test_nemotron_h_omni_radio_tower_split_projector_whole():
+    ranks, rules = _ranks(_inv("nemotron_h_omni"), 2)
+    layer = "vision_model.encoder.layer.0."
+    # RadioParallelAttention (an InternParallelAttention): 16 heads, tp 2 divides them
+    assert ranks[layer + "attention.q_proj.weight"][1][0] == (640, 1280)
+    assert ranks[layer + "attention.o_proj.weight"][1][0] == (1280, 640)
+    assert ranks[layer + "mlp.fc1.weight"][1][0] == (2560, 1280)
+    assert ranks["vision_model.embeddings.video_patch_projection.weight"][0] == "replicated"
+    assert _check_sums(ranks, "vision_model.", 2) == {"column", "row", "tower_qkv", "replicated"}
+    assert _check_sums(ranks, "multi_modal_projector.", 2) == {"replicated"}
+    assert rules.unclassified == []
+    plan = fit_plan(_inv("nemotron_h_omni"), gpu_memory=H100, tp=2, context=2048, suggest=False)
+    held = sum(d.weights_bytes for d in plan.devices)
+    assert held == plan.weights_bytes + sum(plan.weights_extra.values()) and plan.unclassified == ()

@@ -123,6 +123,20 @@ STEP3P7_VISION = {
     "layers.N.mlp.fc1": COLUMN, "layers.N.mlp.fc2": ROW, "layers.N.layernorm_before": REPLICATED,
     "layers.N.layernorm_after": REPLICATED, "downsampler1": REPLICATED, "downsampler2": REPLICATED,
 }
+# radio.py RadioModel (l. 648; nano_nemotron_vl.py:995): ViTPatchGenerator's embedder and video_embedder ViTPatchLinear
+# (nn.Linear, l. 148, 158), pos_embed and ClsToken's token nn.Parameter (l. 168, 66): whole; RadioVisionEncoderLayer
+# (l. 479, an InternVisionEncoderLayer): RadioParallelAttention (intern_vit.py InternParallelAttention) qkv and proj
+# split only where tp divides the heads ("?"), InternMLP fc1 column, fc2 row, norm1/norm2 and ls1/ls2 whole
+RADIO_VISION = {
+    "embeddings.position_embedding": REPLICATED, "embeddings.cls_register_token": REPLICATED,
+    "embeddings.patch_projection": REPLICATED, "embeddings.video_patch_projection": REPLICATED,
+    "encoder.layer.N.norm1": REPLICATED, "encoder.layer.N.norm2": REPLICATED,
+    "encoder.layer.N.attention.q_proj": QKV + "?", "encoder.layer.N.attention.k_proj": QKV + "?",
+    "encoder.layer.N.attention.v_proj": QKV + "?", "encoder.layer.N.attention.o_proj": ROW + "?",
+    "encoder.layer.N.attention.q_norm": REPLICATED, "encoder.layer.N.attention.k_norm": REPLICATED,
+    "encoder.layer.N.layer_scale1.lambda1": REPLICATED, "encoder.layer.N.layer_scale2.lambda1": REPLICATED,
+    "encoder.layer.N.mlp.fc1": COLUMN, "encoder.layer.N.mlp.fc2": ROW,
+}
 _NO_PP = ("vllm/config/model.py:1570 verify_with_parallel_config: 'Pipeline parallelism is not supported for this "
           "model' ({cls} does not implement SupportsPP)")
 MORE: dict[str, WholeRules] = {
@@ -219,6 +233,10 @@ MORE: dict[str, WholeRules] = {
                           "models/step3p7.py Step3p7ForConditionalGeneration (step_vl.py PerceptionEncoder)",
                           heads=(("model.vision_model.", ("vision_config.num_attention_heads", "vision_config.heads"),
                                   16),)),
+    # nano_nemotron_vl.py NemotronH_Nano_VL_V2 (registry.py:553 NemotronH_Omni_Reasoning_V3): the RADIO tower
+    # (l. 995) and mlp1 (l. 1014-1026: RMSNorm and two nn.Linear; transformers' multi_modal_projector): whole
+    "nemotron_h_omni": WholeRules((("vision", RADIO_VISION), ("multi_modal_projector.", TRANSFORMERS_MODULE)),
+                                  "models/nano_nemotron_vl.py NemotronH_Nano_VL_V2 (radio.py RadioModel)"),
     # paddleocr_vl.py Projector (l. 312, vLLM's mlp_AR): pre_norm nn.LayerNorm, linear_1 and linear_2 nn.Linear: whole
     "paddleocr_vl": WholeRules((("model.visual.vision_model.", PADDLEOCR_VISION), ("projector", TRANSFORMERS_MODULE)),
                                "models/paddleocr_vl.py PaddleOCRVLForConditionalGeneration (SiglipVisionModel)",
