@@ -456,3 +456,16 @@ def test_nemotron_h_omni_radio_tower_split_projector_whole():
     plan = fit_plan(_inv("nemotron_h_omni"), gpu_memory=H100, tp=2, context=2048, suggest=False)
     held = sum(d.weights_bytes for d in plan.devices)
     assert held == plan.weights_bytes + sum(plan.weights_extra.values()) and plan.unclassified == ()
+
+
+@pytest.mark.parametrize(("tp", "split"), [(2, True), (32, False)])
+def test_muse_glimmer_attention_split_where_tp_divides_its_heads_mlp_whole(tp, split):
+    # 16 heads: is_vit_use_data_parallel(num_heads) holds the attention whole at tp 32; the MLP is plain nn.Linear
+    ranks, rules = _ranks(_inv("muse_glimmer"), tp)
+    layer = "model.vision_tower.layers.0."
+    q = ranks[layer + "attn.q_proj.weight"]
+    assert q[0] == ("tower_qkv" if split else "replicated") and q[1][0] == ((1536 // tp, 1536) if split else (1536, 1536))
+    assert ranks[layer + "mlp.fc1.weight"][0] == "replicated"
+    assert _check_sums(ranks, "model.vision_adapter.", tp) == {"replicated"}
+    assert ranks["model.vision_projection.weight"][0] == "replicated"
+    assert rules.unclassified == []

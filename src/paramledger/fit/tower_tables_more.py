@@ -137,6 +137,18 @@ RADIO_VISION = {
     "encoder.layer.N.layer_scale1.lambda1": REPLICATED, "encoder.layer.N.layer_scale2.lambda1": REPLICATED,
     "encoder.layer.N.mlp.fc1": COLUMN, "encoder.layer.N.mlp.fc2": ROW,
 }
+# muse_glimmer.py MuseGlimmerVisionEncoder (l. 518; its mapper l. 1184 reads transformers' names): conv1_linear an
+# nn.Linear (l. 540; patch_embedder.patch_embedding), positional_embedding_vlm nn.Parameter (l. 541;
+# position_embedding_table), ln_pre, ln_post, ln_1/ln_2 nn.LayerNorm whole; MuseGlimmerVisionAttention (l. 381)
+# q/k/v one QKVParallelLinear (l. 400) and o_proj row (l. 409; attn.proj), both disable_tp where tp does not divide
+# the heads (is_vit_use_data_parallel(num_heads), l. 394: the "?" rules); MuseGlimmerVisionMLP (l. 467) c_fc/c_proj
+# plain nn.Linear (l. 470-471; mlp.fc1/fc2): whole
+MUSE_GLIMMER_VISION = {
+    "patch_embedder.patch_embedding": REPLICATED, "patch_embedder.position_embedding_table": REPLICATED,
+    "ln_pre": REPLICATED, "ln_post": REPLICATED, "layers.N.norm1": REPLICATED, "layers.N.norm2": REPLICATED,
+    "layers.N.attn.q_proj": QKV + "?", "layers.N.attn.k_proj": QKV + "?", "layers.N.attn.v_proj": QKV + "?",
+    "layers.N.attn.proj": ROW + "?", "layers.N.mlp.fc1": REPLICATED, "layers.N.mlp.fc2": REPLICATED,
+}
 _NO_PP = ("vllm/config/model.py:1570 verify_with_parallel_config: 'Pipeline parallelism is not supported for this "
           "model' ({cls} does not implement SupportsPP)")
 MORE: dict[str, WholeRules] = {
@@ -237,6 +249,13 @@ MORE: dict[str, WholeRules] = {
     # (l. 995) and mlp1 (l. 1014-1026: RMSNorm and two nn.Linear; transformers' multi_modal_projector): whole
     "nemotron_h_omni": WholeRules((("vision", RADIO_VISION), ("multi_modal_projector.", TRANSFORMERS_MODULE)),
                                   "models/nano_nemotron_vl.py NemotronH_Nano_VL_V2 (radio.py RadioModel)"),
+    # muse_glimmer.py (registry.py:555 maps MuseGlimmerForConditionalGeneration to MuseGlimmerForCausalLM, l. 1142):
+    # MuseGlimmerVisionAdapter (l. 835) two nn.Linear and vision_projection an nn.Linear (l. 1261): whole (read by
+    # module path: the whole model's projector_prefix is its decoder's "model.")
+    "muse_glimmer": WholeRules((("vision", MUSE_GLIMMER_VISION), ("model.vision_adapter.", TRANSFORMERS_MODULE),
+                                ("model.vision_projection.", TRANSFORMERS_MODULE)),
+                               "models/muse_glimmer.py MuseGlimmerForCausalLM (MuseGlimmerVisionEncoder)",
+                               heads=(("model.vision_tower.", ("vision_config.num_attention_heads",), 16),)),
     # paddleocr_vl.py Projector (l. 312, vLLM's mlp_AR): pre_norm nn.LayerNorm, linear_1 and linear_2 nn.Linear: whole
     "paddleocr_vl": WholeRules((("model.visual.vision_model.", PADDLEOCR_VISION), ("projector", TRANSFORMERS_MODULE)),
                                "models/paddleocr_vl.py PaddleOCRVLForConditionalGeneration (SiglipVisionModel)",
