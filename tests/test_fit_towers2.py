@@ -469,3 +469,15 @@ def test_muse_glimmer_attention_split_where_tp_divides_its_heads_mlp_whole(tp, s
     assert _check_sums(ranks, "model.vision_adapter.", tp) == {"replicated"}
     assert ranks["model.vision_projection.weight"][0] == "replicated"
     assert rules.unclassified == []
+
+
+def test_glm5_next_tower_split_as_glm_ocr():
+    ranks, rules = _ranks(_inv("glm5_next"), 2)
+    block = "model.visual.blocks.0."
+    assert ranks[block + "attn.qkv.weight"][1][0] == (1536, 1024)
+    assert ranks[block + "mlp.down_proj.weight"][1][0] == (1024, 2048)
+    assert ranks["model.visual.merger.gate_proj.weight"][1][0] == (5120, 1536)
+    assert _check_sums(ranks, "model.visual.", 2) == {"column", "row", "tower_qkv", "replicated"}
+    # what stays listed is the decoder's own (its gated delta rule and hyper-connections), no tower tensor
+    assert rules.unclassified == [] and not any(name.startswith("model.visual.") for name in fit_plan(
+        _inv("glm5_next"), gpu_memory=8 * H100, tp=2, context=2048, suggest=False).unclassified)

@@ -256,6 +256,15 @@ MORE: dict[str, WholeRules] = {
                                 ("model.vision_projection.", TRANSFORMERS_MODULE)),
                                "models/muse_glimmer.py MuseGlimmerForCausalLM (MuseGlimmerVisionEncoder)",
                                heads=(("model.vision_tower.", ("vision_config.num_attention_heads",), 16),)),
+    # vllm/models/glm5next/common/model.py Glm5NextForConditionalGeneration (registry.py:437; visual l. 1210):
+    # multimodal.py Glm5NextVisionTransformer (l. 341) is GLM-OCR's layout: Conv3dLayer patch embed (l. 67),
+    # Glm5NextVisionAttention (l. 120) qkv QKVParallelLinear (l. 150), proj row (l. 160), q_norm/k_norm RMSNorm
+    # (l. 147-148); Glm5NextVisionMLP (l. 82) gate/up one MergedColumnParallelLinear (l. 94), down row (l. 102);
+    # Glm5NextPatchMerger (l. 289) proj column (l. 302), post_projection_norm whole, gate/up column (l. 312), down
+    # row (l. 320); downsample Conv2dLayer (l. 427), post_layernorm RMSNorm (l. 433).  The decoder's own (its gated
+    # delta rule, hyper-connections) is sharding.py's, not a tower's
+    "glm5_next": WholeRules((("vision", GLM_OCR_VISION),),
+                            "vllm/models/glm5next Glm5NextForConditionalGeneration (Glm5NextVisionTransformer)"),
     # paddleocr_vl.py Projector (l. 312, vLLM's mlp_AR): pre_norm nn.LayerNorm, linear_1 and linear_2 nn.Linear: whole
     "paddleocr_vl": WholeRules((("model.visual.vision_model.", PADDLEOCR_VISION), ("projector", TRANSFORMERS_MODULE)),
                                "models/paddleocr_vl.py PaddleOCRVLForConditionalGeneration (SiglipVisionModel)",
