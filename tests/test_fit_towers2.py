@@ -481,3 +481,17 @@ def test_glm5_next_tower_split_as_glm_ocr():
     # what stays listed is the decoder's own (its gated delta rule and hyper-connections), no tower tensor
     assert rules.unclassified == [] and not any(name.startswith("model.visual.") for name in fit_plan(
         _inv("glm5_next"), gpu_memory=8 * H100, tp=2, context=2048, suggest=False).unclassified)
+
+
+def test_minimax_m3_vl_tower_projector_and_merger_split():
+    ranks, rules = _ranks(_inv("minimax_m3_vl"), 2)
+    layer = "model.vision_tower.layers.0."
+    assert ranks[layer + "self_attn.q_proj.weight"][1][0] == (640, 1280)
+    assert ranks[layer + "mlp.fc2.weight"][1][0] == (1280, 2560)
+    assert ranks["model.vision_tower.embeddings.proj.weight"][0] == "replicated"  # Conv3dLayer
+    projector = "model.multi_modal_projector."
+    assert ranks[projector + "merge_linear_1.weight"][1][0] == (3072, 24576)  # MiniMaxVLPatchMerger.linear_1
+    assert ranks[projector + "merge_linear_2.weight"][1][0] == (6144, 3072)
+    assert _check_sums(ranks, projector, 2) == {"column", "row", "replicated"}
+    assert _check_sums(ranks, "model.vision_tower.", 2) == {"column", "row", "tower_qkv", "replicated"}
+    assert rules.unclassified == []

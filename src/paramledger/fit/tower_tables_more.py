@@ -149,6 +149,19 @@ MUSE_GLIMMER_VISION = {
     "layers.N.attn.q_proj": QKV + "?", "layers.N.attn.k_proj": QKV + "?", "layers.N.attn.v_proj": QKV + "?",
     "layers.N.attn.proj": ROW + "?", "layers.N.mlp.fc1": REPLICATED, "layers.N.mlp.fc2": REPLICATED,
 }
+# vllm/models/minimax_m3/common/vision_tower.py MiniMaxVLVisionModel (l. 611; the remote code's vision_model,
+# patch_merge_mlp paired by role with transformers' names): MiniMaxVLPatchEmbed's Conv3dLayer (l. 55; embeddings.proj),
+# pre_layrnorm (l. 359) and the layer norms whole (no post_layernorm: require_post_norm=False, l. 633);
+# MiniMaxVLAttention (l. 77) q/k/v one QKVParallelLinear (l. 101), out_proj row (l. 111); fc1 column (l. 204), fc2 row
+# (l. 213); MiniMaxVLMultiModalProjector (l. 527) linear_1 column, linear_2 row (l. 543, 552); MiniMaxVLPatchMerger
+# (l. 568) linear_1 column, linear_2 row (l. 584, 593; transformers' merge_linear_1/2)
+MINIMAX_M3_VISION = {
+    "embeddings.proj": REPLICATED, "pre_layrnorm": REPLICATED, "layers.N.layer_norm1": REPLICATED,
+    "layers.N.layer_norm2": REPLICATED, "layers.N.self_attn.q_proj": QKV, "layers.N.self_attn.k_proj": QKV,
+    "layers.N.self_attn.v_proj": QKV, "layers.N.self_attn.out_proj": ROW, "layers.N.mlp.fc1": COLUMN,
+    "layers.N.mlp.fc2": ROW,
+}
+MINIMAX_M3_PROJECTOR = {"linear_1": COLUMN, "linear_2": ROW, "merge_linear_1": COLUMN, "merge_linear_2": ROW}
 _NO_PP = ("vllm/config/model.py:1570 verify_with_parallel_config: 'Pipeline parallelism is not supported for this "
           "model' ({cls} does not implement SupportsPP)")
 MORE: dict[str, WholeRules] = {
@@ -265,6 +278,11 @@ MORE: dict[str, WholeRules] = {
     # delta rule, hyper-connections) is sharding.py's, not a tower's
     "glm5_next": WholeRules((("vision", GLM_OCR_VISION),),
                             "vllm/models/glm5next Glm5NextForConditionalGeneration (Glm5NextVisionTransformer)"),
+    # vllm/models/minimax_m3/nvidia/model.py MiniMaxM3SparseForConditionalGeneration (registry.py:523; vision_tower
+    # l. 1163)
+    "minimax_m3_vl": WholeRules((("vision", MINIMAX_M3_VISION), ("projector", MINIMAX_M3_PROJECTOR)),
+                                "vllm/models/minimax_m3 MiniMaxM3SparseForConditionalGeneration (MiniMaxVLVisionModel)",
+                                heads=(("model.vision_tower.", ("vision_config.num_attention_heads",), 16),)),
     # paddleocr_vl.py Projector (l. 312, vLLM's mlp_AR): pre_norm nn.LayerNorm, linear_1 and linear_2 nn.Linear: whole
     "paddleocr_vl": WholeRules((("model.visual.vision_model.", PADDLEOCR_VISION), ("projector", TRANSFORMERS_MODULE)),
                                "models/paddleocr_vl.py PaddleOCRVLForConditionalGeneration (SiglipVisionModel)",
