@@ -464,7 +464,8 @@ def test_muse_glimmer_attention_split_where_tp_divides_its_heads_mlp_whole(tp, s
     ranks, rules = _ranks(_inv("muse_glimmer"), tp)
     layer = "model.vision_tower.layers.0."
     q = ranks[layer + "attn.q_proj.weight"]
-    assert q[0] == ("tower_qkv" if split else "replicated") and q[1][0] == ((1536 // tp, 1536) if split else (1536, 1536))
+    assert q[0] == ("tower_qkv" if split else "replicated")
+    assert q[1][0] == ((1536 // tp, 1536) if split else (1536, 1536))
     assert ranks[layer + "mlp.fc1.weight"][0] == "replicated"
     assert _check_sums(ranks, "model.vision_adapter.", tp) == {"replicated"}
     assert ranks["model.vision_projection.weight"][0] == "replicated"

@@ -280,9 +280,10 @@ WHOLE: dict[str, WholeRules] = {
     "lfm2_vl": WholeRules((("vision", {"siglip2_vision_model": {**SIGLIP2_VISION, "head.*": REFUSED}}),
                            ("projector", LFM2_VL_PROJECTOR)),
                           "models/lfm2_vl.py Lfm2VLForConditionalGeneration (Siglip2Model)",
-                          refused=("vision_config.vision_use_head", "true builds a pooling head vLLM 0.33.0's Siglip2Model "
-                                   "(lfm2_siglip2.py) has no module for; its loader refuses the head's weights "
-                                   "(models/utils.py AutoWeightsLoader: 'There is no module or parameter named')")),
+                          refused=("vision_config.vision_use_head",
+                                   "true builds a pooling head vLLM 0.33.0's Siglip2Model (lfm2_siglip2.py) has no "
+                                   "module for; its loader refuses the head's weights (models/utils.py "
+                                   "AutoWeightsLoader: 'There is no module or parameter named')")),
     "idefics3": WholeRules((("vision", IDEFICS2_VISION), ("model.connector.", IDEFICS3_CONNECTOR)),
                            "models/idefics3.py Idefics3ForConditionalGeneration (Idefics2VisionTransformer)"),
     # gemma4_mm.py: transformers' own towers (AutoModel.from_config) whose nn.Linear recursive_replace_linear turns

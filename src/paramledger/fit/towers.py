@@ -6,10 +6,13 @@ towers and projectors, and the components it never loads (docs/notes/fit-towers.
   RowParallelLinear); "data" (--mm-encoder-tp-mode data: every rank holds the whole tower) is not modelled.
 - Where vLLM builds a module with plain torch (nn.Linear, nn.Conv*, nn.Embedding, nn.Parameter, the norms) or a
   ReplicatedLinear, every rank holds it whole: "replicated".
-- A whole model_type listed in tower_tables.WHOLE names, per role (its Whole's vision_prefix, projector_prefix,
-  audio_prefix, or a module path), the table of the vLLM class that builds it; a tower tensor under no listed role,
-  or whose name the table does not hold, stays whole on every device and is listed (``FitPlan.unclassified``):
-  never a guess.
+- A whole model_type listed in tower_tables.WHOLE or tower_tables_more.MORE names, per role (its Whole's
+  vision_prefix, projector_prefix, audio_prefix, or a module path: an encoder-decoder's encoder), the table of the
+  vLLM class that builds it; a tower tensor under no listed role, or whose name the table does not hold, stays whole
+  on every device and is listed (``FitPlan.unclassified``): never a guess.  Where vLLM's class builds one of the
+  decoder's own tensors otherwise than sharding.py's rules say (Whisper's nn.Embedding table, its cross-attention),
+  the WholeRules' ``decoder`` table says how (``decoder_rule``); a tensor vLLM has no module for and refuses to load
+  is refused in one line (REFUSED); a class without SupportsPP refuses --pp (``no_pp``).
 - Pipeline parallel: vLLM builds a tower (``_mark_tower_model``) on the first stage only under Model Runner V2,
   its default (vllm/model_executor/models/interfaces.py SupportsMultiModal._mark_tower_model;
   vllm/config/vllm.py VllmConfig.use_v2_model_runner): sharding.stage_of's stage 0.

@@ -34,8 +34,8 @@ RETIRED = {
 }
 
 
-# Whole classes vLLM 0.33.0's registry.py does not name at all (checked against the wheel's registry.py, the
-# architectures of every model it runs): the encoder-decoders but Whisper (no t5.py, bart.py, ... in
+# Whole classes vLLM 0.33.0 does not name anywhere (checked against the wheel: no quoted name in any of its .py files,
+# registry.py's maps of every architecture it runs among them): the encoder-decoders but Whisper (no t5.py, bart.py, ... in
 # vllm/model_executor/models) and transformers' Ovis2 (registry.py:566-569 maps only the remote code's Ovis, Ovis2_5,
 # Ovis2_6*).  A curated list, not "whatever is missing": vLLM spells some classes otherwise (LightOnOCR...,
 # KimiK25...), which a bare lookup would call absent.
@@ -49,6 +49,13 @@ NOT_RUN = frozenset({
     "SeamlessM4TForTextToText", "SeamlessM4Tv2ForTextToText", "T5GemmaForConditionalGeneration",
     "T5Gemma2ForConditionalGeneration", "UdopForConditionalGeneration", "Pix2StructForConditionalGeneration",
     "EncoderDecoderModel", "VisionEncoderDecoderModel", "Ovis2ForConditionalGeneration",
+    # transformers' multimodal classes with no vLLM model (registry.py has Idefics3 and Blip2, not these)
+    "Idefics2ForConditionalGeneration", "IdeficsForVisionText2Text", "InstructBlipForConditionalGeneration",
+    "InstructBlipVideoForConditionalGeneration", "BlipForConditionalGeneration", "GitForCausalLM",
+    "JanusForConditionalGeneration", "Kosmos2ForConditionalGeneration", "Kosmos2_5ForConditionalGeneration",
+    "GotOcr2ForConditionalGeneration", "DeepseekVLForConditionalGeneration", "DeepseekVLHybridForConditionalGeneration",
+    "VideoLlavaForConditionalGeneration", "VipLlavaForConditionalGeneration", "VideoLlama3ForConditionalGeneration",
+    "EvollaForProteinText2Text", "KyutaiSpeechToTextForConditionalGeneration", "ShieldGemma2ForImageClassification",
 })
 
 
