@@ -283,6 +283,13 @@ MORE: dict[str, WholeRules] = {
     "minimax_m3_vl": WholeRules((("vision", MINIMAX_M3_VISION), ("projector", MINIMAX_M3_PROJECTOR)),
                                 "vllm/models/minimax_m3 MiniMaxM3SparseForConditionalGeneration (MiniMaxVLVisionModel)",
                                 heads=(("model.vision_tower.", ("vision_config.num_attention_heads",), 16),)),
+    # vllm/models/inkling/nvidia/model.py InklingForConditionalGeneration (registry.py:174; l. 523-531): common/
+    # towers.py InklingVision's HMLPPatchEncoder (l. 146: nn.Linear and RMSNorm layers, final_norm) and InklingAudio
+    # (l. 274: an nn.Embedding of n_mel_bins x mel_vocab_size rows, final_norm): plain torch, whole.  Built outside
+    # _mark_tower_model, so on every pipeline stage: listed at pp > 1
+    "inkling_mm_model": WholeRules((("vision", TRANSFORMERS_MODULE), ("audio", TRANSFORMERS_MODULE)),
+                                   "vllm/models/inkling InklingForConditionalGeneration (InklingVision, InklingAudio)",
+                                   pp_unmodelled=("vision", "audio")),
     # paddleocr_vl.py Projector (l. 312, vLLM's mlp_AR): pre_norm nn.LayerNorm, linear_1 and linear_2 nn.Linear: whole
     "paddleocr_vl": WholeRules((("model.visual.vision_model.", PADDLEOCR_VISION), ("projector", TRANSFORMERS_MODULE)),
                                "models/paddleocr_vl.py PaddleOCRVLForConditionalGeneration (SiglipVisionModel)",
