@@ -18,7 +18,7 @@ from paramledger import families
 from paramledger._exceptions import ArchitectureError
 from paramledger.families.rope_form import rope_form_problem
 
-from _rope_parity import DEFAULT, agree, paramledger_outcome, transformers_outcome, variants
+from _rope_parity import DEFAULT, agree, examples, paramledger_outcome, transformers_outcome, variants
 
 # scripts/rope_parity.py before families/rope_form.py: the variants transformers refused (or failed to build) and
 # paramledger counted
@@ -145,6 +145,67 @@ def test_counted_where_transformers_builds(config):
     assert rope_form_problem(config["model_type"], config["rope_parameters"], paramledger.load(config)) is None
 
 
+# the types whose agreement depends on a layout the smallest config does not show (issue #15's last gaps, found by
+# scripts/rope_parity.py --examples 8): the layer types their configs declare (families/rope_form.py DECLARED)
+RANDOM = ("recurrent_gemma", "zamba2", "dots3_note_text", "lara_mini", "minimax", "unlimited_ocr")
+
+
+@pytest.mark.parametrize("model_type", RANDOM)
+def test_random_configs_counted_or_refused_as_transformers_does(model_type):
+    for at, config in enumerate(examples(model_type, 8), 1):
+        for name, varied in variants(model_type, config).items():
+            theirs, ours = transformers_outcome(varied), paramledger_outcome(varied)
+            assert agree(theirs, ours), (at, name, theirs, ours)
+
+
+GRIFFIN = {"model_type": "recurrent_gemma", "num_hidden_layers": 3, "hidden_size": 8, "num_attention_heads": 2,
+           "intermediate_size": 8, "vocab_size": 16, "attention_window_size": 4}
+ZAMBA2 = {"model_type": "zamba2", "num_hidden_layers": 2, "hidden_size": 8, "num_attention_heads": 2,
+          "vocab_size": 16, "mamba_d_state": 2, "n_mamba_heads": 2, "mamba_headdim": 8, "mamba_ngroups": 1,
+          "layers_block_type": ["mamba", "hybrid"], "use_mem_rope": True}
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({**GRIFFIN, "rope_parameters": _typed("sliding_attention")},  # (its attention blocks: sliding_attention)
+     r"config: rope_parameters: is layer-typed \(sliding_attention\), which recurrent_gemma does not take: its rotary "
+     r"reads one rope_type and rope_theta for every layer \(transformers cannot build it; give them flat\)"),
+    ({**GRIFFIN, "rope_parameters": _typed("linear_attention")},  # (its recurrent blocks' name)
+     r"is layer-typed \(linear_attention\), which recurrent_gemma does not take"),
+    ({**ZAMBA2, "rope_parameters": _typed("hybrid")},
+     r"config: rope_parameters: is layer-typed \(hybrid\), which zamba2 does not take"),
+    ({**ZAMBA2, "rope_parameters": _typed("linear_attention")},  # (mamba, remapped)
+     r"is layer-typed \(linear_attention\), which zamba2 does not take"),
+    ({"model_type": "minimax", "num_hidden_layers": 2, "rope_parameters": _typed("linear_attention")},
+     r"is layer-typed \(linear_attention\), which minimax does not take"),
+    ({"model_type": "dots3_note_text", "num_hidden_layers": 2, "layer_types": ["indexed_attention", "sliding_attention"],
+      "rope_parameters": _typed("indexed_attention")},
+     r"config: rope_parameters: has no entry for sliding_attention, a layer type the config uses: dots3_note_text's "
+     r"config class fills each one's partial_rotary_factor \(transformers refuses the config\)"),
+])
+def test_refusal_follows_the_layer_types_the_config_declares(config, message):
+    assert not transformers_outcome(config).startswith("builds ")
+    with pytest.raises(ArchitectureError, match=message):
+        paramledger.load(config)
+
+
+@pytest.mark.parametrize("config", [
+    {**GRIFFIN, "block_types": ["recurrent"], "rope_parameters": _typed("linear_attention")},  # no attention: no rotary
+    {**GRIFFIN, "rope_parameters": _typed("full_attention")},  # not a type it declares: read as flat
+    {**GRIFFIN, "block_types": ["attention"], "rope_parameters": _typed("linear_attention")},  # (all attention)
+    {**ZAMBA2, "use_mem_rope": False, "rope_parameters": _typed("hybrid")},  # no rotary
+    {**ZAMBA2, "rope_parameters": _typed("mamba")},  # (remapped to linear_attention: mamba is none of its types)
+    {"model_type": "minimax", "num_hidden_layers": 2, "layer_types": ["linear_attention"] * 2,
+     "rope_parameters": _typed("full_attention")},  # no full_attention layer: read as flat
+    {"model_type": "lara_mini", "num_hidden_layers": 1, "layer_types": ["sliding_attention"],
+     "rope_parameters": _typed("full_attention")},
+    {"model_type": "dots3_note_text", "num_hidden_layers": 2, "layer_types": ["indexed_attention", "sliding_attention"],
+     "rope_parameters": dict(DEFAULT)},  # a flat one: spread over the types
+])
+def test_counted_where_the_config_declares_no_such_layer_type(config):
+    theirs = transformers_outcome(config)
+    assert theirs.startswith("builds ") and agree(theirs, paramledger_outcome(config))
+
+
 def test_refusal_is_one_line_and_status_2(cli, tmp_path):
     path = tmp_path / "config.json"
     path.write_text(json.dumps({"model_type": "qwen2", "rope_parameters": _typed("full_attention")}))
@@ -152,3 +213,11 @@ def test_refusal_is_one_line_and_status_2(cli, tmp_path):
         status, out, err = cli(command, str(path))
         assert status == 2 and not out
         assert err.strip().count("\n") == 0 and "rope_parameters: is layer-typed (full_attention)" in err
+    for config, said in (({**GRIFFIN, "rope_parameters": _typed("sliding_attention")},
+                          "rope_parameters: is layer-typed (sliding_attention), which recurrent_gemma"),
+                         ({**ZAMBA2, "rope_parameters": _typed("hybrid")},
+                          "rope_parameters: is layer-typed (hybrid), which zamba2")):
+        path.write_text(json.dumps(config))
+        for command in ("count", "memory", "verify"):
+            status, out, err = cli(command, str(path))
+            assert status == 2 and not out and err.strip().count("\n") == 0 and said in err, (command, err)

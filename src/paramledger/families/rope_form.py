@@ -37,6 +37,7 @@ NESTED_REFUSED = frozenset({
     "mistral_large4", "muse_glimmer", "muse_spark", "qwen2", "qwen2_5_omni_thinker", "qwen2_5_vl", "qwen2_moe",
     "qwen2_vl", "qwen3", "qwen3_5_moe_text", "qwen3_5_text", "qwen3_next", "qwen4_exp_text", "smollm3", "vaultgemma",
     "granitemoehybrid",  # (measured on random configs: scripts/rope_parity.py --examples 8)
+    "recurrent_gemma", "zamba2", "unlimited_ocr",  # (likewise; the layer types their configs declare: DECLARED)
 })
 # of those, the classes whose layer_types name other kinds (linear_attention, conv, indexed_attention, hybrid) beside
 # or instead of full and sliding attention, with the name they give a layer whose mixer is self-attention
@@ -65,14 +66,18 @@ GIVEN_LAYER_TYPES_ONLY = frozenset({"minimax_m3_vl_text", "granitemoehybrid"})
 # holds as sliding ones)
 LAYER_NAMES = {"llama4_text": ("full_attention", "chunked_attention")}
 LAYER_TYPED_FIELD = frozenset({"modernbert", "modernbert-decoder", "neomme"})
+# the classes whose layer_types name kinds of their own, read off the design (DECLARED below): recurrent_gemma and
+# zamba2 (NESTED_REFUSED: an entry under a type the config declares is read as layer-typed), dots3_note_text
+# (EVERY_ENTRY: its class spreads a flat one over the types, but fills every type's entry of a layer-typed one)
+EVERY_ENTRY = frozenset({"dots3_note_text"})
 NEEDS = {"cosmos3_edge": "mrope_section", "cohere2_moe": "rope_theta"}
 
 # what a configuration class refuses as the config is made; the others fail building the model
-CONFIG_REFUSES = frozenset({"granite_swa", "granitemoe_swa", "cosmos3_edge", *LAYER_TYPED_FIELD})
+CONFIG_REFUSES = frozenset({"granite_swa", "granitemoe_swa", "cosmos3_edge", *LAYER_TYPED_FIELD, *EVERY_ENTRY})
 ATTENTION_TYPES = ("full_attention", "sliding_attention")
 
 
-def _used(arch: Any, names: tuple[str, str]) -> list[str]:
+def used_layer_types(arch: Any, names: tuple[str, str]) -> list[str]:
     """The attention layer types the config uses, under the names its rope_parameters gives them (ZAYA's hybrid,
     hybrid_sliding), as buffers.rotary_buffers reads them: layer_types, else every layer full or sliding."""
     kinds = set(arch.layer_types) or {"sliding_attention" if arch.sliding_window else "full_attention"}
@@ -89,16 +94,74 @@ def _plain_attention(arch: Any) -> bool:
     return len(other) < arch.num_hidden_layers
 
 
+def _griffin_types(merged: Mapping[str, Any], arch: Any) -> list[str]:
+    """RecurrentGemmaConfig.layers_block_type, its layer_types (configuration_recurrent_gemma.py lines 57, 98-102):
+    linear_attention for a recurrent block, sliding_attention for an attention one.  Its rotary is built in each
+    attention layer (RecurrentGemmaSdpaAttention, modeling_recurrent_gemma.py line 218): none without one."""
+    if not arch.local_attention_layers:
+        return []
+    return ["sliding_attention", *(["linear_attention"] if arch.rglru_layers else [])]
+
+
+ZAMBA2_DEFAULT = ("linear_attention", "hybrid")  # (Zamba2Config's own 54 layers hold both)
+LEGACY_NAMES = {"mamba": "linear_attention", "attention": "full_attention"}  # (configuration_utils.py lines 94-99)
+
+
+def _zamba2_types(merged: Mapping[str, Any], arch: Any) -> list[str]:
+    """Zamba2Config's layers_block_type, its layer_types (attribute_map; configuration_zamba2.py lines 71, 127-138):
+    as given, legacy names remapped (remap_legacy_layer_types: mamba is linear_attention), else the class's own."""
+    types = merged.get("layers_block_type") or merged.get("layer_types") or ZAMBA2_DEFAULT
+    return list(dict.fromkeys(LEGACY_NAMES.get(kind, kind) for kind in types if isinstance(kind, str)))
+
+
+def _dots3_types(merged: Mapping[str, Any], arch: Any) -> list[str]:
+    """Dots3NoteTextConfig's layer_types: the kinds its layers are (design: one layer list per kind)."""
+    return [kind for kind, layers in (("full_attention", arch.head_gated_mla_layers),
+                                      ("indexed_attention", arch.indexed_head_gated_mla_layers),
+                                      ("sliding_attention", arch.sliding_head_gated_mla_layers)) if layers]
+
+
+def _given_else(default: Callable[[Mapping[str, Any]], list[str]]) -> Callable[[Mapping[str, Any], Any], list[str]]:
+    """The config's layer_types as given, else the list its class's __post_init__ lays out (``default``)."""
+
+    def declared(merged: Mapping[str, Any], arch: Any) -> list[str]:
+        given = merged.get("layer_types")
+        types = given if isinstance(given, (list, tuple)) else default(merged)
+        return list(dict.fromkeys(kind for kind in types if isinstance(kind, str)))
+
+    return declared
+
+
+# (LaraMiniConfig.__post_init__, configuration_lara_mini.py lines 121-131: the released pattern of period 5)
+LARA_PATTERN = ("linear_attention", "sliding_attention", "linear_attention", "full_attention", "sliding_attention")
+
+# the layer types such a class's config declares (a key among them is read as layer-typed), read off the design or
+# the config as the class lays them out; each of these builds its rotary whatever the layers are (once in the model)
+# but RecurrentGemma (once in each attention layer)
+DECLARED: dict[str, Callable[[Mapping[str, Any], Any], list[str]]] = {
+    "recurrent_gemma": _griffin_types, "zamba2": _zamba2_types, "dots3_note_text": _dots3_types,
+    "lara_mini": _given_else(lambda merged: [LARA_PATTERN[i % 5] for i in range(merged["num_hidden_layers"])]),
+    # (MiniMaxConfig.__post_init__, configuration_minimax.py lines 122-125: full, linear, full, ...)
+    "minimax": _given_else(lambda merged: ["linear_attention" if i % 2 else "full_attention"
+                                           for i in range(merged["num_hidden_layers"])]),
+    # (UnlimitedOcrTextConfig.__post_init__, configuration_unlimited_ocr.py lines 232-235: its sliding_window 128)
+    "unlimited_ocr": _given_else(lambda merged: ["full_attention" if merged.get("sliding_window", 128) is None
+                                                 else "reference_sliding_attention"]),
+}
+
+
 def rope_form_problem(model_type: str, rope: Any, arch: Any, names: tuple[str, str] = ATTENTION_TYPES,
-                      pattern: Callable[[], list[str]] | None = None) -> str | None:
+                      pattern: Callable[[], list[str]] | None = None, declared: list[str] | None = None) -> str | None:
     """Why transformers cannot build ``model_type`` with the rope_parameters ``rope`` the config gives (None: it can).
-    ``pattern``: the layer types the config class lays out where no window is set (its rule read with one)."""
-    if model_type not in NESTED_REFUSED and model_type not in FLAT_REFUSED and model_type not in NEEDS:
+    ``pattern``: the layer types the config class lays out where no window is set (its rule read with one);
+    ``declared``: the layer types the config declares, for a class in DECLARED."""
+    if (model_type not in NESTED_REFUSED and model_type not in FLAT_REFUSED and model_type not in NEEDS
+            and model_type not in EVERY_ENTRY):
         return None  # (most configs: one look)
     if not isinstance(rope, Mapping) or not rope:
         return None  # null or {}: the class's own default (a value no JSON object is refused where it is read)
     how = "transformers refuses the config" if model_type in CONFIG_REFUSES else "transformers cannot build it"
-    used = _used(arch, names)
+    used = used_layer_types(arch, names)
     if model_type in NESTED_REFUSED and arch.position_embedding_type == "rope":  # (else no rotary reads it)
         # a key is read as a layer type where the config's layer_types hold it: an attention type the layers use (both,
         # where no window is set in a class that lays its sliding pattern out without one, which the design drops),
@@ -108,8 +171,11 @@ def rope_form_problem(model_type: str, rope: Any, arch: Any, names: tuple[str, s
         elif model_type in OTHER_LAYER_TYPES:
             named = OTHER_LAYER_TYPES[model_type]
             used = [named] if named is not None and _plain_attention(arch) else []
-        typed = [key for key, value in rope.items()
-                 if key in used or key not in ATTENTION_TYPES and isinstance(value, Mapping)]
+        if declared is not None:  # (exactly the types its config declares)
+            typed = [key for key in rope if key in declared]
+        else:
+            typed = [key for key, value in rope.items()
+                     if key in used or key not in ATTENTION_TYPES and isinstance(value, Mapping)]
         if typed:
             return (f"is layer-typed ({', '.join(map(str, typed))}), which {model_type} does not take: its rotary "
                     f"reads one rope_type and rope_theta for every layer ({how}; give them flat)")[:300]
@@ -117,6 +183,13 @@ def rope_form_problem(model_type: str, rope: Any, arch: Any, names: tuple[str, s
         key = NEEDS[model_type]
         if key not in rope:
             return f"must give {key} ({model_type}'s config class does not fill it in rope_parameters: {how})"
+    if model_type in EVERY_ENTRY and declared is not None:  # (Dots3NoteTextConfig.convert_rope_params_to_dict,
+        # configuration_dots3_note.py lines 354-362: a flat one spread over the types, a layer-typed one's entries filled
+        # for every type the layers use: KeyError for one it lacks)
+        missing = [kind for kind in declared if not isinstance(rope.get(kind), Mapping)]
+        if missing and any(key in declared for key in rope):
+            return (f"has no entry for {', '.join(missing)}, a layer type the config uses: {model_type}'s config class "
+                    f"fills each one's partial_rotary_factor ({how})")
     if model_type not in FLAT_REFUSED:
         return None
     if model_type in LAYER_TYPED_FIELD:
@@ -158,12 +231,14 @@ def check_rope_form(model_type: str, config: Mapping[str, Any], merged: Mapping[
     """Refuse, naming ``key`` (rope_parameters where the config holds it), a rope_parameters whose form transformers
     does not build for ``model_type``."""
     rope = config.get("rope_parameters")
-    if rope is None or model_type not in NESTED_REFUSED and model_type not in FLAT_REFUSED and model_type not in NEEDS:
+    if rope is None or (model_type not in NESTED_REFUSED and model_type not in FLAT_REFUSED
+                        and model_type not in NEEDS and model_type not in EVERY_ENTRY):
         return
     if model_type in GIVEN_LAYER_TYPES_ONLY and config.get("layer_types") is None:
         return
     pattern = _windowed(merged, family.derive) if model_type in PATTERN_WITHOUT_WINDOW else None
     names = LAYER_NAMES.get(model_type, family.naming.rotary_layer_types)
-    problem = rope_form_problem(model_type, rope, arch, names, pattern)
+    declared = DECLARED[model_type](merged, arch) if model_type in DECLARED else None
+    problem = rope_form_problem(model_type, rope, arch, names, pattern, declared)
     if problem is not None:
         raise ArchitectureError(key, problem, where)
