@@ -14,6 +14,7 @@ from paramledger import families
 from paramledger._exceptions import ArchitectureError, ParamledgerError
 from paramledger.reference import hf_config
 
+from _rope_parity import FLAT, layer_types, sections, with_rope
 from test_padding_idx import _reader, _smallest
 
 ODD = "is odd and rotated whole"
@@ -97,12 +98,95 @@ def test_odd_head_dim_counted_where_transformers_makes_it(config):
     paramledger.load(config)
 
 
+def _put(config: dict, path: str, key: str, value) -> dict:
+    if not path:
+        return {**config, key: value}
+    outer, _, inner = path.partition(".")
+    return {**config, outer: _put(config.get(outer) or {}, inner, key, value)}
+
+
+def _flat_text(model_type: str, config: dict) -> dict | None:
+    """The config with its text keys at the whole's top level, where the whole takes them so (Dots3-Note's)."""
+    whole = families.get(model_type).whole
+    if whole is None or not whole.text_at_top or not isinstance(config.get("text_config"), dict):
+        return None
+    text = {key: value for key, value in config["text_config"].items() if key != "model_type"}
+    return {**{key: value for key, value in config.items() if key != "text_config"}, **text}
+
+
+@pytest.mark.parametrize("model_type", families.supported())
+def test_odd_head_dim_with_rope_parameters_given_refused_where_transformers_refuses(model_type):
+    """A rope_parameters given without partial_rotary_factor, flat and one entry per layer type the config uses, with
+    the head-size key odd (T5's d_kv): transformers validates it even where the config class declares no
+    rope_parameters (NO_ROPE_FIELD) or keeps it as given (AS_GIVEN), or on the whole config the text keys are given
+    at the top of (TOP_NO_ROPE_FIELD); paramledger refuses exactly those, and counts the others."""
+    smallest = _smallest(model_type)
+    for config in filter(None, (smallest, _flat_text(model_type, smallest))):
+        spelt, paths = _spelt(_reader(config)[0]), sections(model_type, config)
+        for odd in (5, 7):
+            odd_config = config
+            for path in paths:
+                odd_config = _put(odd_config, path, spelt, odd)
+            used = layer_types(odd_config, paths)
+            for rope in (FLAT, *([{kind: dict(FLAT) for kind in used}] if used else [])):
+                roped = with_rope(odd_config, paths, rope)
+                refused = _transformers_refuses(roped)
+                if refused:  # (refused for its head size first where paramledger refuses another key: either way)
+                    with pytest.raises(ParamledgerError):
+                        paramledger.load(roped)
+                elif refused is False:
+                    assert not _paramledger_refuses(roped), (odd, rope)
+
+
+@pytest.mark.parametrize(("config", "message"), [
+    ({"model_type": "t5", "d_kv": 5, "rope_parameters": dict(FLAT)},
+     r"config: d_kv: 5 is odd and rotated whole by the rope_parameters given \(partial_rotary_factor 1.0: t5's config "
+     r"class validates that dict as given\): RoPE rotates pairs \(transformers' validate_rope refuses it\)"),
+    ({"model_type": "longt5", "d_kv": 7, "rope_parameters": {"full_attention": dict(FLAT)}},  # (no layer_types: flat)
+     r"config: d_kv: 7 is odd and rotated whole by the rope_parameters given"),
+    ({"model_type": "inkling_text", "head_dim": 7, "rope_parameters": dict(FLAT)},
+     r"config: head_dim: 7 is odd and rotated whole by the rope_parameters given \(partial_rotary_factor 1.0: "
+     r"inkling_text's"),
+    ({"model_type": "blip-2", "text_config": {"model_type": "opt", "head_dim": 5, "rope_parameters": dict(FLAT)}},
+     r"config: text_config.head_dim: 5 is odd and rotated whole by the rope_parameters given"),
+    ({"model_type": "mimo_v2_flash", "head_dim": 5, "num_hidden_layers": 1, "layer_types": ["full_attention"],
+      "rope_parameters": {"full_attention": dict(FLAT)}},  # (the class default held 0.334; the given one holds none)
+     r"config: head_dim: 5 is odd and rotated whole by the rope_parameters given \(partial_rotary_factor 1.0: "
+     r"mimo_v2_flash's"),
+    ({"model_type": "dots3_note", "head_dim": 9, "rope_parameters": dict(FLAT)},  # (Dots3NoteConfig's own attributes)
+     r"config: head_dim: 9 is odd and rotated whole by the rope_parameters given \(partial_rotary_factor 1.0: "
+     r"dots3_note's"),
+])
+def test_odd_head_dim_with_rope_parameters_given_says_why(config, message):
+    assert _transformers_refuses(config)
+    with pytest.raises(ArchitectureError, match=message):
+        paramledger.load(config)
+
+
+@pytest.mark.parametrize("config", [
+    {"model_type": "t5", "d_kv": 5},  # no rope_parameters given: validate_rope reads none
+    {"model_type": "t5", "d_kv": 5, "rope_parameters": {**FLAT, "partial_rotary_factor": 0.5}},  # rotates 2 of 5
+    {"model_type": "switch_transformers", "d_kv": 5, "rope_parameters": dict(FLAT)},  # (no head_dim attribute)
+    {"model_type": "mimo_v2_flash", "head_dim": 5, "num_hidden_layers": 1, "layer_types": ["full_attention"],
+     "rope_parameters": {"full_attention": {**FLAT, "partial_rotary_factor": 0.4}}},
+    {"model_type": "qwen2_vl", "head_dim": 5},  # (a flat config's head_dim stays on the whole config, unread)
+])
+def test_odd_head_dim_with_rope_parameters_given_counted_where_transformers_makes_it(config):
+    assert _transformers_refuses(config) is False
+    paramledger.load(config)
+
+
 def test_odd_head_dim_is_one_line_and_status_2(cli, tmp_path):
     path = tmp_path / "config.json"
     path.write_text('{"model_type": "llama", "head_dim": 5}')
     status, out, err = cli("count", str(path))
     assert status == 2 and not out
     assert err.strip().count("\n") == 0 and "head_dim: 5 is odd and rotated whole" in err
+    path.write_text('{"model_type": "t5", "d_kv": 5, "rope_parameters": {"rope_type": "default"}}')
+    for command in ("count", "memory", "verify"):
+        status, out, err = cli(command, str(path))
+        assert status == 2 and not out, (command, err)
+        assert err.strip().count("\n") == 0 and "d_kv: 5 is odd and rotated whole by the rope_parameters given" in err
 
 
 @pytest.mark.parametrize(("argv", "message"), [

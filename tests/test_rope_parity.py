@@ -147,7 +147,8 @@ def test_counted_where_transformers_builds(config):
 
 # the types whose agreement depends on a layout the smallest config does not show (issue #15's last gaps, found by
 # scripts/rope_parity.py --examples 8): the layer types their configs declare (families/rope_form.py DECLARED)
-RANDOM = ("recurrent_gemma", "zamba2", "dots3_note_text", "lara_mini", "minimax", "unlimited_ocr")
+RANDOM = ("recurrent_gemma", "zamba2", "dots3_note_text", "dots3_note", "lara_mini", "minimax", "unlimited_ocr",
+          "inkling_text", "mamba2", "t5")  # (and the odd head sizes given a rope_parameters: families/even_rotary.py)
 
 
 @pytest.mark.parametrize("model_type", RANDOM)

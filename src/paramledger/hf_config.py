@@ -9,8 +9,9 @@ from typing import Any
 from . import families
 from ._exceptions import ArchitectureError, OptionError, SourceError, UnsupportedFamilyError
 from .architecture import _FIELD_TYPES, Architecture
+from .families.even_rotary import AS_GIVEN, TOP_NO_ROPE_FIELD, given_rope_problem
 from .families.even_rotary import check_odd_rotary as _check_odd_rotary
-from .families.rope_form import check_rope_form
+from .families.rope_form import check_rope_form, used_layer_types
 from .limits import MAX_INTEGER, MAX_REPEAT, big, check_values, number_text, quoted
 from .quantization import stored_format
 
@@ -157,6 +158,8 @@ def _decoder(family: families.Family, config: Mapping[str, Any], top: Mapping[st
         raise ArchitectureError(key, message if key == error.key else f"{message} ({key} is read as {error.key})",
                                 where) from None
     check_odd_rotary(family, merged, arch, pad_key.replace("pad_token_id", "head_dim"), where)
+    if whole is not None and pad_key == "pad_token_id":  # the text at a whole config's top level (Dots3-Note's)
+        check_top_rope(counted_as, top, where)
     check_rope_form(family.model_type, config, merged, arch, family, pad_key.replace("pad_token_id", "rope_parameters"),
                     where)  # (families/rope_form.py)
     if family.explain:
@@ -202,10 +205,26 @@ def check_pad_token_id(family: Any, merged: Mapping[str, Any], key: str, where: 
 
 
 def check_odd_rotary(family: Any, merged: Mapping[str, Any], arch: Architecture, key: str, where: str) -> None:
-    """(head_dim under the config's own name: JetMoE's kv_channels)"""
+    """(head_dim under the config's own name: JetMoE's kv_channels; the layer types the config declares, under the
+    names its rope_parameters gives them, for a class that validates a given one as given)"""
     spelt = family.head_dim_key
+    types = None
+    if family.model_type in AS_GIVEN:
+        types = used_layer_types(arch, family.naming.rotary_layer_types)
     _check_odd_rotary(family.model_type, merged, arch, key.replace("head_dim", spelt) if spelt != "head_dim" else key,
-                      where, spelt)
+                      where, spelt, types)
+
+
+def check_top_rope(model_type: str, top: Mapping[str, Any], where: str) -> None:
+    """A whole config that keeps the text keys at its top level as its own too, and declares no rope_parameters
+    (families/even_rotary.py TOP_NO_ROPE_FIELD): the rope_parameters and head_dim given there, validated as given."""
+    if model_type not in TOP_NO_ROPE_FIELD or not isinstance(rope := top.get("rope_parameters"), Mapping):
+        return
+    types = top.get("layer_types")
+    if isinstance(types, list) and any(key in types for key in rope):
+        return  # (read layer-typed: the text config fills each entry's factor first)
+    if (problem := given_rope_problem(model_type, rope, top.get("head_dim"), ())) is not None:
+        raise ArchitectureError("head_dim", problem, where)
 
 
 def _text_config(family: Any, config: Mapping[str, Any], where: str) -> Mapping[str, Any]:

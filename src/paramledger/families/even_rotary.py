@@ -53,8 +53,79 @@ DERIVED = frozenset({
 })
 
 
-def odd_rotary_problem(model_type: str, merged: Mapping[str, Any], arch: Any, spelt: str = "head_dim") -> str | None:
-    """Why transformers refuses the config's head_dim, ``spelt`` in the config (None: it makes the config)."""
+# Those whose config class declares no rope_parameters (T5, BERT, GPT-2, the Inkling texts ...): PreTrainedConfig's
+# __post_init__ standardizes none (configuration_utils.py lines 472-473: only where the class has the attribute) and
+# keeps a given one as a plain attribute (lines 498-505); validate_rope still reads it, with the config's head_dim
+# attribute (T5's d_kv through attribute_map) and the given dict's own partial_rotary_factor, else 1.0.  Measured
+# by scripts/even_rotary_types.py: the head-size key odd, made without rope_parameters, refused given a flat one.
+NO_ROPE_FIELD = frozenset({
+    "albert", "bart", "bert", "bert-generation", "big_bird", "bigbird_pegasus", "biogpt", "blenderbot",
+    "blenderbot-small", "blip", "bloom", "camembert", "codegen", "convbert", "ctrl", "data2vec-text", "deberta",
+    "distilbert", "electra", "ernie", "esm", "falcon_mamba", "flaubert", "fnet", "fsmt", "git", "gpt-sw3", "gpt2",
+    "gpt_bigcode", "gpt_neo", "gptj", "ibert", "inkling2_loop_text", "inkling2_text", "inkling_text", "jamba",
+    "kimi_linear", "kosmos-2", "kosmos-2.5", "layoutlm", "led", "longformer", "longt5", "luke", "m2m_100", "mamba",
+    "marian", "mbart", "megatron-bert", "mobilebert", "mpnet", "mpt", "mra", "mt5", "mvp", "nemotron_h", "nllb-moe",
+    "nystromformer", "openai-gpt", "opt", "pegasus", "pegasus_x", "perceiver", "plbart", "pp_formulanet",
+    "prophetnet", "rembert", "roberta", "roberta-prelayernorm", "roc_bert", "roformer", "rwkv", "seamless_m4t",
+    "seamless_m4t_v2", "squeezebert", "t5", "t5gemma", "t5gemma2", "tapas", "trocr", "umt5", "whisper", "xglm", "xlm",
+    "xlm-roberta", "xlm-roberta-xl", "xlnet", "xlstm", "xmod", "yoso", "zamba",
+    "mamba2",  # (found on random configs: scripts/rope_parity.py --examples 8)
+})
+# of those, the ones whose config declares layer_types (Inkling's hybrid, Jamba's linear_attention ...): a given dict
+# is read layer-typed where its keys are among them (nested_rope_parameter_keys), which the design does not hold, so
+# these are refused only where every reading refuses (the dict's own factor and every entry's)
+NO_ROPE_FIELD_LAYER_TYPED = frozenset({"falcon_mamba", "inkling2_loop_text", "inkling2_text", "inkling_text", "jamba",
+                                       "kimi_linear", "mamba", "mamba2", "nemotron_h", "zamba"})
+# Those whose class keeps a given rope_parameters as given (its convert_rope_params_to_dict returns at once: Beam's,
+# configuration_beam.py lines 131-133; Laguna's 146-147; MiMo-V2-Flash's 136-137; ZAYA's 113-118), replacing the class
+# default that held each type's partial_rotary_factor: validate_rope reads each entry's own factor, else 1.0
+AS_GIVEN = frozenset({"beam", "laguna", "mimo_v2_flash", "zaya"})
+# The whole models whose config, given the text at its top level, also keeps every key as its own (Dots3NoteConfig's
+# __post_init__ hands its kwargs to the text config and to PreTrainedConfig, configuration_dots3_note.py lines 406-411)
+# and declares no rope_parameters: a rope_parameters and head_dim given there are validated on it too
+TOP_NO_ROPE_FIELD = frozenset({"dots3_note"})
+
+
+def _whole(head_dim: int, factor: Any) -> bool:
+    """Rotated whole: int(head_dim * factor) == head_dim (validate_rope's test), for a numeric factor."""
+    return type(factor) in (int, float) and int(head_dim * factor) == head_dim
+
+
+def given_rope_problem(model_type: str, rope: Any, head_dim: Any, layer_types: Any = None) -> str | None:
+    """Why validate_rope refuses ``head_dim`` with the rope_parameters ``rope`` as given (not standardized): flat, its
+    own partial_rotary_factor (else 1.0); layer-typed (keys among ``layer_types``), each such entry's (None: unknown,
+    refused only where every reading refuses)."""
+    if not isinstance(rope, Mapping) or not rope:
+        return None  # (None or {}: validate_rope reads nothing)
+    if type(head_dim) is not int or head_dim <= 4 or head_dim % 2 == 0:
+        return None
+    entries = [value for value in rope.values() if isinstance(value, Mapping)]
+    if layer_types is not None:
+        typed = [rope[key] for key in rope if key in layer_types]
+        readings = [entry for entry in typed if isinstance(entry, Mapping)] if typed else [rope]
+        whole = [entry for entry in readings if _whole(head_dim, entry.get("partial_rotary_factor", 1.0))]
+    elif any(value is None for value in rope.values()):
+        return None  # (an entry None is skipped where the dict is read layer-typed: unknown here)
+    else:
+        readings = [rope, *entries]
+        whole = readings if all(_whole(head_dim, entry.get("partial_rotary_factor", 1.0)) for entry in readings) else []
+    if not whole:
+        return None
+    factor = whole[0].get("partial_rotary_factor", 1.0)
+    return (f"{head_dim} is odd and rotated whole by the rope_parameters given (partial_rotary_factor {factor}: "
+            f"{model_type}'s config class validates that dict as given): RoPE rotates pairs (transformers' "
+            "validate_rope refuses it)")
+
+
+def odd_rotary_problem(model_type: str, merged: Mapping[str, Any], arch: Any, spelt: str = "head_dim",
+                       layer_types: Any = None) -> str | None:
+    """Why transformers refuses the config's head_dim, ``spelt`` in the config (None: it makes the config).
+    ``layer_types``: the layer types the config declares, under the names its rope_parameters gives them."""
+    if model_type in NO_ROPE_FIELD:
+        return given_rope_problem(model_type, merged.get("rope_parameters"), merged.get(spelt),
+                                  None if model_type in NO_ROPE_FIELD_LAYER_TYPED else ())
+    if model_type in AS_GIVEN and isinstance(merged.get("rope_parameters"), Mapping):
+        return given_rope_problem(model_type, merged["rope_parameters"], merged.get(spelt), layer_types)
     head_dim, said = merged.get(spelt), ""  # the config's attribute: given, else hidden_size // heads
     if head_dim is not None:
         if type(head_dim) is not int or head_dim <= 4 or head_dim % 2 == 0 or model_type not in EVEN_ROTARY:
@@ -77,6 +148,6 @@ def odd_rotary_problem(model_type: str, merged: Mapping[str, Any], arch: Any, sp
 
 
 def check_odd_rotary(model_type: str, merged: Mapping[str, Any], arch: Any, key: str, where: str,
-                     spelt: str = "head_dim") -> None:
-    if (problem := odd_rotary_problem(model_type, merged, arch, spelt)) is not None:
+                     spelt: str = "head_dim", layer_types: Any = None) -> None:
+    if (problem := odd_rotary_problem(model_type, merged, arch, spelt, layer_types)) is not None:
         raise ArchitectureError(key, problem, where)

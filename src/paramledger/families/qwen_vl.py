@@ -10,6 +10,9 @@ the text decoders by their own types instead."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..towers import Whole
 from ..towers.images import qwen2_vl as qwen2_vl_images
 from ..towers.qwen_vl import none
@@ -42,6 +45,15 @@ def _text(parent: Family, model_type: str, cls: str, **changes) -> Family:
                      "model_type": model_type, "causal_lm_class": cls, "source": parent.source, **changes})
 
 
+def _flat_text(config: Mapping[str, Any], text: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Qwen2VLConfig.__post_init__ (configuration_qwen2_vl.py lines 169-177; Qwen2_5_VLConfig's, lines 192-199): a flat
+    config's text keys are those Qwen2VLTextConfig.__init__ takes (and rope_parameters, rope_scaling, rope_theta).
+    head_dim is no field of it: it stays on the whole config, and validate_rope never reads it with the text's RoPE."""
+    if config.get("text_config") is None and "head_dim" in text:
+        return {key: value for key, value in text.items() if key != "head_dim"}
+    return text
+
+
 def _qwen2_vl(model_type: str, cls: str, configs: str) -> Family:
     """Qwen2-VL and Qwen2.5-VL (identical but for their names and towers): Qwen2's decoder, read from the top level
     of a flat release config; a pre-v5 config's text_config.tie_word_embeddings ties the whole model
@@ -51,7 +63,7 @@ def _qwen2_vl(model_type: str, cls: str, configs: str) -> Family:
                       model_type, TF.format(model_type, configs),
                       Whole({"model_type": f"{model_type}_vision"}, none, vision_prefix="model.visual.",
                             tie_word_embeddings=False, tie_from_text=True, text_at_top=True,
-                            image_tokens=qwen2_vl_images), cls)
+                            image_tokens=qwen2_vl_images, text_rewritten=_flat_text), cls)
 
 
 FAMILIES = [
