@@ -7,6 +7,8 @@ as hidden_size // num_attention_heads where the config spells those keys) and wi
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import paramledger
@@ -14,7 +16,7 @@ from paramledger import families
 from paramledger._exceptions import ArchitectureError, ParamledgerError
 from paramledger.reference import hf_config
 
-from _rope_parity import FLAT, layer_types, sections, with_rope
+from _rope_parity import FLAT, examples, layer_types, sections, with_rope
 from test_padding_idx import _reader, _smallest
 
 ODD = "is odd and rotated whole"
@@ -122,40 +124,72 @@ def test_odd_head_dim_with_rope_parameters_given_refused_where_transformers_refu
     at the top of (TOP_NO_ROPE_FIELD); paramledger refuses exactly those, and counts the others."""
     smallest = _smallest(model_type)
     for config in filter(None, (smallest, _flat_text(model_type, smallest))):
-        spelt, paths = _spelt(_reader(config)[0]), sections(model_type, config)
-        for odd in (5, 7):
-            odd_config = config
-            for path in paths:
-                odd_config = _put(odd_config, path, spelt, odd)
-            used = layer_types(odd_config, paths)
-            for rope in (FLAT, *([{kind: dict(FLAT) for kind in used}] if used else [])):
-                roped = with_rope(odd_config, paths, rope)
-                refused = _transformers_refuses(roped)
-                if refused:  # (refused for its head size first where paramledger refuses another key: either way)
-                    with pytest.raises(ParamledgerError):
-                        paramledger.load(roped)
-                elif refused is False:
-                    assert not _paramledger_refuses(roped), (odd, rope)
+        _odd_head_sizes_agree(model_type, config, (FLAT,))
+
+
+def _odd_head_sizes_agree(model_type: str, config: dict, forms: tuple) -> None:
+    """``config`` with its head-size key 5 and 7, rope_parameters given each of ``forms`` (None: none) and one entry
+    per layer type used: paramledger refuses where transformers refuses, and does not refuse the head size where
+    transformers makes it."""
+    spelt, paths = _spelt(_reader(config)[0]), sections(model_type, config)
+    for odd in (5, 7):
+        odd_config = config
+        for path in paths:
+            odd_config = _put(odd_config, path, spelt, odd)
+        used = layer_types(odd_config, paths)
+        for rope in (*forms, *([{kind: dict(FLAT) for kind in used}] if used else [])):
+            roped = odd_config if rope is None else with_rope(odd_config, paths, rope)
+            refused = _transformers_refuses(roped)
+            if refused:  # (refused for its head size first where paramledger refuses another key: either way)
+                with pytest.raises(ParamledgerError):
+                    paramledger.load(roped)
+            elif refused is False:
+                assert not _paramledger_refuses(roped), (odd, rope)
+
+
+# the types whose random configs disagreed before (scripts/even_rotary_types.py --examples 4): Beam's and Gemma 4's
+# sliding layers, HunYuan-VL's attention_head_dim beside head_dim, Cosmos3-Edge's sections, Mamba2's head_dim
+RANDOM = ("beam", "gemma4_text", "gemma4_unified", "diffusion_gemma", "hunyuan_vl", "cosmos3_edge", "mamba2", "t5",
+          "inkling_text", "dots3_note")
+
+
+@pytest.mark.parametrize("model_type", RANDOM)
+def test_odd_head_dim_on_random_configs_refused_where_transformers_refuses(model_type):
+    for config in examples(model_type, 4):
+        _odd_head_sizes_agree(model_type, config, (None, FLAT))
 
 
 @pytest.mark.parametrize(("config", "message"), [
     ({"model_type": "t5", "d_kv": 5, "rope_parameters": dict(FLAT)},
-     r"config: d_kv: 5 is odd and rotated whole by the rope_parameters given \(partial_rotary_factor 1.0: t5's config "
-     r"class validates that dict as given\): RoPE rotates pairs \(transformers' validate_rope refuses it\)"),
+     r"config: d_kv: 5 is odd and rotated whole \(partial_rotary_factor 1.0, the rope_parameters given: t5's config "
+     r"class validates it as given, with no default factor\): RoPE rotates pairs \(transformers' validate_rope refuses "
+     r"it\)"),
     ({"model_type": "longt5", "d_kv": 7, "rope_parameters": {"full_attention": dict(FLAT)}},  # (no layer_types: flat)
-     r"config: d_kv: 7 is odd and rotated whole by the rope_parameters given"),
+     r"config: d_kv: 7 is odd and rotated whole \(partial_rotary_factor 1.0, the rope_parameters given"),
     ({"model_type": "inkling_text", "head_dim": 7, "rope_parameters": dict(FLAT)},
-     r"config: head_dim: 7 is odd and rotated whole by the rope_parameters given \(partial_rotary_factor 1.0: "
+     r"config: head_dim: 7 is odd and rotated whole \(partial_rotary_factor 1.0, the rope_parameters given: "
      r"inkling_text's"),
     ({"model_type": "blip-2", "text_config": {"model_type": "opt", "head_dim": 5, "rope_parameters": dict(FLAT)}},
-     r"config: text_config.head_dim: 5 is odd and rotated whole by the rope_parameters given"),
+     r"config: text_config.head_dim: 5 is odd and rotated whole \(partial_rotary_factor 1.0, the rope_parameters "
+     r"given"),
     ({"model_type": "mimo_v2_flash", "head_dim": 5, "num_hidden_layers": 1, "layer_types": ["full_attention"],
       "rope_parameters": {"full_attention": dict(FLAT)}},  # (the class default held 0.334; the given one holds none)
-     r"config: head_dim: 5 is odd and rotated whole by the rope_parameters given \(partial_rotary_factor 1.0: "
-     r"mimo_v2_flash's"),
+     r"config: head_dim: 5 is odd and rotated whole \(partial_rotary_factor 1.0 for full_attention, the "
+     r"rope_parameters given: mimo_v2_flash's"),
     ({"model_type": "dots3_note", "head_dim": 9, "rope_parameters": dict(FLAT)},  # (Dots3NoteConfig's own attributes)
-     r"config: head_dim: 9 is odd and rotated whole by the rope_parameters given \(partial_rotary_factor 1.0: "
+     r"config: head_dim: 9 is odd and rotated whole \(partial_rotary_factor 1.0, the rope_parameters given: "
      r"dots3_note's"),
+    ({"model_type": "beam", "head_dim": 5, "num_hidden_layers": 2, "sliding_window": 4,
+      "layer_types": ["sliding_attention", "full_attention"]},  # (its class default: sliding_attention's factor 1.0)
+     r"config: head_dim: 5 is odd and rotated whole \(partial_rotary_factor 1.0 for sliding_attention, beam's default "
+     r"rope_parameters\)"),
+    ({"model_type": "gemma4_text", "head_dim": 5, "num_hidden_layers": 2, "per_layer_config": None,
+      "layer_types": ["sliding_attention", "full_attention"]},  # (null: no per-layer sizes, so not heterogeneous)
+     r"config: head_dim: 5 is odd and rotated whole \(partial_rotary_factor 1.0 for sliding_attention, gemma4_text's "
+     r"default rope_parameters\)"),
+    ({"model_type": "cosmos3_edge", "text_config": {"head_dim": 7, "rope_parameters": {  # (sections that fit 7)
+        "rope_type": "default", "rope_theta": 10000.0, "mrope_section": [1, 1, 1]}}},
+     r"config: text_config.head_dim: 7 is odd and rotated whole \(partial_rotary_factor 1.0\)"),
 ])
 def test_odd_head_dim_with_rope_parameters_given_says_why(config, message):
     assert _transformers_refuses(config)
@@ -170,6 +204,10 @@ def test_odd_head_dim_with_rope_parameters_given_says_why(config, message):
     {"model_type": "mimo_v2_flash", "head_dim": 5, "num_hidden_layers": 1, "layer_types": ["full_attention"],
      "rope_parameters": {"full_attention": {**FLAT, "partial_rotary_factor": 0.4}}},
     {"model_type": "qwen2_vl", "head_dim": 5},  # (a flat config's head_dim stays on the whole config, unread)
+    {"model_type": "gemma4_text", "head_dim": 5, "num_hidden_layers": 2,  # heterogeneous: validate_rope skips it
+     "layer_types": ["sliding_attention", "full_attention"]},
+    {"model_type": "beam", "head_dim": 5, "num_hidden_layers": 1},  # no sliding layer: full_attention has no RoPE
+    {"model_type": "hunyuan_vl", "attention_head_dim": 4, "head_dim": 5},  # (attribute_map: attention_head_dim wins)
 ])
 def test_odd_head_dim_with_rope_parameters_given_counted_where_transformers_makes_it(config):
     assert _transformers_refuses(config) is False
@@ -186,7 +224,8 @@ def test_odd_head_dim_is_one_line_and_status_2(cli, tmp_path):
     for command in ("count", "memory", "verify"):
         status, out, err = cli(command, str(path))
         assert status == 2 and not out, (command, err)
-        assert err.strip().count("\n") == 0 and "d_kv: 5 is odd and rotated whole by the rope_parameters given" in err
+        assert err.strip().count("\n") == 0 and "d_kv: 5 is odd and rotated whole (partial_rotary_factor 1.0, the " \
+                                                 "rope_parameters given" in err
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -204,3 +243,21 @@ def test_a_change_to_a_release_is_refused_where_transformers_refuses_its_config(
     assert status == 2 and out == "" and err.count("\n") == 1 and message in err
     even = [arg.replace("65", "66").replace("2080", "2112").replace("32000", "32001") for arg in argv]
     assert cli(*even)[0] == 0
+
+
+@pytest.mark.parametrize("config", [{"model_type": "mamba2", "hidden_size": 8, "num_heads": 3, "head_dim": 5},
+                                    {"model_type": "mamba2", "hidden_size": 8, "num_heads": 4, "head_dim": 4}])
+def test_mamba2_head_dim_refused_where_its_config_refuses(cli, tmp_path, config):
+    """Found by scripts/even_rotary_types.py: Mamba2Config.validate_architecture refuses num_heads × head_dim other
+    than hidden_size × expand; paramledger counted it (head_dim sizes nothing)."""
+    try:
+        hf_config(config)
+    except ParamledgerError as error:
+        assert "Inconsistent configuration" in str(error)
+        path = tmp_path / "config.json"
+        path.write_text(json.dumps(config))
+        status, out, err = cli("count", str(path))
+        assert status == 2 and not out and err.count("\n") == 1
+        assert "head_dim: 5 × num_heads 3 is not hidden_size × expand = 16" in err
+    else:
+        paramledger.load(config)

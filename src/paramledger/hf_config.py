@@ -208,6 +208,8 @@ def check_odd_rotary(family: Any, merged: Mapping[str, Any], arch: Architecture,
     """(head_dim under the config's own name: JetMoE's kv_channels; the layer types the config declares, under the
     names its rope_parameters gives them, for a class that validates a given one as given)"""
     spelt = family.head_dim_key
+    if family.aliased:  # the key that wins, as _decoder reads the field (HunYuan-VL's attention_head_dim over head_dim)
+        spelt = next((key for key in reversed(list(merged)) if family.keys.get(key) == "head_dim"), spelt)
     types = None
     if family.model_type in AS_GIVEN:
         types = used_layer_types(arch, family.naming.rotary_layer_types)

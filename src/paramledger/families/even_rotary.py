@@ -40,6 +40,7 @@ EVEN_ROTARY = frozenset({
     "sarvam_moe", "seed_oss", "smollm3", "solar_open", "starcoder2", "ultrabert", "vaultgemma", "voxtral",
     "voxtral_realtime", "youtu", "zamba2",
     "ernie4_5_vl_moe", "evolla", "granite4_vision",  # (measured by scripts/even_rotary_types.py)
+    "cosmos3_edge",  # (head_dim 7 with its class mrope_section [1, 1, 1]: 5 is refused for the sections first)
 })
 
 # Those whose config, given no head_dim, sets the attribute to hidden_size // num_attention_heads before validate_rope
@@ -76,10 +77,26 @@ NO_ROPE_FIELD = frozenset({
 # these are refused only where every reading refuses (the dict's own factor and every entry's)
 NO_ROPE_FIELD_LAYER_TYPED = frozenset({"falcon_mamba", "inkling2_loop_text", "inkling2_text", "inkling_text", "jamba",
                                        "kimi_linear", "mamba", "mamba2", "nemotron_h", "zamba"})
+# Gemma 4's text configs (Gemma4TextConfig and the classes copied from it): heterogeneous, so validate_rope skips the
+# even check (modeling_rope_utils.py line 881), unless the config gives per_layer_config null: __post_init__ then
+# makes none (configuration_gemma4.py lines 208-221 make one for the full layers only where the key is absent)
+GEMMA4_LINE = frozenset({"gemma4_text", "gemma4_unified_text", "gemma4_assistant", "gemma4_unified_assistant",
+                         "diffusion_gemma"})
 # Those whose class keeps a given rope_parameters as given (its convert_rope_params_to_dict returns at once: Beam's,
 # configuration_beam.py lines 131-133; Laguna's 146-147; MiMo-V2-Flash's 136-137; ZAYA's 113-118), replacing the class
 # default that held each type's partial_rotary_factor: validate_rope reads each entry's own factor, else 1.0
-AS_GIVEN = frozenset({"beam", "laguna", "mimo_v2_flash", "zaya"})
+AS_GIVEN = frozenset({"beam", "laguna", "mimo_v2_flash", "zaya", *GEMMA4_LINE})
+# each one's class default (None given), as validate_rope reads it: the entry's factor, else 1.0; an entry None is
+# a type without RoPE (configuration_beam.py lines 123-128, configuration_laguna.py 136-141,
+# configuration_mimo_v2_flash.py 123-126, configuration_zaya.py 96-109, configuration_gemma4.py 201-206)
+CLASS_ROPE = {
+    "beam": {"sliding_attention": {}, "full_attention": None},
+    "laguna": {"full_attention": {"partial_rotary_factor": 0.5}, "sliding_attention": {"partial_rotary_factor": 1.0}},
+    "mimo_v2_flash": {"full_attention": {"partial_rotary_factor": 0.334},
+                      "sliding_attention": {"partial_rotary_factor": 0.334}},
+    "zaya": {"hybrid": {"partial_rotary_factor": 0.5}, "hybrid_sliding": {"partial_rotary_factor": 0.5}},
+    **dict.fromkeys(GEMMA4_LINE, {"sliding_attention": {}, "full_attention": {"partial_rotary_factor": 0.25}}),
+}
 # The whole models whose config, given the text at its top level, also keeps every key as its own (Dots3NoteConfig's
 # __post_init__ hands its kwargs to the text config and to PreTrainedConfig, configuration_dots3_note.py lines 406-411)
 # and declares no rope_parameters: a rope_parameters and head_dim given there are validated on it too
@@ -91,30 +108,33 @@ def _whole(head_dim: int, factor: Any) -> bool:
     return type(factor) in (int, float) and int(head_dim * factor) == head_dim
 
 
-def given_rope_problem(model_type: str, rope: Any, head_dim: Any, layer_types: Any = None) -> str | None:
+def given_rope_problem(model_type: str, rope: Any, head_dim: Any, layer_types: Any = None,
+                       default: bool = False) -> str | None:
     """Why validate_rope refuses ``head_dim`` with the rope_parameters ``rope`` as given (not standardized): flat, its
     own partial_rotary_factor (else 1.0); layer-typed (keys among ``layer_types``), each such entry's (None: unknown,
-    refused only where every reading refuses)."""
+    refused only where every reading refuses).  ``default``: ``rope`` is the class's own."""
     if not isinstance(rope, Mapping) or not rope:
         return None  # (None or {}: validate_rope reads nothing)
     if type(head_dim) is not int or head_dim <= 4 or head_dim % 2 == 0:
         return None
-    entries = [value for value in rope.values() if isinstance(value, Mapping)]
     if layer_types is not None:
-        typed = [rope[key] for key in rope if key in layer_types]
-        readings = [entry for entry in typed if isinstance(entry, Mapping)] if typed else [rope]
-        whole = [entry for entry in readings if _whole(head_dim, entry.get("partial_rotary_factor", 1.0))]
+        typed = {key: rope[key] for key in rope if key in layer_types}
+        readings = {key: entry for key, entry in typed.items() if isinstance(entry, Mapping)} if typed else {"": rope}
+        whole = [key for key, entry in readings.items() if _whole(head_dim, entry.get("partial_rotary_factor", 1.0))]
     elif any(value is None for value in rope.values()):
         return None  # (an entry None is skipped where the dict is read layer-typed: unknown here)
     else:
-        readings = [rope, *entries]
-        whole = readings if all(_whole(head_dim, entry.get("partial_rotary_factor", 1.0)) for entry in readings) else []
+        readings = {"": rope, **{key: value for key, value in rope.items() if isinstance(value, Mapping)}}
+        every = all(_whole(head_dim, entry.get("partial_rotary_factor", 1.0)) for entry in readings.values())
+        whole = [""] if every else []
     if not whole:
         return None
-    factor = whole[0].get("partial_rotary_factor", 1.0)
-    return (f"{head_dim} is odd and rotated whole by the rope_parameters given (partial_rotary_factor {factor}: "
-            f"{model_type}'s config class validates that dict as given): RoPE rotates pairs (transformers' "
-            "validate_rope refuses it)")
+    factor = readings[whole[0]].get("partial_rotary_factor", 1.0)
+    said = f"partial_rotary_factor {factor}{f' for {whole[0]}' if whole[0] else ''}"
+    whose = (f"{model_type}'s default rope_parameters" if default else f"the rope_parameters given: {model_type}'s "
+             "config class validates it as given, with no default factor")
+    return f"{head_dim} is odd and rotated whole ({said}, {whose}): RoPE rotates pairs (transformers' validate_rope " \
+           "refuses it)"
 
 
 def odd_rotary_problem(model_type: str, merged: Mapping[str, Any], arch: Any, spelt: str = "head_dim",
@@ -124,8 +144,12 @@ def odd_rotary_problem(model_type: str, merged: Mapping[str, Any], arch: Any, sp
     if model_type in NO_ROPE_FIELD:
         return given_rope_problem(model_type, merged.get("rope_parameters"), merged.get(spelt),
                                   None if model_type in NO_ROPE_FIELD_LAYER_TYPED else ())
-    if model_type in AS_GIVEN and isinstance(merged.get("rope_parameters"), Mapping):
-        return given_rope_problem(model_type, merged["rope_parameters"], merged.get(spelt), layer_types)
+    if model_type in AS_GIVEN:
+        if model_type in GEMMA4_LINE and not ("per_layer_config" in merged and merged["per_layer_config"] is None):
+            return None  # (heterogeneous)
+        rope = merged.get("rope_parameters")
+        rope = CLASS_ROPE[model_type] if rope is None or not isinstance(rope, Mapping) else rope
+        return given_rope_problem(model_type, rope, merged.get(spelt), layer_types, rope == CLASS_ROPE[model_type])
     head_dim, said = merged.get(spelt), ""  # the config's attribute: given, else hidden_size // heads
     if head_dim is not None:
         if type(head_dim) is not int or head_dim <= 4 or head_dim % 2 == 0 or model_type not in EVEN_ROTARY:

@@ -9,6 +9,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from .._exceptions import ArchitectureError
 from ..naming import Naming
 from ._family import Family, derived_from, same
 
@@ -59,8 +60,13 @@ MAMBA = Family(
 
 def mamba2_width(config: Mapping[str, Any]) -> dict[str, Any]:
     """Mamba2Mixer: the inner width is int(expand × hidden_size); Mamba2Config refuses a num_heads ×
-    head_dim that differs from it, so head_dim changes no count."""
-    return {"mamba_intermediate_size": int(config["expand"] * config["hidden_size"])}
+    head_dim that differs from it (validate_architecture, configuration_mamba2.py lines 96-103), so head_dim changes
+    no count."""
+    heads, head_dim, width = config.get("num_heads"), config.get("head_dim"), config["hidden_size"] * config["expand"]
+    if type(heads) is int and type(head_dim) is int and heads * head_dim != width:
+        raise ArchitectureError("head_dim", f"{head_dim:,} × num_heads {heads:,} is not hidden_size × expand = "
+                                f"{width:,} (Mamba2Config.validate_architecture refuses it)")
+    return {"mamba_intermediate_size": int(width)}
 
 
 FAMILIES = [
