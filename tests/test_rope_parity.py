@@ -178,8 +178,8 @@ ZAMBA2 = {"model_type": "zamba2", "num_hidden_layers": 2, "hidden_size": 8, "num
      r"is layer-typed \(linear_attention\), which zamba2 does not take"),
     ({"model_type": "minimax", "num_hidden_layers": 2, "rope_parameters": _typed("linear_attention")},
      r"is layer-typed \(linear_attention\), which minimax does not take"),
-    ({"model_type": "dots3_note_text", "num_hidden_layers": 2, "layer_types": ["indexed_attention", "sliding_attention"],
-      "rope_parameters": _typed("indexed_attention")},
+    ({"model_type": "dots3_note_text", "num_hidden_layers": 2,
+      "layer_types": ["indexed_attention", "sliding_attention"], "rope_parameters": _typed("indexed_attention")},
      r"config: rope_parameters: has no entry for sliding_attention, a layer type the config uses: dots3_note_text's "
      r"config class fills each one's partial_rotary_factor \(transformers refuses the config\)"),
 ])
@@ -199,8 +199,8 @@ def test_refusal_follows_the_layer_types_the_config_declares(config, message):
      "rope_parameters": _typed("full_attention")},  # no full_attention layer: read as flat
     {"model_type": "lara_mini", "num_hidden_layers": 1, "layer_types": ["sliding_attention"],
      "rope_parameters": _typed("full_attention")},
-    {"model_type": "dots3_note_text", "num_hidden_layers": 2, "layer_types": ["indexed_attention", "sliding_attention"],
-     "rope_parameters": dict(DEFAULT)},  # a flat one: spread over the types
+    {"model_type": "dots3_note_text", "num_hidden_layers": 2,
+     "layer_types": ["indexed_attention", "sliding_attention"], "rope_parameters": dict(DEFAULT)},  # (spread over them)
 ])
 def test_counted_where_the_config_declares_no_such_layer_type(config):
     theirs = transformers_outcome(config)

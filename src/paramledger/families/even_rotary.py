@@ -9,7 +9,9 @@ head_dim 5): they are refused in one line naming head_dim (issue #15).
 EVEN_ROTARY lists the families (by the family whose table reads the config: a whole model's text family) whose
 config, given head_dim 5, transformers refuses so: measured by making each supported type's smallest random config
 (tests/_family_configs.py) with head_dim 5.  The others have no rope_parameters (GPT-2), keep head_dim for another
-size (DeepSeek-V2's attribute is qk_rope_head_dim), rotate a part (GLM's 0.5) or are heterogeneous (Gemma 4).
+size (DeepSeek-V2's attribute is qk_rope_head_dim), rotate a part (GLM's 0.5) or are heterogeneous (Gemma 4:
+GEMMA4_LINE below).  NO_ROPE_FIELD, AS_GIVEN and TOP_NO_ROPE_FIELD hold the classes that validate a given
+rope_parameters (or their own default) as given, factor its own else 1.0.
 tests/test_even_rotary.py checks every supported type against transformers.
 """
 
@@ -78,7 +80,7 @@ NO_ROPE_FIELD = frozenset({
 NO_ROPE_FIELD_LAYER_TYPED = frozenset({"falcon_mamba", "inkling2_loop_text", "inkling2_text", "inkling_text", "jamba",
                                        "kimi_linear", "mamba", "mamba2", "nemotron_h", "zamba"})
 # Gemma 4's text configs (Gemma4TextConfig and the classes copied from it): heterogeneous, so validate_rope skips the
-# even check (modeling_rope_utils.py line 881), unless the config gives per_layer_config null: __post_init__ then
+# even check (modeling_rope_utils.py line 885), unless the config gives per_layer_config null: __post_init__ then
 # makes none (configuration_gemma4.py lines 208-221 make one for the full layers only where the key is absent)
 GEMMA4_LINE = frozenset({"gemma4_text", "gemma4_unified_text", "gemma4_assistant", "gemma4_unified_assistant",
                          "diffusion_gemma"})

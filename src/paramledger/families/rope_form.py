@@ -184,8 +184,8 @@ def rope_form_problem(model_type: str, rope: Any, arch: Any, names: tuple[str, s
         if key not in rope:
             return f"must give {key} ({model_type}'s config class does not fill it in rope_parameters: {how})"
     if model_type in EVERY_ENTRY and declared is not None:  # (Dots3NoteTextConfig.convert_rope_params_to_dict,
-        # configuration_dots3_note.py lines 354-362: a flat one spread over the types, a layer-typed one's entries filled
-        # for every type the layers use: KeyError for one it lacks)
+        # configuration_dots3_note.py lines 354-362: a flat one spread over the types, a layer-typed one's entries
+        # filled for every type the layers use: KeyError for one it lacks)
         missing = [kind for kind in declared if not isinstance(rope.get(kind), Mapping)]
         if missing and any(key in declared for key in rope):
             return (f"has no entry for {', '.join(missing)}, a layer type the config uses: {model_type}'s config class "
