@@ -18,6 +18,12 @@ model's rotary reads what its class expects:
 - NEEDS: a key read from the rope_parameters given that the config class does not fill (Cosmos3EdgeTextConfig's
   mrope_section, KeyError as the config is made; Cohere2MoeConfig, which declares no rope_parameters, fills no
   rope_theta into one: Cohere2MoeRotaryEmbedding.compute_default_rope_parameters fails with KeyError 'rope_theta').
+- EVERY_ENTRY: the config class spreads a flat one over its layer types but fills each used type's entry of a
+  layer-typed one (Dots3NoteTextConfig.convert_rope_params_to_dict): one missing a type fails with KeyError.
+
+Where a class's layer types are its own (RecurrentGemma's linear_attention and sliding_attention, Zamba2's hybrid,
+MiniMax's layout made in __post_init__ ...), DECLARED reads the ones its config declares, and a key is layer-typed
+exactly where it is one of them (nested_rope_parameter_keys).
 
 paramledger counted such configs (issue #15): they are refused in one line naming rope_parameters.  The sets are
 measured by scripts/rope_parity.py (each supported type's smallest random configs with rope_parameters set each
@@ -66,9 +72,8 @@ GIVEN_LAYER_TYPES_ONLY = frozenset({"minimax_m3_vl_text", "granitemoehybrid"})
 # holds as sliding ones)
 LAYER_NAMES = {"llama4_text": ("full_attention", "chunked_attention")}
 LAYER_TYPED_FIELD = frozenset({"modernbert", "modernbert-decoder", "neomme"})
-# the classes whose layer_types name kinds of their own, read off the design (DECLARED below): recurrent_gemma and
-# zamba2 (NESTED_REFUSED: an entry under a type the config declares is read as layer-typed), dots3_note_text
-# (EVERY_ENTRY: its class spreads a flat one over the types, but fills every type's entry of a layer-typed one)
+# the class that spreads a flat one over its layer types but fills every used type's entry of a layer-typed one (a
+# KeyError for one it lacks), its types read off the design (DECLARED below)
 EVERY_ENTRY = frozenset({"dots3_note_text"})
 NEEDS = {"cosmos3_edge": "mrope_section", "cohere2_moe": "rope_theta"}
 
