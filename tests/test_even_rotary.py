@@ -164,6 +164,8 @@ def test_odd_head_dim_on_random_configs_refused_where_transformers_refuses(model
      r"config: d_kv: 5 is odd and rotated whole \(partial_rotary_factor 1.0, the rope_parameters given: t5's config "
      r"class validates it as given, with no default factor\): RoPE rotates pairs \(transformers' validate_rope refuses "
      r"it\)"),
+    ({"model_type": "t5", "d_kv": 5, "rope_parameters": dict(FLAT), "partial_rotary_factor": 0.5},  # (not folded in:
+     r"config: d_kv: 5 is odd and rotated whole \(partial_rotary_factor 1.0"),  # no class standardizes it)
     ({"model_type": "longt5", "d_kv": 7, "rope_parameters": {"full_attention": dict(FLAT)}},  # (no layer_types: flat)
      r"config: d_kv: 7 is odd and rotated whole \(partial_rotary_factor 1.0, the rope_parameters given"),
     ({"model_type": "inkling_text", "head_dim": 7, "rope_parameters": dict(FLAT)},
@@ -204,6 +206,7 @@ def test_odd_head_dim_with_rope_parameters_given_says_why(config, message):
     {"model_type": "mimo_v2_flash", "head_dim": 5, "num_hidden_layers": 1, "layer_types": ["full_attention"],
      "rope_parameters": {"full_attention": {**FLAT, "partial_rotary_factor": 0.4}}},
     {"model_type": "qwen2_vl", "head_dim": 5},  # (a flat config's head_dim stays on the whole config, unread)
+    {"model_type": "llama", "head_dim": 5, "rope_parameters": dict(FLAT), "partial_rotary_factor": 0.5},  # (folded in)
     {"model_type": "gemma4_text", "head_dim": 5, "num_hidden_layers": 2,  # heterogeneous: validate_rope skips it
      "layer_types": ["sliding_attention", "full_attention"]},
     {"model_type": "beam", "head_dim": 5, "num_hidden_layers": 1},  # no sliding layer: full_attention has no RoPE
