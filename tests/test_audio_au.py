@@ -208,8 +208,6 @@ def _refused(config: dict, message: str) -> None:
      "acoustic_tokenizer_encoder_config.downsampling_ratios: 60 ratios double num_filters beyond the bound"),
     ({"model_type": "vibevoice_asr", "semantic_tokenizer_encoder_config": [128]},
      "semantic_tokenizer_encoder_config: must be a JSON object"),
-    ({"model_type": "kyutai_speech_to_text", "tie_word_embeddings": True},
-     "tie_word_embeddings: True is not supported for kyutai_speech_to_text"),
     ({"model_type": "kyutai_speech_to_text", "audio_pad_token_id": 70000},
      "audio_pad_token_id: must be null or a row of the token table .fewer than 69,570"),
     ({"model_type": "kyutai_speech_to_text", "num_codebooks": -1}, "num_codebooks: must be a whole number from 0"),

@@ -49,7 +49,11 @@ MEGATRON_BERT = derived_from(
     BERT, model_type="megatron-bert", causal_lm_class="MegatronBertForCausalLM", source=TF.format("megatron_bert"),
     naming=dataclasses.replace(
         BERT.naming, embed_norm=None, attn_pre_norm="attention.ln", ffn_pre_norm="ln", final_norm="bert.encoder.ln",
-        layer_order=("attention.ln", "attention.self", "attention.output", "ln", "intermediate", "output"),
+        # add_cross_attention: a crossattention block of its own pre-LN kind (crossattention.ln, self, output.dense)
+        # after the attention (modeling_megatron_bert.py MegatronBertLayer, MegatronBertAttention)
+        cross_attn_norm="crossattention.ln",
+        layer_order=("attention.ln", "attention.self", "attention.output", "crossattention.ln", "crossattention",
+                     "ln", "intermediate", "output"),
         model_buffers=BERT.naming.model_buffers[:1],
         model_order=("bert.embeddings", "bert.encoder.layer", "bert.encoder.ln", "cls.predictions.bias",
                      "cls.predictions.transform")),
@@ -113,4 +117,5 @@ MRA = derived_from(
 
 # Types transformers registers only as masked-LM models: their reference is AutoModelForMaskedLM's (auto_class)
 MASKED_LM_ONLY = [DISTILBERT, YOSO, MRA]
-FAMILIES = [reading_cross_attention(ERNIE), MEGATRON_BERT, *MASKED_LM_ONLY]  # ERNIE's crossattention is BERT's
+# ERNIE's crossattention is BERT's; Megatron-BERT's its own pre-LN block (docs/notes/requires-req1.md)
+FAMILIES = [reading_cross_attention(ERNIE), reading_cross_attention(MEGATRON_BERT), *MASKED_LM_ONLY]

@@ -21,20 +21,26 @@ FAMILIES = [
         causal_lm_class="XGLMForCausalLM",
         source=TF.format("xglm"),
         # XGLMSinusoidalPositionalEmbedding: its (positions + 2, d_model) table, a buffer at the model dtype
+        # add_cross_attention: XGLMDecoderLayer's encoder_attn (k, v, q, out_proj, biased, d_model wide) and its
+        # encoder_attn_layer_norm, registered after self_attn and before self_attn_layer_norm (modeling_xglm.py
+        # lines 268-281): BART's cross names
         naming=Naming(model_buffers=(("model.embed_positions.weights", ("max_position_embeddings+2", "hidden_size"),
-                                      None, False),), final_norm="model.layer_norm", **FAIRSEQ_LAYER),
+                                      None, False),), final_norm="model.layer_norm",
+                      **{**FAIRSEQ_LAYER, "layer_order": (
+                          "self_attn.k_proj", "self_attn.v_proj", "self_attn.q_proj", "self_attn.out_proj",
+                          "encoder_attn.k_proj", "encoder_attn.v_proj", "encoder_attn.q_proj",
+                          "encoder_attn.out_proj", "encoder_attn_layer_norm", "self_attn_layer_norm")}),
         # XGLMConfig.attribute_map: d_model, num_layers, attention_heads are its own names.
         keys={**same("vocab_size", "max_position_embeddings", "tie_word_embeddings",
                      activation_function="hidden_act", ffn_dim="intermediate_size"),
               "d_model": "hidden_size", "hidden_size": "hidden_size", "num_layers": "num_hidden_layers",
               "num_hidden_layers": "num_hidden_layers", "attention_heads": "num_attention_heads",
-              "num_attention_heads": "num_attention_heads"},
+              "num_attention_heads": "num_attention_heads", "add_cross_attention": "add_cross_attention"},
         defaults={"vocab_size": 256008, "max_position_embeddings": 2048, "d_model": 1024, "ffn_dim": 4096,
                   "num_layers": 24, "attention_heads": 16, "activation_function": "gelu",
                   "tie_word_embeddings": True},
         switches={**BIASED, "position_embedding_type": "sinusoidal"},
         count_neutral=frozenset({"activation_dropout", "layerdrop", "init_std", "scale_embedding"}),
-        requires={"add_cross_attention": False},
         derive=(rules.no_sliding,),
     ),
     Family(

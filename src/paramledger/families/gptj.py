@@ -5,6 +5,7 @@ global layers), the original GPT (post-norm, no final norm)."""
 from collections.abc import Mapping
 from typing import Any
 
+from .._exceptions import ArchitectureError
 from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
@@ -32,6 +33,15 @@ def rotary_share(config: Mapping[str, Any]) -> dict[str, Any]:
     """GPT-J's rotary_dim, as the share of a head it rotates (the width of its embed_positions table)."""
     dim, head = config.get("rotary_dim"), config["hidden_size"] // config["num_attention_heads"]
     return {"partial_rotary_factor": dim / head} if isinstance(dim, int) and 0 < dim <= head else {}
+
+
+def bigcode_cross_attention(config: Mapping[str, Any]) -> dict[str, Any]:
+    """GPTBigCodeBlock refuses cross-attention beside multi-query attention (modeling_gpt_bigcode.py lines 272-274:
+    NotImplementedError "Cross-attention not implemented for MQA"); without multi_query it builds one."""
+    if config.get("add_cross_attention") and config.get("multi_query"):
+        raise ArchitectureError("add_cross_attention", "true needs multi_query false (transformers refuses it: "
+                                "\"Cross-attention not implemented for MQA\")")
+    return {}
 
 
 # GPT-1's position ids and each attention's causal mask (1, 1, n_positions, n_positions) at the model dtype
@@ -78,8 +88,14 @@ FAMILIES = [
                       embed="transformer.wte", positions="transformer.wpe", layer="transformer.h.{i}",
                       qkv="attn.c_attn", o="attn.c_proj", up="mlp.c_fc", down="mlp.c_proj", attn_pre_norm="ln_1",
                       ffn_pre_norm="ln_2", final_norm="transformer.ln_f",
-                      layer_order=("ln_1", "attn", "ln_2", "mlp")),
-        keys={**GPT2_STYLE_KEYS, "n_inner": "intermediate_size", "activation_function": "hidden_act"},
+                      layer_order=("ln_1", "attn", "ln_2", "crossattention", "ln_cross_attn", "mlp"),
+                      # add_cross_attention: GPTBigCodeBlock's crossattention (c_attn (2d, d) for k and v, q_attn,
+                      # c_proj, all nn.Linear with bias) and ln_cross_attn after ln_2 (modeling_gpt_bigcode.py lines
+                      # 149-158, 272-278)
+                      cross_kv="crossattention.c_attn", cross_q="crossattention.q_attn",
+                      cross_o="crossattention.c_proj", cross_attn_norm="ln_cross_attn"),
+        keys={**GPT2_STYLE_KEYS, "n_inner": "intermediate_size", "activation_function": "hidden_act",
+              "add_cross_attention": "add_cross_attention"},
         defaults={"vocab_size": 50257, "n_positions": 1024, "n_embd": 768, "n_layer": 12, "n_head": 12,
                   "n_inner": None, "activation_function": "gelu_pytorch_tanh", "multi_query": True,
                   "tie_word_embeddings": True},
@@ -89,8 +105,8 @@ FAMILIES = [
         # num_key_value_heads: GPTBigCodeConfig derives it from multi_query, whatever the file says.
         count_neutral=frozenset({"multi_query", "attention_softmax_in_fp32", "scale_attention_softmax_in_fp32",
                                  "num_key_value_heads"}),
-        requires={"add_cross_attention": False},
-        derive=(lambda c: {"num_key_value_heads": 1 if c.get("multi_query") else None}, rules.no_sliding),
+        derive=(lambda c: {"num_key_value_heads": 1 if c.get("multi_query") else None}, rules.no_sliding,
+                bigcode_cross_attention),
     ),
     Family(
         model_type="gpt_neo",

@@ -38,7 +38,10 @@ def kyutai_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     if pad is not None and (type(pad) is not int or not -rows <= pad < rows):
         raise ArchitectureError("audio_pad_token_id", f"must be null or a row of the token table (fewer than {rows:,}"
                                 f" = vocab_size + num_codebooks × codebook_vocab_size + 1), got {pad!r}"[:200])
-    return {**moshi_layers(config), "vocab_size": rows}
+    layers = {**moshi_layers(config), "vocab_size": rows}
+    if config.get("tie_word_embeddings"):  # tied, lm_head.weight is that table itself, rows × hidden_size (the tie
+        layers["output_vocab_size"] = None  # replaces the head's Parameter whatever its shape: PreTrainedModel)
+    return layers
 
 
 def _offsets(config: Mapping[str, Any], tower: Any) -> list[tuple[str, tuple[int, ...], str, bool]]:
@@ -53,24 +56,23 @@ def _codec_last(naming: Any) -> Any:
 
 
 WHOLE = Whole({}, no_projector, audio_config={"model_type": "mimi"}, audio_key="codec_config",
-              audio_prefix="codec_model.", decoder_prefix="model.", tie_word_embeddings=False, tie_keys=(),
+              audio_prefix="codec_model.", decoder_prefix="model.", tie_word_embeddings=False,
               text_at_top=True, model_buffers=_offsets, renamed=_codec_last,
               decoder_alone_refused="KyutaiSpeechToTextForConditionalGeneration always holds its Mimi codec; its "
                                     "decoder alone is no class transformers builds")
 
 FAMILIES = [] if MOSHI is None else [
     # identical to moshi except: the token table under embed_tokens.embed_tokens with the codebooks' rows, its
-    # offsets buffer, the codec beside it, and tie_word_embeddings true refused (the class would tie its
-    # vocab_size-row head to that larger table: a head of another shape, not counted here)
+    # offsets buffer, the codec beside it, and tie_word_embeddings read: true ties the vocab_size-row head to that
+    # larger table, lm_head.weight becoming it (an alias, checked against transformers: docs/notes/requires-req1.md)
     multimodal(derived_from(
         MOSHI, model_type="kyutai_speech_to_text", causal_lm_class="KyutaiSpeechToTextForConditionalGeneration",
         source=TF, naming=dataclasses.replace(MOSHI.naming, embed="model.embed_tokens.embed_tokens"),
         defaults={**MOSHI.defaults, "vocab_size": 4001, "hidden_size": 2048, "num_hidden_layers": 48,
                   "num_attention_heads": 32, "max_position_embeddings": 750, "sliding_window": 375, "ffn_dim": 11264,
                   "num_codebooks": 32, "codebook_vocab_size": 2049, "audio_pad_token_id": 69569},
-        requires={"tie_word_embeddings": False},
-        count_neutral=MOSHI.count_neutral - {"tie_word_embeddings"} | {"codebook_vocab_size", "audio_bos_token_id",
-                                                                       "audio_pad_token_id", "codec_config",
-                                                                       "frame_size"},
+        # (tie_word_embeddings: read by WHOLE's tie_keys and kyutai_layers, moshi's own count-neutral entry kept)
+        count_neutral=MOSHI.count_neutral | {"codebook_vocab_size", "audio_bos_token_id", "audio_pad_token_id",
+                                             "codec_config", "frame_size"},
         derive=(kyutai_layers,)), "kyutai_speech_to_text", TF, WHOLE, "KyutaiSpeechToTextForConditionalGeneration"),
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 from ._family import derived_from
-from .bert import BERT
+from .bert import BERT, reading_cross_attention
 from .bert_variants import renamed
 
 # identical to bert except: RemBertModel under "rembert"; the tables and their LayerNorm input_embedding_size wide,
@@ -33,4 +33,6 @@ REMBERT = derived_from(
     switches={**BERT.switches, "tie_word_embeddings": False},
     count_neutral=BERT.count_neutral | {"classifier_dropout_prob", "tie_word_embeddings"},
     expects={}, explain=())
-FAMILIES = [REMBERT]
+# add_cross_attention: RemBertLayer's crossattention is BERT's block under BERT's names (modeling_rembert.py
+# RemBertLayer), hidden_size wide
+FAMILIES = [reading_cross_attention(REMBERT)]

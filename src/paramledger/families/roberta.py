@@ -54,7 +54,11 @@ ROBERTA_PRELAYERNORM = derived_from(
     source=TF.format("roberta_prelayernorm", "roberta_prelayernorm"),
     naming=roberta_naming("roberta_prelayernorm", attn_pre_norm="attention.LayerNorm",
                           ffn_pre_norm="intermediate.LayerNorm", final_norm="roberta_prelayernorm.LayerNorm",
-                          layer_order=("attention.self", "attention.output", "attention.LayerNorm",
+                          # add_cross_attention: crossattention.{self,output.dense} and its own pre-LN
+                          # crossattention.LayerNorm, after the attention (modeling_roberta_prelayernorm.py
+                          # RobertaPreLayerNormLayer, RobertaPreLayerNormAttention)
+                          cross_attn_norm="crossattention.LayerNorm",
+                          layer_order=("attention.self", "attention.output", "attention.LayerNorm", "crossattention",
                                        "intermediate.LayerNorm", "intermediate", "output")),
     switches={**ROBERTA.switches, "norm_placement": "pre", "final_norm": True})
 
@@ -66,8 +70,11 @@ XLM_ROBERTA_XL = derived_from(
     source=TF.format("xlm_roberta_xl", "xlm_roberta_xl"),
     naming=roberta_naming("roberta", embed_norm=None, attn_pre_norm="attention.self_attn_layer_norm",
                           ffn_pre_norm="LayerNorm", final_norm="roberta.encoder.LayerNorm",
+                          # add_cross_attention: crossattention.{self,output.dense} and its own
+                          # crossattention.self_attn_layer_norm (modeling_xlm_roberta_xl.py XLMRobertaXLLayer)
+                          cross_attn_norm="crossattention.self_attn_layer_norm",
                           layer_order=("attention.self", "attention.output", "attention.self_attn_layer_norm",
-                                       "intermediate", "output", "LayerNorm")),
+                                       "crossattention", "intermediate", "output", "LayerNorm")),
     defaults={**ROBERTA_DEFAULTS, "vocab_size": 250880, "hidden_size": 2560, "num_hidden_layers": 36,
               "num_attention_heads": 32, "intermediate_size": 10240, "max_position_embeddings": 514,
               "type_vocab_size": 1},
@@ -88,6 +95,7 @@ XLM_ROBERTA = derived_from(
 CAMEMBERT = derived_from(XLM_ROBERTA, model_type="camembert", causal_lm_class="CamembertForCausalLM",
                          source=TF.format("camembert", "camembert"))
 # add_cross_attention read where the layer's crossattention block is BERT's under BERT's names (checked against
-# transformers: docs/notes/cross-attention-j.md); the pre-LN layers keep their own norms and still refuse it.
-FAMILIES = [*map(reading_cross_attention, (ROBERTA, DATA2VEC_TEXT)), ROBERTA_PRELAYERNORM, XLM_ROBERTA_XL,
+# transformers: docs/notes/cross-attention-j.md); the pre-LN layers under their own norm's name
+# (docs/notes/requires-req1.md).
+FAMILIES = [*map(reading_cross_attention, (ROBERTA, DATA2VEC_TEXT, ROBERTA_PRELAYERNORM, XLM_ROBERTA_XL)),
             *map(reading_cross_attention, (XLM_ROBERTA, CAMEMBERT))]
