@@ -31,9 +31,22 @@ def _tied(draw, model_type: str) -> dict:
     return {**draw(CONFIGS[model_type]), "tie_word_embeddings": draw(booleans)}
 
 
+@st.composite
+def _florence2(draw) -> dict:
+    """text_config's tie_word_embeddings drawn (BartModel's three tables when false) and the whole config's (the
+    head's tie to shared)."""
+    config = dict(draw(CONFIGS["florence2"]))
+    config["text_config"] = {**config.get("text_config", {"model_type": "bart"}),
+                             "tie_word_embeddings": draw(booleans)}
+    if draw(booleans):
+        config["tie_word_embeddings"] = draw(booleans)
+    return config
+
+
 CONFIGS_REQ1 = {
     **{model_type: _cross_attention(model_type, decoder)
        for model_type, decoder in (("gpt_bigcode", False), ("xglm", False), ("megatron-bert", True),
                                    ("rembert", True), ("roberta-prelayernorm", True), ("xlm-roberta-xl", True))},
     "kyutai_speech_to_text": _tied("kyutai_speech_to_text"),
+    "florence2": _florence2(),
 }

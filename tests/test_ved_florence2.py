@@ -71,7 +71,7 @@ def test_count_json_shows_the_parts_apart(cli, tmp_path):
     ({"vision_config": {"model_type": "davit", "dim_embed": [128, 256, 512, 1024]}},
      "vision_config.dim_embed: is the remote code's key"),
     ({"text_config": {"model_type": "florence2_language"}}, "text_config.model_type: 'florence2_language' is not"),
-    ({"text_config": {"tie_word_embeddings": False}}, "text_config.tie_word_embeddings: False: BartModel would hold"),
+    ({"text_config": {"tie_word_embeddings": "no"}}, "text_config.tie_word_embeddings: must be true or false"),
     ({"vision_config": {"num_heads": [4, 8, 16]}}, "vision_config.num_heads: must list a positive whole number for "
                                                    "each of the 4 stages"),
     ({"vision_config": {"num_heads": [4, 8, 16, 32, 64]}}, "vision_config.num_heads: 5 entries and num_groups 4"),

@@ -8,7 +8,7 @@ BART's (BartForCausalLM's table, read from text_config) under model.language_mod
 beside it by Whole.made, as bart's own seq2seq count makes it (towers/encoder.py), its token table the shared one;
 the whole model's order (tower, projector, shared, encoder, decoder, lm_head) is the naming's model_order.
 BartModel ties its stacks' embed_tokens to shared by text_config's tie_word_embeddings (default true); an untied
-text_config (three tables, the head tied to shared, not to the decoder's) is refused in one line."""
+text_config holds three tables (shared, the encoder's, the decoder's), the head still tied to shared."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError, quoted
+from ..inventory import Tensor
 from ..naming import Naming
 from ..towers import Whole, whole_naming
 from ..towers.davit import FLORENCE_VISION_DEFAULTS, projector, projector_buffers
@@ -32,6 +33,7 @@ TOWER, PROJECTOR = "model.vision_tower", "model.multi_modal_projector"
 SPEC = BART.seq2seq._replace(whole_class="Florence2ForConditionalGeneration", shared=f"{LM}.shared",
                              decoder=f"{LM}.decoder", encoder=f"{LM}.encoder", head_buffers=())
 DECODER_NAMING = whole_naming(BART.naming, f"{LM}.")
+DECODER_TABLE = f"{LM}.decoder.embed_tokens.weight"  # (untied from shared: DecoderTable)
 TABLES = (f"{PROJECTOR}.image_position_embed.row_embeddings.weight",
           f"{PROJECTOR}.image_position_embed.column_embeddings.weight")
 
@@ -49,16 +51,37 @@ class ProjectorTables(NamedTuple):
         return list(TABLES)
 
 
+class DecoderTable(NamedTuple):
+    """BartDecoder's own embed_tokens where text_config unties it from shared (BartModel ties both stacks' tables to
+    shared only by text_config's tie_word_embeddings, modeling_bart.py BartModel._tied_weights_keys): vocab_size ×
+    d_model, registered first in the decoder (after the encoder), an nn.Embedding."""
+    rows: int
+    width: int
+
+    def tensors(self) -> list[Any]:
+        return [Tensor(DECODER_TABLE, (self.rows, self.width), "embedding")]
+
+    def buffers(self) -> list[Any]:
+        return []
+
+    def embedding_tables(self) -> list[str]:
+        return [DECODER_TABLE]
+
+
 def language_encoder(config: Mapping[str, Any], where: str | None, decoder: Any) -> list[Any]:
-    """BartModel's encoder (the decoder's design at text_config's encoder sizes), its embed_tokens the shared table."""
+    """BartModel's encoder (the decoder's design at text_config's encoder sizes), its embed_tokens the shared table;
+    with text_config's tie_word_embeddings false, the encoder's and the decoder's embed_tokens are tables of their own
+    beside shared, which lm_head still ties to (by the whole config's key)."""
     text = config.get("text_config") or {}
-    if text.get("tie_word_embeddings", True) is not True:
-        raise ArchitectureError("text_config.tie_word_embeddings", f"{quoted(text.get('tie_word_embeddings'))}: "
-                                "BartModel would hold three token tables and lm_head tie to the shared one, which "
-                                "paramledger does not count in florence2 yet", where)
-    stack = _stack(_encoder_design(decoder, SPEC, {**SPEC.defaults, **text}, where), DECODER_NAMING, SPEC, True, True)
+    tied = text.get("tie_word_embeddings", True)
+    tied = True if tied is None else tied  # (null: BartConfig's default)
+    if not isinstance(tied, bool):
+        raise ArchitectureError("text_config.tie_word_embeddings", f"must be true or false, got {quoted(tied)}", where)
+    stack = _stack(_encoder_design(decoder, SPEC, {**SPEC.defaults, **text}, where), DECODER_NAMING, SPEC, tied,
+                   tied)
     note = "florence2 is multimodal: counting its text decoder (text_config) only, as BartForCausalLM builds it"
-    return [stack._replace(text_only_note=note), ProjectorTables()]
+    own = [] if tied else [DecoderTable(decoder.vocab_size, decoder.hidden_size)]
+    return [stack._replace(text_only_note=note), ProjectorTables(), *own]
 
 
 @lru_cache(maxsize=4)
@@ -66,7 +89,7 @@ def renamed(naming: Naming) -> Naming:
     """The decoder's table is the shared one; named_parameters(): the tower, the projector, shared, the encoder,
     the decoder's own, lm_head."""
     return dataclasses.replace(naming, embed=SPEC.shared, model_order=(
-        TOWER, PROJECTOR, SPEC.shared, SPEC.encoder, *naming.model_order[1:], naming.lm_head))
+        TOWER, PROJECTOR, SPEC.shared, SPEC.encoder, DECODER_TABLE, *naming.model_order[1:], naming.lm_head))
 
 
 FAMILIES = [dataclasses.replace(multimodal(
