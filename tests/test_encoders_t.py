@@ -71,8 +71,8 @@ def test_flaubert_pre_norm_moves_the_norms_not_the_tensors():
 
 @pytest.mark.parametrize("model_type", sorted(CONFIGS_T))
 @pytest.mark.parametrize(("key", "value", "message"), [
-    ("asm", True, "asm: True is not supported for {}"),
-    ("is_encoder", False, "is_encoder: False is not supported for {}"),
+    ("asm", True, "asm: true without asm_cutoffs: transformers cannot build it"),
+    ("is_encoder", False, "is_encoder: false is refused by transformers"),
     ("n_langs", "3", "n_langs: must be a whole number, got '3'"),
     ("n_langs", 2**60, "n_langs: 1,152,921,504,606,846,976 is beyond the bound"),
     ("use_lang_emb", 1, "use_lang_emb: must be true or false, got 1"),

@@ -189,7 +189,7 @@ def test_a_bad_value_is_refused_in_one_line_under_its_own_key(section, key, valu
 def test_the_whole_configs_own_refusals():
     with pytest.raises(ArchitectureError, match=r"encoder: must be a JSON object, got 3"):
         paramledger.load({**TINY, "encoder": 3})
-    with pytest.raises(ArchitectureError, match=r"is_encoder_decoder: False is not supported for t5gemma2"):
+    with pytest.raises(ArchitectureError, match=r"is_encoder_decoder: false is refused by transformers \(T5Gemma2Config: \"T5Gemma2Model only support"):
         paramledger.load({**TINY, "is_encoder_decoder": False})
 
 

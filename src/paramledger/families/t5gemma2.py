@@ -124,6 +124,15 @@ def _vision(config: Mapping[str, Any], hidden: int, where: str | None) -> tuple[
         raise ArchitectureError(f"encoder.{error.key}", error.message, where) from None
 
 
+def _encoder_decoder_only(config: Mapping[str, Any]) -> dict[str, Any]:
+    """T5Gemma2Config.validate_architecture refuses is_encoder_decoder false (configuration_t5gemma2.py: ValueError
+    "T5Gemma2Model only support encoder-decoder modeling."): no class of it builds a decoder alone."""
+    if config.get("is_encoder_decoder") is False:
+        raise ArchitectureError("is_encoder_decoder", "false is refused by transformers (T5Gemma2Config: "
+                                "\"T5Gemma2Model only support encoder-decoder modeling.\")")
+    return {}
+
+
 T5GEMMA2 = Family(
     model_type="t5gemma2",
     causal_lm_class="T5Gemma2ForConditionalGeneration",  # (no CausalLM: the whole model is the reference)
@@ -137,9 +146,8 @@ T5GEMMA2 = Family(
     # (T5Gemma2ForConditionalGeneration reads config.decoder.vocab_size), nor do the image token ids
     count_neutral=frozenset({"encoder", "decoder", "vocab_size", "dropout_rate", "classifier_dropout_rate",
                              "image_token_index", "eoi_token_index"}),
-    requires={"is_encoder_decoder": True},  # (T5Gemma2Config.validate_architecture refuses false)
     sections={"encoder": ENCODER_KNOWN, "decoder": SECTION_KNOWN},
-    derive=(_decoder,),
+    derive=(_encoder_decoder_only, _decoder),
     seq2seq=Seq2Seq("T5Gemma2ForConditionalGeneration", {}, {"tie_word_embeddings": True},
                     shared=f"{ENCODER}.embed_tokens", decoder=DECODER, encoder=ENCODER, head_buffers=(),
                     shared_if_tied=True, encoder_naming=(("rotary", f"{ENCODER}.rotary_emb"),),
