@@ -43,10 +43,21 @@ def _florence2(draw) -> dict:
     return config
 
 
+@st.composite
+def _mvp(draw) -> dict:
+    """use_prompt drawn, with prompt_length and prompt_mid_dim (MvpDecoder's two MvpPrompt modules when true)."""
+    config = dict(draw(CONFIGS["mvp"]))
+    config["use_prompt"] = draw(booleans)
+    if draw(booleans):
+        config.update(prompt_length=draw(st.integers(1, 5)), prompt_mid_dim=draw(st.integers(1, 7)))
+    return config
+
+
 CONFIGS_REQ1 = {
     **{model_type: _cross_attention(model_type, decoder)
        for model_type, decoder in (("gpt_bigcode", False), ("xglm", False), ("megatron-bert", True),
                                    ("rembert", True), ("roberta-prelayernorm", True), ("xlm-roberta-xl", True))},
     "kyutai_speech_to_text": _tied("kyutai_speech_to_text"),
     "florence2": _florence2(),
+    "mvp": _mvp(),
 }

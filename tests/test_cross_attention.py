@@ -180,8 +180,12 @@ def marian_with_its_own_decoder_vocabulary(tmp_path):
     return _written(tmp_path, {"model_type": "marian", **TINY, "decoder_vocab_size": 32})
 
 
-def test_mvp_prompts_are_refused(cli, mvp_with_prompts):
-    _assert_one_line(cli, str(mvp_with_prompts), pattern=r"use_prompt: True is not supported for mvp")
+def test_mvp_prompts_are_counted_in_the_whole_model_only(cli, mvp_with_prompts):
+    """MvpDecoder's self_attn_prompt and cross_attn_prompt (families/_mvp_prompts.py); MvpForCausalLM builds none."""
+    status, out, err = cli("verify", str(mvp_with_prompts))
+    assert status == 0 and "match" in out, err
+    status, out, err = cli("verify", "--text-only", str(mvp_with_prompts))
+    assert status == 0 and "match" in out, err
 
 
 def test_marian_decoder_vocabulary_apart_is_refused(cli, marian_with_its_own_decoder_vocabulary):

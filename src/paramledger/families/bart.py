@@ -21,6 +21,7 @@ from .._exceptions import ArchitectureError
 from ..naming import Naming
 from ..towers.encoder import COMPONENT, Seq2Seq
 from ._family import Family, derived_from, same
+from ._mvp_prompts import DECODER_PROMPTS, prompts
 
 TF = "transformers 5.24.0 models/{0}/configuration_{0}.py"
 DECODER = "model.decoder"
@@ -153,12 +154,18 @@ PLBART = derived_from(BART, model_type="plbart", causal_lm_class="PLBartForCausa
                       seq2seq=_seq2seq("PLBartForConditionalGeneration", 6, 3072, 12),
                       defaults=_defaults(50005, 1024, 6, 3072, 12, 768))
 
-# identical to bart except: MvpConfig's defaults, and its prompts refused (use_prompt: MvpDecoder's
-# self_attn_prompt and cross_attn_prompt, each an MvpPrompt table and two Linears).
+# identical to bart except: MvpConfig's defaults, and use_prompt: the whole model's decoder's two MvpPrompt modules
+# (self_attn_prompt and cross_attn_prompt, each a table and two Linears; the encoder's is never built:
+# families/_mvp_prompts.py), read beside the encoder; MvpForCausalLM (the decoder alone) builds none.
+MVP_DEFAULTS = _defaults(50267, 1024, 12, 4096, 16, 1024)
 MVP = derived_from(BART, model_type="mvp", causal_lm_class="MvpForCausalLM", source=TF.format("mvp"),
-                   seq2seq=_seq2seq("MvpForConditionalGeneration", 12, 4096, 16),
-                   defaults=_defaults(50267, 1024, 12, 4096, 16, 1024),
-                   count_neutral=ENCODER_SIDE | {"prompt_length", "prompt_mid_dim"}, requires={"use_prompt": False})
+                   seq2seq=_seq2seq("MvpForConditionalGeneration", 12, 4096, 16,
+                                    encoder_towers=lambda config, width, where: prompts({**MVP_DEFAULTS, **config},
+                                                                                        width, where)),
+                   naming=_naming(model_order=(*BART_NAMING.model_order[:4], *DECODER_PROMPTS,
+                                               *BART_NAMING.model_order[4:])),
+                   defaults=MVP_DEFAULTS,
+                   count_neutral=ENCODER_SIDE | {"prompt_length", "prompt_mid_dim", "use_prompt"})
 
 # identical to bart except: the decoder alone is the model (TrOCRConfig's attribute_map reads num_hidden_layers and
 # num_attention_heads as the decoder's), the head named output_projection, sinusoidal positions holding no tensor

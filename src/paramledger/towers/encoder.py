@@ -139,7 +139,10 @@ def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str |
             f"; --text-only counts the decoder alone ({family.causal_lm_class})"))
     stack = stack._replace(text_only_note=f"{arch.model_type} is an encoder-decoder: counting its decoder alone "
                                           f"({family.causal_lm_class})")
-    more = () if spec.encoder_towers is None else spec.encoder_towers(merged, arch.hidden_size, where)
+    # (the decoder's own keys as the design has them: a copy at another depth sizes what reads them, MVP's prompts)
+    more = () if spec.encoder_towers is None else spec.encoder_towers(
+        {**merged, **{key: getattr(arch, name) for key, name in family.keys.items()}},
+        arch.hidden_size, where)
     towers = Towers((stack, *more), family.model_type, arch.tie_word_embeddings,
                     whole_naming(family.naming, spec, tied, shared))
     notes = (note, *arch.notes)
