@@ -6,6 +6,7 @@ refused in one line that says transformers' reason (docs/notes/requires-req1.md)
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -45,6 +46,19 @@ REFUSED = [
     ("gpt_bigcode", {"add_cross_attention": True, "multi_query": True}, "Cross-attention not implemented for MQA"),
     *[(model_type, {"add_cross_attention": True, "is_decoder": False}, "should be used as a decoder model")
       for model_type in ("megatron-bert", "rembert", "roberta-prelayernorm", "xlm-roberta-xl")],
+    ("xlm", {"is_encoder": False}, "Currently XLM can only be used as an encoder"),
+    ("flaubert", {"is_encoder": False}, "Currently Flaubert can only be used as an encoder"),
+    ("xlm", {"asm": True}, "asm: true without asm_cutoffs: transformers cannot build it"),
+    ("flaubert", {"asm": True}, "asm: true without asm_cutoffs: transformers cannot build it"),
+    ("t5gemma2", {"is_encoder_decoder": False}, "T5Gemma2Model only support encoder-decoder modeling."),
+    ("fsmt", {"pad_token_id": None}, "pad_token_id: null: transformers cannot build FSMT"),
+]
+
+# what transformers builds but paramledger does not count yet: one line saying what it would take
+NOT_YET = [
+    ("xlm", {"asm": True, "asm_cutoffs": [2, 3], "asm_div_value": 2.0}, "asm: true (an adaptive-softmax head"),
+    ("flaubert", {"asm": True, "asm_cutoffs": [2, 3], "asm_div_value": 2.0}, "asm: true (an adaptive-softmax head"),
+    ("fsmt", {"pad_token_id": 0}, "pad_token_id: 0: FSMT's position tables would hold"),
 ]
 
 
@@ -57,3 +71,22 @@ def test_what_transformers_refuses_is_refused_in_one_line_with_its_reason(model_
         paramledger.inventory(paramledger.load(config))
     assert reason in str(raised.value) and "\n" not in str(raised.value)
     assert "not supported" not in str(raised.value)
+
+
+@pytest.mark.parametrize(("model_type", "changes", "reason"), NOT_YET, ids=[f"{t}-{'-'.join(c)}" for t, c, _ in NOT_YET])
+def test_what_is_not_counted_yet_is_refused_in_one_line(tmp_path, cli, model_type, changes, reason):
+    config = _with(model_type, **changes)
+    assert transformers_outcome(config).startswith("builds ")
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    status, out, err = cli("count", str(path))
+    assert status == 2 and out == "" and err.count("\n") == 1 and reason in err
+
+
+@pytest.mark.parametrize(("model_type", "changes", "reason"), REFUSED[-6:],
+                         ids=[f"{t}-{'-'.join(c)}" for t, c, _ in REFUSED[-6:]])
+def test_the_cli_says_transformers_reason_in_one_line_and_exits_2(tmp_path, cli, model_type, changes, reason):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(_with(model_type, **changes)))
+    status, out, err = cli("count", str(path))
+    assert status == 2 and out == "" and err.count("\n") == 1 and reason in err

@@ -10,6 +10,10 @@ final_logits_bias."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import ArchitectureError, quoted
 from .bart import BART, BIASED_POST, DECODER_KEYS, ENCODER_SIDE, TF, _defaults, _naming, _seq2seq
 from ._family import derived_from
 
@@ -17,6 +21,23 @@ WHOLE_FSMT = _seq2seq("FSMTForConditionalGeneration", 12, 4096, 16, shared="mode
                       shared_if_tied=True, head_buffers=())
 WHOLE_FSMT = WHOLE_FSMT._replace(keys={**WHOLE_FSMT.keys, "src_vocab_size": "vocab_size"},  # the encoder's table
                                  defaults={**WHOLE_FSMT.defaults, "src_vocab_size": 42024, "tie_word_embeddings": False})
+
+def _padding_rows(config: Mapping[str, Any]) -> dict[str, Any]:
+    """FSMT's position tables hold max_position_embeddings + padding_idx + 1 rows, padding_idx the config's
+    pad_token_id (FSMTEncoder and FSMTDecoder, modeling_fsmt.py lines 332-337 and 528-533): null fails to build
+    (None + 1, TypeError); another value than FSMTConfig's 1 sizes tables this table does not name yet."""
+    if "pad_token_id" not in config:
+        return {}
+    pad = config["pad_token_id"]
+    if pad is None:
+        raise ArchitectureError("pad_token_id", "null: transformers cannot build FSMT without one (its position "
+                                "tables hold max_position_embeddings + pad_token_id + 1 rows: TypeError on None)")
+    if pad != 1:
+        raise ArchitectureError("pad_token_id", f"{quoted(pad)}: FSMT's position tables would hold "
+                                "max_position_embeddings + pad_token_id + 1 rows, which paramledger counts only at "
+                                "FSMTConfig's pad_token_id 1 yet")
+    return {}
+
 
 FSMT = derived_from(
     BART, model_type="fsmt", causal_lm_class="FSMTForConditionalGeneration", source=TF.format("fsmt"),
@@ -28,7 +49,6 @@ FSMT = derived_from(
     defaults={**{key: value for key, value in _defaults(42024, 1024, 12, 4096, 16, 1024, "relu").items()
                  if key != "vocab_size"}, "tgt_vocab_size": 42024, "tie_word_embeddings": False},
     switches=BIASED_POST, count_neutral=ENCODER_SIDE | {"langs", "src_vocab_size"},
-    # the position tables' rows follow padding_idx (max_position_embeddings + pad_token_id + 1)
-    requires={"pad_token_id": 1}, seq2seq=WHOLE_FSMT, expects={})
+    seq2seq=WHOLE_FSMT, expects={}, derive=(*BART.derive, _padding_rows))
 
 FAMILIES = [FSMT]
