@@ -102,18 +102,21 @@ YOSO = derived_from(
                                             "output.LayerNorm")), explain=(),
     keys={**BERT.keys, "conv_window": "attention_conv_kernel_size"},
     defaults={**BERT.defaults, "vocab_size": 50265, "max_position_embeddings": 4096, "type_vocab_size": 1},
+    # add_cross_attention: YosoLayer keeps the flag (self.add_cross_attention) but builds no crossattention
+    # (modeling_yoso.py line 489), so it is count-neutral, not refused
     count_neutral=BERT.count_neutral | {"use_expectation", "hash_code_len", "num_hash", "use_fast_hash",
-                                        "lsh_backward"})
+                                        "lsh_backward", "add_cross_attention"},
+    requires={key: value for key, value in BERT.requires.items() if key != "add_cross_attention"})
 
 # identical to yoso except: MraModel under "mra", position_ids persistent (MraEmbeddings registers it so), 512
-# positions; its block-sparse keys change no tensor
+# positions; its block-sparse keys change no tensor (nor add_cross_attention: MraLayer keeps it and builds nothing,
+# modeling_mra.py line 681)
 MRA = derived_from(
     YOSO, model_type="mra", causal_lm_class="MraForMaskedLM", source=TF.format("mra"),
     naming=_two_more_positions("mra", persistent_positions=True), keys=BERT.keys,
     defaults={**YOSO.defaults, "max_position_embeddings": 512},
     count_neutral=BERT.count_neutral | {"block_per_row", "approx_mode", "initial_prior_first_n_blocks",
-                                        "initial_prior_diagonal_n_blocks"},
-    requires=BERT.requires)
+                                        "initial_prior_diagonal_n_blocks", "add_cross_attention"})
 
 # Types transformers registers only as masked-LM models: their reference is AutoModelForMaskedLM's (auto_class)
 MASKED_LM_ONLY = [DISTILBERT, YOSO, MRA]

@@ -10,6 +10,7 @@ from typing import Any
 from .._exceptions import ArchitectureError
 from . import _rules as rules
 from ._family import derived_from, same
+from .bert import reading_cross_attention
 from .roberta import XLM_ROBERTA_XL, roberta_naming
 
 POSITIONS = {"absolute": "learned", "rotary": "rope"}
@@ -41,8 +42,11 @@ ESM = derived_from(
         attn_pre_norm="attention.LayerNorm",
         ffn_pre_norm="LayerNorm", final_norm="esm.encoder.emb_layer_norm_after",
         contact_head="esm.contact_head.regression", lm_head_linear_bias=False, rotary=None,
-        layer_order=("attention.self", "attention.output", "attention.LayerNorm", "intermediate", "output",
-                     "LayerNorm"),
+        # with add_cross_attention (and is_decoder) each layer's crossattention, another EsmAttention (its LayerNorm
+        # before it, pre-LN; modeling_esm.py lines 403-409, 465-468), after its attention
+        cross_attn_norm="crossattention.LayerNorm",
+        layer_order=("attention.self", "attention.output", "attention.LayerNorm", "crossattention.self",
+                     "crossattention.output", "crossattention.LayerNorm", "intermediate", "output", "LayerNorm"),
         model_buffers=(("esm.embeddings.position_ids", (1, "max_position_embeddings"), "int64", False),
                        ("esm.rotary_embeddings.inv_freq", ("rotary_half",), "float32", True, "is_rope")),
         model_order=("esm.embeddings.word_embeddings", "esm.embeddings.layer_norm",
@@ -59,7 +63,8 @@ ESM = derived_from(
     count_neutral=XLM_ROBERTA_XL.count_neutral | {"mask_token_id", "token_dropout", "is_folding_model",
                                                    "esmfold_config", "vocab_list", "position_embedding_type",
                                                    "emb_layer_norm_before"},
-    requires={"add_cross_attention": False}, expects={},
+    requires={}, expects={},
     derive=(rules.must_be_set("vocab_size"), esm_positions))
-MASKED_LM_ONLY = [ESM]  # only in the masked-LM mapping: its reference is AutoModelForMaskedLM's model
+MASKED_LM_ONLY = [reading_cross_attention(ESM)]  # add_cross_attention read, with is_decoder (EsmLayer refuses it
+# without: "should be used as a decoder model if cross attention is added", modeling_esm.py line 467)  # only in the masked-LM mapping: its reference is AutoModelForMaskedLM's model
 FAMILIES = MASKED_LM_ONLY

@@ -4,6 +4,10 @@ QuantLinear, QuantAct, IntLayerNorm). Only in the masked-LM mapping: the referen
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import ArchitectureError
 from ._family import derived_from
 from .roberta import ROBERTA, roberta_naming
 
@@ -31,6 +35,19 @@ def quant_embedding(path: str, rows: str) -> tuple[tuple, ...]:
     """QuantEmbedding's scale and integer table, persistent."""
     return ((f"{path}.weight_scaling_factor", ONE, None, True),
             (f"{path}.weight_integer", (rows, "hidden_size"), None, True))
+
+
+def gelu_only(config: Mapping[str, Any]) -> dict[str, Any]:
+    """hidden_act "gelu": IBertIntermediate raises ValueError on any other (modeling_ibert.py lines 382-383), and
+    IBertConfig refuses null (a str field of a strict dataclass)."""
+    act = config.get("hidden_act")
+    if act is None:
+        raise ArchitectureError("hidden_act", "null is refused by transformers 5.24.0: IBertConfig's hidden_act is a "
+                                "str, and only 'gelu' builds")
+    if act != "gelu":
+        raise ArchitectureError("hidden_act", f"{act!r} is refused by transformers 5.24.0: IBertIntermediate supports "
+                                "only 'gelu' (ValueError)")
+    return {}
 
 
 HIDDEN, INNER = "hidden_size", "intermediate_size"
@@ -67,6 +84,6 @@ IBERT = derived_from(
                      "lm_head.bias", "lm_head.dense", "lm_head.layer_norm", "lm_head.decoder")),
     defaults={**ROBERTA.defaults, "vocab_size": 30522, "quant_mode": False, "force_dequant": "none"},
     count_neutral=ROBERTA.count_neutral | {"quant_mode", "force_dequant"},
-    requires={"hidden_act": "gelu"}, expects={})
+    requires={}, expects={}, derive=(*ROBERTA.derive, gelu_only))
 MASKED_LM_ONLY = [IBERT]  # only in the masked-LM mapping: its reference is AutoModelForMaskedLM's model
 FAMILIES = MASKED_LM_ONLY

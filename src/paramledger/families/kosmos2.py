@@ -43,13 +43,17 @@ TEXT = derived_from(
     naming=dataclasses.replace(
         XGLM.naming, up="ffn.fc1", down="ffn.fc2", attn_sub_norm="self_attn.inner_attn_ln",
         ffn_sub_norm="ffn.ffn_layernorm",
-        # Kosmos2TextBlock registers self_attn (k, v, q, out_proj, inner_attn_ln), its norm, ffn, final_layer_norm
+        # Kosmos2TextBlock registers self_attn (k, v, q, out_proj, inner_attn_ln), its norm, with add_cross_attention
+        # encoder_attn (k, v, q, out_proj: no inner_attn_ln) and its norm (modeling_kosmos2.py lines 798-807), ffn,
+        # final_layer_norm
         layer_order=("self_attn.k_proj", "self_attn.v_proj", "self_attn.q_proj", "self_attn.out_proj",
-                     "self_attn.inner_attn_ln", "self_attn_layer_norm", "ffn.fc1", "ffn.fc2", "ffn.ffn_layernorm",
-                     "final_layer_norm")),
+                     "self_attn.inner_attn_ln", "self_attn_layer_norm", "encoder_attn.k_proj", "encoder_attn.v_proj",
+                     "encoder_attn.q_proj", "encoder_attn.out_proj", "encoder_attn_layer_norm", "ffn.fc1", "ffn.fc2",
+                     "ffn.ffn_layernorm", "final_layer_norm")),
     # Kosmos2TextConfig.attribute_map: embed_dim, layers, attention_heads are its own names
     keys={**{key: field for key, field in XGLM.keys.items() if key not in ("d_model", "num_layers")},
-          "embed_dim": "hidden_size", "layers": "num_hidden_layers"},
+          "embed_dim": "hidden_size", "layers": "num_hidden_layers", "add_cross_attention": "add_cross_attention"},
+    requires={key: value for key, value in XGLM.requires.items() if key != "add_cross_attention"},
     defaults={"vocab_size": 65037, "max_position_embeddings": 2048, "embed_dim": 2048, "layers": 24,
               "ffn_dim": 8192, "attention_heads": 32, "activation_function": "gelu", "tie_word_embeddings": True},
     switches={**XGLM.switches, "attn_sub_norm": True, "ffn_sub_norm": True}, derive=(*XGLM.derive, sinusoid_width))

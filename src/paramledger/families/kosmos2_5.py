@@ -18,7 +18,8 @@ from .kosmos2 import DECODER, HEAD, TEXT, WHOLE, XGLM
 QUERIES = 2048  # Kosmos2_5Config.latent_query_num
 
 # identical to Kosmos-2's decoder except: no self_attn.inner_attn_ln (Kosmos2_5TextAttention is built without it), the
-# segment table after the token table (Kosmos2_5TextTransformer.segment_emb), Kosmos2_5TextConfig's defaults
+# segment table after the token table (Kosmos2_5TextTransformer.segment_emb), Kosmos2_5TextConfig's defaults, no
+# encoder_attn whatever add_cross_attention says
 TEXT_2_5 = derived_from(
     TEXT, model_type="kosmos-2.5", causal_lm_class="Kosmos2_5TextForCausalLM",
     source="transformers 5.24.0 models/kosmos2_5/configuration_kosmos2_5.py (Kosmos2_5TextConfig)",
@@ -27,7 +28,10 @@ TEXT_2_5 = derived_from(
                                                  if path != "self_attn.inner_attn_ln")),
     defaults={**TEXT.defaults, "vocab_size": 108481, "max_position_embeddings": 4096, "embed_dim": 1536,
               "ffn_dim": 6144, "attention_heads": 16},
-    switches={**TEXT.switches, "attn_sub_norm": False, "type_vocab_size": 2})
+    switches={**TEXT.switches, "attn_sub_norm": False, "type_vocab_size": 2},
+    # add_cross_attention builds nothing: Kosmos2_5TextBlock has no encoder_attn (modeling_kosmos2_5.py), so it is
+    # not read (Kosmos-2's is) and count-neutral (docs/notes/requires-req2.md)
+    keys={key: field for key, field in TEXT.keys.items() if key != "add_cross_attention"})
 
 ORDER = ("text_model.model.embed_tokens", "text_model.model.segment_emb", "text_model.model.layers",
          "text_model.model.layer_norm", HEAD, "vision_model", "image_to_text_projection")

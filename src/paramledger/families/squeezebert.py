@@ -45,6 +45,9 @@ SQUEEZEBERT = derived_from(
               "post_attention_groups": 1, "intermediate_groups": 4, "output_groups": 4},
     switches={**BERT.switches, "norm_placement": "none"},
     count_neutral=BERT.count_neutral | {"embedding_size"},  # read by conv_layers: only hidden_size is built
+    # add_cross_attention builds nothing: SqueezeBertModule has no crossattention (modeling_squeezebert.py), so
+    # BERT's refusal is dropped and the key is count-neutral (docs/notes/requires-req2.md)
+    requires={key: value for key, value in BERT.requires.items() if key != "add_cross_attention"},
     derive=(*BERT.derive, conv_layers), explain=())
 
 FAMILIES = [SQUEEZEBERT]

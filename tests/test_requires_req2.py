@@ -1,0 +1,65 @@
+"""The keys paramledger once refused for some encoder families (Family.requires) though transformers 5.24.0 builds
+them: each drawn on random small configs and compared tensor by tensor with transformers on the meta device (names,
+shapes, aliases, total, named_parameters() order, buffers); where transformers refuses the config, paramledger
+refuses it in one line naming the key (docs/notes/requires-req2.md)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import paramledger
+from paramledger._exceptions import ArchitectureError, ParamledgerError
+from paramledger.reference import build_reference
+
+from _family_configs_req2 import CONFIGS_REQ2, REFUSED_REQ2
+from test_buffers import ours, reference
+from test_families import assert_matches_reference
+
+EXAMPLES = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS_REQ2))
+def test_drawn_key_matches_transformers(name):
+    @EXAMPLES
+    @given(CONFIGS_REQ2[name])
+    def check(config):
+        assert_matches_reference(config)
+        assert ours(config) == reference(config)  # buffers: name, shape, dtype, persistence
+
+    check()
+
+
+@pytest.mark.parametrize("model_type", sorted(REFUSED_REQ2))
+def test_what_transformers_refuses_is_refused_in_one_line(model_type):
+    @EXAMPLES
+    @given(REFUSED_REQ2[model_type])
+    def check(config):
+        with pytest.raises(ParamledgerError, match="transformers"):  # (the reference cannot build it either)
+            build_reference(config)
+        with pytest.raises(ArchitectureError) as refused:
+            paramledger.load(config)
+        assert "\n" not in str(refused.value)
+
+    check()
+
+
+@pytest.mark.parametrize("config, message", [
+    ({"model_type": "ibert", "hidden_act": "relu"},
+     r"config: hidden_act: 'relu' is refused by transformers 5\.24\.0: IBertIntermediate supports only 'gelu'"),
+    ({"model_type": "ibert", "hidden_act": None}, r"config: hidden_act: null is refused by transformers 5\.24\.0"),
+    ({"model_type": "esm", "vocab_size": 33, "add_cross_attention": True},
+     r"config: add_cross_attention: needs is_decoder true"),
+])
+def test_refusal_names_the_key(config, message):
+    with pytest.raises(ArchitectureError, match=message):
+        paramledger.load(config)
+
+
+@pytest.mark.parametrize("model_type", ["layoutlm", "luke", "mobilebert", "mra", "squeezebert", "yoso"])
+def test_ignored_cross_attention_counts_as_false(model_type):
+    """These classes build no crossattention whatever add_cross_attention says: the same count, no note."""
+    plain = paramledger.inventory({"model_type": model_type})
+    flagged_arch = paramledger.load({"model_type": model_type, "add_cross_attention": True, "is_decoder": True})
+    assert paramledger.inventory(flagged_arch).total == plain.total
+    assert not any("not understood" in note for note in flagged_arch.notes)
