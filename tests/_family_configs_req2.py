@@ -31,6 +31,8 @@ CONFIGS_REQ2: dict[str, st.SearchStrategy] = {
     # built: Kosmos2TextBlock's encoder_attn; EsmLayer's crossattention (with is_decoder)
     "kosmos-2": _text_with("kosmos-2", add_cross_attention=booleans),
     "esm": _with("esm", add_cross_attention=booleans, is_decoder=st.just(True)),
+    # several layers a group (AlbertLayerGroup.albert_layers)
+    "albert": _with("albert", inner_group_num=st.integers(1, 3)),
 }
 
 REFUSED_REQ2: dict[str, st.SearchStrategy] = {

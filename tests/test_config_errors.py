@@ -57,9 +57,10 @@ def misspelt_model_type_config(tmp_path):
 
 @pytest.fixture
 def grouped_albert_config(tmp_path):
-    """(GPT-2 with add_cross_attention was the example until GPT-2's cross-attention was counted)"""
+    """(GPT-2 with add_cross_attention, then ALBERT's inner_group_num were the examples until each was counted:
+    I-BERT's hidden_act is one transformers itself refuses)"""
     path = tmp_path / "config.json"
-    path.write_text(json.dumps({"model_type": "albert", "inner_group_num": 2}), encoding="utf-8")
+    path.write_text(json.dumps({"model_type": "ibert", "hidden_act": "relu"}), encoding="utf-8")
     return path
 
 
@@ -175,9 +176,9 @@ def test_families_supported_lists_every_counted_model_type(cli):
 
 
 def test_config_value_the_family_cannot_count(cli, grouped_albert_config):
-    with pytest.raises(ArchitectureError, match=r"inner_group_num: 2 is not supported for albert"):
+    with pytest.raises(ArchitectureError, match=r"hidden_act: 'relu' is refused by transformers 5\.24\.0"):
         paramledger.load(grouped_albert_config)
-    assert_cli_error(cli, str(grouped_albert_config), "inner_group_num: 2 is not supported for albert")
+    assert_cli_error(cli, str(grouped_albert_config), r"hidden_act: 'relu' is refused by transformers 5\.24\.0")
 
 
 def test_helium_head_dim_that_no_o_proj_fits():

@@ -54,9 +54,11 @@ def test_albert_counts_its_groups_once_and_says_so():
     assert any("num_hidden_layers steps" in note for note in arch.notes)
 
 
-def test_albert_layers_inside_a_group_are_refused():
-    with pytest.raises(ArchitectureError, match="config: inner_group_num: 2 is not supported for albert"):
-        paramledger.load({"model_type": "albert", "inner_group_num": 2})
+def test_albert_layers_inside_a_group_are_counted():
+    """inner_group_num 2: one group of two layers (tests/test_requires_req2.py checks random ones tensor by tensor)."""
+    arch = paramledger.load({"model_type": "albert", "inner_group_num": 2})
+    assert arch.num_hidden_layers == 2
+    assert paramledger.inventory(arch).total == 407_748_784  # AlbertForMaskedLM on the meta device, measured
 
 
 def test_fnet_has_no_attention_tensor():

@@ -39,7 +39,6 @@ SMALL_KOSMOS2 = {"model_type": "kosmos-2", "text_config": SMALL_TEXT, "latent_qu
     ({"tie_word_embeddings": "no"}, "tie_word_embeddings: must be true or false, got 'no'"),
     ({"text_config": {"embed_dim": 2, "attention_heads": 1}}, "embed_dim: 2 is below 4"),
     ({"text_config": {"embed_dim": 10, "attention_heads": 3}}, "attention_heads: 3 heads do not divide"),
-    ({"text_config": {"add_cross_attention": True}}, "add_cross_attention: True is not supported for kosmos-2"),
     ({"text_config": []}, "text_config: must be a JSON object"),
 ])
 def test_a_kosmos2_config_it_cannot_count_is_one_line(config, message):

@@ -48,6 +48,7 @@ def test_what_transformers_refuses_is_refused_in_one_line(model_type):
     ({"model_type": "ibert", "hidden_act": "relu"},
      r"config: hidden_act: 'relu' is refused by transformers 5\.24\.0: IBertIntermediate supports only 'gelu'"),
     ({"model_type": "ibert", "hidden_act": None}, r"config: hidden_act: null is refused by transformers 5\.24\.0"),
+    ({"model_type": "albert", "inner_group_num": 0}, r"config: inner_group_num: 0 is not a positive integer"),
     ({"model_type": "esm", "vocab_size": 33, "add_cross_attention": True},
      r"config: add_cross_attention: needs is_decoder true"),
 ])
@@ -63,3 +64,15 @@ def test_ignored_cross_attention_counts_as_false(model_type):
     flagged_arch = paramledger.load({"model_type": model_type, "add_cross_attention": True, "is_decoder": True})
     assert paramledger.inventory(flagged_arch).total == plain.total
     assert not any("not understood" in note for note in flagged_arch.notes)
+
+
+def test_albert_names_each_layer_in_its_group():
+    """Layer i sits in group i // inner_group_num as its layer i % inner_group_num, in named_parameters() order."""
+    config = {"model_type": "albert", "num_hidden_groups": 2, "inner_group_num": 3, "hidden_size": 8,
+              "num_attention_heads": 2, "intermediate_size": 8, "embedding_size": 4, "vocab_size": 10}
+    arch = paramledger.load(config)
+    assert arch.num_hidden_layers == 6
+    names = [t.name for t in paramledger.inventory(arch).tensors if ".albert_layers." in t.name and
+             t.name.endswith("full_layer_layer_norm.weight")]
+    assert names == [f"albert.encoder.albert_layer_groups.{g}.albert_layers.{j}.full_layer_layer_norm.weight"
+                     for g in range(2) for j in range(3)]

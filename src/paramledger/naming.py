@@ -36,6 +36,10 @@ class Naming:
     # key block_sizes (FunnelEncoder's blocks.{b}.{j}); the layers after them under ``layer``, numbered from 0
     # (FunnelDecoder's layers.{i}): layer_blocks.py renames the built list.  None: every layer under ``layer``
     layer_blocks: str | None = None
+    # The layers numbered within groups of inner_group_num (a flat key), "{g}" the group and "{j}" the layer in it
+    # (ALBERT's albert_layer_groups.{g}.albert_layers.{j}): families.naming_of makes ``layer`` a GroupedLayers where
+    # inner_group_num is set; None, or it unset: every layer under ``layer``
+    layer_groups: str | None = None
     embed_project: str = "model.embeddings_project"  # embedding_size: the Linear from the tables' width to hidden_size
     embed_project_always: bool = False  # that Linear even at equal widths (RemBertEncoder.embedding_hidden_mapping_in)
     embed_project_bias: bool = True  # (OPTDecoder.project_in has none)
@@ -279,3 +283,28 @@ class StackedLayers(str):
 
     def __reduce__(self) -> tuple:
         return StackedLayers, (self.stacks, self.depth)
+
+
+class GroupedLayers(str):
+    """A layer path over groups of equal size (Naming.layer_groups): layer i is layer i % size of group i // size, so
+    that ``.format(i=i)``, as every view names a layer, gives transformers' path (ALBERT's
+    albert_layer_groups.{g}.albert_layers.{j}).  As a string it is the path of each group's first layer, "{i}" the
+    group (its static part places the layers in Naming.model_order); ``+`` keeps the groups."""
+
+    template: str
+    size: int
+
+    def __new__(cls, template: str, size: int) -> GroupedLayers:
+        path = super().__new__(cls, template.replace("{g}", "{i}").replace("{j}", "0"))
+        path.template, path.size = template, max(size, 1)
+        return path
+
+    def format(self, *args: object, **kwargs: object) -> str:  # type: ignore[override]
+        i: int = kwargs["i"]  # type: ignore[assignment]
+        return self.template.format(g=i // self.size, j=i % self.size)
+
+    def __add__(self, suffix: str) -> GroupedLayers:
+        return GroupedLayers(self.template + suffix, self.size)
+
+    def __reduce__(self) -> tuple:
+        return GroupedLayers, (self.template, self.size)

@@ -73,10 +73,14 @@ class EncoderKeys:
     axial_pos_shape: tuple[int, ...] = ()
     axial_pos_embds_dim: tuple[int, ...] = ()
     final_norm_width: int | None = None  # the final norm's width where not hidden_size (Reformer's 2 × hidden)
+    # the layers in groups of this many, each group's own (ALBERT's AlbertLayerGroup: inner_group_num layers, named
+    # by Naming.layer_groups); None: no groups
+    inner_group_num: int | None = None
 
     zero_or_more = ("type_vocab_size", "relative_attention_num_buckets", "task_type_vocab_size",
                     "pronunciation_vocab_size", "shape_vocab_size", "pronunciation_embed_dim", "shape_embed_dim")
     positive_or_null = ("embedding_size", "output_embedding_size", "prediction_head_size", "relative_embeddings_size",
                         "max_2d_position_embeddings", "map_inputs_width", "patch_stem_size",
                         "entity_vocab_size", "entity_emb_size", "num_latents", "latent_cross_qk_channels",
-                        "latent_cross_v_channels", "latent_cross_widening_factor", "final_norm_width")
+                        "latent_cross_v_channels", "latent_cross_widening_factor", "final_norm_width",
+                        "inner_group_num")

@@ -108,6 +108,8 @@ def naming_of(arch: Architecture) -> Naming:
         return towers.naming
     family = get(arch.model_type)
     if family is not None:
+        if family.naming.layer_groups is not None and arch.inner_group_num:  # (ALBERT's layers in groups)
+            return _grouped(family.naming, arch.inner_group_num)
         stacks = family.naming.layer_stacks  # layers in stacks of equal depth (HRM-Text's): named at this depth
         return family.naming if not stacks else _stacked(family.naming, arch.num_hidden_layers // len(stacks))
     return _design_naming(arch.norm_placement == "sandwich")
@@ -118,6 +120,13 @@ def _stacked(naming: Naming, depth: int) -> Naming:
     from ..naming import StackedLayers
 
     return dataclasses.replace(naming, layer=StackedLayers(naming.layer_stacks, depth))
+
+
+@functools.lru_cache(maxsize=8)
+def _grouped(naming: Naming, size: int) -> Naming:
+    from ..naming import GroupedLayers
+
+    return dataclasses.replace(naming, layer=GroupedLayers(naming.layer_groups, size))
 
 
 @functools.lru_cache(maxsize=2)

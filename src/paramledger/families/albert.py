@@ -9,12 +9,16 @@ groups (num_hidden_groups read as the design's depth: one tensor, many uses), ea
 full_layer_layer_norm registered first, then attention.query, .key, .value, .dense and attention.LayerNorm, ffn and
 ffn_output; albert.encoder.embedding_hidden_mapping_in at any width (biased); the head AlbertMLMHead (predictions:
 its bias held apart, LayerNorm and dense at embedding_size, the decoder tied); no cross-attention; AlbertConfig's
-defaults (the xxlarge sizes: 4,096 wide, 64 heads). inner_group_num above 1 (several layers in a group) is refused."""
+defaults (the xxlarge sizes: 4,096 wide, 64 heads).  inner_group_num above 1: each group holds that many layers
+(AlbertLayerGroup.albert_layers, line 245), the design's depth num_hidden_groups × inner_group_num, layer i named
+albert_layer_groups.{i // inner_group_num}.albert_layers.{i % inner_group_num} (Naming.layer_groups)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from .._exceptions import ArchitectureError
 from ._family import derived_from
 from .bert_variants import renamed
 from .electra import ELECTRA
@@ -24,9 +28,21 @@ PREFIX = "albert.embeddings"
 
 def runs(arch: Any) -> str | None:
     """The design's depth is the groups' (the tensors); ALBERT runs num_hidden_layers steps through them."""
-    return ("the layers listed are ALBERT's shared layer groups (num_hidden_groups), each holding its tensors once; "
-            "transformers runs num_hidden_layers steps through them, so compute and activation figures here are for "
-            "one pass through each group, not for the full depth")
+    return ("the layers listed are ALBERT's shared layer groups (num_hidden_groups, each of inner_group_num layers), "
+            "each holding its tensors once; transformers runs num_hidden_layers steps through them, so compute and "
+            "activation figures here are for one pass through each group, not for the full depth")
+
+
+def inner_groups(config: Mapping[str, Any]) -> dict[str, Any]:
+    """inner_group_num layers a group (AlbertLayerGroup), num_hidden_groups groups: the design's layers, numbered
+    group by group; one a group keeps the plain naming (no inner_group_num on the design)."""
+    inner = config.get("inner_group_num")
+    if inner is None or inner == 1:
+        return {}
+    if type(inner) is not int or inner < 1:
+        raise ArchitectureError("inner_group_num", f"{inner!r} is not a positive integer (0 builds groups holding no "
+                                "layer, which paramledger does not count)")
+    return {"inner_group_num": inner, "num_hidden_layers": config["num_hidden_layers"] * inner}
 
 
 ALBERT = derived_from(
@@ -36,6 +52,7 @@ ALBERT = derived_from(
                    positions=f"{PREFIX}.position_embeddings", token_types=f"{PREFIX}.token_type_embeddings",
                    embed_norm=f"{PREFIX}.LayerNorm", embed_project="albert.encoder.embedding_hidden_mapping_in",
                    embed_project_always=True, layer="albert.encoder.albert_layer_groups.{i}.albert_layers.0",
+                   layer_groups="albert.encoder.albert_layer_groups.{g}.albert_layers.{j}",
                    q="attention.query", k="attention.key", v="attention.value", o="attention.dense",
                    attn_post_norm="attention.LayerNorm", up="ffn", down="ffn_output",
                    ffn_post_norm="full_layer_layer_norm",
@@ -54,8 +71,10 @@ ALBERT = derived_from(
               "hidden_act": "gelu_new", "max_position_embeddings": 512, "type_vocab_size": 2,
               "tie_word_embeddings": True},
     switches={**ELECTRA.switches, "lm_head_bias": True},
-    # num_hidden_layers: how many steps run through the groups (no tensor of its own)
-    count_neutral=ELECTRA.count_neutral - {"summary_last_dropout"} | {"num_hidden_layers", "classifier_dropout_prob"},
-    requires={"inner_group_num": 1}, explain=(runs,), derive=())
+    # num_hidden_layers: how many steps run through the groups (no tensor of its own); inner_group_num: read by
+    # inner_groups
+    count_neutral=ELECTRA.count_neutral - {"summary_last_dropout"} | {"num_hidden_layers", "classifier_dropout_prob",
+                                                                       "inner_group_num"},
+    requires={}, explain=(runs,), derive=(inner_groups,))
 
 FAMILIES = [ALBERT]
