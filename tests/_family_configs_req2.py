@@ -33,9 +33,12 @@ CONFIGS_REQ2: dict[str, st.SearchStrategy] = {
     "esm": _with("esm", add_cross_attention=booleans, is_decoder=st.just(True)),
     # several layers a group (AlbertLayerGroup.albert_layers)
     "albert": _with("albert", inner_group_num=st.integers(1, 3)),
+    # GroupedLinearLayer FFNs (any count of groups: they need not divide the widths, the weights' sizes floor)
+    "convbert": _with("convbert", num_groups=st.integers(1, 9)),
 }
 
 REFUSED_REQ2: dict[str, st.SearchStrategy] = {
     "ibert": _with("ibert", hidden_act=st.sampled_from(["relu", "gelu_new", "silu", "tanh"])),
     "esm": _with("esm", add_cross_attention=st.just(True), is_decoder=st.just(False)),
+    "convbert": _with("convbert", num_groups=st.integers(-3, 0)),
 }

@@ -1,11 +1,14 @@
 """ConvBERT (transformers 5.24.0 models/convbert, ConvBertForMaskedLM; only in the masked-LM mapping): ELECTRA's
 generator (families/electra.py) whose every layer mixes tokens by ConvBERT's mixed attention
-(parts/span_conv_attention.py) instead of self-attention.
+(parts/span_conv_attention.py) instead of self-attention, and where num_groups > 1 grouped FFN projections
+(parts/grouped_ffn.py) instead of the dense FFN.
 
 Identical to electra except (configuration_convbert.py, modeling_convbert.py lines 130-200, 291-330, 570-680):
 ConvBertModel under "convbert"; every layer's attention a share of the heads (head_ratio) beside a span-based
-dynamic convolution (conv_kernel_size), the output dense over both; grouped FFN projections for num_groups > 1
-(GroupedLinearLayer) refused in one line; ConvBertConfig's defaults (BERT-base's sizes, embedding_size 768)."""
+dynamic convolution (conv_kernel_size), the output dense over both; for num_groups > 1 the FFN's intermediate.dense
+and output.dense are GroupedLinearLayers (a (groups, in // groups, out // groups) weight and a whole bias: the
+grouped_ffn sublayer holds them and output.LayerNorm, every layer listed without the dense FFN); ConvBertConfig's
+defaults (BERT-base's sizes, embedding_size 768)."""
 
 from __future__ import annotations
 
@@ -23,7 +26,15 @@ def mixed_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     if config.get("add_cross_attention"):
         raise ArchitectureError("add_cross_attention", "True is not supported for convbert (its crossattention "
                                 "is another mixed attention, which this table does not build)")
-    return {"span_conv_layers": tuple(range(config["num_hidden_layers"]))}
+    every = tuple(range(config["num_hidden_layers"]))
+    groups = config.get("num_groups")
+    if groups is None or groups == 1:  # (null: ConvBertConfig's default, 1)
+        return {"span_conv_layers": every}
+    if type(groups) is not int or groups < 1:
+        raise ArchitectureError("num_groups", f"{groups!r} is not a positive integer (GroupedLinearLayer divides by "
+                                "it)")
+    # GroupedLinearLayer in the FFN's place (modeling_convbert.py lines 313-345)
+    return {"span_conv_layers": every, "num_groups": groups, "layers_without_ffn": every}
 
 
 CONVBERT = derived_from(
@@ -42,7 +53,8 @@ CONVBERT = derived_from(
     keys={**ELECTRA.keys, "head_ratio": "span_head_ratio", "conv_kernel_size": "span_conv_kernel_size"},
     defaults={**ELECTRA.defaults, "hidden_size": 768, "num_attention_heads": 12, "intermediate_size": 3072,
               "embedding_size": 768, "head_ratio": 2, "conv_kernel_size": 9, "num_groups": 1},
-    count_neutral=ELECTRA.count_neutral | {"add_cross_attention"},  # refused by mixed_layers when true
-    requires={"num_groups": 1}, derive=(mixed_layers,))
+    # add_cross_attention: refused by mixed_layers when true; num_groups: read by it
+    count_neutral=ELECTRA.count_neutral | {"add_cross_attention", "num_groups"},
+    requires={}, derive=(mixed_layers,))
 
 FAMILIES = [CONVBERT]
