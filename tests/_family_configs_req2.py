@@ -35,6 +35,9 @@ CONFIGS_REQ2: dict[str, st.SearchStrategy] = {
     "albert": _with("albert", inner_group_num=st.integers(1, 3)),
     # GroupedLinearLayer FFNs (any count of groups: they need not divide the widths, the weights' sizes floor)
     "convbert": _with("convbert", num_groups=st.integers(1, 9)),
+    # DebertaOnlyMLMHead / DebertaV2OnlyMLMHead as lm_predictions where legacy is false
+    "deberta": _with("deberta", legacy=booleans),
+    "deberta-v2": _with("deberta-v2", legacy=booleans),
 }
 
 REFUSED_REQ2: dict[str, st.SearchStrategy] = {

@@ -76,7 +76,7 @@ def test_roformer_table_is_one_head_wide_and_frozen():
 
 @pytest.mark.parametrize(("config", "message"), [
     ({"model_type": "deberta", "embedding_size": 128}, "config: embedding_size: 128 apart from hidden_size"),
-    ({"model_type": "deberta", "legacy": False}, "config: legacy: False is not supported for deberta"),
+    ({"model_type": "deberta", "legacy": "no"}, "config: legacy: must be true or false"),
     ({"model_type": "convbert", "num_groups": 0}, "config: num_groups: 0 is not a positive integer"),
     ({"model_type": "convbert", "add_cross_attention": True, "is_decoder": True},
      "config: add_cross_attention: True is not supported for convbert"),

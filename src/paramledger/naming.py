@@ -40,6 +40,9 @@ class Naming:
     # (ALBERT's albert_layer_groups.{g}.albert_layers.{j}): families.naming_of makes ``layer`` a GroupedLayers where
     # inner_group_num is set; None, or it unset: every layer under ``layer``
     layer_groups: str | None = None
+    # The fields (name, value) that differ where the design's flat key legacy is false (DeBERTa's lm_predictions head
+    # in cls.predictions' place): families.naming_of replaces them then; (): legacy changes no name
+    not_legacy: tuple[tuple[str, object], ...] = ()
     embed_project: str = "model.embeddings_project"  # embedding_size: the Linear from the tables' width to hidden_size
     embed_project_always: bool = False  # that Linear even at equal widths (RemBertEncoder.embedding_hidden_mapping_in)
     embed_project_bias: bool = True  # (OPTDecoder.project_in has none)

@@ -76,6 +76,10 @@ class EncoderKeys:
     # the layers in groups of this many, each group's own (ALBERT's AlbertLayerGroup: inner_group_num layers, named
     # by Naming.layer_groups); None: no groups
     inner_group_num: int | None = None
+    # DeBERTa's legacy MLM head (cls.predictions: BERT's, its decoder tied to the token table); false: lm_predictions'
+    # (a dense layer, a norm and a bias, the token table read in forward: no decoder of its own, nothing tied), named
+    # by Naming.not_legacy
+    legacy: bool = True
 
     zero_or_more = ("type_vocab_size", "relative_attention_num_buckets", "task_type_vocab_size",
                     "pronunciation_vocab_size", "shape_vocab_size", "pronunciation_embed_dim", "shape_embed_dim")

@@ -110,6 +110,8 @@ def naming_of(arch: Architecture) -> Naming:
     if family is not None:
         if family.naming.layer_groups is not None and arch.inner_group_num:  # (ALBERT's layers in groups)
             return _grouped(family.naming, arch.inner_group_num)
+        if family.naming.not_legacy and not arch.legacy:  # (DeBERTa's head without legacy)
+            return _not_legacy(family.naming)
         stacks = family.naming.layer_stacks  # layers in stacks of equal depth (HRM-Text's): named at this depth
         return family.naming if not stacks else _stacked(family.naming, arch.num_hidden_layers // len(stacks))
     return _design_naming(arch.norm_placement == "sandwich")
@@ -127,6 +129,11 @@ def _grouped(naming: Naming, size: int) -> Naming:
     from ..naming import GroupedLayers
 
     return dataclasses.replace(naming, layer=GroupedLayers(naming.layer_groups, size))
+
+
+@functools.lru_cache(maxsize=4)
+def _not_legacy(naming: Naming) -> Naming:
+    return dataclasses.replace(naming, **dict(naming.not_legacy))
 
 
 @functools.lru_cache(maxsize=2)

@@ -56,7 +56,8 @@ DEBERTA = derived_from(
     switches={**DEBERTA_V2.switches, "attention_bias": False},
     count_neutral=(DEBERTA_V2.count_neutral - {"norm_rel_ebd", "position_buckets", "share_att_key", "conv_groups",
                                                "conv_act"}) | {"talking_head"},
-    requires={"legacy": True},
+    requires={},  # (legacy read as deberta-v2 reads it: the same head under the same names, modeling_deberta.py
+    # lines 806-816)
     derive=(disentangled, rules.heads_fill_hidden("DisentangledSelfAttention refuses heads that do not divide "
                                                   "hidden_size")))
 

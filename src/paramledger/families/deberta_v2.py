@@ -5,7 +5,10 @@ DebertaV2ForMaskedLM.
 
 Without share_att_key, relative attention adds pos_key_proj / pos_query_proj to every attention (by pos_att_type);
 conv_kernel_size adds a ConvLayer after the encoder; an embedding_size apart from hidden_size adds embed_proj without
-a bias; legacy false a head with no decoder Linear. Each is refused in one line."""
+a bias (each refused in one line).  legacy false builds DebertaV2OnlyMLMHead as lm_predictions instead of cls
+(lines 879-893): lm_predictions.lm_head's own bias (vocab), then its dense (hidden × hidden, biased) and LayerNorm,
+no decoder (forward multiplies by the token table itself) and nothing tied (_tied_weights_keys emptied); the
+names by Naming.not_legacy."""
 
 from __future__ import annotations
 
@@ -50,10 +53,17 @@ def relative_rows(config: Mapping[str, Any]) -> int | None:
     return 2 * (buckets if buckets > 0 else positions if positions >= 1 else config["max_position_embeddings"])
 
 
+HEAD = "lm_predictions.lm_head"
+# legacy false: the head's names (no decoder: lm_head ""; its bias its own, not a Linear's)
+NOT_LEGACY = (("lm_head", ""), ("lm_head_bias", f"{HEAD}.bias"), ("lm_head_dense", f"{HEAD}.dense"),
+              ("lm_head_norm", f"{HEAD}.LayerNorm"), ("lm_head_linear_bias", False),
+              ("model_order", ("deberta.embeddings", "deberta.encoder.layer", "deberta.encoder.rel_embeddings",
+                               "deberta.encoder.LayerNorm", f"{HEAD}.bias", f"{HEAD}.dense", f"{HEAD}.LayerNorm")))
+
 # identical to bert except: DebertaV2Model under "deberta" (query_proj, key_proj, value_proj; the attention head size
 # as attention_head_size), no token_type_ids buffer, the tables by deberta_tables, DebertaV2Config's defaults
 # (configuration_deberta_v2.py), the relative table by relative_rows; unshared position projections, the conv layer,
-# factorized embeddings and the new head refused
+# factorized embeddings refused; legacy false names the new head (NOT_LEGACY)
 DEBERTA_V2 = derived_from(
     BERT, model_type="deberta-v2", causal_lm_class="DebertaV2ForMaskedLM",
     source="transformers 5.24.0 models/deberta_v2/configuration_deberta_v2.py",
@@ -64,9 +74,11 @@ DEBERTA_V2 = derived_from(
                                    False),),
                    model_order=("deberta.embeddings", "deberta.encoder.layer", "deberta.encoder.rel_embeddings",
                                 "deberta.encoder.LayerNorm",
-                                "cls.predictions.bias", "cls.predictions.transform")),
+                                "cls.predictions.bias", "cls.predictions.transform"),
+                   not_legacy=NOT_LEGACY),
     keys={**same("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size",
-                 "max_position_embeddings", "tie_word_embeddings", "hidden_act"), "attention_head_size": "head_dim"},
+                 "max_position_embeddings", "tie_word_embeddings", "hidden_act", "legacy"),
+          "attention_head_size": "head_dim"},
     defaults={"vocab_size": 128100, "hidden_size": 1536, "num_hidden_layers": 24, "num_attention_heads": 24,
               "intermediate_size": 6144, "hidden_act": "gelu", "max_position_embeddings": 512, "type_vocab_size": 0,
               "tie_word_embeddings": True, "position_biased_input": True, "relative_attention": False},
@@ -77,7 +89,7 @@ DEBERTA_V2 = derived_from(
                                         "share_att_key", "conv_groups", "conv_act", "cls_dropout"},
     switches={key: value for key, value in BERT.switches.items()
               if key not in ("position_embedding_type", "final_norm")},
-    requires={"conv_kernel_size": 0, "legacy": True}, expects={},
+    requires={"conv_kernel_size": 0}, expects={},
     derive=(deberta_tables, rules.heads_fill_hidden("DebertaV2SelfOutput's dense is hidden × hidden")), explain=())
 MASKED_LM_ONLY = [DEBERTA_V2]  # only in the masked-LM mapping: its reference is AutoModelForMaskedLM's model
 FAMILIES = MASKED_LM_ONLY
