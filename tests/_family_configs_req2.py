@@ -23,6 +23,24 @@ def _text_with(model_type: str, **extra: st.SearchStrategy) -> st.SearchStrategy
         lambda pair: {**pair[0], "text_config": {**pair[0].get("text_config", {}), **pair[1]}})
 
 
+@st.composite
+def deberta_v2_conv(draw, dividing: bool = True) -> dict:
+    """DeBERTa-v2 with its encoder's ConvLayer (conv_kernel_size above 0: built; 0 or below: none) over groups that
+    divide hidden_size (or, with ``dividing`` false, groups nn.Conv1d refuses), legacy drawn."""
+    config = draw(CONFIGS["deberta-v2"])
+    width = config["hidden_size"]
+    if dividing:
+        groups = draw(st.sampled_from([g for g in range(1, width + 1) if width % g == 0]))
+        kernel = draw(st.integers(-1, 5))
+    else:
+        groups = draw(st.one_of(st.integers(-2, 0), st.integers(2, 3 * width).filter(lambda g: width % g)))
+        kernel = draw(st.integers(1, 5))
+    config.update(conv_kernel_size=kernel, legacy=draw(booleans))
+    if groups != 1 or draw(booleans):  # (unset: 1)
+        config["conv_groups"] = groups
+    return config
+
+
 # add_cross_attention where the class ignores it (no crossattention module): counted as if false
 IGNORED = ("layoutlm", "luke", "mobilebert", "mra", "squeezebert", "yoso")
 CONFIGS_REQ2: dict[str, st.SearchStrategy] = {
@@ -38,10 +56,12 @@ CONFIGS_REQ2: dict[str, st.SearchStrategy] = {
     # DebertaOnlyMLMHead / DebertaV2OnlyMLMHead as lm_predictions where legacy is false
     "deberta": _with("deberta", legacy=booleans),
     "deberta-v2": _with("deberta-v2", legacy=booleans),
+    "deberta-v2/conv_kernel_size": deberta_v2_conv(),
 }
 
 REFUSED_REQ2: dict[str, st.SearchStrategy] = {
     "ibert": _with("ibert", hidden_act=st.sampled_from(["relu", "gelu_new", "silu", "tanh"])),
     "esm": _with("esm", add_cross_attention=st.just(True), is_decoder=st.just(False)),
     "convbert": _with("convbert", num_groups=st.integers(-3, 0)),
+    "deberta-v2": deberta_v2_conv(dividing=False),
 }

@@ -72,7 +72,7 @@ def test_ibert_refuses_an_activation_other_than_gelu():
 @pytest.mark.parametrize(("change", "message"), [
     ({"relative_attention": True, "pos_att_type": "p2c|c2p"},
      "share_att_key: false with pos_att_type c2p or p2c is not supported for deberta-v2"),
-    ({"conv_kernel_size": 3}, "conv_kernel_size: 3 is not supported for deberta-v2"),
+    ({"conv_kernel_size": 3, "conv_groups": 5}, "conv_groups: 5 does not divide hidden_size=1536"),
     ({"legacy": "no"}, "legacy: must be true or false"),
     ({"embedding_size": 128}, "embedding_size: 128 apart from hidden_size is not supported for deberta-v2"),
     ({"attention_head_size": 32}, r"head_dim: 32 × 24 heads != hidden_size=1536"),

@@ -49,6 +49,10 @@ def test_what_transformers_refuses_is_refused_in_one_line(model_type):
      r"config: hidden_act: 'relu' is refused by transformers 5\.24\.0: IBertIntermediate supports only 'gelu'"),
     ({"model_type": "ibert", "hidden_act": None}, r"config: hidden_act: null is refused by transformers 5\.24\.0"),
     ({"model_type": "albert", "inner_group_num": 0}, r"config: inner_group_num: 0 is not a positive integer"),
+    ({"model_type": "deberta-v2", "conv_kernel_size": 3, "conv_groups": 5},
+     r"config: conv_groups: 5 does not divide hidden_size=1536 \(transformers 5\.24\.0 refuses it"),
+    ({"model_type": "deberta-v2", "conv_kernel_size": 3, "conv_groups": 0},
+     r"config: conv_groups: 0 is refused by transformers 5\.24\.0"),
     ({"model_type": "esm", "vocab_size": 33, "add_cross_attention": True},
      r"config: add_cross_attention: needs is_decoder true"),
 ])

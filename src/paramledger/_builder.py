@@ -104,6 +104,11 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         c.add(n.relative_embeddings + ".weight", (arch.relative_embeddings_size, d), "positions")
     if arch.final_norm:
         c.norm(n.final_norm, arch.final_norm_width or d, offset=arch.final_norm_bias)
+    if arch.encoder_conv_kernel_size is not None:  # DeBERTa-v2's ConvLayer after the layers (DebertaV2Encoder.conv)
+        c.add(n.encoder_conv + ".conv.weight", (d, d // (arch.encoder_conv_groups or 1), arch.encoder_conv_kernel_size),
+              "ffn")
+        c.add(n.encoder_conv + ".conv.bias", (d,), "ffn")
+        c.norm(n.encoder_conv + ".LayerNorm", d)
     if n.rotary_alpha is not None:  # the rotary module's one learned tensor, as long as its inv_freq
         from .buffers import rotary_width
 

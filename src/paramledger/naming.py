@@ -202,6 +202,7 @@ class Naming:
     # The table is a bare Parameter at that path, no ".weight" (CPM-Ant's position_bias.relative_attention_bias)
     relative_attention_bias_raw: bool = False
     relative_embeddings: str = "model.rel_embeddings"  # relative_embeddings_size (DeBERTa-v2's encoder.rel_embeddings)
+    encoder_conv: str = "model.encoder.conv"  # encoder_conv_kernel_size (DeBERTa-v2's ConvLayer: .conv, .LayerNorm)
     # max_2d_position_embeddings: LayoutLM's box tables, "{p}" standing for x, y, h and w, after the position table
     box_positions: str = "model.embeddings.{p}_position_embeddings"
     final_norm: str = "model.norm"

@@ -80,6 +80,11 @@ class EncoderKeys:
     # (a dense layer, a norm and a bias, the token table read in forward: no decoder of its own, nothing tied), named
     # by Naming.not_legacy
     legacy: bool = True
+    # a Conv1d over the layers' output and its LayerNorm after the encoder's layers (DeBERTa-v2's ConvLayer,
+    # DebertaV2Config's conv_kernel_size and conv_groups: a (hidden, hidden / groups, kernel) weight, a bias);
+    # None: none
+    encoder_conv_kernel_size: int | None = None
+    encoder_conv_groups: int | None = None
 
     zero_or_more = ("type_vocab_size", "relative_attention_num_buckets", "task_type_vocab_size",
                     "pronunciation_vocab_size", "shape_vocab_size", "pronunciation_embed_dim", "shape_embed_dim")
@@ -87,4 +92,4 @@ class EncoderKeys:
                         "max_2d_position_embeddings", "map_inputs_width", "patch_stem_size",
                         "entity_vocab_size", "entity_emb_size", "num_latents", "latent_cross_qk_channels",
                         "latent_cross_v_channels", "latent_cross_widening_factor", "final_norm_width",
-                        "inner_group_num")
+                        "inner_group_num", "encoder_conv_kernel_size", "encoder_conv_groups")

@@ -4,8 +4,10 @@ hidden-wide relative-position table after the layers. Only in the masked-LM mapp
 DebertaV2ForMaskedLM.
 
 Without share_att_key, relative attention adds pos_key_proj / pos_query_proj to every attention (by pos_att_type);
-conv_kernel_size adds a ConvLayer after the encoder; an embedding_size apart from hidden_size adds embed_proj without
-a bias (each refused in one line).  legacy false builds DebertaV2OnlyMLMHead as lm_predictions instead of cls
+an embedding_size apart from hidden_size adds embed_proj without a bias (both refused in one line).  conv_kernel_size
+above 0 adds DebertaV2Encoder.conv, a ConvLayer after the layers and their LayerNorm (lines 443-456, 586): conv.conv
+(hidden, hidden / conv_groups, conv_kernel_size) and its bias, then conv.LayerNorm; conv_groups that do not divide
+hidden_size, or are not positive, are refused as nn.Conv1d refuses them.  legacy false builds DebertaV2OnlyMLMHead as lm_predictions instead of cls
 (lines 879-893): lm_predictions.lm_head's own bias (vocab), then its dense (hidden × hidden, biased) and LayerNorm,
 no decoder (forward multiplies by the token table itself) and nothing tied (_tied_weights_keys emptied); the
 names by Naming.not_legacy."""
@@ -33,7 +35,25 @@ def deberta_tables(config: Mapping[str, Any]) -> dict[str, Any]:
     norms = [name.strip() for name in str(config.get("norm_rel_ebd") or "none").lower().split("|")]
     return {"position_embedding_type": "learned" if config.get("position_biased_input", True) else "none",
             "type_vocab_size": config.get("type_vocab_size") or None, "final_norm": "layer_norm" in norms,
-            "relative_embeddings_size": relative_rows(config)}
+            "relative_embeddings_size": relative_rows(config), **encoder_conv(config)}
+
+
+def encoder_conv(config: Mapping[str, Any]) -> dict[str, Any]:
+    """DebertaV2Encoder.conv where conv_kernel_size > 0 (getattr, default 0; conv_groups default 1): nn.Conv1d refuses
+    groups that are not positive or do not divide hidden_size."""
+    kernel = config.get("conv_kernel_size") or 0
+    if type(kernel) is not int:
+        raise ArchitectureError("conv_kernel_size", f"{kernel!r} is not an integer")
+    if kernel <= 0:
+        return {}
+    groups = config.get("conv_groups", 1)
+    if type(groups) is not int or groups < 1:
+        raise ArchitectureError("conv_groups", f"{groups!r} is refused by transformers 5.24.0: nn.Conv1d's groups must "
+                                "be a positive integer")
+    if config["hidden_size"] % groups:
+        raise ArchitectureError("conv_groups", f"{groups} does not divide hidden_size={config['hidden_size']} "
+                                "(transformers 5.24.0 refuses it: nn.Conv1d's in_channels must be divisible by groups)")
+    return {"encoder_conv_kernel_size": kernel, "encoder_conv_groups": groups}
 
 
 def relative_rows(config: Mapping[str, Any]) -> int | None:
@@ -58,12 +78,13 @@ HEAD = "lm_predictions.lm_head"
 NOT_LEGACY = (("lm_head", ""), ("lm_head_bias", f"{HEAD}.bias"), ("lm_head_dense", f"{HEAD}.dense"),
               ("lm_head_norm", f"{HEAD}.LayerNorm"), ("lm_head_linear_bias", False),
               ("model_order", ("deberta.embeddings", "deberta.encoder.layer", "deberta.encoder.rel_embeddings",
-                               "deberta.encoder.LayerNorm", f"{HEAD}.bias", f"{HEAD}.dense", f"{HEAD}.LayerNorm")))
+                               "deberta.encoder.LayerNorm", "deberta.encoder.conv", f"{HEAD}.bias", f"{HEAD}.dense",
+                               f"{HEAD}.LayerNorm")))
 
 # identical to bert except: DebertaV2Model under "deberta" (query_proj, key_proj, value_proj; the attention head size
 # as attention_head_size), no token_type_ids buffer, the tables by deberta_tables, DebertaV2Config's defaults
 # (configuration_deberta_v2.py), the relative table by relative_rows; unshared position projections, the conv layer,
-# factorized embeddings refused; legacy false names the new head (NOT_LEGACY)
+# factorized embeddings refused; legacy false names the new head (NOT_LEGACY); the conv layer by encoder_conv
 DEBERTA_V2 = derived_from(
     BERT, model_type="deberta-v2", causal_lm_class="DebertaV2ForMaskedLM",
     source="transformers 5.24.0 models/deberta_v2/configuration_deberta_v2.py",
@@ -72,8 +93,9 @@ DEBERTA_V2 = derived_from(
                    relative_embeddings="deberta.encoder.rel_embeddings",
                    model_buffers=(("deberta.embeddings.position_ids", (1, "max_position_embeddings"), "int64",
                                    False),),
+                   encoder_conv="deberta.encoder.conv",
                    model_order=("deberta.embeddings", "deberta.encoder.layer", "deberta.encoder.rel_embeddings",
-                                "deberta.encoder.LayerNorm",
+                                "deberta.encoder.LayerNorm", "deberta.encoder.conv",
                                 "cls.predictions.bias", "cls.predictions.transform"),
                    not_legacy=NOT_LEGACY),
     keys={**same("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size",
@@ -86,10 +108,11 @@ DEBERTA_V2 = derived_from(
                                         "relative_attention",
                                         "pooler_dropout", "pooler_hidden_act", "pooler_hidden_size",
                                         "max_relative_positions", "position_buckets", "pos_att_type",
-                                        "share_att_key", "conv_groups", "conv_act", "cls_dropout"},
+                                        "share_att_key", "conv_groups", "conv_act", "cls_dropout",
+                                        "conv_kernel_size"},  # (conv_kernel_size, conv_groups: read by encoder_conv)
     switches={key: value for key, value in BERT.switches.items()
               if key not in ("position_embedding_type", "final_norm")},
-    requires={"conv_kernel_size": 0}, expects={},
+    requires={}, expects={},
     derive=(deberta_tables, rules.heads_fill_hidden("DebertaV2SelfOutput's dense is hidden × hidden")), explain=())
 MASKED_LM_ONLY = [DEBERTA_V2]  # only in the masked-LM mapping: its reference is AutoModelForMaskedLM's model
 FAMILIES = MASKED_LM_ONLY
