@@ -80,3 +80,23 @@ def test_albert_names_each_layer_in_its_group():
              t.name.endswith("full_layer_layer_norm.weight")]
     assert names == [f"albert.encoder.albert_layer_groups.{g}.albert_layers.{j}.full_layer_layer_norm.weight"
                      for g in range(2) for j in range(3)]
+
+
+@pytest.mark.parametrize("config, change, message", [
+    ({"model_type": "albert", "inner_group_num": 2}, {"num_hidden_layers": 3},
+     r"num_hidden_layers: 3 is not a whole number of groups of inner_group_num=2"),
+    ({"model_type": "albert", "inner_group_num": 2}, {"inner_group_num": 3},
+     r"num_hidden_layers: 2 is not a whole number of groups of inner_group_num=3"),
+    ({"model_type": "deberta-v2", "conv_kernel_size": 3}, {"encoder_conv_groups": 5},
+     r"encoder_conv_groups: 5 does not divide hidden_size=1536"),
+])
+def test_a_change_transformers_could_not_build_is_refused(config, change, message):
+    """--set on a read config: a depth that splits a group, conv groups that do not divide the width."""
+    with pytest.raises(ArchitectureError, match=message):
+        paramledger.load(config, **change)
+
+
+def test_albert_at_another_depth_keeps_its_groups():
+    arch = paramledger.load({"model_type": "albert", "inner_group_num": 2}, num_hidden_layers=4)
+    names = {t.name.split(".albert_layers.")[0] for t in paramledger.inventory(arch).tensors if "albert_layers" in t.name}
+    assert names == {"albert.encoder.albert_layer_groups.0", "albert.encoder.albert_layer_groups.1"}

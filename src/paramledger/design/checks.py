@@ -104,6 +104,12 @@ def check_structure(arch: Architecture, where: str | None) -> None:
                       ("entity_vocab_size", "entity_emb_size"))
         raise ArchitectureError(key, f"must be given with {other} (LUKE's entity table is entity_vocab_size × "
                                 "entity_emb_size)", where)
+    if arch.inner_group_num is not None and arch.num_hidden_layers % arch.inner_group_num:  # (ALBERT's, --set)
+        raise ArchitectureError("num_hidden_layers", f"{arch.num_hidden_layers} is not a whole number of groups of "
+                                f"inner_group_num={arch.inner_group_num} (each AlbertLayerGroup holds that many)", where)
+    if arch.encoder_conv_groups is not None and arch.hidden_size % arch.encoder_conv_groups:  # (DeBERTa-v2's, --set)
+        raise ArchitectureError("encoder_conv_groups", f"{arch.encoder_conv_groups} does not divide hidden_size="
+                                f"{arch.hidden_size} (nn.Conv1d's in_channels must be divisible by groups)", where)
     for key, on in (("attn_sub_norm", arch.attn_sub_norm),
                     ("attention_output_gate", arch.attention_output_gate not in ("none", "per_head")),
                     ("attention_lambdas", arch.attention_lambdas)):
