@@ -53,6 +53,10 @@ def test_what_transformers_refuses_is_refused_in_one_line(model_type):
      r"config: conv_groups: 5 does not divide hidden_size=1536 \(transformers 5\.24\.0 refuses it"),
     ({"model_type": "deberta-v2", "conv_kernel_size": 3, "conv_groups": 0},
      r"config: conv_groups: 0 is refused by transformers 5\.24\.0"),
+    ({"model_type": "albert", "inner_group_num": 10**9},
+     r"config: inner_group_num: 1,000,000,000 layers in each of 1 groups are beyond the bound of 10,000,000"),
+    ({"model_type": "convbert", "num_groups": 10**20}, r"config: num_groups: .* is beyond the bound of"),
+    ({"model_type": "deberta-v2", "conv_kernel_size": 10**20}, r"config: conv_kernel_size: .* is beyond the bound of"),
     ({"model_type": "esm", "vocab_size": 33, "add_cross_attention": True},
      r"config: add_cross_attention: needs is_decoder true"),
 ])

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ArchitectureError
+from ..limits import MAX_REPEAT, big
 from ._family import derived_from
 from .bert_variants import renamed
 from .electra import ELECTRA
@@ -40,9 +41,13 @@ def inner_groups(config: Mapping[str, Any]) -> dict[str, Any]:
     if inner is None or inner == 1:
         return {}
     if type(inner) is not int or inner < 1:
-        raise ArchitectureError("inner_group_num", f"{inner!r} is not a positive integer (0 builds groups holding no "
-                                "layer, which paramledger does not count)")
-    return {"inner_group_num": inner, "num_hidden_layers": config["num_hidden_layers"] * inner}
+        why = " (0 builds groups holding no layer, which paramledger does not count)" if type(inner) is int else ""
+        raise ArchitectureError("inner_group_num", f"{inner!r} is not a positive integer{why}")
+    layers = config["num_hidden_layers"] * inner  # (num_hidden_groups, read as the field)
+    if layers > MAX_REPEAT:
+        raise ArchitectureError("inner_group_num", f"{big(inner)} layers in each of {config['num_hidden_layers']:,} "
+                                f"groups are beyond the bound of {MAX_REPEAT:,} layers (docs/limits.md)")
+    return {"inner_group_num": inner, "num_hidden_layers": layers}
 
 
 ALBERT = derived_from(

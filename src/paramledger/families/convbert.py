@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ArchitectureError
+from ..limits import MAX_INTEGER, big
 from ._family import derived_from
 from .bert_variants import renamed
 from .electra import ELECTRA
@@ -33,6 +34,8 @@ def mixed_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     if type(groups) is not int or groups < 1:
         raise ArchitectureError("num_groups", f"{groups!r} is not a positive integer (GroupedLinearLayer divides by "
                                 "it)")
+    if groups > MAX_INTEGER:
+        raise ArchitectureError("num_groups", f"{big(groups)} is beyond the bound of {MAX_INTEGER:,} (docs/limits.md)")
     # GroupedLinearLayer in the FFN's place (modeling_convbert.py lines 313-345)
     return {"span_conv_layers": every, "num_groups": groups, "layers_without_ffn": every}
 

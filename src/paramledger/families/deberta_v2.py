@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ArchitectureError
+from ..limits import MAX_INTEGER, big
 from . import _rules as rules
 from ._family import derived_from, same
 from .bert import BERT
@@ -46,6 +47,9 @@ def encoder_conv(config: Mapping[str, Any]) -> dict[str, Any]:
         raise ArchitectureError("conv_kernel_size", f"{kernel!r} is not an integer")
     if kernel <= 0:
         return {}
+    if kernel > MAX_INTEGER:
+        raise ArchitectureError("conv_kernel_size", f"{big(kernel)} is beyond the bound of {MAX_INTEGER:,} "
+                                "(docs/limits.md)")
     groups = config.get("conv_groups", 1)
     if type(groups) is not int or groups < 1:
         raise ArchitectureError("conv_groups", f"{groups!r} is refused by transformers 5.24.0: nn.Conv1d's groups must "
