@@ -53,6 +53,9 @@ CONFIGS_REQ2: dict[str, st.SearchStrategy] = {
     "albert": _with("albert", inner_group_num=st.integers(1, 3)),
     # GroupedLinearLayer FFNs (any count of groups: they need not divide the widths, the weights' sizes floor)
     "convbert": _with("convbert", num_groups=st.integers(1, 9)),
+    # ConvBertLayer.crossattention: the mixed attention again (with is_decoder)
+    "convbert/add_cross_attention": _with("convbert", add_cross_attention=booleans, is_decoder=st.just(True),
+                                          num_groups=st.integers(1, 3)),
     # DebertaOnlyMLMHead / DebertaV2OnlyMLMHead as lm_predictions where legacy is false
     "deberta": _with("deberta", legacy=booleans),
     "deberta-v2": _with("deberta-v2", legacy=booleans),
@@ -62,6 +65,7 @@ CONFIGS_REQ2: dict[str, st.SearchStrategy] = {
 REFUSED_REQ2: dict[str, st.SearchStrategy] = {
     "ibert": _with("ibert", hidden_act=st.sampled_from(["relu", "gelu_new", "silu", "tanh"])),
     "esm": _with("esm", add_cross_attention=st.just(True), is_decoder=st.just(False)),
-    "convbert": _with("convbert", num_groups=st.integers(-3, 0)),
+    "convbert": st.one_of(_with("convbert", num_groups=st.integers(-3, 0)),
+                          _with("convbert", add_cross_attention=st.just(True), is_decoder=st.just(False))),
     "deberta-v2": deberta_v2_conv(dividing=False),
 }

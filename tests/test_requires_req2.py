@@ -104,3 +104,26 @@ def test_albert_at_another_depth_keeps_its_groups():
     arch = paramledger.load({"model_type": "albert", "inner_group_num": 2}, num_hidden_layers=4)
     names = {t.name.split(".albert_layers.")[0] for t in paramledger.inventory(arch).tensors if "albert_layers" in t.name}
     assert names == {"albert.encoder.albert_layer_groups.0", "albert.encoder.albert_layer_groups.1"}
+
+
+@pytest.mark.parametrize("cross, groups, encoder", [(False, 1, None), (True, 1, 1), (True, 3, 1), (True, 1, None)])
+def test_convbert_cross_attention_flops_match_torch(cross, groups, encoder):
+    """One token through ConvBertForMaskedLM as a decoder, over one encoder token (ConvBertSelfAttention views the
+    encoder's keys at the decoder's length: transformers' own forward fails on a longer encoder), eager attention."""
+    import torch
+    import transformers
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from paramledger.compute import forward_flops_per_token
+
+    config = {"model_type": "convbert", "vocab_size": 50, "hidden_size": 48, "num_attention_heads": 4,
+              "intermediate_size": 36, "embedding_size": 48, "num_hidden_layers": 2, "head_ratio": 2,
+              "conv_kernel_size": 5, "is_decoder": True, "add_cross_attention": cross, "num_groups": groups}
+    ours = forward_flops_per_token(paramledger.load(config), 1, encoder_length=encoder).total
+    hf = transformers.ConvBertConfig(**{k: v for k, v in config.items() if k != "model_type"},
+                                     attn_implementation="eager")
+    model = transformers.ConvBertForMaskedLM(hf).eval()
+    states = {"encoder_hidden_states": torch.randn(1, encoder, 48)} if encoder else {}
+    with torch.no_grad(), FlopCounterMode(display=False) as counter:
+        model(input_ids=torch.tensor([[3]]), **states)
+    assert ours == counter.get_total_flops()

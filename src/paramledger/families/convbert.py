@@ -23,21 +23,25 @@ from .electra import ELECTRA
 
 
 def mixed_layers(config: Mapping[str, Any]) -> dict[str, Any]:
-    """Every ConvBertLayer's attention is the mixed one (ConvBertSelfAttention)."""
-    if config.get("add_cross_attention"):
-        raise ArchitectureError("add_cross_attention", "True is not supported for convbert (its crossattention "
-                                "is another mixed attention, which this table does not build)")
+    """Every ConvBertLayer's attention is the mixed one (ConvBertSelfAttention); with add_cross_attention (and
+    is_decoder) its crossattention too; num_groups > 1: the grouped FFN."""
     every = tuple(range(config["num_hidden_layers"]))
+    cross = {}
+    if config.get("add_cross_attention"):  # ConvBertLayer.crossattention: the mixed attention again
+        if not config.get("is_decoder"):
+            raise ArchitectureError("add_cross_attention", "needs is_decoder true (transformers refuses cross-attention "
+                                    "in an encoder: \"should be used as a decoder model if cross attention is added\")")
+        cross = {"span_conv_cross_attention": True}
     groups = config.get("num_groups")
     if groups is None or groups == 1:  # (null: ConvBertConfig's default, 1)
-        return {"span_conv_layers": every}
+        return {"span_conv_layers": every, **cross}
     if type(groups) is not int or groups < 1:
         raise ArchitectureError("num_groups", f"{groups!r} is not a positive integer (GroupedLinearLayer divides by "
                                 "it)")
     if groups > MAX_INTEGER:
         raise ArchitectureError("num_groups", f"{big(groups)} is beyond the bound of {MAX_INTEGER:,} (docs/limits.md)")
     # GroupedLinearLayer in the FFN's place (modeling_convbert.py lines 313-345)
-    return {"span_conv_layers": every, "num_groups": groups, "layers_without_ffn": every}
+    return {"span_conv_layers": every, "num_groups": groups, "layers_without_ffn": every, **cross}
 
 
 CONVBERT = derived_from(
@@ -56,7 +60,7 @@ CONVBERT = derived_from(
     keys={**ELECTRA.keys, "head_ratio": "span_head_ratio", "conv_kernel_size": "span_conv_kernel_size"},
     defaults={**ELECTRA.defaults, "hidden_size": 768, "num_attention_heads": 12, "intermediate_size": 3072,
               "embedding_size": 768, "head_ratio": 2, "conv_kernel_size": 9, "num_groups": 1},
-    # add_cross_attention: refused by mixed_layers when true; num_groups: read by it
+    # add_cross_attention (with is_decoder: parts/span_conv_cross.py) and num_groups: read by mixed_layers
     count_neutral=ELECTRA.count_neutral | {"add_cross_attention", "num_groups"},
     requires={}, derive=(mixed_layers,))
 

@@ -28,16 +28,8 @@ class SpanConvAttention(NamedTuple):
     kernel: int  # conv_kernel_size
 
     def tensors(self, c: Collector) -> None:
-        n, d, width, kernel = c.naming, self.hidden_size, self.width, self.kernel
-        for path in (n.q, n.k, n.v):
-            c.linear(path, width, d, "attention", None, True)  # (width, hidden) and its bias
-        conv = n.span_key_conv + "."
-        c.add(conv + "bias", (width, 1), "attention")  # SeparableConv1D's own parameter, before its convs
-        c.add(conv + "depthwise.weight", (d, 1, kernel), "attention")
-        c.add(conv + "pointwise.weight", (width, d, 1), "attention")
-        c.linear(n.span_kernel, self.num_heads * kernel, width, "attention", None, True)
-        c.linear(n.span_out, width, d, "attention", None, True)
-        c.linear(n.o, d, d, "attention", None, True)  # over both halves: (hidden, hidden) and its bias
+        n = c.naming
+        span_conv_tensors(c, self, (n.q, n.k, n.v, n.span_key_conv, n.span_kernel, n.span_out, n.o))
 
     def kv_values_per_token(self, mla_layout: str = "latent") -> int:
         return 2 * self.width  # the attention half's key and value
@@ -48,6 +40,22 @@ class SpanConvAttention(NamedTuple):
 
     def mixer_label(self) -> tuple[str, str | None]:
         return "attention + span conv (ConvBERT)", None
+
+
+def span_conv_tensors(c: Collector, part: Any, paths: tuple[str, ...]) -> None:
+    """The mixed attention's tensors under ``paths`` (query, key, value, key_conv_attn_layer, conv_kernel_layer,
+    conv_out_layer, output dense), in ConvBertSelfAttention's registration order, then the output dense."""
+    q, k, v, key_conv, kernel_layer, out, o = paths
+    d, width, kernel = part.hidden_size, part.width, part.kernel
+    for path in (q, k, v):
+        c.linear(path, width, d, "attention", None, True)  # (width, hidden) and its bias
+    conv = key_conv + "."
+    c.add(conv + "bias", (width, 1), "attention")  # SeparableConv1D's own parameter, before its convs
+    c.add(conv + "depthwise.weight", (d, 1, kernel), "attention")
+    c.add(conv + "pointwise.weight", (width, d, 1), "attention")
+    c.linear(kernel_layer, part.num_heads * kernel, width, "attention", None, True)
+    c.linear(out, width, d, "attention", None, True)
+    c.linear(o, d, d, "attention", None, True)  # over both halves: (hidden, hidden) and its bias
 
 
 class Keys:

@@ -16,7 +16,7 @@ from ._protocol import MixerKind, SublayerKind
 
 SUBLAYER_MODULES = ("cross_attention", "global_attention", "disentangled_extras", "value_conv",
                     "language_adapters", "global_input_norm", "hyper_residuals", "layer_lambdas", "ada_rms_norm",
-                    "inkling_sconv", "stream_hyper_connections", "grouped_ffn")
+                    "inkling_sconv", "stream_hyper_connections", "grouped_ffn", "span_conv_cross")
 
 SUBLAYERS: tuple[SublayerKind, ...] = tuple(import_module(f"{__package__}.{name}").SUBLAYER
                                             for name in SUBLAYER_MODULES)
