@@ -26,6 +26,10 @@ def t5(draw, model_type: str) -> dict:
         config["num_decoder_layers"] = draw(st.integers(1, 4))
     if draw(booleans):
         config["tie_word_embeddings"] = draw(booleans)
+    if draw(booleans):  # given beside feed_forward_proj they win (PreTrainedConfig.__post_init__ sets them after)
+        config["is_gated_act"] = draw(booleans)
+    if draw(booleans):
+        config["dense_act_fn"] = draw(st.sampled_from(ACTIVATIONS))
     return config
 
 

@@ -23,7 +23,7 @@ def step3p5_text(draw) -> dict:
             "num_attention_heads": kv * draw(st.integers(1, 3)), "num_key_value_heads": kv,
             "head_dim": 2 * draw(st.integers(1, 4)), "moe_intermediate_size": draw(st.integers(1, 12)),
             "n_routed_experts": draw(st.integers(1, 4)), "num_experts_per_tok": 1,
-            "share_expert_dim": draw(st.integers(1, 12)), "attention_bias": draw(booleans)}
+            "share_expert_dim": draw(st.integers(1, 12)), "attention_bias": draw(booleans), "mlp_bias": draw(booleans)}
     if mtp:
         text["num_nextn_predict_layers"] = mtp
     span = layers + draw(st.sampled_from([0, mtp]))  # a list may carry the MTP layers' entries

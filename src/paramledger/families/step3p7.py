@@ -114,6 +114,7 @@ TEXT = derived_from(
                                layer_order=(*LAGUNA.naming.layer_order[:-1], "mlp.gate.weight", "mlp.experts")),
     switches={**LAGUNA.switches, "router_correction_bias": False},
     keys={**DECODER_KEYS, **same("head_dim", "attention_bias", "moe_intermediate_size", "num_experts_per_tok"),
+          "mlp_bias": "mlp_bias",  # Step3p7MLP's three Linears, the dense layers' and the shared expert's
           "n_routed_experts": "num_experts", "num_local_experts": "num_experts", "moe_num_experts": "num_experts",
           "moe_top_k": "num_experts_per_tok", "num_attention_groups": "num_key_value_heads",
           "share_expert_dim": "shared_expert_intermediate_size",
@@ -123,12 +124,12 @@ TEXT = derived_from(
               "max_position_embeddings": 128000, "tie_word_embeddings": False, "sliding_window": None,
               "moe_intermediate_size": 1280, "share_expert_dim": 1280, "num_experts_per_tok": 8,
               "n_routed_experts": 288, "layer_types": None, "mlp_layer_types": None, "attention_bias": False,
-              "num_sliding_attention_heads": None, "num_nextn_predict_layers": 0},
+              "num_sliding_attention_heads": None, "num_nextn_predict_layers": 0, "mlp_bias": False},
     # query_pre_attn_scalar scales the scores, the SwiGLU limits clamp, the MTP lists describe layers never built
     count_neutral=ROUTING_KEYS | {"num_sliding_attention_heads", "attention_other_setting", "mlp_layer_types",
                                   "moe_layers_enum", "num_nextn_predict_layers", "partial_rotary_factors",
                                   "query_pre_attn_scalar", "moe_router_scaling_factor", "swiglu_limits",
-                                  "swiglu_limits_shared", "mtp_layer_types", "mtp_mlp_layer_types", "mlp_bias",
+                                  "swiglu_limits_shared", "mtp_layer_types", "mtp_mlp_layer_types",
                                   "per_layer_config"},
     derive=(rules.output_bias_follows("attention_bias"), step3p5_layers),
 )

@@ -77,7 +77,7 @@ COUNT_NEUTRAL = frozenset({
     "num_layers",  # the encoder's depth (Seq2Seq.keys), and the decoder's where num_decoder_layers is absent
     "feed_forward_proj",  # read by _feed_forward
     "relative_attention_max_distance", "dropout_rate", "is_encoder_decoder", "is_decoder", "classifier_dropout",
-    # derived from feed_forward_proj by the config class whatever the config holds (T5Config.__post_init__)
+    # derived from feed_forward_proj by the config class unless the config gives them (read by _feed_forward)
     "dense_act_fn", "is_gated_act",
     # T5Config turns the config's tie_word_embeddings into scale_decoder_outputs and ties always
     "tie_word_embeddings", "scale_decoder_outputs",
@@ -89,19 +89,38 @@ ACTIVATIONS = frozenset({
     "relu6", "sigmoid", "silu", "sqrtsoftplus", "swish", "tanh", "xielu"})
 
 
+def _activation(key: str, act: Any) -> str:
+    """An ACT2FN name the feed-forward's ``act`` is made from (T5DenseActDense: ACT2FN[config.dense_act_fn])."""
+    if act == "prelu":
+        raise ArchitectureError(key, "'prelu' is not counted (nn.PReLU holds a weight of its own)")
+    if act not in ACTIVATIONS:
+        raise ArchitectureError(key, f"{act!r} is not an activation transformers 5.24.0 knows (ACT2FN: "
+                                f"{', '.join(sorted(ACTIVATIONS))})")
+    return act
+
+
 def _feed_forward(config: Mapping[str, Any]) -> dict[str, Any]:
-    """feed_forward_proj "{act}" or "gated-{act}" (T5Config.__post_init__ and validate_architecture)."""
+    """feed_forward_proj "{act}" or "gated-{act}" (T5Config.__post_init__ and validate_architecture).
+
+    T5Config.__post_init__ derives is_gated_act and dense_act_fn from it (configuration_t5.py lines 68-74; mT5's,
+    UMT5's, LongT5's and UDOP's alike), but a config that gives either key keeps its own: PreTrainedConfig's
+    __post_init__ sets every remaining keyword after (configuration_utils.py lines 499-506), and T5LayerFF reads
+    them (modeling_t5.py: DenseGatedActDense where is_gated_act, ACT2FN[dense_act_fn])."""
     proj = config["feed_forward_proj"]
     parts = proj.split("-") if isinstance(proj, str) else None
     if parts is None or len(parts) > 2 or len(parts) == 2 and parts[0] != "gated":
         raise ArchitectureError("feed_forward_proj", f"must be 'ACT' or 'gated-ACT' (e.g. 'relu', 'gated-gelu'), "
                                 f"got {proj!r}")
-    if parts[-1] == "prelu":
-        raise ArchitectureError("feed_forward_proj", "'prelu' is not counted (nn.PReLU holds a weight of its own)")
-    if parts[-1] not in ACTIVATIONS:
-        raise ArchitectureError("feed_forward_proj", f"{parts[-1]!r} is not an activation transformers 5.24.0 "
-                                f"knows (ACT2FN: {', '.join(sorted(ACTIVATIONS))})")
-    return {"mlp_gated": len(parts) == 2, "hidden_act": "gelu_new" if proj == "gated-gelu" else parts[-1]}
+    gated = config.get("is_gated_act")
+    if gated is None:  # (absent, or null: T5LayerFF's `if config.is_gated_act` reads null as false)
+        gated = "is_gated_act" not in config and len(parts) == 2
+    elif type(gated) is not bool:
+        raise ArchitectureError("is_gated_act", f"must be true or false, got {gated!r}")
+    if "dense_act_fn" in config:
+        act = _activation("dense_act_fn", config["dense_act_fn"])
+    else:
+        act = "gelu_new" if proj == "gated-gelu" else _activation("feed_forward_proj", parts[-1])
+    return {"mlp_gated": gated, "hidden_act": act}
 
 
 def _decoder_depth(config: Mapping[str, Any]) -> int:
