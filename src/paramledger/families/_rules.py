@@ -228,3 +228,28 @@ def must_be_set(key: str) -> Rule:
         return {}
 
     return rule
+
+
+def unbuildable_when_set(key: str, why: str) -> Rule:
+    """transformers 5.24.0 cannot build the family with ``key`` set (any true value): refused in one line saying
+    why (issue #15: a count where transformers builds nothing would be a number no model has)."""
+
+    def rule(config: Mapping[str, Any]) -> dict[str, Any]:
+        if config.get(key):
+            raise ArchitectureError(key, f"{config[key]!r}: transformers 5.24.0 cannot build it ({why})")
+        return {}
+
+    rule.__doc__ = f"{key} set: transformers 5.24.0 cannot build it"
+    return rule
+
+
+def head_dim_unless_given(config: Mapping[str, Any]) -> dict[str, Any]:
+    """head_dim = hidden_size // heads, which the config class sets in __post_init__ (Cohere2Config,
+    configuration_cohere2.py line 92) before PreTrainedConfig.__post_init__ sets the keywords it was given
+    (configuration_utils.py lines 499-506): a head_dim the config gives wins, and the attention reads it."""
+    if "head_dim" not in config:
+        return {"head_dim": config["hidden_size"] // config["num_attention_heads"]}
+    if config["head_dim"] is None:
+        raise ArchitectureError("head_dim", "null is not counted: the config class sets hidden_size // heads, then "
+                                            "the given null over it, and its attention cannot be built that wide")
+    return {"head_dim": config["head_dim"]}

@@ -88,6 +88,9 @@ FAMILIES.append(
         count_neutral=ROUTING_KEYS | {"gating", "num_attention_heads_per_layer", "mlp_layer_types",
                                       "moe_routed_scaling_factor", "moe_apply_router_weight_on_input",
                                       "moe_router_logit_softcapping"},
-        derive=(rules.output_bias_follows("attention_bias"), laguna_layers),
+        derive=(rules.output_bias_follows("attention_bias"), laguna_layers,
+                # LagunaConfig.validate_architecture (configuration_laguna.py lines 151-155)
+                rules.unbuildable_when_set("moe_apply_router_weight_on_input",
+                                           "LagunaConfig raises NotImplementedError: not yet supported")),
     )
 )

@@ -28,12 +28,14 @@ FAMILIES = [
         model_type="cohere2",
         causal_lm_class="Cohere2ForCausalLM",
         source=TF.format("cohere2"),
-        # Cohere2Config sets head_dim = hidden_size // heads itself, whatever the file says.
+        # Cohere2Config sets head_dim = hidden_size // heads itself, unless the file gives one
+        # (rules.head_dim_unless_given)
         keys={**DECODER_KEYS, **same("attention_bias")},
         defaults={**COHERE_DEFAULTS, "sliding_window": 4096},
         switches=COHERE_SWITCHES,
         count_neutral=frozenset({"logit_scale", "head_dim"}),
-        derive=(rules.output_bias_follows("attention_bias"), rules.sliding_every("sliding_window_pattern", 4)),
+        derive=(rules.output_bias_follows("attention_bias"), rules.sliding_every("sliding_window_pattern", 4),
+                rules.head_dim_unless_given),
     ),
 ]
 

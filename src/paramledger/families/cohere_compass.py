@@ -19,7 +19,8 @@ COHERE_COMPASS_TEXT = Family(
     causal_lm_class="CohereCompassForCausalLM",
     naming=Naming(rotary_per_layer_type=True),
     source="transformers 5.24.0 models/cohere_compass/configuration_cohere_compass.py (CohereCompassTextConfig)",
-    # CohereCompassTextConfig sets head_dim = hidden_size // heads itself, whatever the file says.
+    # CohereCompassTextConfig sets head_dim = hidden_size // heads itself (configuration_cohere_compass.py line 119),
+    # unless the file gives one (rules.head_dim_unless_given)
     keys={**DECODER_KEYS, **same("attention_bias")},
     defaults={"vocab_size": 256000, "hidden_size": 8192, "intermediate_size": 22528, "num_hidden_layers": 40,
               "num_attention_heads": 64, "num_key_value_heads": None, "hidden_act": "silu",
@@ -29,7 +30,8 @@ COHERE_COMPASS_TEXT = Family(
     count_neutral=frozenset({"logit_scale", "head_dim", "pooling"}),
     # Its __post_init__ fills layer_types with full attention only (the sliding_window_pattern
     # branch after it never runs): a layer slides only where the config's layer_types says so.
-    derive=(rules.output_bias_follows("attention_bias"), rules.sliding_except(lambda i, config: True, True)),
+    derive=(rules.output_bias_follows("attention_bias"), rules.sliding_except(lambda i, config: True, True),
+            rules.head_dim_unless_given),
 )
 
 FAMILIES = [COHERE_COMPASS_TEXT, multimodal(

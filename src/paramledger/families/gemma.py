@@ -2,6 +2,10 @@
 before and after both attention and the FFN) and local sliding-window layers; Gemma 3 adds
 per-head q/k norms.  Gemma's RMSNorm stores (1 + weight) but still one vector of hidden_size."""
 
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import ArchitectureError
 from ..naming import Naming
 from ..towers import Whole, images, projectors
 from . import _rules as rules
@@ -23,7 +27,25 @@ GEMMA3_TEXT_DEFAULTS = {
     "sliding_window": 4096,
 }
 GEMMA3_SWITCHES = {**LLAMA_SWITCHES, "norm_placement": "sandwich", "qk_norm": "head"}
-GEMMA3_RULES = (rules.output_bias_follows("attention_bias"), rules.sliding_every("sliding_window_pattern", 6, True))
+_EVERY_SIXTH = rules.sliding_every("sliding_window_pattern", 6, True)
+
+
+def gemma3_window(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Layer i slides unless (i + 1) is a multiple of sliding_window_pattern (6); with use_bidirectional_attention
+    the window is halved (Gemma3TextConfig.__post_init__, configuration_gemma3.py lines 101-102: sliding_window // 2
+    + 1, exclusive bounds), and a null one cannot be (transformers' TypeError, None // 2)."""
+    out = _EVERY_SIXTH(config)
+    if config.get("use_bidirectional_attention"):
+        window = config.get("sliding_window")
+        if window is None:
+            raise ArchitectureError("use_bidirectional_attention", "true halves sliding_window, which is null: "
+                                    "transformers 5.24.0 cannot build it (Gemma3TextConfig: None // 2); give a window")
+        if out["sliding_window"] is not None:
+            out["sliding_window"] = window // 2 + 1
+    return out
+
+
+GEMMA3_RULES = (rules.output_bias_follows("attention_bias"), gemma3_window)
 
 FAMILIES = [
     Family(

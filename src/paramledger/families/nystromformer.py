@@ -9,6 +9,7 @@ only); the landmarks' keys change no tensor; NystromformerConfig's defaults (30,
 
 from __future__ import annotations
 
+from . import _rules as rules
 from ._family import derived_from
 from .bert import BERT
 from .bert_variants import YOSO, renamed
@@ -28,6 +29,10 @@ NYSTROMFORMER = derived_from(
               "type_vocab_size": 2, "conv_kernel_size": 65},
     count_neutral=BERT.count_neutral | {"segment_means_seq_len", "num_landmarks", "inv_coeff_init_option",
                                         "add_cross_attention"},
-    requires={})
+    requires={},
+    # NystromformerSelfAttention reads config["inv_init_coeff_option"] where it is set (modeling_nystromformer.py
+    # lines 118-119): a config object is not subscriptable
+    derive=(*YOSO.derive, rules.unbuildable_when_set(
+        "inv_coeff_init_option", "NystromformerSelfAttention subscripts the config: TypeError")))
 
 FAMILIES = [NYSTROMFORMER]
