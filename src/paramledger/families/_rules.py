@@ -62,6 +62,9 @@ def sliding_every(period_key: str | None = None, period: int = 2, keep: bool = F
         given = _given_types(config)
         if given is None:  # the period is read only here: EXAONE 4.0's real configs say "LLLG" beside layer_types
             if not config.get("sliding_window") and not keep:
+                step = config.get(period_key) if period_key else None
+                if type(step) is int and step < 1:  # (the config class takes (i + 1) % it all the same)
+                    positive(period_key, step)
                 return layer_pattern(None, ())
             step = config.get(period_key) if period_key else None
             step = period if step is None else positive(period_key, step)
@@ -103,9 +106,12 @@ def qwen3_moe_window(config: Mapping[str, Any]) -> dict[str, Any]:
 def sparse_step(config: Mapping[str, Any]) -> dict[str, Any]:
     """Qwen-MoE: layer i is MoE when (i + 1) % decoder_sparse_step == 0 and it is not in
     mlp_only_layers; every other layer is dense (modeling_qwen2_moe.py, Qwen2MoeDecoderLayer)."""
-    step = config.get("decoder_sparse_step") or 1
+    step = config.get("decoder_sparse_step")
+    step = 1 if step is None else step
     only = set(config.get("mlp_only_layers") or ())
-    dense = [i for i in range(config["num_hidden_layers"]) if i in only or (i + 1) % step]
+    # (read as the decoder layer reads it: only for a layer outside mlp_only_layers, where 0 divides by zero)
+    dense = [i for i in range(config["num_hidden_layers"])
+             if i in only or (i + 1) % positive("decoder_sparse_step", step)]
     return {"mlp_only_layers": tuple(dense)}
 
 

@@ -129,7 +129,9 @@ FAMILIES += [
         count_neutral=frozenset({"head_dim", "qk_head_dim", "scale_emb", "scale_depth", "dim_model_base",
                                  "logits_scaling"}),
         derive=(rules.output_bias_follows("attention_bias"),
-                lambda c: {"v_head_dim": c.get("v_head_dim") or c["hidden_size"] // c["num_attention_heads"]},
+                # (null: MiniCPM3Config's hidden_size // heads; a 0 given stays 0, refused as a size)
+                lambda c: {"v_head_dim": c["hidden_size"] // c["num_attention_heads"] if c.get("v_head_dim") is None
+                           else c["v_head_dim"]},
                 rules.no_sliding),
     ),
 ]

@@ -44,7 +44,25 @@ def ffn_widths(config: Mapping[str, Any]) -> dict[str, Any]:
     return {"intermediate_size": widths, "intermediate_size_per_layer": ()}
 
 
-RULES = (rules.output_bias_follows("attention_bias"), rules.sliding_every(None, 5, True), ffn_widths)
+def built_whatever(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Gemma3nTextDecoderLayer builds AltUp and LAuReL whatever their sizes (modeling_gemma3n.py lines 927-928,
+    992-994: empty Linears beside their norms at 0, which paramledger does not count), and
+    Gemma3nTextConfig.kv_sharing_modes (configuration_gemma3n.py lines 212-221) needs an unshared layer of every
+    layer type (transformers' ValueError, where every layer is shared)."""
+    for key in ("altup_num_inputs", "laurel_rank"):
+        if config.get(key) == 0:
+            raise ArchitectureError(key, "0 is not counted: Gemma3nTextDecoderLayer builds it whatever its size "
+                                         "(empty Linears beside its norm)")
+    shared, layers = config.get("num_kv_shared_layers"), config["num_hidden_layers"]
+    if type(shared) is int and type(layers) is int and shared >= layers > 0:
+        raise ArchitectureError("num_kv_shared_layers", f"{shared} shares every layer's keys and values: "
+                                "transformers 5.24.0 cannot build it (Gemma3nTextConfig.kv_sharing_modes needs an "
+                                "unshared layer of each type to produce them)")
+    return {}
+
+
+RULES = (rules.output_bias_follows("attention_bias"), rules.sliding_every(None, 5, True), ffn_widths,
+         built_whatever)
 SOURCE = "transformers 5.24.0 models/gemma3n/configuration_gemma3n.py"
 
 # Gemma3nTextAttention registers q_norm after q_proj and k_norm after v_proj; Gemma3nTextModel registers the

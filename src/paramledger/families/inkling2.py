@@ -50,6 +50,7 @@ def inkling2_layers(config: Mapping[str, Any]) -> dict[str, Any]:
         raise ArchitectureError("layer_types", f"must list 'hybrid' or 'hybrid_sliding' for each of the {layers} "
                                 f"layers, got {kinds!r}"[:200])
     _whole(config, [key for key in config if key in ("n_routed_experts", "num_local_experts")][-1], 1)
+    _whole(config, "n_layers_per_attn_res_block", 1)  # (Inkling2DecoderLayer: layer_idx % it, modeling line 866)
     values: dict[str, Any] = {
         "inkling2_first_layers": (0,), "inkling2_first_full": kinds[0] == "hybrid",
         "inkling2_full_layers": tuple(i for i, k in enumerate(kinds) if k == "hybrid" and i),

@@ -10,10 +10,13 @@ projections are parts/global_attention.py's)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from typing import Any
 
 from ..towers import whole_naming
 from .bart import BART, BART_NAMING, DECODER_KEYS, ENCODER_SIDE, TF, _defaults, _seq2seq
 from ._family import derived_from
+from .longformer import attention_windows
 
 ATTENTION = "self_attn.longformer_self_attn"
 ENCODER_NAMES = (
@@ -31,6 +34,13 @@ WHOLE_LED = _seq2seq("LEDForConditionalGeneration", 12, 4096, 16, shared="led.sh
 WHOLE_LED = WHOLE_LED._replace(keys={**WHOLE_LED.keys, "max_encoder_position_embeddings": "max_position_embeddings"},
                                defaults={**WHOLE_LED.defaults, "max_encoder_position_embeddings": 16384})
 
+
+
+def encoder_windows(config: Mapping[str, Any]) -> dict[str, Any]:
+    """attention_window: one even positive window for each of the encoder's layers (LEDEncoderSelfAttention)."""
+    return attention_windows({**WHOLE_LED.defaults, **config}, "encoder_layers")
+
+
 LED = derived_from(
     BART, model_type="led", causal_lm_class="LEDForConditionalGeneration", source=TF.format("led"),
     naming=whole_naming(dataclasses.replace(BART_NAMING, position_offset=0), "led."),
@@ -39,6 +49,7 @@ LED = derived_from(
     defaults={**{key: value for key, value in _defaults(50265, 1024, 12, 4096, 16, 1024).items()
                  if key != "max_position_embeddings"}, "max_decoder_position_embeddings": 1024},
     count_neutral=ENCODER_SIDE | {"max_encoder_position_embeddings", "attention_window"},
-    seq2seq=WHOLE_LED, expects={})
+    seq2seq=WHOLE_LED, expects={},
+    derive=(*BART.derive, encoder_windows))
 
 FAMILIES = [LED]

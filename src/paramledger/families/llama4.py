@@ -10,7 +10,7 @@ from ..towers import Whole
 from ..towers.llama4 import llama4 as llama4_projector
 from . import _rules as rules
 from ._family import Family, multimodal, same
-from ._rules import layer_pattern
+from ._rules import layer_pattern, positive
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES, ROUTING_KEYS
 
 TF = "transformers 5.24.0 models/llama4/configuration_llama4.py (Llama4TextConfig)"
@@ -26,13 +26,15 @@ def _llama4_layers(config):
     layers = config["num_hidden_layers"]
     moe = config.get("moe_layers")
     if moe is None:
-        step = config.get("interleave_moe_layer_step") or 1
+        # (Llama4TextConfig.__post_init__: range(step - 1, layers, step), a ValueError at 0)
+        step = positive("interleave_moe_layer_step", config.get("interleave_moe_layer_step"))
         moe = range(step - 1, layers, step)
     moe = set(moe)
     # Llama4TextConfig: layer i has RoPE (and chunked attention) unless no_rope_layers[i] == 0;
     # by default every no_rope_layer_interval-th layer is a global NoPE layer.
-    rope = config.get("no_rope_layers") or [int((i + 1) % (config.get("no_rope_layer_interval") or 4) != 0)
-                                            for i in range(layers)]
+    rope = config.get("no_rope_layers") or [
+        int((i + 1) % positive("no_rope_layer_interval", config.get("no_rope_layer_interval")) != 0)
+        for i in range(layers)]
     chunk = config.get("attention_chunk_size")
     return {"mlp_only_layers": tuple(i for i in range(layers) if i not in moe),
             # one shared expert as wide as each routed one

@@ -32,6 +32,9 @@ def longcat_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     LongcatFlashConfig's setter does), every one two sublayer pairs without a design FFN; qk_head_dim (None:
     qk_nope_head_dim + qk_rope_head_dim) sizes q_b_proj and must be that sum for the attention to split its heads;
     top-k routing among the computing and zero experts (at most the computing ones run)."""
+    if config.get("num_key_value_heads") == 0:  # (LongcatFlashMLA: heads // num_key_value_heads, line 337)
+        raise ArchitectureError("num_key_value_heads", "0: transformers 5.24.0 cannot build it (LongcatFlashMLA "
+                                                       "divides the heads by it)")
     layers = config.get("num_layers")
     given = config.get("num_hidden_layers")
     if given is not None:

@@ -4,8 +4,26 @@ masked-LM mapping: the reference is LongformerForMaskedLM."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import ArchitectureError
 from ._family import derived_from
 from .roberta import ROBERTA, roberta_naming
+
+
+def attention_windows(config: Mapping[str, Any], layers_key: str = "num_hidden_layers") -> dict[str, Any]:
+    """Each layer's window even and positive (LongformerModel asserts it of one int, LongformerSelfAttention of each
+    layer's, modeling_longformer.py lines 1300-1302, 470-476; LED's encoder the same, modeling_led.py lines
+    113-119): transformers builds nothing otherwise."""
+    windows = config.get("attention_window", 512)
+    layers = config[layers_key]
+    listed = windows if isinstance(windows, (list, tuple)) else [windows] * layers
+    if len(listed) < layers or any(type(window) is not int or window <= 0 or window % 2 for window in listed[:layers]):
+        raise ArchitectureError("attention_window", f"must be an even positive whole number (or one for each of the "
+                                f"{layers} layers), got {windows!r}: transformers 5.24.0 cannot build it"[:300])
+    return {}
+
 
 # identical to roberta except: LongformerModel under "longformer", query_global, key_global and value_global after
 # value in every attention (LongformerSelfAttention, modeling_longformer.py lines 458-465), no buffers,
@@ -18,6 +36,7 @@ LONGFORMER = derived_from(
                                        "output.LayerNorm")),
     defaults={**ROBERTA.defaults, "vocab_size": 30522},
     switches={**ROBERTA.switches, "global_attention_projections": True},
-    count_neutral=ROBERTA.count_neutral | {"attention_window", "onnx_export"}, requires={})
+    count_neutral=ROBERTA.count_neutral | {"attention_window", "onnx_export"}, requires={},
+    derive=(*ROBERTA.derive, attention_windows))
 MASKED_LM_ONLY = [LONGFORMER]  # only in the masked-LM mapping: its reference is AutoModelForMaskedLM's model
 FAMILIES = MASKED_LM_ONLY

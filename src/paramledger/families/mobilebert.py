@@ -40,6 +40,14 @@ def mobile_layers(config: Mapping[str, Any]) -> dict[str, Any]:
         raise ArchitectureError("embedding_size", f"{width} is wider than hidden_size={hidden}: the head's "
                                 "cls.predictions.dense would have hidden_size - embedding_size < 0 rows (nn.Linear "
                                 "refuses it)")
+    derived = config["intra_bottleneck_size"] if config["use_bottleneck"] else hidden
+    if "true_hidden_size" in config and config["true_hidden_size"] != derived:
+        # MobileBertConfig.__post_init__ derives it (configuration_mobilebert.py lines 86-90), then
+        # PreTrainedConfig's sets the given one over it (configuration_utils.py lines 499-506)
+        raise ArchitectureError("true_hidden_size", f"{config['true_hidden_size']!r} is not "
+                                f"{'intra_bottleneck_size' if config['use_bottleneck'] else 'hidden_size'}={derived}, "
+                                "the width MobileBertConfig derives: transformers builds the layers that wide "
+                                "around a bottleneck of the other, a model that cannot run")
     every = tuple(range(config["num_hidden_layers"]))
     return {"mobile_bottleneck_layers": every, "layers_without_ffn": every, "no_norm": NORMS[norm]}
 
@@ -61,8 +69,8 @@ MOBILEBERT = derived_from(
               "intra_bottleneck_size": 128, "use_bottleneck": True, "use_bottleneck_attention": False,
               "key_query_shared_bottleneck": True, "num_feedforward_networks": 4, "normalization_type": "no_norm"},
     switches={**BERT.switches, "norm_placement": "none", "lm_head_rest": True},
-    # normalization_type is read by mobile_layers; true_hidden_size is overwritten by
-    # MobileBertConfig.__post_init__ (from use_bottleneck); classifier_activation builds the pooler
+    # normalization_type is read by mobile_layers; true_hidden_size is derived by MobileBertConfig.__post_init__
+    # (from use_bottleneck), and one given otherwise is refused there; classifier_activation builds the pooler
     # MobileBertForMaskedLM leaves out
     count_neutral=BERT.count_neutral | {"normalization_type", "true_hidden_size",
                                         "classifier_activation"},

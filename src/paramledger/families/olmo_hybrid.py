@@ -41,15 +41,19 @@ def olmo_hybrid_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(types, (list, tuple)) or len(types) != layers or not set(types) <= {LINEAR, FULL}:
         raise ArchitectureError("layer_types", f"must list linear_attention or full_attention for each of the "
                                 f"{layers} layers, got {types!r}"[:200])
-    key_heads = config.get("linear_num_key_heads") or heads
-    key_dim = config.get("linear_key_head_dim") or int(0.75 * config["hidden_size"] / key_heads)
+    given = {key: rules.positive(key, config[key]) for key in ("linear_num_key_heads", "linear_num_value_heads",
+             "linear_key_head_dim", "linear_value_head_dim", "num_key_value_heads") if config.get(key) is not None}
+    # (null: the class's default, OlmoHybridConfig.__post_init__ lines 131-140; 0 is no default, and builds
+    # empty DeltaNet projections or divides by zero)
+    key_heads = given.get("linear_num_key_heads", heads)
+    key_dim = given.get("linear_key_head_dim") or int(0.75 * config["hidden_size"] / key_heads)
     rope = config.get("rope_parameters")
     rotates = not isinstance(rope, Mapping) or rope.get("rope_theta", 10000.0) is not None
     return {"linear_attention_layers": tuple(i for i, kind in enumerate(types) if kind == LINEAR),
             "linear_attention_norm_placement": "pre", "sliding_window": None, "layer_types": (),
-            "num_key_value_heads": config.get("num_key_value_heads") or heads,
-            "linear_num_key_heads": key_heads, "linear_num_value_heads": config.get("linear_num_value_heads") or heads,
-            "linear_key_head_dim": key_dim, "linear_value_head_dim": config.get("linear_value_head_dim") or 2 * key_dim,
+            "num_key_value_heads": given.get("num_key_value_heads", heads),
+            "linear_num_key_heads": key_heads, "linear_num_value_heads": given.get("linear_num_value_heads", heads),
+            "linear_key_head_dim": key_dim, "linear_value_head_dim": given.get("linear_value_head_dim", 2 * key_dim),
             "position_embedding_type": "rope" if rotates else "none"}
 
 

@@ -45,6 +45,10 @@ def qwen4_exp_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     "indexed_attention"), else every full_attention_interval-th layer indexed; the QSA sizes all given or none,
     one indexer key head, a budget of whole blocks, the rotary within the indexer's head."""
     layers = config["num_hidden_layers"]
+    for key in ("moe_intermediate_size", "shared_expert_intermediate_size"):  # (validate_architecture: both > 0)
+        if isinstance(config.get(key), int) and config[key] <= 0:
+            raise ArchitectureError(key, f"{config[key]} is not above 0: transformers 5.24.0 refuses it "
+                                         "(Qwen4ExpTextConfig.validate_architecture)")
     types = config.get("layer_types")
     if types is None:
         interval = config.get("full_attention_interval", 4)
