@@ -37,6 +37,8 @@ AGREE = [
     ("longformer", "attention_window", 1), ("led", "attention_window", 3),
     ("modernbert", "classifier_pooling", "late"), ("big_bird", "attention_type", "relative_shift"),
     ("neomme", "hidden_act", "gelu"), ("openai-gpt", "afn", "gelu_new"),
+    ("dory", "n_input_layers", 1), ("dory", "n_recurrent_loops", 0), ("cwm", "sliding_window", 0),
+    ("kolibri1", "sliding_window", 0),
     # xIELU where paramledger places it exactly (the dense FFN's act)
     ("apertus", "hidden_act", "xielu"), ("llama", "hidden_act", "xielu"),
 ]

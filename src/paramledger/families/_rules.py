@@ -259,3 +259,24 @@ def head_dim_unless_given(config: Mapping[str, Any]) -> dict[str, Any]:
         raise ArchitectureError("head_dim", "null is not counted: the config class sets hidden_size // heads, then "
                                             "the given null over it, and its attention cannot be built that wide")
     return {"head_dim": config["head_dim"]}
+
+
+
+def window_required(full: Callable[[int, Mapping[str, Any]], bool], always: bool = False) -> Rule:
+    """sliding_except(full), refusing a sliding_window that is null or not positive where a layer slides
+    (Kolibri1Config.validate_architecture), or anywhere with ``always`` (CwmConfig turns a falsy window into None,
+    which its @strict int field refuses): transformers 5.24.0 builds neither."""
+    pattern = sliding_except(full)
+
+    def rule(config: Mapping[str, Any]) -> dict[str, Any]:
+        window = config.get("sliding_window")
+        if not (type(window) is int and window > 0):
+            given = _given_types(config)
+            slides = any(given) if given is not None else any(
+                not full(i, config) for i in range(config["num_hidden_layers"]))
+            if always or slides:
+                raise ArchitectureError("sliding_window", f"must be a positive whole number where layers slide, "
+                                        f"got {window!r}: transformers 5.24.0 cannot build it")
+        return pattern(config)
+
+    return rule

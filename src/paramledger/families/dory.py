@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._exceptions import ArchitectureError
 from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
@@ -33,12 +34,33 @@ NAMING = Naming(attn_residual_scale="lambda_1", ffn_residual_scale="lambda_2", l
                 model_order=("model.embed_tokens", "model.layers", "lm_head.weight", "lm_head.logit_scale"))
 
 
+def _check_sections(layers: int, sections: list, loops: Any, halved: bool) -> None:
+    """DoryConfig.validate_architecture (configuration_dory.py lines 123-127): the input, recurrent and output layers
+    sum to num_hidden_layers (each halved with an "mlp" layer_types; the recurrent ones, null, the rest), and the
+    recurrent section runs at least once; transformers 5.24.0 refuses the config otherwise."""
+    if not all(type(count) is int for count in sections if count is not None) or type(sections[0]) is not int or (
+            type(sections[2]) is not int):
+        return  # (a count of another type is refused by the size checks or by transformers' @strict fields)
+    given, recurrent, output = (count // 2 if halved and count is not None else count for count in sections)
+    recurrent = layers - given - output if recurrent is None else recurrent
+    if given + recurrent + output != layers:
+        raise ArchitectureError("n_recurrent_layers", f"n_input_layers + n_recurrent_layers + n_output_layers is "
+                                f"{given + recurrent + output}, not num_hidden_layers={layers}: transformers 5.24.0 "
+                                "refuses it (DoryConfig.validate_architecture)")
+    if type(loops) is int and loops < 1:
+        raise ArchitectureError("n_recurrent_loops", f"must be at least 1, got {loops}: transformers 5.24.0 refuses "
+                                "it (DoryConfig.validate_architecture)")
+
+
 def dory_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     """DoryConfig.__post_init__: a layer_types listing "mlp" blocks (released configs) names each layer twice
     (attention, then mlp): every other entry, half the layers; absent, layer i is full when (i + 1) % 4 == 0."""
     layers, types = config["num_hidden_layers"], config.get("layer_types")
-    if isinstance(types, (list, tuple)) and "mlp" in types:
+    sections = [config.get("n_input_layers", 8), config.get("n_recurrent_layers"), config.get("n_output_layers", 8)]
+    halved = isinstance(types, (list, tuple)) and "mlp" in types
+    if halved:
         types, layers = list(types[::2]), layers // 2
+    _check_sections(layers, sections, config.get("n_recurrent_loops", 2), halved)
     given = {"layer_types": types, "num_hidden_layers": layers}
     return {"num_hidden_layers": layers,
             **rules.sliding_every(None, 4)({**config, **given})}

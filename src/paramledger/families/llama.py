@@ -152,7 +152,8 @@ FAMILIES += [
                   "max_position_embeddings": 131072, "tie_word_embeddings": False, "mlp_bias": False,
                   "head_dim": 128, "sliding_window": 8192},
         switches=LLAMA_SWITCHES,
-        derive=(rules.sliding_except(lambda i, config: i % 4 == 0),),
+        # (CwmConfig: a falsy window becomes None, which its @strict int field refuses)
+        derive=(rules.window_required(lambda i, config: i % 4 == 0, always=True),),
     ),
     Family(
         model_type="ministral3",

@@ -198,7 +198,8 @@ FAMILIES += [
                   "intermediate_size": None, "sliding_window": 513},
         switches={**LLAMA_SWITCHES, "norm_placement": "sandwich", "qk_norm": "head"},
         count_neutral=ROUTING_KEYS,
-        derive=(rules.sliding_except(lambda i, config: (i + 1) % 5 == 0),),
+        # (Kolibri1Config.validate_architecture: a positive window where a layer slides)
+        derive=(rules.window_required(lambda i, config: (i + 1) % 5 == 0),),
     ),
 ]
 
