@@ -111,14 +111,14 @@ def probe(model_type: str, config: dict, paths: tuple[str, ...], key: str, value
 found = bases(types)
 seen: dict[str, set] = defaultdict(set)
 if strings:  # the values each str key takes across the supported types (all of them, whatever types are probed)
-    for _, _, _, values in bases(families.supported()).values() if len(types) < len(families.supported()) else (
-            found.values()):
+    every = found if len(types) == len(families.supported()) else bases(families.supported())
+    for _, _, _, values in every.values():
         for key, value in values.items():
-            if isinstance(value, str) and not isinstance(value, bool):
+            if isinstance(value, str):
                 seen[key].add(value)
 for model_type, (config, paths, config_class, values) in found.items():
     for key, value in values.items():
-        if key in NEUTRAL or (isinstance(value, bool)) == strings or only is not None and key not in only:
+        if key in NEUTRAL or isinstance(value, bool) == strings or only is not None and key not in only:
             continue
         for other in candidates(key, value, config_class, seen):
             probe(model_type, config, paths, key, other)
