@@ -39,6 +39,8 @@ AGREE = [
     ("neomme", "hidden_act", "gelu"), ("openai-gpt", "afn", "gelu_new"),
     ("dory", "n_input_layers", 1), ("dory", "n_recurrent_loops", 0), ("cwm", "sliding_window", 0),
     ("kolibri1", "sliding_window", 0),
+    # ReformerConfig derives num_hidden_layers from attn_layers, and a given one wins: that many layers
+    ("reformer", "num_hidden_layers", 3), ("reformer", "num_hidden_layers", 0),
     # xIELU where paramledger places it exactly (the dense FFN's act)
     ("apertus", "hidden_act", "xielu"), ("llama", "hidden_act", "xielu"),
 ]

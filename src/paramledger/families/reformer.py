@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ArchitectureError
+from ..limits import MAX_REPEAT, big
 from ..naming import Naming
 from ._family import Family, same
 
@@ -26,6 +27,21 @@ def _sizes(config: Mapping[str, Any], key: str) -> tuple[int, ...]:
     if not isinstance(value, (list, tuple)) or not value or not all(type(size) is int and size > 0 for size in value):
         raise ArchitectureError(key, f"{value!r} is not a non-empty list of positive sizes"[:200])
     return tuple(value)
+
+
+def _depth(layers: Any, kinds: list) -> int:
+    """ReformerConfig.__post_init__ sets num_hidden_layers = len(attn_layers) (configuration_reformer.py line 148),
+    but a given one is set after it (PreTrainedConfig's kwargs) and ReformerEncoder builds that many layers
+    (modeling_reformer.py line 1766), each of the one kind where attn_layers names one, else attn_layers[layer]."""
+    if type(layers) is not int or layers < 1:  # (ReformerModel asserts num_hidden_layers > 0)
+        raise ArchitectureError("num_hidden_layers", f"must be a positive whole number, got {layers!r}"[:200])
+    if layers > MAX_REPEAT:
+        raise ArchitectureError("num_hidden_layers", f"{big(layers)} is beyond the bound of {MAX_REPEAT:,} "
+                                "(docs/limits.md)")
+    if len(set(kinds)) > 1 and layers > len(kinds):
+        raise ArchitectureError("num_hidden_layers", f"{layers} layers, but attn_layers mixes 'local' and 'lsh' for "
+                                f"{len(kinds)}: ReformerAttention reads attn_layers[layer] (an IndexError)")
+    return layers
 
 
 def reformer_layers(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -64,8 +80,10 @@ def reformer_layers(config: Mapping[str, Any]) -> dict[str, Any]:
         # (their product need not be max_position_embeddings: transformers builds any, training asks the sequence
         # to be the product and inference reads within it, so a release's [11, 11] beside 4096 is counted)
         values.update(axial_pos_shape=shape, axial_pos_embds_dim=dims)
-    every = tuple(range(len(kinds)))
-    return {**values, "num_hidden_layers": len(kinds), "reformer_layers": every, "layers_without_ffn": every,
+    layers = _depth(config.get("num_hidden_layers", len(kinds)), kinds)
+    kinds = [kinds[0]] * layers if len(set(kinds)) == 1 else list(kinds[:layers])
+    every = tuple(range(layers))
+    return {**values, "num_hidden_layers": layers, "reformer_layers": every, "layers_without_ffn": every,
             "reformer_lsh_layers": tuple(i for i, kind in enumerate(kinds) if kind == "lsh"),
             "final_norm_width": 2 * hidden, "output_embedding_size": 2 * hidden}
 
@@ -106,7 +124,8 @@ FAMILIES = [
                   "mlp_gated": False, "tie_word_embeddings": False},
         # read by the rules; the rest steer hashing, chunking, dropout and initialisation.  tie_word_embeddings:
         # ReformerOnlyLMHead's decoder is 2 × hidden wide, and 5.24.0 declares no tied keys: never tied;
-        # num_hidden_layers: ReformerConfig.__post_init__ sets it to len(attn_layers), whatever the config gives
+        # num_hidden_layers: ReformerConfig.__post_init__ sets it to len(attn_layers), unless the config gives it
+        # (read by _depth)
         count_neutral=frozenset({"attn_layers", "axial_pos_embds", "axial_pos_shape", "axial_pos_embds_dim",
                                  "is_decoder", "local_num_chunks_after", "lsh_num_chunks_after",
                                  "tie_word_embeddings", "axial_norm_std", "chunk_size_lm_head", "hash_seed",
