@@ -41,6 +41,7 @@ AGREE = [
     ("kolibri1", "sliding_window", 0),
     # ReformerConfig derives num_hidden_layers from attn_layers, and a given one wins: that many layers
     ("reformer", "num_hidden_layers", 3), ("reformer", "num_hidden_layers", 0),
+    ("mpnet", "vocab_size", 1), ("mpnet", "max_position_embeddings", 1),  # (padding_idx 1 whatever pad_token_id)
     # xIELU where paramledger places it exactly (the dense FFN's act)
     ("apertus", "hidden_act", "xielu"), ("llama", "hidden_act", "xielu"),
 ]
