@@ -18,6 +18,8 @@ def attention_windows(config: Mapping[str, Any], layers_key: str = "num_hidden_l
     113-119): transformers builds nothing otherwise."""
     windows = config.get("attention_window", 512)
     layers = config[layers_key]
+    if type(layers) is not int or layers <= 0:
+        return {}  # refused under its own key by the size checks (LED's encoder_layers: towers/encoder.py)
     listed = windows if isinstance(windows, (list, tuple)) else [windows] * layers
     if len(listed) < layers or any(type(window) is not int or window <= 0 or window % 2 for window in listed[:layers]):
         raise ArchitectureError("attention_window", f"must be an even positive whole number (or one for each of the "
