@@ -13,6 +13,8 @@ from paramledger.cli import main
 from paramledger.fit import fit_plan
 from paramledger.fit.sharding import Parallel, Rules, pipeline_stages, shard_shape, stage_of
 
+from _fit_ranks import check_sums, ranks
+
 H100 = 81559 * 2**20
 
 
@@ -32,34 +34,11 @@ def llava():
 
 
 def _ranks(inv, tp):
-    """{name: (rule kind, [shape on each rank])} for every tensor outside the decoder layers."""
-    from paramledger import families
-
-    rules = Rules(inv, families.naming_of(inv.architecture))
-    rules.towers.tp = tp
-    out = {}
-    for t in inv.tensors:
-        if t.layer is None:
-            rule = rules.rule(t)
-            out[t.name] = (rule[0], [shard_shape(t, rule, inv.architecture, Parallel(tp), rank)
-                                     for rank in range(tp)], t.shape)
-    return out, rules
+    return ranks(inv, tp)
 
 
-def _check_sums(ranks, prefix, tp):
-    """A split tensor's shards add up to it; a replicated one is held tp times."""
-    seen = set()
-    for name, (kind, shapes, whole) in ranks.items():
-        if not name.startswith(prefix):
-            continue
-        seen.add(kind)
-        held = sum(math.prod(shape) for shape in shapes)
-        if kind == "replicated":
-            assert held == tp * math.prod(whole), name
-        else:
-            assert kind in ("column", "row", "tower_qkv"), name
-            assert held == math.prod(whole) and all(shape != whole for shape in shapes), name
-    return seen
+def _check_sums(placed, prefix, tp):
+    return check_sums(placed, prefix, tp, ("column", "row", "tower_qkv"), skip_absent=False)
 
 
 @pytest.mark.parametrize("tp", [2, 4])

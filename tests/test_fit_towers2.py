@@ -13,42 +13,18 @@ import pytest
 import paramledger
 from paramledger.cli import main
 from paramledger.fit import fit_plan
-from paramledger.fit.sharding import Parallel, Rules, shard_shape
+
+from _fit_ranks import check_sums, ranks
 
 H100 = 81559 * 2**20
 
 
 def _ranks(inv, tp, layers=False):
-    """{name: (rule kind, [shape on each rank], whole shape)} for every tensor outside the decoder layers (and in
-    them too with ``layers``)."""
-    from paramledger import families
-
-    rules = Rules(inv, families.naming_of(inv.architecture))
-    if rules.towers is not None:
-        rules.towers.tp = tp
-    out = {}
-    for t in inv.tensors:
-        if t.layer is None or layers:
-            rule = rules.rule(t)
-            out[t.name] = (rule[0], [shard_shape(t, rule, inv.architecture, Parallel(tp), rank)
-                                     for rank in range(tp)], t.shape)
-    return out, rules
+    return ranks(inv, tp, layers)
 
 
-def _check_sums(ranks, prefix, tp):
-    """A split tensor's shards add up to it; a replicated one is held tp times; the kinds seen."""
-    seen = set()
-    for name, (kind, shapes, whole) in ranks.items():
-        if not name.startswith(prefix) or kind == "absent":
-            continue
-        seen.add(kind)
-        held = sum(math.prod(shape) for shape in shapes)
-        if kind == "replicated":
-            assert held == tp * math.prod(whole), name
-        else:
-            assert kind in ("column", "row", "tower_qkv", "tower_rows"), name
-            assert held == math.prod(whole) and all(shape != whole for shape in shapes), name
-    return seen
+def _check_sums(placed, prefix, tp):
+    return check_sums(placed, prefix, tp, ("column", "row", "tower_qkv", "tower_rows"), skip_absent=True)
 
 
 def _inv(model_type, **config):
