@@ -31,7 +31,12 @@ AGREE = [
     ("qwen2_moe", "decoder_sparse_step", 0), ("qwen3_moe", "decoder_sparse_step", 0),
     ("llama4_text", "interleave_moe_layer_step", 0), ("llama4_text", "no_rope_layer_interval", 0),
     ("inkling2_text", "n_layers_per_attn_res_block", 0), ("afmoe", "global_attn_every_n_layers", 0),
-    ("step3p7", "query_pre_attn_scalar", 0), ("olmo_hybrid", "linear_key_head_dim", 0),
+    ("step3p7", "query_pre_attn_scalar", 0), ("gemma2", "query_pre_attn_scalar", 0),
+    ("gemma3", "query_pre_attn_scalar", 0), ("vaultgemma", "query_pre_attn_scalar", 0),
+    ("t5gemma", "query_pre_attn_scalar", 0), ("t5gemma2", "query_pre_attn_scalar", 0),
+    # a class that does not read query_pre_attn_scalar builds a 0 there like any key it ignores: counted
+    ("llama", "query_pre_attn_scalar", 0), ("gemma", "query_pre_attn_scalar", 0),
+    ("paligemma", "query_pre_attn_scalar", 0), ("olmo_hybrid", "linear_key_head_dim", 0),
     ("olmo_hybrid", "num_key_value_heads", 0), ("longcat_flash", "num_key_value_heads", 0),
     ("qwen4_exp_text", "shared_expert_intermediate_size", 0), ("mamba2", "head_dim", 0),
     ("longformer", "attention_window", 1), ("led", "attention_window", 3),
@@ -74,6 +79,21 @@ def test_refused_where_transformers_builds(model_type, key, value, match):
     assert transformers_outcome(config).startswith("builds ")
     ours = paramledger_outcome(config)
     assert ours.startswith("refuses: ") and match in ours and "\n" not in ours, ours
+
+
+@pytest.mark.parametrize("config", [
+    {"model_type": "t5gemma", "encoder": {"query_pre_attn_scalar": 0}},
+    {"model_type": "t5gemma", "decoder": {"query_pre_attn_scalar": 0}},
+    {"model_type": "t5gemma2", "encoder": {"text_config": {"query_pre_attn_scalar": 0}}},
+    {"model_type": "t5gemma2", "decoder": {"query_pre_attn_scalar": 0}},
+], ids=["t5gemma-encoder", "t5gemma-decoder", "t5gemma2-encoder.text_config", "t5gemma2-decoder"])
+def test_a_sections_divisor_of_0_is_refused_under_its_section(config):
+    """T5Gemma's attention reads query_pre_attn_scalar from its own section (the top level's is ignored: AGREE)."""
+    section = next(key for key in config if key != "model_type")
+    inner = config[section]
+    name = section + (".text_config" if "text_config" in inner else "")
+    assert transformers_outcome(config).startswith("fails: ZeroDivisionError")
+    assert paramledger_outcome(config).startswith(f"refuses: config: {name}.query_pre_attn_scalar: 0: ")
 
 
 @pytest.mark.parametrize("config, said", [

@@ -97,7 +97,7 @@ def _decoder(family: families.Family, config: Mapping[str, Any], top: Mapping[st
                 key, f"{value!r} is not supported for {model_type} (paramledger counts only "
                 f"{allowed!r}; transformers would build other tensors)", where)
     learned_activations.check(merged, counted_as, family.model_type, where)  # (prelu, xielu: issue #15)
-    divisors.check(config, where)
+    divisors.check(config, family.model_type, where)
     accepted_values.check(merged, counted_as, family.model_type, where)
     understood = family.understood  # a local: read once, not once per key
     if whole is not None:  # the whole family's own count-neutral text_config keys (PaliGemma's num_image_tokens)

@@ -27,7 +27,7 @@ from ..limits import check_values
 from .padding_idx import Padded, pad_problem
 from ..naming import Naming
 from ..towers.encoder import Seq2Seq
-from . import _rules as rules
+from . import _rules as rules, divisors
 from ._family import COUNT_NEUTRAL, Family
 from ._tables import LLAMA_SWITCHES
 
@@ -84,6 +84,7 @@ def _section(config: Mapping[str, Any], name: str, defaults: Mapping[str, Any] =
     merged = {**defaults, **given}
     for key in SIZES:
         rules.positive(f"{name}.{key}", merged[key])
+    divisors.section(merged, name)  # (the section's attention scales by query_pre_attn_scalar ** -0.5)
     fields = {field: merged[key] for key, field in SECTION_KEYS.items()}
     check_values(fields, None, lambda field: f"{name}.{next(k for k, f in SECTION_KEYS.items() if f == field)}")
     # each stack's nn.Embedding(vocab_size, ..., padding_idx=its section's pad_token_id, T5GemmaModuleConfig's 0)
