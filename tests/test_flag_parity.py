@@ -81,6 +81,26 @@ def test_refused_where_transformers_builds(model_type, key, value, match):
     assert ours.startswith("refuses: ") and match in ours and "\n" not in ours, ours
 
 
+# what a class's config refuses in keys that size nothing in it (MoshiConfig's sub-configs: MoshiForCausalLM builds
+# neither the depth decoder nor the audio encoder)
+WHOLE_CONFIGS = [
+    {"model_type": "moshi", "num_codebooks": 33}, {"model_type": "moshi", "num_codebooks": 32},
+    {"model_type": "moshi", "num_codebooks": 10, "audio_encoder_config": {"num_quantizers": 8}},
+    {"model_type": "moshi", "audio_encoder_config": {"num_codebooks": 8}},
+    {"model_type": "moshi", "depth_decoder_config": {}},
+    {"model_type": "moshi", "depth_decoder_config": {}, "audio_vocab_size": 5},
+    {"model_type": "moshi", "depth_decoder_config": {}, "audio_encoder_config": {}},
+    {"model_type": "moshi", "depth_decoder_config": []}, {"model_type": "moshi", "audio_encoder_config": 5},
+]
+
+
+@pytest.mark.parametrize("config", WHOLE_CONFIGS, ids=[json.dumps(c)[15:] for c in WHOLE_CONFIGS])
+def test_whole_config_agrees_with_transformers(config):
+    theirs, ours = transformers_outcome(config), paramledger_outcome(config)
+    assert agree(theirs, ours), (theirs, ours)
+    assert "\n" not in ours
+
+
 @pytest.mark.parametrize("config", [
     {"model_type": "t5gemma", "encoder": {"query_pre_attn_scalar": 0}},
     {"model_type": "t5gemma", "decoder": {"query_pre_attn_scalar": 0}},

@@ -23,12 +23,37 @@ def moshi_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     MoshiGatingMLP's fc1 is ffn_dim wide, fc2 reads ffn_dim // 2 (ffn_dim must be even: validate_architecture);
     every layer's MoshiAttention holds its own rotary; DynamicCache(config) slides every layer within
     sliding_window (no layer_types: get_layer_types_and_kwargs)."""
+    _check_sub_configs(config)
     ffn = config["ffn_dim"]
     if type(ffn) is not int or ffn < 2 or ffn % 2:
         raise ArchitectureError("ffn_dim", f"must be an even whole number of at least 2, got {ffn!r}"[:200])
     vocab = config["vocab_size"]
     return {"vocab_size": vocab + 1, "output_vocab_size": vocab, "intermediate_size": ffn // 2,
             "local_attention_layers": tuple(range(config["num_hidden_layers"])), **rules.sliding_all(config)}
+
+
+def _check_sub_configs(config: Mapping[str, Any]) -> None:
+    """What MoshiConfig refuses in the keys that size nothing in MoshiForCausalLM (configuration_moshi.py lines
+    158-191): each sub-config an object or null; a depth_decoder_config object is given audio_vocab_size, which is
+    null unless the config or its audio_encoder_config (MimiConfig, codebook_size) gives it; num_codebooks no more
+    than the audio encoder's (MimiConfig.num_codebooks: its num_quantizers, 32 by default, a read-only property)."""
+    for key in ("audio_encoder_config", "depth_decoder_config"):
+        if config.get(key) is not None and not isinstance(config[key], Mapping):
+            raise ArchitectureError(key, f"must be a JSON object or null, got {config[key]!r}"[:200])
+    audio = config.get("audio_encoder_config")
+    if isinstance(config.get("depth_decoder_config"), Mapping) and audio is None and config.get(
+            "audio_vocab_size") is None:
+        raise ArchitectureError("depth_decoder_config", "an object with neither audio_vocab_size nor "
+                                "audio_encoder_config: transformers cannot build it (MoshiDepthConfig's "
+                                "audio_vocab_size would be null)")
+    if audio is not None and "num_codebooks" in audio:
+        raise ArchitectureError("audio_encoder_config.num_codebooks", "is MimiConfig's read-only alias of "
+                                "num_quantizers: transformers cannot set it (AttributeError)")
+    most = (audio or {}).get("num_quantizers", 32)
+    codebooks = config.get("num_codebooks", 8)
+    if type(codebooks) is int and type(most) is int and codebooks > most:
+        raise ArchitectureError("num_codebooks", f"{codebooks} is more than the audio encoder's {most} codebooks "
+                                "(audio_encoder_config.num_quantizers): MoshiConfig refuses it")
 
 
 FAMILIES = [] if "local_attention" not in MIXER_MODULES else [
