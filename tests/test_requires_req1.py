@@ -58,7 +58,6 @@ REFUSED = [
 NOT_YET = [
     ("xlm", {"asm": True, "asm_cutoffs": [2, 3], "asm_div_value": 2.0}, "asm: true (an adaptive-softmax head"),
     ("flaubert", {"asm": True, "asm_cutoffs": [2, 3], "asm_div_value": 2.0}, "asm: true (an adaptive-softmax head"),
-    ("fsmt", {"pad_token_id": 0}, "pad_token_id: 0: FSMT's position tables would hold"),
 ]
 
 

@@ -94,7 +94,8 @@ PADDED: dict[str, Padded] = {
     "flex_olmo": Padded(100277),
     "flint": Padded(None),
     "fnet": Padded(3),
-    # fsmt/modeling_fsmt.py: its two token tables (counted only at pad_token_id 1: Family.requires)
+    # fsmt/modeling_fsmt.py: its two token tables (its position tables, max_position_embeddings + pad_token_id + 1
+    # rows, padded too: families/fsmt.py refuses a pad_token_id outside them)
     "fsmt": Padded(1, (("src_vocab_size", 0), ("tgt_vocab_size", 0))),
     "funnel": Padded(None),
     "gemma": Padded(0),
