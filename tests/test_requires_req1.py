@@ -54,13 +54,6 @@ REFUSED = [
     ("fsmt", {"pad_token_id": None}, "pad_token_id: null: transformers cannot build FSMT"),
 ]
 
-# what transformers builds but paramledger does not count yet: one line saying what it would take
-NOT_YET = [
-    ("xlm", {"asm": True, "asm_cutoffs": [2, 3], "asm_div_value": 2.0}, "asm: true (an adaptive-softmax head"),
-    ("flaubert", {"asm": True, "asm_cutoffs": [2, 3], "asm_div_value": 2.0}, "asm: true (an adaptive-softmax head"),
-]
-
-
 @pytest.mark.parametrize(("model_type", "changes", "reason"), REFUSED,
                          ids=[f"{t}-{'-'.join(c)}" for t, c, _ in REFUSED])
 def test_what_transformers_refuses_is_refused_in_one_line_with_its_reason(model_type, changes, reason):
@@ -70,16 +63,6 @@ def test_what_transformers_refuses_is_refused_in_one_line_with_its_reason(model_
         paramledger.inventory(paramledger.load(config))
     assert reason in str(raised.value) and "\n" not in str(raised.value)
     assert "not supported" not in str(raised.value)
-
-
-@pytest.mark.parametrize(("model_type", "changes", "reason"), NOT_YET, ids=[f"{t}-{'-'.join(c)}" for t, c, _ in NOT_YET])
-def test_what_is_not_counted_yet_is_refused_in_one_line(tmp_path, cli, model_type, changes, reason):
-    config = _with(model_type, **changes)
-    assert transformers_outcome(config).startswith("builds ")
-    path = tmp_path / "config.json"
-    path.write_text(json.dumps(config))
-    status, out, err = cli("count", str(path))
-    assert status == 2 and out == "" and err.count("\n") == 1 and reason in err
 
 
 @pytest.mark.parametrize(("model_type", "changes", "reason"), REFUSED[-6:],

@@ -151,6 +151,10 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         pass
     elif not n.lm_head:  # no head at all (PI0ForConditionalGeneration's two GemmaModels: action_out_proj instead)
         pass
+    elif arch.asm_cutoffs:  # an adaptive softmax in the head's place (XLM's asm: parts/adaptive_softmax.py)
+        from .parts.adaptive_softmax import adaptive_softmax
+
+        adaptive_softmax(c, arch, aliases)
     elif arch.tie_word_embeddings and n.tied_table_in_head:  # the table under the head's name, the embedding's an alias
         before[0] = before[0]._replace(name=lm_head)
         aliases[n.embed + ".weight"] = lm_head

@@ -26,7 +26,8 @@ def break_even_vocab_size(architecture: Architecture) -> int | None:
         inv = inventory(architecture.replace(vocab_size=vocab, **rows))
         return inv.total - inv.embedding
 
-    first = max(gap, 0) + 1  # the smallest table that leaves the head a row
+    # the smallest table that leaves the head a row (past the last cutoff of an adaptive softmax: XLM's asm)
+    first = max(gap, 0, *architecture.asm_cutoffs) + 1
     one, two = rest(first), rest(first + 1)
     r1 = two - one
     r0 = one - r1 * first

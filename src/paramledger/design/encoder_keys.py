@@ -85,6 +85,12 @@ class EncoderKeys:
     # None: none
     encoder_conv_kernel_size: int | None = None
     encoder_conv_groups: int | None = None
+    # an adaptive softmax in the head's place (XLM's asm: nn.AdaptiveLogSoftmaxWithLoss, parts/adaptive_softmax.py):
+    # the config's asm_cutoffs ((): a Linear head), and its asm_div_value as written (an int's digits or a float's
+    # repr: each cluster's projection width, hidden_size // asm_div_value ** (i + 1), is worked out as torch works it
+    # out, in int or float arithmetic)
+    asm_cutoffs: tuple[int, ...] = ()
+    asm_div_value: str = ""
 
     zero_or_more = ("type_vocab_size", "relative_attention_num_buckets", "task_type_vocab_size",
                     "pronunciation_vocab_size", "shape_vocab_size", "pronunciation_embed_dim", "shape_embed_dim")

@@ -12,6 +12,7 @@ from typing import Any
 from .._exceptions import ArchitectureError
 from ..design.values import whole
 from ..limits import MAX_INTEGER, big
+from ..parts.adaptive_softmax import cutoffs_checked, div_value_text, tail_widths
 from ._family import derived_from, same
 from .bert_variants import DISTILBERT
 
@@ -39,28 +40,34 @@ def encoder_and_plain_head(config: Any) -> dict:
     """is_encoder false: XLMModel.__init__ raises NotImplementedError "Currently XLM can only be used as an encoder"
     (modeling_xlm.py lines 673-676; FlaubertModel "Currently Flaubert ...", modeling_flaubert.py 696-699).  asm true:
     XLMPredLayer.proj becomes nn.AdaptiveLogSoftmaxWithLoss(emb_dim, n_words, asm_cutoffs, asm_div_value,
-    head_bias=True) (modeling_xlm.py lines 878-887), which XLMConfig declares no asm_cutoffs for (AttributeError
-    without it); given them, its head and tail tensors are not counted here yet (docs/notes/requires-req1.md)."""
+    head_bias=True) (modeling_xlm.py lines 878-887; parts/adaptive_softmax.py), keys XLMConfig does not declare
+    (AttributeError without them); else proj is a Linear with its own bias."""
     name = "Flaubert" if config.get("pre_norm") is not None else "XLM"
     if switch(config, "is_encoder") is False:
         raise ArchitectureError("is_encoder", f"false is refused by transformers ({name}Model raises "
                                 f"NotImplementedError: \"Currently {name} can only be used as an encoder\")")
-    if switch(config, "asm"):
-        if config.get("asm_cutoffs") is None:
-            raise ArchitectureError("asm", f"true without asm_cutoffs: transformers cannot build it ({name}PredLayer "
-                                    f"reads config.asm_cutoffs, which {name}Config does not declare: AttributeError)")
-        raise ArchitectureError("asm", "true (an adaptive-softmax head, nn.AdaptiveLogSoftmaxWithLoss sized by "
-                                "asm_cutoffs and asm_div_value) is not counted by paramledger yet")
-    return {}
+    if not switch(config, "asm"):
+        return {"lm_head_bias": True}
+    for key in ("asm_cutoffs", "asm_div_value"):
+        if key not in config:
+            raise ArchitectureError("asm", f"true without {key}: transformers cannot build it ({name}PredLayer reads "
+                                    f"config.{key}, which {name}Config does not declare: AttributeError)")
+        if config[key] is None:
+            raise ArchitectureError(key, "null with asm true: transformers cannot build it "
+                                    "(nn.AdaptiveLogSoftmaxWithLoss takes no None: TypeError)")
+    cutoffs = cutoffs_checked(config["asm_cutoffs"], config["vocab_size"])
+    div_value = div_value_text(config["asm_div_value"])
+    tail_widths(div_value, config["hidden_size"], len(cutoffs))  # (torch's refusals, said now)
+    return {"lm_head_bias": False, "asm_cutoffs": cutoffs, "asm_div_value": div_value}
 
 
 # identical to distilbert except: the layers as module lists under "transformer" (attentions, layer_norm1, ffns,
 # layer_norm2), the tables registered positions, languages (the token-type table's place: lang_embeddings), tokens,
 # then layer_norm_emb; the FFN always 4 × emb_dim wide; no head transform: pred_layer.proj, a Linear with its own bias
-# tied to the token table; XLMConfig's keys and defaults (emb_dim 2048, 16 heads, 30,145 words).  asm (an adaptive
-# softmax head, sized by asm_cutoffs, keys XLMConfig does not declare) and is_encoder false (NotImplementedError in
-# XLMModel) are refused, each saying why (encoder_and_plain_head); sinusoidal_embeddings only fills the position
-# table, still a learned weight.
+# tied to the token table; XLMConfig's keys and defaults (emb_dim 2048, 16 heads, 30,145 words).  asm: an adaptive
+# softmax in the head's place, sized by asm_cutoffs and asm_div_value, keys XLMConfig does not declare
+# (parts/adaptive_softmax.py); is_encoder false (NotImplementedError in XLMModel) is refused, saying why
+# (encoder_and_plain_head); sinusoidal_embeddings only fills the position table, still a learned weight.
 XLM_NAMING = dataclasses.replace(
     DISTILBERT.naming, embed="transformer.embeddings", positions="transformer.position_embeddings",
     token_types="transformer.lang_embeddings", embed_norm="transformer.layer_norm_emb", layer="transformer.{i}",
@@ -81,12 +88,14 @@ XLM = derived_from(
     defaults={"vocab_size": 30145, "emb_dim": 2048, "n_layers": 12, "n_heads": 16, "gelu_activation": True,
               "n_langs": 1, "use_lang_emb": True, "max_position_embeddings": 512, "tie_word_embeddings": True,
               "asm": False, "is_encoder": True},
-    switches={**DISTILBERT.switches, "lm_head_transform": False, "lm_head_transform_bias": False},
+    # (lm_head_bias: the Linear head's own, none on an adaptive softmax's: encoder_and_plain_head says which)
+    switches={**{key: value for key, value in DISTILBERT.switches.items() if key != "lm_head_bias"},
+              "lm_head_transform": False, "lm_head_transform_bias": False},
     count_neutral=frozenset({"gelu_activation", "n_langs", "use_lang_emb", "sinusoidal_embeddings", "causal",
                              "asm_cutoffs", "asm_div_value", "embed_init_std", "init_std", "unk_index", "mask_index",
                              "bos_index", "eos_index", "pad_index", "start_n_top", "end_n_top", "mask_token_id",
                              "lang_id", "id2lang", "lang2id", "summary_last_dropout", "gradient_checkpointing",
-                             "asm", "is_encoder"}),  # (read by encoder_and_plain_head: true and false only)
+                             "asm", "is_encoder"}),  # (asm*, is_encoder: read by encoder_and_plain_head)
     derive=(languages, encoder_and_plain_head))
 
 def pre_norm(config: Any) -> dict:
