@@ -41,15 +41,26 @@ def mobile_layers(config: Mapping[str, Any]) -> dict[str, Any]:
                                 "cls.predictions.dense would have hidden_size - embedding_size < 0 rows (nn.Linear "
                                 "refuses it)")
     derived = config["intra_bottleneck_size"] if config["use_bottleneck"] else hidden
-    if "true_hidden_size" in config and config["true_hidden_size"] != derived:
-        # MobileBertConfig.__post_init__ derives it (configuration_mobilebert.py lines 86-90), then
-        # PreTrainedConfig's sets the given one over it (configuration_utils.py lines 499-506)
-        raise ArchitectureError("true_hidden_size", f"{config['true_hidden_size']!r} is not "
-                                f"{'intra_bottleneck_size' if config['use_bottleneck'] else 'hidden_size'}={derived}, "
-                                "the width MobileBertConfig derives: transformers builds the layers that wide "
-                                "around a bottleneck of the other, a model that cannot run")
+    true = config.get("true_hidden_size", derived)
+    # MobileBertConfig.__post_init__ derives it (configuration_mobilebert.py lines 86-90), then PreTrainedConfig's
+    # sets a given one over it (configuration_utils.py lines 499-506): the layers are built that wide (given_width)
+    if type(true) is not int:  # (null: None / heads, TypeError; a float: no tensor size)
+        raise ArchitectureError("true_hidden_size", f"must be a whole number, got {true!r}"[:200])
     every = tuple(range(config["num_hidden_layers"]))
-    return {"mobile_bottleneck_layers": every, "layers_without_ffn": every, "no_norm": NORMS[norm]}
+    return {"mobile_bottleneck_layers": every, "layers_without_ffn": every, "no_norm": NORMS[norm],
+            "true_hidden_size": None if true == derived else true}
+
+
+def given_width(arch: Any) -> str | None:
+    """A true_hidden_size other than the derived width: MobileBertLayer's attention and FFNs take and give that many
+    channels, the bottleneck (or, without use_bottleneck, the layer's input) the other, so the forward fails on the
+    first matmul (measured: "mat1 and mat2 shapes cannot be multiplied"); counted as transformers builds it."""
+    if arch.true_hidden_size is None:
+        return None
+    derived = "intra_bottleneck_size" if arch.use_bottleneck else "hidden_size"
+    return (f"true_hidden_size {arch.true_hidden_size:,} is not {derived}={getattr(arch, derived):,}, the width "
+            "MobileBertConfig derives: counted as transformers builds it (the attention and FFNs that wide), a model "
+            "whose forward cannot run (what feeds them, the bottleneck or the input, is the other width)")
 
 
 MOBILEBERT = derived_from(
@@ -69,14 +80,14 @@ MOBILEBERT = derived_from(
               "intra_bottleneck_size": 128, "use_bottleneck": True, "use_bottleneck_attention": False,
               "key_query_shared_bottleneck": True, "num_feedforward_networks": 4, "normalization_type": "no_norm"},
     switches={**BERT.switches, "norm_placement": "none", "lm_head_rest": True},
-    # normalization_type is read by mobile_layers; true_hidden_size is derived by MobileBertConfig.__post_init__
-    # (from use_bottleneck), and one given otherwise is refused there; classifier_activation builds the pooler
-    # MobileBertForMaskedLM leaves out
+    # normalization_type and true_hidden_size are read by mobile_layers (MobileBertConfig.__post_init__ derives
+    # true_hidden_size from use_bottleneck; a given one wins, noted by given_width); classifier_activation builds the
+    # pooler MobileBertForMaskedLM leaves out
     count_neutral=BERT.count_neutral | {"normalization_type", "true_hidden_size",
                                         "classifier_activation"},
     # add_cross_attention builds nothing: MobileBertLayer has no crossattention (modeling_mobilebert.py), so BERT's
     # refusal is dropped and the key is count-neutral (docs/notes/requires-req2.md)
     requires={key: value for key, value in BERT.requires.items() if key != "add_cross_attention"},
-    derive=(*BERT.derive, mobile_layers), explain=())
+    derive=(*BERT.derive, mobile_layers), explain=(given_width,))
 
 FAMILIES = [MOBILEBERT]
