@@ -19,7 +19,6 @@ from typing import Any
 
 from .._exceptions import ArchitectureError
 from ..limits import MAX_INTEGER, big
-from . import _rules as rules
 from ._family import derived_from, same
 from .bert import BERT
 from .bert_variants import renamed
@@ -62,19 +61,47 @@ def encoder_conv(config: Mapping[str, Any]) -> dict[str, Any]:
 
 def relative_rows(config: Mapping[str, Any]) -> int | None:
     """DebertaV2Encoder.rel_embeddings (lines 566-579): 2 × position_buckets when positive, else 2 ×
-    max_relative_positions (max_position_embeddings when below 1); None without relative attention.
-    DisentangledSelfAttention (lines 157-176) adds pos_key_proj (c2p) and pos_query_proj (p2c) without
-    share_att_key: refused."""
+    max_relative_positions (max_position_embeddings when below 1); None without relative attention."""
     if not config.get("relative_attention"):
         return None
-    kinds = config.get("pos_att_type") or []
-    kinds = [kind.strip() for kind in kinds.lower().split("|")] if isinstance(kinds, str) else kinds
-    if not config.get("share_att_key") and {"c2p", "p2c"} & set(kinds):
-        raise ArchitectureError("share_att_key", "false with pos_att_type c2p or p2c is not supported for deberta-v2 "
-                                "(each attention then holds pos_key_proj / pos_query_proj, which this table does not "
-                                "build)")
     buckets, positions = config.get("position_buckets") or -1, config.get("max_relative_positions") or -1
     return 2 * (buckets if buckets > 0 else positions if positions >= 1 else config["max_position_embeddings"])
+
+
+def disentangled_attention(config: Mapping[str, Any]) -> dict[str, Any]:
+    """DisentangledSelfAttention (lines 142-176): all_head_size = heads × attention_head_size (the config's wherever
+    given: getattr, hidden_size // heads else; hidden_size must be a multiple of heads whatever it says, ValueError),
+    and, with relative attention and without share_att_key (getattr, false), pos_key_proj for "c2p" and
+    pos_query_proj for "p2c" in pos_att_type (a string split at "|", as DebertaV2Config.__post_init__ splits it).
+    Where all_head_size is not hidden_size or a position projection is built, every layer's attention is
+    parts/disentangled_v2_attention.py's (the output dense hidden_size square); else the plain one."""
+    heads, hidden = config["num_attention_heads"], config["hidden_size"]
+    if hidden % heads:
+        raise ArchitectureError("num_attention_heads", f"{heads} does not divide hidden_size={hidden} "
+                                "(DisentangledSelfAttention raises ValueError whatever attention_head_size says)")
+    if "attention_head_size" in config and config["attention_head_size"] is None:
+        raise ArchitectureError("attention_head_size", "null: transformers cannot build it (DisentangledSelfAttention "
+                                "reads it with getattr and multiplies it by the heads: TypeError)")
+    width = heads * (config.get("head_dim") or hidden // heads)
+    kinds = config.get("pos_att_type") or []
+    kinds = [kind.strip() for kind in kinds.lower().split("|")] if isinstance(kinds, str) else kinds
+    unshared = bool(config.get("relative_attention")) and not config.get("share_att_key")
+    keys, queries = unshared and "c2p" in kinds, unshared and "p2c" in kinds
+    if width == hidden and not (keys or queries):
+        return {}
+    return {"disentangled_v2_layers": tuple(range(config["num_hidden_layers"])), "unshared_pos_key_proj": keys,
+            "unshared_pos_query_proj": queries}
+
+
+def forward_fails(arch: Any) -> str | None:
+    """all_head_size apart from hidden_size: DebertaV2SelfOutput.dense reads hidden_size channels of the attention's
+    all_head_size (measured: "mat1 and mat2 shapes cannot be multiplied")."""
+    width = arch.num_attention_heads * arch.attention_head_dim
+    if not arch.disentangled_v2_layers or width == arch.hidden_size:
+        return None
+    return (f"attention_head_size {arch.attention_head_dim:,} × {arch.num_attention_heads:,} heads is not "
+            f"hidden_size={arch.hidden_size:,}: counted as transformers builds it (query, key and value that wide, the "
+            "output dense hidden_size square), a model whose forward cannot run")
 
 
 HEAD = "lm_predictions.lm_head"
@@ -97,7 +124,7 @@ DEBERTA_V2 = derived_from(
                    relative_embeddings="deberta.encoder.rel_embeddings",
                    model_buffers=(("deberta.embeddings.position_ids", (1, "max_position_embeddings"), "int64",
                                    False),),
-                   encoder_conv="deberta.encoder.conv",
+                   encoder_conv="deberta.encoder.conv",  # (pos_key_proj, pos_query_proj: Names' defaults)
                    model_order=("deberta.embeddings", "deberta.encoder.layer", "deberta.encoder.rel_embeddings",
                                 "deberta.encoder.LayerNorm", "deberta.encoder.conv",
                                 "cls.predictions.bias", "cls.predictions.transform"),
@@ -117,6 +144,6 @@ DEBERTA_V2 = derived_from(
     switches={key: value for key, value in BERT.switches.items()
               if key not in ("position_embedding_type", "final_norm")},
     requires={}, expects={},
-    derive=(deberta_tables, rules.heads_fill_hidden("DebertaV2SelfOutput's dense is hidden × hidden")), explain=())
+    derive=(deberta_tables, disentangled_attention), explain=(forward_fails,))
 MASKED_LM_ONLY = [DEBERTA_V2]  # only in the masked-LM mapping: its reference is AutoModelForMaskedLM's model
 FAMILIES = MASKED_LM_ONLY

@@ -19,7 +19,8 @@ MIXER_MODULES = ("deltanet", "mamba", "conv", "lightning", "kda", "rglru", "loca
                  "sliding_head_gated_mla", "mobile_bottleneck_layer", "biased_gate_attention", "qsa_attention",
                  "funnel_layer", "shared_kv_attention", "scaled_mla", "inkling_attention",
                  "inkling_sliding_attention", "inkling2_layer", "inkling2_sliding_layer", "inkling2_first_layer",
-                 "inkling2_loop_layer", "inkling2_loop_sliding_layer", "reformer_layer", "aligned_attention")
+                 "inkling2_loop_layer", "inkling2_loop_sliding_layer", "reformer_layer", "aligned_attention",
+                 "disentangled_v2_attention")
 
 
 def _declared(name: str) -> tuple[MixerKind, ...]:
