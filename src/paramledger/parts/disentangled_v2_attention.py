@@ -36,9 +36,11 @@ class DisentangledV2Attention(NamedTuple):
         c.linear(n.o, d, d, "attention", None, True)  # (hidden, hidden): DebertaV2SelfOutput.dense
 
     def kv_values_per_token(self, mla_layout: str = "latent") -> int:
+        """A key and a value of all_head_size (the position projections read the relative table, not the tokens)."""
         return 2 * self.all_head_size
 
     def attention_flops(self, keys: int) -> int:
+        """QKᵀ and AV over all_head_size channels per key; the relative terms are not answered."""
         return 4 * self.all_head_size * keys
 
     def mixer_label(self) -> tuple[str, str | None]:
