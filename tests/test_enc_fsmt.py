@@ -21,10 +21,11 @@ from test_padding_idx import _smallest
 @st.composite
 def _padded(draw) -> dict:
     """FSMT's own strategy with pad_token_id drawn anywhere transformers builds: from the most negative the position
-    tables take (-rows <= pad, rows = max_position_embeddings + pad + 1) to the last row of the smaller vocabulary."""
+    tables (-rows <= pad, rows = max_position_embeddings + pad + 1) and the token tables take to the last row of the
+    smaller vocabulary."""
     config = dict(draw(CONFIGS["fsmt"]))
-    lowest = -((config["max_position_embeddings"] + 1) // 2)
-    highest = min(config["src_vocab_size"], config["tgt_vocab_size"]) - 1
+    words = min(config["src_vocab_size"], config["tgt_vocab_size"])
+    lowest, highest = max(-((config["max_position_embeddings"] + 1) // 2), -words), words - 1
     config["pad_token_id"] = draw(st.integers(lowest, highest).filter(lambda pad: pad != 1))
     config["tie_word_embeddings"] = draw(st.booleans())
     return config
