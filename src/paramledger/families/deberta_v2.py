@@ -3,14 +3,16 @@ over BERT's post-LN encoder (families/bert.py) with its own projection names and
 hidden-wide relative-position table after the layers. Only in the masked-LM mapping: the reference is
 DebertaV2ForMaskedLM.
 
-Without share_att_key, relative attention adds pos_key_proj / pos_query_proj to every attention (by pos_att_type);
-an embedding_size apart from hidden_size adds embed_proj without a bias (both refused in one line).  conv_kernel_size
-above 0 adds DebertaV2Encoder.conv, a ConvLayer after the layers and their LayerNorm (lines 443-456, 586): conv.conv
-(hidden, hidden / conv_groups, conv_kernel_size) and its bias, then conv.LayerNorm; conv_groups that do not divide
-hidden_size, or are not positive, are refused as nn.Conv1d refuses them.  legacy false builds DebertaV2OnlyMLMHead as lm_predictions instead of cls
-(lines 879-893): lm_predictions.lm_head's own bias (vocab), then its dense (hidden × hidden, biased) and LayerNorm,
-no decoder (forward multiplies by the token table itself) and nothing tied (_tied_weights_keys emptied); the
-names by Naming.not_legacy."""
+Without share_att_key, relative attention adds pos_key_proj / pos_query_proj to every attention (by pos_att_type),
+and an attention_head_size whose heads do not fill hidden_size makes query, key and value that wide beside a hidden
+square output dense: both counted by parts/disentangled_v2_attention.py (disentangled_attention).  An embedding_size
+apart from hidden_size adds embed_proj without a bias (refused in one line).  conv_kernel_size above 0 adds
+DebertaV2Encoder.conv, a ConvLayer after the layers and their LayerNorm (lines 443-456, 586): conv.conv (hidden,
+hidden / conv_groups, conv_kernel_size) and its bias, then conv.LayerNorm; conv_groups that do not divide
+hidden_size, or are not positive, are refused as nn.Conv1d refuses them.  legacy false builds DebertaV2OnlyMLMHead
+as lm_predictions instead of cls (lines 879-893): lm_predictions.lm_head's own bias (vocab), then its dense
+(hidden × hidden, biased) and LayerNorm, no decoder (forward multiplies by the token table itself) and nothing tied
+(_tied_weights_keys emptied); the names by Naming.not_legacy."""
 
 from __future__ import annotations
 
@@ -114,8 +116,9 @@ NOT_LEGACY = (("lm_head", ""), ("lm_head_bias", f"{HEAD}.bias"), ("lm_head_dense
 
 # identical to bert except: DebertaV2Model under "deberta" (query_proj, key_proj, value_proj; the attention head size
 # as attention_head_size), no token_type_ids buffer, the tables by deberta_tables, DebertaV2Config's defaults
-# (configuration_deberta_v2.py), the relative table by relative_rows; unshared position projections, the conv layer,
-# factorized embeddings refused; legacy false names the new head (NOT_LEGACY); the conv layer by encoder_conv
+# (configuration_deberta_v2.py), the relative table by relative_rows; unshared position projections and heads that do
+# not fill hidden_size by disentangled_attention; factorized embeddings refused; legacy false names the new head
+# (NOT_LEGACY); the conv layer by encoder_conv
 DEBERTA_V2 = derived_from(
     BERT, model_type="deberta-v2", causal_lm_class="DebertaV2ForMaskedLM",
     source="transformers 5.24.0 models/deberta_v2/configuration_deberta_v2.py",
