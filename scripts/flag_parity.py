@@ -18,46 +18,23 @@ Run: cd tests && PYTHONPATH=../src:. python ../scripts/flag_parity.py [--strings
 
 from __future__ import annotations
 
-import signal
 import sys
 import warnings
 from collections import defaultdict
 
 import transformers
-from transformers.activations import ACT2CLS
 
 from paramledger import families
 
-from _flag_parity import NEUTRAL, base, documented_values, with_keys
-from _rope_parity import agree, paramledger_outcome, transformers_outcome
+from _flag_parity import NEUTRAL, base, candidates, options, probe, time_boxed, with_keys
 
 warnings.filterwarnings("ignore")
 transformers.logging.set_verbosity_error()
 
 args = sys.argv[1:]
 strings = "--strings" in args
-everything = "--all" in args
-only = set(args[args.index("--keys") + 1].split(",")) if "--keys" in args else None  # (those keys alone)  # (also the sizes of 0 paramledger refuses as bad input)
-timeout = int(args[args.index("--timeout") + 1]) if "--timeout" in args else 60
-options = {args[at + 1] for at, arg in enumerate(args[:-1]) if arg in ("--keys", "--timeout")}
-types = [arg for arg in args if not arg.startswith("--") and arg not in options] or families.supported()
-
-
-class TimedOut(Exception):
-    pass
-
-
-def _alarm(*_):
-    raise TimedOut
-
-
-signal.signal(signal.SIGALRM, _alarm)
-
-
-def severity(theirs: str, ours: str) -> str:
-    if theirs.startswith("builds ") and ours.startswith("counts "):
-        return "WRONG"
-    return "REFUSED" if theirs.startswith("builds ") else "COUNTED"
+everything, only, timeout, types = options(args, families.supported())
+time_boxed()
 
 
 def bases(names: list[str]) -> dict[str, tuple]:
@@ -69,43 +46,6 @@ def bases(names: list[str]) -> dict[str, tuple]:
         except Exception as error:  # (a type whose config cannot be drawn or made: said, not fatal)
             print(f"{model_type}: skipped ({type(error).__name__}: {error})"[:300], flush=True)
     return found
-
-
-def candidates(key: str, value, config_class: type, seen: dict[str, set]) -> list:
-    if isinstance(value, bool):
-        return [not value]
-    if isinstance(value, int):
-        return [other for other in (0, 1) if other != value] if 0 <= value <= 16 else []
-    if not isinstance(value, str):
-        return []
-    if value in ACT2CLS:
-        others = {"xielu", "prelu"} | {other for other in seen[key] if other not in ACT2CLS}
-    else:
-        others = seen[key] | set(documented_values(config_class, key))
-    return sorted(other for other in others if other != value)
-
-
-def _bad_size(value, ours: str) -> bool:
-    """A size of 0 that paramledger refuses as bad input (docs/limits.md) where transformers builds something."""
-    return value == 0 and ("positive" in ours or "between 1 and" in ours or "set without" in ours)
-
-
-def probe(model_type: str, config: dict, paths: tuple[str, ...], key: str, value) -> None:
-    variant = with_keys(config, paths, key, value)
-    try:
-        signal.alarm(timeout)
-        theirs, ours = transformers_outcome(variant), paramledger_outcome(variant)
-    except TimedOut:
-        print(f"TIMEOUT {model_type} [{key}={value!r}]", flush=True)
-        return
-    except Exception as error:  # (the probe's own failure on one variant: said, not fatal)
-        print(f"ERROR {model_type} [{key}={value!r}]: {type(error).__name__}: {error}"[:300], flush=True)
-        return
-    finally:
-        signal.alarm(0)
-    if not agree(theirs, ours) and (everything or not _bad_size(value, ours)):
-        print(f"{severity(theirs, ours)} {model_type} [{key}={value!r}]: transformers {theirs[:160]} | "
-              f"paramledger {ours[:200]}", flush=True)
 
 
 found = bases(types)
@@ -120,6 +60,6 @@ for model_type, (config, paths, config_class, values) in found.items():
     for key, value in values.items():
         if key in NEUTRAL or isinstance(value, bool) == strings or only is not None and key not in only:
             continue
-        for other in candidates(key, value, config_class, seen):
-            probe(model_type, config, paths, key, other)
+        for other in candidates(key, value, config_class, seen[key]):
+            probe(model_type, key, other, with_keys(config, paths, key, other), timeout, everything)
 print("done", flush=True)

@@ -68,3 +68,85 @@ def documented_values(config_class: type, key: str) -> list[str]:
     doc = inspect.getdoc(config_class) or ""
     found = re.search(rf"^\s*{re.escape(key)} \(.*?\n(.*?)(?=^\s*\w+ \(|\Z)", doc, re.M | re.S)
     return list(dict.fromkeys(re.findall(r'"([\w.\-]+)"', found.group(0)))) if found else []
+
+
+# --- shared by scripts/flag_parity.py and scripts/tower_flag_parity.py ---
+
+def options(args: list[str], every: list[str]) -> tuple[bool, set[str] | None, int, list[str]]:
+    """The probes' command line: --all, --keys K,... (those keys alone), --timeout S, and the types (else ``every``)."""
+    only = set(args[args.index("--keys") + 1].split(",")) if "--keys" in args else None
+    timeout = int(args[args.index("--timeout") + 1]) if "--timeout" in args else 60
+    values = {args[at + 1] for at, arg in enumerate(args[:-1]) if arg in ("--keys", "--timeout")}
+    return "--all" in args, only, timeout, [arg for arg in args if not arg.startswith("--") and arg not in values] or every
+
+
+class TimedOut(Exception):
+    pass
+
+
+def _alarm(*_: Any) -> None:
+    raise TimedOut
+
+
+def time_boxed() -> None:
+    """Make SIGALRM raise TimedOut (signal.alarm(seconds) then bounds one build)."""
+    import signal
+
+    signal.signal(signal.SIGALRM, _alarm)
+
+
+def severity(theirs: str, ours: str) -> str:
+    """WRONG (both count, the totals differ), REFUSED (transformers builds it), else COUNTED."""
+    if theirs.startswith("builds ") and ours.startswith("counts "):
+        return "WRONG"
+    return "REFUSED" if theirs.startswith("builds ") else "COUNTED"
+
+
+def candidates(key: str, value: Any, config_class: type, seen: set) -> list:
+    """The other values the probes set ``key`` to: a bool flipped, an int from 0 to 16 to 0 and 1, a str to the
+    values ``seen`` for it and its class documents (an activation only to xielu and prelu: the others size nothing)."""
+    from transformers.activations import ACT2CLS
+
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, int):
+        return [other for other in (0, 1) if other != value] if 0 <= value <= 16 else []
+    if not isinstance(value, str):
+        return []
+    if value in ACT2CLS:
+        others = {"xielu", "prelu"} | {other for other in seen if other not in ACT2CLS}
+    else:
+        others = seen | set(documented_values(config_class, key))
+    return sorted(other for other in others if other != value)
+
+
+def bad_size(value: Any, ours: str) -> bool:
+    """A size of 0 that paramledger refuses as bad input (docs/limits.md) where transformers builds something."""
+    return value == 0 and ours.startswith("refuses: ") and (
+        "positive" in ours or "between 1 and" in ours or "set without" in ours or "from 1" in ours)
+
+
+def probe(model_type: str, name: str, value: Any, variant: dict, timeout: int, everything: bool) -> None:
+    """Count ``variant`` (``name`` set to ``value``) and build it with transformers within ``timeout`` seconds; print
+    the disagreement with its severity (a size of 0 paramledger refuses as bad input: built only with --all)."""
+    import signal
+
+    from _rope_parity import agree, paramledger_outcome, transformers_outcome
+
+    try:
+        signal.alarm(timeout)
+        ours = paramledger_outcome(variant)
+        if bad_size(value, ours) and not everything:
+            return
+        theirs = transformers_outcome(variant)
+    except TimedOut:
+        print(f"TIMEOUT {model_type} [{name}={value!r}]", flush=True)
+        return
+    except Exception as error:  # (the probe's own failure on one variant: said, not fatal)
+        print(f"ERROR {model_type} [{name}={value!r}]: {type(error).__name__}: {error}"[:300], flush=True)
+        return
+    finally:
+        signal.alarm(0)
+    if not agree(theirs, ours):
+        print(f"{severity(theirs, ours)} {model_type} [{name}={value!r}]: transformers {theirs[:160]} | "
+              f"paramledger {ours[:200]}", flush=True)

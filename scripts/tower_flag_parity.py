@@ -1,0 +1,72 @@
+"""Find the towers' config keys where transformers and paramledger disagree (issue #15): each supported whole
+multimodal type's smallest random config (tests/_family_configs.py) with one key of a section other than its
+decoder's set another way (tests/_tower_flag_parity.py: vision_config, audio_config, nested tower sections, the
+whole config's own projector keys), built by transformers 5.24.0 on the meta device (the auto class
+paramledger.reference.auto_class picks) and counted by paramledger.  Tags as scripts/flag_parity.py: WRONG (both
+count, the totals differ), COUNTED (transformers cannot build it, paramledger counts it), REFUSED (transformers
+builds it, paramledger refuses it).
+
+Each bool key is flipped; each str key set to the other values it takes in the same-named section across the whole
+types (and that the section's config class documents; an activation only to xielu and prelu, whose modules hold
+weights); each int key from 0 to 16 set to 0 and 1.  A 0 that paramledger refuses as a size (docs/limits.md) is
+not built by transformers and not listed unless --all.
+
+Run: cd tests && PYTHONPATH=../src:. python ../scripts/tower_flag_parity.py [--all] [--timeout S] [--keys K,...]
+    [model_type ...]
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections import defaultdict
+
+import transformers
+
+from paramledger import families
+
+from _flag_parity import candidates, options, probe, section_of, time_boxed
+from _tower_flag_parity import bases, spelled, tower_case, values_of
+
+warnings.filterwarnings("ignore")
+transformers.logging.set_verbosity_error()
+
+whole = [name for name in families.supported() if families.get(name).whole is not None]
+everything, only, timeout, types = options(sys.argv[1:], whole)
+time_boxed()
+
+
+def found_bases(names: list[str]) -> dict[str, tuple]:
+    """Each type's smallest config and its non-decoder sections: (their config class, their own keys' values)."""
+    found = {}
+    for model_type in names:
+        try:
+            config, paths, cfg = bases(model_type)
+        except Exception as error:  # (a type whose config cannot be drawn or made: said, not fatal)
+            print(f"{model_type}: skipped ({type(error).__name__}: {error})"[:300], flush=True)
+            continue
+        found[model_type] = (config, {path: (type(section_of(cfg, path)), values_of(cfg, path)) for path in paths})
+    return found
+
+
+found = found_bases(types)
+# the values each str key takes in the same-named section (its last part) across every whole type
+every = found if len(types) == len(whole) else found_bases(whole)
+seen: dict[tuple[str, str], set] = defaultdict(set)
+for _, sections_ in every.values():
+    for path, (_, values) in sections_.items():
+        for key, value in values.items():
+            if isinstance(value, str):
+                seen[path.rsplit(".", 1)[-1], key].add(value)
+for model_type, (config, sections_) in found.items():
+    probed = 0
+    for path, (config_class, values) in sections_.items():
+        for key, value in values.items():
+            if only is not None and key not in only and spelled(path, key) not in only:
+                continue
+            for other in candidates(key, value, config_class, seen[path.rsplit(".", 1)[-1], key]):
+                probe(model_type, spelled(path, key), other, tower_case(model_type, path, key, other, config),
+                      timeout, everything)
+                probed += 1
+    print(f"-- {model_type}: {probed} variants in {', '.join(repr(p) for p in sections_)}", flush=True)
+print("done", flush=True)
