@@ -11,8 +11,10 @@ types (and that the section's config class documents; an activation only to xiel
 weights); each int key from 0 to 16 set to 0 and 1.  A 0 that paramledger refuses as a size (docs/limits.md) is
 not built by transformers and not listed unless --all.
 
-Run: cd tests && PYTHONPATH=../src:. python ../scripts/tower_flag_parity.py [--all] [--timeout S] [--keys K,...]
-    [model_type ...]
+--deep: each tower's depth of 0 in the smallest config made 1 first (a key inside the layers then builds something).
+
+Run: cd tests && PYTHONPATH=../src:. python ../scripts/tower_flag_parity.py [--all] [--deep] [--timeout S]
+    [--keys K,...] [model_type ...]
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ transformers.logging.set_verbosity_error()
 
 whole = [name for name in families.supported() if families.get(name).whole is not None]
 everything, only, timeout, types = options(sys.argv[1:], whole)
+deep = "--deep" in sys.argv  # towers of no layer in the smallest config given one (tests/_tower_flag_parity.deepened)
 time_boxed()
 
 
@@ -41,7 +44,7 @@ def found_bases(names: list[str]) -> dict[str, tuple]:
     found = {}
     for model_type in names:
         try:
-            config, paths, cfg = bases(model_type)
+            config, paths, cfg = bases(model_type, deep)
         except Exception as error:  # (a type whose config cannot be drawn or made: said, not fatal)
             print(f"{model_type}: skipped ({type(error).__name__}: {error})"[:300], flush=True)
             continue
@@ -60,6 +63,8 @@ for _, sections_ in every.values():
                 seen[path.rsplit(".", 1)[-1], key].add(value)
 for model_type, (config, sections_) in found.items():
     probed = 0
+    if deep:  # the deepened config itself, said where the two sides disagree before any key is set
+        probe(model_type, "deepened", True, config, timeout, everything)
     for path, (config_class, values) in sections_.items():
         for key, value in values.items():
             if only is not None and key not in only and spelled(path, key) not in only:

@@ -13,6 +13,7 @@ defaults, as it does for a section the config leaves out).
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from transformers import PreTrainedConfig
@@ -56,11 +57,41 @@ def values_of(cfg: Any, path: str) -> dict[str, Any]:
             if key not in own and key not in TOWER_NEUTRAL and not key.startswith("_")}
 
 
-def bases(model_type: str) -> tuple[dict, list[str], Any]:
-    """The type's smallest config, its non-decoder sections, and transformers' config object of it."""
+def bases(model_type: str, deep: bool = False) -> tuple[dict, list[str], Any]:
+    """The type's smallest config (``deep``: its towers' depths of 0 made 1, ``deepened``), its non-decoder sections,
+    and transformers' config object of it."""
     config = _smallest(model_type)
     _, others = tower_sections(model_type, config)
+    if deep:
+        config = deepened(config, others)
     return config, others, hf_config(copy.deepcopy(config))
+
+
+def deepened(config: dict, paths: list[str]) -> dict:
+    """``config`` with every depth of 0 in the sections at ``paths`` made 1 (num_hidden_layers, depth, depths: [0],
+    encoder_layers, ...): a smallest config often draws a tower of no layer, where a key inside its layers (an
+    activation, a bias) builds nothing on either side."""
+    for path in paths:
+        section = section_of_dict(config, path)
+        if not path or not isinstance(section, dict):
+            continue
+        for key, value in section.items():
+            if not _DEPTH.search(key):
+                continue
+            if value == 0 and type(value) is int:
+                config = with_key(config, path, key, 1)
+            elif isinstance(value, list) and value and all(type(item) is int for item in value) and 0 in value:
+                config = with_key(config, path, key, [item or 1 for item in value])
+    return config
+
+
+def section_of_dict(config: dict, path: str) -> Any:
+    for part in path.split(".") if path else ():
+        config = config.get(part) if isinstance(config, dict) else None
+    return config
+
+
+_DEPTH = re.compile("layers|depth|blocks")
 
 
 def tower_case(model_type: str, path: str, key: str, value: Any, config: dict | None = None) -> dict:

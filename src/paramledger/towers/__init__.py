@@ -21,7 +21,7 @@ from .._exceptions import ArchitectureError, quoted
 from ..inventory import Buffer, Tensor
 from ..limits import MAX_INTEGER
 from ..naming import Naming
-from ._kind import TowerKind, depth_bounded
+from ._kind import TowerKind, depth_bounded, projector_activations
 from .projectors import Projector
 from .projectors import tensors as projector_tensors
 
@@ -281,6 +281,7 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
             config = whole.config_rewritten(config)
         except ArchitectureError as error:  # its refusal, said about this config
             raise ArchitectureError(error.key, error.message, where) from None
+    projector_activations(config, where)
     if whole.text_width_key:  # each sub-config given the decoder's width (a bad one is left to be refused below)
         config = {**config, **{key: {**(config.get(key) or {}), whole.text_width_key: text_hidden}
                                for key in ("vision_config", whole.audio_key)
@@ -329,7 +330,7 @@ def _towers(whole: Whole, config: Mapping[str, Any], key: str, default: Mapping[
                                 f"{', '.join(sorted(kinds))}); --text-only counts the text decoder alone", where)
     tower_kind = kinds[kind]
     merged = {**tower_kind.defaults, **given}
-    depth_bounded(merged, key, where)
+    depth_bounded(merged, key, where, tower_kind.learned)
     return tuple(tower_kind.make(prefix, merged, where) for prefix in prefixes)
 
 

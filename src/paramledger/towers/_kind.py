@@ -12,6 +12,7 @@ from ..limits import MAX_INTEGER, big
 TOWER_LAYERS = 10_000  # a tower's layers and blocks, named one tensor at a time (docs/limits.md)
 _DEPTH_WORDS = ("layer", "depth", "blocks")  # the keys that count a tower's layers: num_hidden_layers, depth, ...
 _LEAVES = (str, float, bool, type(None))  # a config's values that hold no section (no Mapping check: an ABC's is slow)
+_LEARNED = frozenset({"prelu", "xielu"})  # families/learned_activations.LEARNED's names (imported when one is met)
 _counts_depth = re.compile("|".join(_DEPTH_WORDS)).search  # one C call a key (a tower config has dozens)
 
 
@@ -19,6 +20,7 @@ class TowerKind(NamedTuple):
     """A tower a module of this package builds."""
     defaults: Mapping[str, Any]  # its config class's defaults (cite the configuration file)
     make: Any  # (module prefix, the vision_config over the defaults, where) -> the tower (tensors(), buffers())
+    learned: bool = True  # its class applies the sub-config's activations through ACT2FN (``depth_bounded``)
 
 
 def stamped(prefixes: Any, block: Any, component: str = "vision") -> list[Any]:
@@ -74,16 +76,25 @@ def whole_number(config: Mapping[str, Any], key: str, section: str, low: int = 1
     return value
 
 
-def depth_bounded(config: Mapping[str, Any], section: str, where: str | None = None) -> None:
+def depth_bounded(config: Mapping[str, Any], section: str, where: str | None = None, learned: bool = True) -> None:
     """Refuse, in one line naming the key, a tower sub-config (its nested sections too) that counts its layers or
     blocks past TOWER_LAYERS: a tower's tensors are named layer by layer (``stamped``), so 10^8 layers would take
-    minutes and gigabytes; real towers have at most a few dozen."""
+    minutes and gigabytes; real towers have at most a few dozen.  ``learned``: refuse a learned activation too
+    (prelu, xielu: issue #15), whatever key names it (hidden_act, activation_function, dense_act_fn, pooler_act,
+    Phi-4's conv_glu_type, ...): transformers makes each module that applies it through ACT2FN, with weights of its
+    own (families/learned_activations.py), and no tower places them (scripts/tower_flag_parity.py found every tower
+    kind and sub-section the smallest configs build counting 1 or 2 short per module); False for a section counted by a
+    decoder's own table, which refuses or places them itself (PI0's dit_config)."""
     for key, value in config.items():
         kind = type(value)
         if kind is int:  # most values: a size, refused only where it counts layers past the bound
             counts = (value,) if value > TOWER_LAYERS else ()
         elif kind is dict or kind not in _LEAVES and isinstance(value, Mapping):
-            depth_bounded(value, f"{section}.{key}", where)
+            depth_bounded(value, f"{section}.{key}", where, learned)
+            continue
+        elif kind is str:  # an activation's name, or a kind's: refused only where it is a learned activation
+            if learned and value in _LEARNED:
+                raise _learned(f"{section}.{key}", value, where)
             continue
         else:
             counts = value if kind is list else ()
@@ -91,3 +102,30 @@ def depth_bounded(config: Mapping[str, Any], section: str, where: str | None = N
             if type(count) is int and count > TOWER_LAYERS and _counts_depth(key):
                 raise ArchitectureError(f"{section}.{key}", f"{big(count)} is beyond the bound of "
                                         f"{TOWER_LAYERS:,} a tower's layers are named to (docs/limits.md)", where)
+
+
+def _learned(key: str, value: str, where: str | None) -> ArchitectureError:
+    from ..families.learned_activations import LEARNED
+
+    return ArchitectureError(key, f"{value!r} is not counted: {LEARNED[value]} of its own in each module that applies "
+                             "it, which paramledger does not place in a tower or projector (transformers 5.24.0 "
+                             "activations.py ACT2CLS)", where)
+
+
+def projector_activations(config: Mapping[str, Any], where: str | None = None) -> None:
+    """Refuse a learned activation (``depth_bounded``) in the whole config's projector: its projector_hidden_act (the
+    LLaVA kin's, InternVL's, the audio LLMs': ACT2FN between its Linears) and the projector sections
+    (``PROJECTOR_SECTIONS``): each short by 1 (prelu) or 2 (xielu) per module, scripts/tower_flag_parity.py."""
+    value = config.get("projector_hidden_act")
+    if type(value) is str and value in _LEARNED:
+        raise _learned("projector_hidden_act", value, where)
+    for key in PROJECTOR_SECTIONS:
+        inner = config.get(key)
+        if type(inner) is dict:
+            depth_bounded(inner, key, where)
+
+
+# the whole configs' projector sections, each read by its projector rule (no tower kind): Fun-ASR-Nano's
+# adaptor_config, Molmo 2's adapter_config, IDEFICS 2's perceiver_config, the Q-Formers' qformer_config, Granite
+# Speech's projector_config
+PROJECTOR_SECTIONS = ("adaptor_config", "adapter_config", "perceiver_config", "qformer_config", "projector_config")

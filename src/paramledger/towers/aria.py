@@ -30,7 +30,15 @@ def _queries(config: Mapping[str, Any]) -> int:
     if max(queries) <= 0:
         raise ArchitectureError("projector_patch_to_query_dict", f"its largest value must be positive, got "
                                 f"{max(queries)}")
-    return max(queries)
+    # AriaConfig.__post_init__ derives the query rows before super().__post_init__ sets the kwargs (lines 140-142),
+    # so a given max_value_projector_patch_to_query_dict wins (AriaProjector's query, modeling_aria.py line 180)
+    rows = config.get(ROWS, max(queries))
+    if type(rows) is not int or rows <= 0:
+        raise ArchitectureError(ROWS, f"must be a positive whole number, got {rows!r}"[:200])
+    return rows
+
+
+ROWS = "max_value_projector_patch_to_query_dict"
 
 
 def aria(config: Mapping[str, Any], vision: Any, hidden: int) -> list[tuple[str, tuple[int, ...]]]:

@@ -198,6 +198,7 @@ class Dots3NoteAudio(NamedTuple):
     attention_bias: bool
     adapter_out_dim: int
     rotary_dim: int  # int(head_dim × partial_rotary_factor)
+    conv_output_size: int  # conv_out's input: downsample_hidden_size × ((feature_size + 7) // 8) unless given
 
     def tensors(self) -> list[Tensor]:
         return list(_audio(self))
@@ -221,7 +222,7 @@ def _audio(tower: Dots3NoteAudio) -> tuple[Tensor, ...]:
 
     for i, channels in enumerate((1, down, down)):
         add(f"conv_stem.convs.{i}", (down, channels, 3, 3), True)
-    add("conv_stem.conv_out", (d, down * ((tower.feature_size + 7) // 8)))
+    add("conv_stem.conv_out", (d, tower.conv_output_size))
     bias = tower.attention_bias
     for i in range(tower.num_hidden_layers):
         layer = f"layers.{i}."
@@ -265,10 +266,14 @@ def audio(prefix: str, config: Mapping[str, Any], where: str | None) -> Dots3Not
     if type(factor) not in (int, float) or not 0 < factor <= 1:
         raise ArchitectureError(f"{s}.partial_rotary_factor", f"must be a number in (0, 1], got {factor!r}"[:200],
                                 where)
+    # Dots3NoteAudioConfig.__post_init__ derives conv_output_size before super().__post_init__ sets the kwargs, so a
+    # given one wins (configuration_dots3_note.py line 175): conv_out is that wide (0 builds 193, was counted 195)
+    conv = (_size(config, "conv_output_size", s, where) if "conv_output_size" in config
+            else sizes["downsample_hidden_size"] * ((sizes["feature_size"] + 7) // 8))
     return Dots3NoteAudio(prefix, width, sizes["intermediate_size"], sizes["num_hidden_layers"], heads,
                           sizes["feature_size"], sizes["downsample_hidden_size"],
                           flag(config, "attention_bias", s, where), sizes["adapter_out_dim"],
-                          int(width // heads * factor))
+                          int(width // heads * factor), conv)
 
 
 TOWERS = {"dots3_note_vision_encoder": TowerKind(VISION, vision), "dots3_note_audio_encoder": TowerKind(AUDIO, audio)}

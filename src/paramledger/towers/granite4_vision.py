@@ -68,7 +68,10 @@ def window_qformers(config: Mapping[str, Any], vision: Any, hidden: int) -> Name
     if d % heads:  # Blip2QFormerMultiHeadAttention refuses it
         raise ArchitectureError("vision_config.hidden_size", f"{d} is no multiple of its Q-Former's {heads} heads "
                                 "(hidden_size // 64)")
-    qformer = {**section(config, "qformer_config", QFORMER), "hidden_size": d, "num_attention_heads": heads}
+    # a given qformer_config is read over Blip2QFormerConfig's own defaults: the sub-config spec's init_kwargs
+    # (QFORMER) fill only an absent one (configuration_utils.py SubConfigSpec.create_subconfig, lines 258-266)
+    defaults = QFORMER if config.get("qformer_config") is None else QFORMER_DEFAULTS
+    qformer = {**section(config, "qformer_config", defaults), "hidden_size": d, "num_attention_heads": heads}
     _, inner = qformer_model(qformer, "qformer_config", d)
     one: Named = [("query", (1, query_side ** 2, d)), ("image_positions", (1, window_side ** 2, d)), *inner,
                   ("norm.weight", (d,)), ("norm.bias", (d,)), ("out_linear.weight", (hidden, d)),

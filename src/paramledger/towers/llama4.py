@@ -96,7 +96,8 @@ def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> Llama4Tow
     return Llama4Tower(tower, *(positive(vision, key, where) for key in ADAPTER_SIZES))
 
 
-TOWERS = {"llama4_vision_model": TowerKind(LLAMA4_DEFAULTS, make)}
+# (its MLPs build nn.GELU() whatever hidden_act says, modeling_llama4.py lines 674 and 815: no learned activation)
+TOWERS = {"llama4_vision_model": TowerKind(LLAMA4_DEFAULTS, make, learned=False)}
 
 
 def llama4(config: Mapping[str, Any], vision: Any, hidden: int) -> list[tuple[str, tuple[int, ...]]]:

@@ -95,6 +95,7 @@ class Conformer(NamedTuple):
     downsample_rate: int
     head_dim: int
     bias_symmetric: bool
+    nemo_final_size: int = 0  # the config's own (a given one wins: __post_init__ derives it first); 0: derived
 
     def tensors(self) -> list[Tensor]:
         return list(_listed(self))
@@ -150,7 +151,10 @@ class Conformer(NamedTuple):
 
 
 def _nemo_final_size(tower: Conformer) -> int:
-    """Phi4MultimodalAudioConfig.__post_init__: the mel bins after each stride-2 conv, as it computes them."""
+    """Phi4MultimodalAudioConfig.__post_init__: the mel bins after each stride-2 conv, as it computes them before
+    super().__post_init__ sets the kwargs (configuration_phi4_multimodal.py lines 145-150): a given one wins."""
+    if tower.nemo_final_size:
+        return tower.nemo_final_size
     size = tower.input_size
     for _ in range(int(math.log2(tower.time_reduction))):
         size = math.floor((size - 1) / 2 + 1)
@@ -171,7 +175,8 @@ def audio(prefix: str, config: Mapping[str, Any], where: str | None) -> Conforme
         head_dim = positive(config, "head_dim", AUDIO, where)
     else:
         head_dim = config["hidden_size"] // config["num_attention_heads"]
-    return Conformer(prefix, *sizes, head_dim, flag(config, "bias_symmetric", AUDIO, where))
+    final = positive(config, "nemo_final_size", AUDIO, where) if "nemo_final_size" in config else 0
+    return Conformer(prefix, *sizes, head_dim, flag(config, "bias_symmetric", AUDIO, where), final)
 
 
 VISION_DEFAULTS = {"hidden_size": 1152, "intermediate_size": 4304, "num_hidden_layers": 27, "num_attention_heads": 16,

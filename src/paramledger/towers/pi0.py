@@ -54,7 +54,7 @@ def _dit_config(config: Mapping[str, Any], vocab: int, where: str | None) -> dic
     if kind != "gemma":
         raise ArchitectureError("dit_config.model_type", f"{kind!r} is not counted in pi0 (it builds gemma, the "
                                 "expert of PI0Config and its releases)", where)
-    depth_bounded(dit, "dit_config", where)
+    depth_bounded(dit, "dit_config", where, learned=False)  # (gemma's table reads its hidden_act)
     hidden = dit.get("hidden_size", 3072)  # (GemmaConfig's default where dit_config is given without it)
     if type(hidden) is int and hidden % 2:
         raise ArchitectureError("dit_config.hidden_size", f"must be even (PI0Config.validate_architecture), got "

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ._kind import TOWER_LAYERS, TowerKind, positive
+from ._kind import TOWER_LAYERS, TowerKind, flag, positive
 
 _new = tuple.__new__
 COMPONENT = "talker"
@@ -119,7 +119,10 @@ def make_talker(prefix: str, talker: Mapping[str, Any], where: str | None) -> Ta
         raise ArchitectureError(f"{SECTION}.spatial_merge_size", "is missing: Qwen3OmniMoeTalkerForConditional"
                                 "Generation reads it and Qwen3OmniMoeTalkerConfig declares no default "
                                 "(Qwen3-Omni gives 2)", where)
+    if "num_local_experts" in text:  # its attribute_map reads num_experts from it, and a given one is set last
+        text["num_experts"] = text["num_local_experts"]
     text_sizes = _decoder(text, text_section, (*TEXT, "shared_expert_intermediate_size"), where)
+    _sparse_step(text, text_sizes["num_hidden_layers"], text_section, where)
     predictor_sizes = _decoder(predictor, predictor_section, tuple(k for k in PREDICTOR if k not in (
         "num_code_groups", "tie_word_embeddings", "head_dim")), where)
     groups = positive(predictor, "num_code_groups", predictor_section, where)
@@ -133,8 +136,20 @@ def make_talker(prefix: str, talker: Mapping[str, Any], where: str | None) -> Ta
     if tie is not None and not isinstance(tie, bool):
         raise ArchitectureError(f"{SECTION}.tie_word_embeddings", f"must be true or false, got {tie!r}"[:200], where)
     thinker_hidden = positive(talker, "thinker_hidden_size", SECTION, where)
+    biases = tuple(flag({"attention_bias": False, **section}, "attention_bias", name, where)
+                   for section, name in ((text, text_section), (predictor, predictor_section)))
     return _talker(prefix, tuple(sorted(text_sizes.items())), tuple(sorted(predictor_sizes.items())), groups,
-                   thinker_hidden, bool(tie), where)
+                   thinker_hidden, bool(tie), where, biases)
+
+
+def _sparse_step(text: Mapping[str, Any], layers: int, section: str, where: str | None) -> None:
+    """Qwen3OmniMoeTalkerDecoderLayer first makes the thinker's block (lines 2909-2914), then replaces it with the
+    talker's sparse block whatever it was: decoder_sparse_step sizes nothing, but a 0 divides by zero in a layer
+    outside mlp_only_layers where num_experts > 0 (its condition reads them in that order)."""
+    step, only = text.get("decoder_sparse_step", 1), text.get("mlp_only_layers") or []
+    if step == 0 and text["num_experts"] > 0 and isinstance(only, list) and len(set(only) & set(range(layers))) < layers:
+        raise ArchitectureError(f"{section}.decoder_sparse_step", "0 cannot be built: Qwen3OmniMoeTalkerDecoderLayer "
+                                "computes (layer_idx + 1) % decoder_sparse_step (ZeroDivisionError)", where)
 
 
 def _built(family: str, sizes: Mapping[str, int], switches: Mapping[str, Any], prefix: str, section: str,
@@ -162,14 +177,18 @@ def _built(family: str, sizes: Mapping[str, int], switches: Mapping[str, Any], p
 
 @lru_cache(maxsize=32)
 def _talker(prefix: str, text_items: tuple[tuple[str, int], ...], predictor_items: tuple[tuple[str, int], ...],
-            groups: int, thinker_hidden: int, tie: bool, where: str | None) -> Talker:
+            groups: int, thinker_hidden: int, tie: bool, where: str | None,
+            biases: tuple[bool, bool] = (False, False)) -> Talker:
     text, predictor = dict(text_items), dict(predictor_items)
 
     def add(out: list[Tensor], name: str, shape: tuple[int, ...]) -> None:
         out.append(_new(Tensor, (name, shape, COMPONENT, None, False, 0)))
 
     # the talker's decoder: Qwen2-MoE's sparse block (router, experts, gated shared expert) with Qwen3's q/k norms
-    flat, names = _built("qwen2_moe", text, {"qk_norm": "head", "attention_bias": False}, prefix,
+    # (q, k, v and o biased by each section's attention_bias: Qwen3OmniMoeThinkerTextAttention, lines 2447-2456;
+    # the code predictor's, lines 3535-3544)
+    flat, names = _built("qwen2_moe", text, {"qk_norm": "head", "attention_bias": biases[0],
+                                              "attention_output_bias": biases[0]}, prefix,
                          f"{SECTION}.text_config", where)
     listed = [t for t in flat if t.name not in (names.embed + ".weight", names.lm_head + ".weight")]
     hidden, vocab, inner = text["hidden_size"], text["vocab_size"], text["intermediate_size"]
@@ -188,7 +207,8 @@ def _talker(prefix: str, text_items: tuple[tuple[str, int], ...], predictor_item
 
     # the code predictor: Qwen3's dense decoder, its tables and heads one per code group after the first
     p = prefix + "code_predictor."
-    flat, names = _built("qwen3", predictor, {}, p, f"{SECTION}.code_predictor_config", where)
+    flat, names = _built("qwen3", predictor, {"attention_bias": biases[1], "attention_output_bias": biases[1]}, p,
+                         f"{SECTION}.code_predictor_config", where)
     listed += [t for t in flat if t.name not in (names.embed + ".weight", names.lm_head + ".weight")]
     width, rows = predictor["hidden_size"], predictor["vocab_size"]
     tables = [f"{p}model.codec_embedding.{i}.weight" for i in range(groups - 1)]
