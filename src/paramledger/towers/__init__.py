@@ -286,10 +286,15 @@ def read(whole: Whole, config: Mapping[str, Any], text_hidden: int, where: str |
         config = {**config, **{key: {**(config.get(key) or {}), whole.text_width_key: text_hidden}
                                for key in ("vision_config", whole.audio_key)
                                if isinstance(config.get(key) or {}, Mapping)}}
-    vision = (_towers(whole, config, "vision_config", whole.vision_config, whole.vision_kind,
-                      (whole.vision_prefix, *whole.twin_prefixes), where) if whole.vision_config else ())
-    audio = (_towers(whole, config, whole.audio_key, whole.audio_config, whole.audio_kind, (whole.audio_prefix,),
-                     where) if whole.audio_config else ())
+    try:
+        vision = (_towers(whole, config, "vision_config", whole.vision_config, whole.vision_kind,
+                          (whole.vision_prefix, *whole.twin_prefixes), where) if whole.vision_config else ())
+        audio = (_towers(whole, config, whole.audio_key, whole.audio_config, whole.audio_kind, (whole.audio_prefix,),
+                         where) if whole.audio_config else ())
+    except ArchitectureError as error:  # the towers of the model inside (config_rewritten moved them to the top):
+        if not whole.inner_section:  # named as the config spells them, thinker_config.vision_config.hidden_act
+            raise
+        raise ArchitectureError(f"{whole.inner_section}.{error.key}", error.message, error.where) from None
     towers = (*audio, *vision) if whole.audio_first else (*vision, *audio)
     sub = tuple(tower for key, default, kind, prefix in whole.sub_towers
                 for tower in _towers(whole, config, key, default, kind, (prefix,), where))
