@@ -11,6 +11,8 @@ types (and that the section's config class documents; an activation only to xiel
 weights); each int key from 0 to 16 set to 0 and 1.  A 0 that paramledger refuses as a size (docs/limits.md) is
 not built by transformers and not listed unless --all.
 
+--derived: instead, each int attribute that no dataclass field of its section's class declares (derived in
+__post_init__, where a given one wins if it is set after) to its value + 1 and × 2.
 --deep: each tower's depth of 0 in the smallest config made 1 first (a key inside the layers then builds something).
 
 Run: cd tests && PYTHONPATH=../src:. python ../scripts/tower_flag_parity.py [--all] [--deep] [--timeout S]
@@ -19,6 +21,7 @@ Run: cd tests && PYTHONPATH=../src:. python ../scripts/tower_flag_parity.py [--a
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import warnings
 from collections import defaultdict
@@ -36,6 +39,7 @@ transformers.logging.set_verbosity_error()
 whole = [name for name in families.supported() if families.get(name).whole is not None]
 everything, only, timeout, types = options(sys.argv[1:], whole)
 deep = "--deep" in sys.argv  # towers of no layer in the smallest config given one (tests/_tower_flag_parity.deepened)
+derived = "--derived" in sys.argv  # only the int attributes no dataclass field declares, set to value + 1 and × 2
 time_boxed()
 
 
@@ -50,6 +54,11 @@ def found_bases(names: list[str]) -> dict[str, tuple]:
             continue
         found[model_type] = (config, {path: (type(section_of(cfg, path)), values_of(cfg, path)) for path in paths})
     return found
+
+
+def declared(config_class: type) -> set[str]:
+    """The config class's dataclass fields (and PreTrainedConfig's): what a config sets before __post_init__."""
+    return {field.name for field in dataclasses.fields(config_class)} if dataclasses.is_dataclass(config_class) else set()
 
 
 found = found_bases(types)
@@ -69,7 +78,13 @@ for model_type, (config, sections_) in found.items():
         for key, value in values.items():
             if only is not None and key not in only and spelled(path, key) not in only:
                 continue
-            for other in candidates(key, value, config_class, seen[path.rsplit(".", 1)[-1], key]):
+            if derived:  # (a value its class derives in __post_init__: a given one may win, or be overwritten)
+                if type(value) is not int or key in declared(config_class):
+                    continue
+                others = sorted({value + 1, value * 2} - {value})
+            else:
+                others = candidates(key, value, config_class, seen[path.rsplit(".", 1)[-1], key])
+            for other in others:
                 probe(model_type, spelled(path, key), other, tower_case(model_type, path, key, other, config),
                       timeout, everything)
                 probed += 1
