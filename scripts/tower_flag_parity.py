@@ -13,10 +13,11 @@ not built by transformers and not listed unless --all.
 
 --derived: instead, each int attribute that no dataclass field of its section's class declares (derived in
 __post_init__, where a given one wins if it is set after) to its value + 1 and × 2.
+--wider: instead, each int from 0 to 64 to its value + 1 and + 2 (more heads than the width, an odd head_dim).
 --deep: each tower's depth of 0 in the smallest config made 1 first (a key inside the layers then builds something).
 
-Run: cd tests && PYTHONPATH=../src:. python ../scripts/tower_flag_parity.py [--all] [--deep] [--timeout S]
-    [--keys K,...] [model_type ...]
+Run: cd tests && PYTHONPATH=../src:. python ../scripts/tower_flag_parity.py [--all] [--deep] [--derived | --wider]
+    [--timeout S] [--keys K,...] [model_type ...]
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ whole = [name for name in families.supported() if families.get(name).whole is no
 everything, only, timeout, types = options(sys.argv[1:], whole)
 deep = "--deep" in sys.argv  # towers of no layer in the smallest config given one (tests/_tower_flag_parity.deepened)
 derived = "--derived" in sys.argv  # only the int attributes no dataclass field declares, set to value + 1 and × 2
+wider = "--wider" in sys.argv  # only the ints from 0 to 64, set to value + 1 and + 2
 time_boxed()
 
 
@@ -82,6 +84,8 @@ for model_type, (config, sections_) in found.items():
                 if type(value) is not int or key in declared(config_class):
                     continue
                 others = sorted({value + 1, value * 2} - {value})
+            elif wider:
+                others = [value + 1, value + 2] if type(value) is int and 0 <= value <= 64 else []
             else:
                 others = candidates(key, value, config_class, seen[path.rsplit(".", 1)[-1], key])
             for other in others:

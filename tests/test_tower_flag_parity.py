@@ -43,6 +43,19 @@ AGREE = [
     ("llama4", "vision_config", "hidden_act", "prelu"), ("llama4", "vision_config", "hidden_act", "xielu"),
 ]
 
+# found with the towers' depths of 0 made 1 (tests/_tower_flag_parity.deepened) and ints set to value + 1 and + 2:
+# more heads than the width (head_dim = width // heads is 0: transformers' head_dim ** -0.5 divides by zero), an
+# odd head_dim rotated whole (validate_rope refuses it): each was counted, now refused as transformers fails
+DEEP_AGREE = [
+    ("granite_speech", "encoder_config", "num_heads", 3), ("granite_speech_plus", "encoder_config", "num_heads", 2),
+    ("hunyuan_vl", "vision_config", "num_attention_heads", 3), ("hy_v4_vl", "vision_config", "num_attention_heads", 3),
+    ("muse_glimmer", "vision_config", "num_attention_heads", 3), ("muse_spark", "vision_config", "num_attention_heads", 2),
+    ("phi4_multimodal", "audio_config", "num_attention_heads", 3),
+    ("diffusion_gemma", "vision_config", "head_dim", 65), ("diffusion_gemma", "vision_config", "head_dim", 5),
+    ("voxtral_realtime", "audio_config", "head_dim", 65), ("voxtral_realtime", "audio_config", "head_dim", 3),
+    ("hy_v4_vl", "vision_config", "head_dim", 3),  # (HY-V4-VL reads a given head_dim)
+]
+
 LEARNED = "is not counted: nn.PReLU holds a weight"
 XIELU = "is not counted: XIELUActivation holds alpha_p and alpha_n"
 REFUSED = [
@@ -93,6 +106,14 @@ def _ids(cases):
 @pytest.mark.parametrize("model_type, path, key, value", AGREE, ids=_ids(AGREE))
 def test_agrees_with_transformers(model_type, path, key, value):
     config = tower_case(model_type, path, key, value)
+    theirs, ours = transformers_outcome(config), paramledger_outcome(config)
+    assert agree(theirs, ours), (theirs, ours)
+
+
+@pytest.mark.parametrize("model_type, path, key, value", DEEP_AGREE, ids=_ids(DEEP_AGREE))
+def test_deepened_agrees_with_transformers(model_type, path, key, value):
+    base = _smallest(model_type)
+    config = tower_case(model_type, path, key, value, deepened(base, tower_sections(model_type, base)[1]))
     theirs, ours = transformers_outcome(config), paramledger_outcome(config)
     assert agree(theirs, ours), (theirs, ours)
 

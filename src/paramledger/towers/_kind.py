@@ -104,6 +104,26 @@ def depth_bounded(config: Mapping[str, Any], section: str, where: str | None = N
                                         f"{TOWER_LAYERS:,} a tower's layers are named to (docs/limits.md)", where)
 
 
+def head_width(hidden: int, heads: int, key: str, where: str | None = None, hidden_key: str = "hidden_size") -> int:
+    """``hidden // heads``, a head's width where the config gives no head_dim, refused in one line under ``key`` (the
+    heads') where it is 0: transformers scales the attention by head_dim ** -0.5, a ZeroDivisionError
+    (scripts/tower_flag_parity.py: Granite Speech's, HunYuan-VL's, Muse Glimmer's and Phi-4's towers counted it)."""
+    if heads > hidden:
+        raise ArchitectureError(key, f"{heads} heads are more than {hidden_key} {hidden}: head_dim = {hidden_key} // "
+                                "heads would be 0 (transformers' head_dim ** -0.5 divides by zero)", where)
+    return hidden // heads
+
+
+def odd_rotary(config: Mapping[str, Any], head_dim: int, section: str, where: str | None) -> None:
+    """Refuse, in one line naming head_dim, what the config class's validate_rope refuses (modeling_rope_utils.py,
+    families/even_rotary.py): an odd head_dim above 4 that RoPE rotates whole."""
+    rope = config.get("rope_parameters")
+    factor = rope.get("partial_rotary_factor", 1.0) if isinstance(rope, Mapping) else 1.0
+    if head_dim > 4 and head_dim % 2 and isinstance(factor, (int, float)) and int(head_dim * factor) == head_dim:
+        raise ArchitectureError(f"{section}.head_dim", f"{head_dim} is odd and rotated whole (partial_rotary_factor "
+                                f"{factor}): RoPE rotates pairs (transformers' validate_rope refuses it)", where)
+
+
 def _learned(key: str, value: str, where: str | None) -> ArchitectureError:
     from ..families.learned_activations import LEARNED
 

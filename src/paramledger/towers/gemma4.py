@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ._kind import TowerKind, flag, positive, stamped
+from ._kind import TowerKind, flag, odd_rotary, positive, stamped
 
 _new = tuple.__new__
 ABSENT = "_absent"  # the key of the default sub-config a config without one gets: no tower
@@ -163,6 +163,7 @@ def vision(prefix: str, config: Mapping[str, Any], where: str | None) -> Gemma4V
     if type(layers) is not int or layers < 0:  # an nn.ModuleList of none builds
         raise ArchitectureError("vision_config.num_hidden_layers", f"must be a whole number, got {layers!r}"[:200],
                                 where)
+    odd_rotary(config, sizes["head_dim"], "vision_config", where)  # (validate_rope: 65 was counted)
     output = config.get("output_proj_dims", sizes["hidden_size"])  # getattr(vision_config, "output_proj_dims", ...)
     if output != sizes["hidden_size"]:
         output = positive(config, "output_proj_dims", "vision_config", where)

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ._kind import TowerKind
+from ._kind import TowerKind, head_width
 from ._kind import section as config_section
 from .audio import sized
 from .qformer import QFORMER_DEFAULTS, qformer_model
@@ -125,8 +125,8 @@ def _listed(tower: ConformerEncoder) -> tuple[Tensor, ...]:
 def make(prefix: str, encoder: Mapping[str, Any], where: str | None) -> ConformerEncoder:
     sizes = dict(zip(SIZES, (sized(encoder, name, (name,), {}, KEY, where) for name in SIZES)))
     head = encoder.get("dim_head")
-    head = sizes["hidden_dim"] // sizes["num_heads"] if head is None else sized(encoder, "dim_head", ("dim_head",),
-                                                                                 {}, KEY, where)
+    head = head_width(sizes["hidden_dim"], sizes["num_heads"], f"{KEY}.num_heads", where, "hidden_dim") if (
+        head is None) else sized(encoder, "dim_head", ("dim_head",), {}, KEY, where)
     if sizes["context_size"] > sizes["max_pos_emb"]:  # GraniteSpeechConformerAttention raises
         raise ArchitectureError(f"{KEY}.context_size", f"{sizes['context_size']} exceeds max_pos_emb="
                                 f"{sizes['max_pos_emb']}", where)

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ._kind import TowerKind, stamped
+from ._kind import TowerKind, head_width, stamped
 
 _new = tuple.__new__
 SIZES = ("hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "num_channels", "patch_size",
@@ -57,7 +57,8 @@ class HunYuanVLTower(NamedTuple):
         return [self.prefix + "embeddings.position_embedding.weight"]
 
 
-def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> HunYuanVLTower:
+def make(prefix: str, vision: Mapping[str, Any], where: str | None, reads_head_dim: bool = False) -> HunYuanVLTower:
+    """The tower; ``reads_head_dim``: its head_dim is the config's (HY-V4-VL's), else hidden_size // heads, refused at 0."""
     sizes = {}
     for key in SIZES:
         value = vision.get("attention_heads", vision.get(key)) if key == "num_attention_heads" else vision.get(key)
@@ -67,6 +68,8 @@ def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> HunYuanVL
     if sizes["max_image_size"] < sizes["patch_size"]:
         raise ArchitectureError("vision_config.patch_size", f"{sizes['patch_size']} is larger than max_image_size="
                                 f"{sizes['max_image_size']}", where)
+    if not reads_head_dim:
+        head_width(sizes["hidden_size"], sizes["num_attention_heads"], "vision_config.num_attention_heads", where)
     return HunYuanVLTower(prefix, **sizes)
 
 

@@ -21,8 +21,8 @@ from .hunyuan_vl import make as hunyuan_vl_make
 
 
 def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> HunYuanVLTower:
-    tower = hunyuan_vl_make(prefix, vision, where)
     head_dim = vision.get("head_dim")
+    tower = hunyuan_vl_make(prefix, vision, where, head_dim is not None)
     if head_dim is None:  # absent from HYV4VLVisionConfig: the getattr's default
         return tower
     return tower._replace(head_dim=positive(vision, "head_dim", "vision_config", where))

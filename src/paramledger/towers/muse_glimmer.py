@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ._kind import TowerKind, positive, stamped
+from ._kind import TowerKind, head_width, positive, stamped
 
 _new = tuple.__new__
 KEY = "vision_config"
@@ -77,8 +77,8 @@ def make(prefix: str, vision: Mapping[str, Any], where: str | None) -> MuseGlimm
         raise ArchitectureError(f"{KEY}.rope_parameters.rope_type", f"{rope.get('rope_type', rope.get('type'))!r}: "
                                 "MuseGlimmerVisionRotaryEmbedding supports only axial rope"[:200], where)
     d = sizes["hidden_size"]
-    head_dim = d // sizes["num_attention_heads"] if vision.get("head_dim") is None else positive(vision, "head_dim",
-                                                                                                KEY, where)
+    head_dim = head_width(d, sizes["num_attention_heads"], f"{KEY}.num_attention_heads", where) if (
+        vision.get("head_dim") is None) else positive(vision, "head_dim", KEY, where)
     factor = rope.get("partial_rotary_factor", 1.0)
     if vision.get("head_dim") is not None and head_dim > 4 and head_dim % 2 and factor == 1.0:
         raise ArchitectureError(f"{KEY}.head_dim", f"{head_dim} with a full rotary: RoPE needs an even rotary "

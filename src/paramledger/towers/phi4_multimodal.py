@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ._kind import TowerKind, flag, positive, section, stamped
+from ._kind import TowerKind, flag, head_width, positive, section, stamped
 from .vision import SIGLIP, VISION_SIZES, VisionTower, vit
 
 _new = tuple.__new__
@@ -174,7 +174,8 @@ def audio(prefix: str, config: Mapping[str, Any], where: str | None) -> Conforme
     if "head_dim" in config:  # Phi4MultimodalAudioAttention: getattr(config, "head_dim", hidden // heads)
         head_dim = positive(config, "head_dim", AUDIO, where)
     else:
-        head_dim = config["hidden_size"] // config["num_attention_heads"]
+        head_dim = head_width(config["hidden_size"], config["num_attention_heads"], f"{AUDIO}.num_attention_heads",
+                              where)
     final = positive(config, "nemo_final_size", AUDIO, where) if "nemo_final_size" in config else 0
     return Conformer(prefix, *sizes, head_dim, flag(config, "bias_symmetric", AUDIO, where), final)
 

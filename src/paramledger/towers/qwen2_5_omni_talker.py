@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import ArchitectureError
 from ..inventory import Buffer, Tensor
-from ._kind import TowerKind, positive
+from ._kind import TowerKind, odd_rotary, positive
 
 _new = tuple.__new__
 COMPONENT = "talker"
@@ -60,16 +60,6 @@ def make_talker(prefix: str, talker: Mapping[str, Any], where: str | None) -> Ta
     if (problem := pad_problem("qwen2", talker)) is not None:  # embed_tokens' padding_idx (line 2201)
         raise ArchitectureError(f"{SECTION}.pad_token_id", problem, where)
     return _talker(prefix, tuple(sorted(sizes.items())), where)
-
-
-def odd_rotary(config: Mapping[str, Any], head_dim: int, section: str, where: str | None) -> None:
-    """Refuse, in one line naming head_dim, what the config class's validate_rope refuses (modeling_rope_utils.py,
-    families/even_rotary.py): an odd head_dim above 4 that RoPE rotates whole."""
-    rope = config.get("rope_parameters")
-    factor = rope.get("partial_rotary_factor", 1.0) if isinstance(rope, Mapping) else 1.0
-    if head_dim > 4 and head_dim % 2 and isinstance(factor, (int, float)) and int(head_dim * factor) == head_dim:
-        raise ArchitectureError(f"{section}.head_dim", f"{head_dim} is odd and rotated whole (partial_rotary_factor "
-                                f"{factor}): RoPE rotates pairs (transformers' validate_rope refuses it)", where)
 
 
 @lru_cache(maxsize=32)

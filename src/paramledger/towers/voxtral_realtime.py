@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..inventory import Buffer, Tensor
-from ._kind import TowerKind, positive
+from ._kind import TowerKind, odd_rotary, positive
 from .audio import sized
 
 _new = tuple.__new__
@@ -69,6 +69,7 @@ def make(prefix: str, audio: Mapping[str, Any], where: str | None) -> VoxtralRea
     sizes = [sized(audio, name, spellings, ENCODER, "audio_config", where) for name, spellings in SPELLINGS.items()]
     # VoxtralRealtimeEncoderConfig declares head_dim an int (strict: null is refused), 64 unless given
     head_dim = positive(audio, "head_dim", "audio_config", where)
+    odd_rotary(audio, head_dim, "audio_config", where)  # (its class's validate_rope: 65 was counted)
     return VoxtralRealtimeEncoder(prefix, *sizes, head_dim)
 
 
