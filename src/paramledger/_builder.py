@@ -109,13 +109,12 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
               "ffn")
         c.add(n.encoder_conv + ".conv.bias", (d,), "ffn")
         c.norm(n.encoder_conv + ".LayerNorm", d)
-    if n.rotary_alpha is not None:  # the rotary module's one learned tensor, as long as its inv_freq
-        from .buffers import rotary_width
+    if n.rotary_alpha is not None:  # the rotary module's one learned tensor, as long as its rope_type's inv_freq
+        from .families.even_rotary import inv_freq_length
 
-        # (the head's width itself where the whole of it rotates: a symbolic design's has no int())
-        rotated = rotary_width(arch) if arch.partial_rotary_factor != 1 else (
-            arch.qk_rope_head_dim if arch.is_mla else arch.attention_head_dim)
-        c.add(n.rotary_alpha, ((rotated + 1) // 2,), "attention")  # no nn.Embedding: not positions
+        head = arch.qk_rope_head_dim if arch.is_mla else arch.attention_head_dim  # (a symbolic design's: no int())
+        c.add(n.rotary_alpha, (inv_freq_length(arch.rope_type, head, arch.partial_rotary_factor, default_whole=True),),
+              "attention")  # (MistralLarge4TextRotaryEmbedding's default reads head_dim whole) not positions
     if n.hyper_mixer is not None and arch.hc_count:  # Qwen4-Exp's streams mixed into one (parts/hyper_residuals.py)
         from .parts.hyper_connection import GatedResidual
 

@@ -76,6 +76,9 @@ class Architecture:
     # The share of head_dim RoPE rotates (on sliding layers, where it differs: Laguna): sizes its buffers.
     partial_rotary_factor: float = 1.0
     sliding_partial_rotary_factor: float | None = None
+    # rope_parameters' rope_type, where a learned tensor is as long as inv_freq (Mistral Large 4's rotary alpha:
+    # families/even_rotary.inv_freq_length); other designs hold "default", read by nothing
+    rope_type: str = "default"
     tie_word_embeddings: bool = True
     output_vocab_size: int | None = None  # LM-head rows when the head is pruned below vocab_size (Apertus 1.5)
     # Mixture of experts (num_experts = 0: dense).

@@ -177,3 +177,59 @@ def check_odd_rotary(model_type: str, merged: Mapping[str, Any], arch: Any, key:
                      spelt: str = "head_dim", layer_types: Any = None) -> None:
     if (problem := odd_rotary_problem(model_type, merged, arch, spelt, layer_types)) is not None:
         raise ArchitectureError(key, problem, where)
+
+
+# The rope_types whose init function transformers 5.24.0 holds (modeling_rope_utils.py ROPE_INIT_FUNCTIONS, lines
+# 669-676), beside "default" (the rotary class's own compute_default_rope_parameters), and the keys each one's
+# _validate_*_rope_parameters requires (lines 921-1125) that standardize_rope_params does not fill in itself (rope_type,
+# rope_theta and, for llama3, yarn and longrope, original_max_position_embeddings: lines 779-866)
+ROPE_REQUIRES = {"default": (), "linear": ("factor",), "dynamic": ("factor",), "yarn": ("factor",),
+                 "longrope": ("short_factor", "long_factor"), "llama3": ("factor", "low_freq_factor", "high_freq_factor"),
+                 "proportional": ()}
+
+
+def inv_freq_length(rope_type: str, head_dim: Any, factor: float, default_whole: bool = False) -> Any:
+    """How many entries ``rope_type``'s init function gives inv_freq (modeling_rope_utils.py) at ``head_dim`` rotated by
+    ``factor`` (dim = int(head_dim × factor)): torch.arange(0, dim, 2), ceil(dim / 2), except
+    - yarn (_compute_yarn_parameters, lines 471-483): ceil(dim / 2) frequencies times a ramp of dim // 2, broadcast:
+      dim 1 gives 0 entries (1 against 0), dim 3 gives 2 (2 against 1); an odd dim >= 5 fails (rope_width_problem);
+    - proportional (lines 247-266): int(factor × head_dim // 2) rotated angles padded with zeros to head_dim // 2;
+    - default where the class's own compute_default_rope_parameters reads head_dim whole (``default_whole``:
+      MistralLarge4TextRotaryEmbedding, modeling_mistral_large4.py lines 101-117).
+    A symbolic head_dim (paramledger formula) rotated whole: ceil(head_dim / 2)."""
+    if type(head_dim) is not int:
+        return (head_dim + 1) // 2
+    if rope_type == "default" and default_whole:
+        return (head_dim + 1) // 2
+    if rope_type == "proportional":
+        return max(int(factor * head_dim // 2), head_dim // 2)
+    dim = int(head_dim * factor)
+    if rope_type == "yarn" and dim == 1:
+        return 0
+    return (dim + 1) // 2
+
+
+def rope_width_problem(rope: Mapping[str, Any], head_dim: int, factor: float) -> str | None:
+    """Why transformers 5.24.0 cannot make the config's rotary from the flat ``rope`` (its rope_type's required keys
+    missing: _check_received_keys' KeyError as the config is made; an init function that fails at that width; a
+    rope_type with no init function: ROPE_INIT_FUNCTIONS' KeyError)."""
+    kind = rope.get("rope_type", rope.get("type", "default"))
+    if kind not in ROPE_REQUIRES:
+        return f"rope_type {kind!r} is none transformers 5.24.0 computes (ROPE_INIT_FUNCTIONS has no such entry)"[:200]
+    missing = [key for key in ROPE_REQUIRES[kind] if key not in rope]
+    if missing:
+        return f"rope_type {kind!r} requires {', '.join(missing)} (transformers' validate_rope refuses it without)"
+    dim = int(head_dim * factor)
+    if kind == "yarn" and dim % 2 and dim >= 5:
+        return (f"yarn at an odd rotary width ({dim}) fails: its {(dim + 1) // 2} frequencies and its ramp of "
+                f"{dim // 2} do not broadcast (_compute_yarn_parameters)")
+    if kind == "dynamic" and dim == 2:
+        return "dynamic at a rotary width of 2 fails: _compute_dynamic_ntk_parameters divides by dim - 2"
+    if kind == "longrope":
+        short = rope["short_factor"]
+        count, pairs = (len(short) if isinstance(short, (list, tuple)) else None), (dim + 1) // 2
+        if count not in (1, pairs):  # (a list of 1 broadcasts; at pairs 1 the model builds count entries, and its
+            # forward then fails: cos and sin are 2 × count wide against the rotated width; not counted)
+            return (f"longrope's short_factor has {count} entries where the rotary width {dim} makes {pairs} "
+                    "frequencies (_compute_longrope_parameters: transformers cannot build or run it)")
+    return None

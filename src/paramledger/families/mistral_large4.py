@@ -24,6 +24,7 @@ from ..towers.pixtral import mistral3
 from . import _rules as rules
 from ._family import derived_from, multimodal
 from .dsa import glm_indexer_types
+from .even_rotary import ROPE_REQUIRES, inv_freq_length, rope_width_problem
 from .mistral4 import FAMILIES as MISTRAL4_FAMILIES
 
 MISTRAL4 = MISTRAL4_FAMILIES[0]
@@ -83,6 +84,44 @@ def _indexed(config: Mapping[str, Any], layers: int) -> list[bool]:
     return [kind != "shared" for kind in types]
 
 
+# MistralLarge4TextConfig.__post_init__'s rope_parameters where none is given (configuration_mistral_large4.py 142-150)
+CLASS_ROPE = {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 2048.0, "original_max_position_embeddings": 512,
+              "beta_fast": 32.0, "beta_slow": 1.0, "attention_factor": 1.0}
+
+
+def large4_rope(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The rotary's rope_type: its learned alpha is zeros_like(inv_freq) (modeling_mistral_large4.py lines 88-98), as
+    long as that type's init function makes inv_freq at qk_rope_head_dim (the config's head_dim, __post_init__ line
+    177); a width it cannot make is refused (families/even_rotary.py inv_freq_length, rope_width_problem)."""
+    rope = config.get("rope_scaling") or config.get("rope_parameters")  # (convert_rope_params_to_dict: BC first)
+    if rope is None:
+        rope = CLASS_ROPE
+    if not isinstance(rope, Mapping):
+        return {}  # (rope_form's and the reader's refusals say why)
+    width = config["qk_rope_head_dim"]
+    factor = rope.get("partial_rotary_factor", config.get("partial_rotary_factor", 1.0))
+    if type(width) is not int or type(factor) not in (int, float):
+        return {}
+    kind = rope.get("rope_type", rope.get("type", "default"))
+    if width > 4 and width % 2 and int(width * factor) == width:  # (validate_rope, modeling_rope_utils.py 897-911)
+        raise ArchitectureError("qk_rope_head_dim", f"{width} is odd and rotated whole (partial_rotary_factor "
+                                f"{factor}, the config's head_dim): RoPE rotates pairs (transformers' validate_rope "
+                                "refuses it)")
+    nested = any(isinstance(value, Mapping) for value in rope.values())  # (layer-typed: rope_form's to refuse)
+    if not nested and (problem := rope_width_problem(rope, width, factor)) is not None:
+        raise ArchitectureError("rope_parameters", problem)
+    return {"rope_type": kind} if isinstance(kind, str) and kind in ROPE_REQUIRES else {}
+
+
+def _inv_freq(arch: Any) -> int:
+    return inv_freq_length(arch.rope_type, arch.qk_rope_head_dim, arch.partial_rotary_factor, default_whole=True)
+
+
+# its inv_freq pair, as long as the alpha beside it (buffers.rotary_buffers reads no rope_type)
+ROTARY = tuple((f"model.rotary_emb.{which}", (_inv_freq,), "float32", False) for which in ("inv_freq",
+                                                                                           "original_inv_freq"))
+
+
 def large4_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     """Each layer's attention (parts/scaled_mla.py's kind for its RoPE, latent source and indexer)."""
     layers = config["num_hidden_layers"]
@@ -98,7 +137,8 @@ def large4_layers(config: Mapping[str, Any]) -> dict[str, Any]:
 # rotary's learned alpha, MistralLarge4TextConfig's defaults and keys
 TEXT = derived_from(
     MISTRAL4, model_type="mistral_large4", causal_lm_class="MistralLarge4ForConditionalGeneration", source=TF,
-    naming=dataclasses.replace(MISTRAL4.naming, rotary_alpha="model.rotary_emb.alpha"),
+    naming=dataclasses.replace(MISTRAL4.naming, rotary_alpha="model.rotary_emb.alpha", rotary=None,
+                               model_buffers=(*MISTRAL4.naming.model_buffers, *ROTARY)),
     keys={**{key: field for key, field in MISTRAL4.keys.items() if key != "q_lora_rank"},
           "num_experts": "num_experts", "index_n_heads": "scaled_mla_index_n_heads",
           "index_head_dim": "scaled_mla_index_head_dim", "index_topk": "scaled_mla_index_topk"},
@@ -110,7 +150,7 @@ TEXT = derived_from(
         "indexer_types", "index_topk_pattern", "index_topk_freq", "index_skip_topk_offset", "head_dim", "qk_head_dim",
         "layer_types", "q_lora_rank", "mlp_bias", "num_nextn_predict_layers", "num_mtp_layers"},
     derive=(rules.mlp_layer_types(lambda i, config: i < config["first_k_dense_replace"]), rules.no_sliding,
-            large4_layers))
+            large4_layers, large4_rope))
 
 # MistralLarge4Config.sub_configs_defaults: Mistral Large 4's Pixtral tower (hidden_act changes no tensor)
 VISION = {"model_type": "pixtral", "hidden_size": 2048, "intermediate_size": 6144, "num_hidden_layers": 30,
