@@ -15,10 +15,28 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..towers import Whole, no_projector
-from . import _rules as rules
 from ._family import derived_from, multimodal
 from .t5 import COUNT_NEUTRAL, T5
 
+
+
+def _hidden_wide(config: Mapping[str, Any]) -> dict[str, Any]:
+    """num_heads × d_kv ≠ hidden_size: Pix2StructTextAttention still builds q, k, v and o hidden_size × hidden_size
+    (modeling_pix2struct.py lines 604-607) and the first block's table (buckets, num_heads) (line 610), counted as one
+    hidden_size-wide head beside a table of num_heads columns (the cache is hidden_size wide too: the forward views
+    k and v as heads of d_kv, line 727)."""
+    heads, hidden = config["num_attention_heads"], config["hidden_size"]
+    if (config.get("head_dim") or hidden // heads) * heads == hidden:
+        return {}
+    return {"num_attention_heads": 1, "head_dim": hidden, "relative_bias_heads": heads}
+
+
+def _forward_note(arch: Any) -> str | None:
+    if arch.relative_bias_heads is None:
+        return None
+    return (f"num_heads × d_kv is not hidden_size: transformers 5.24.0 builds q, k, v and o hidden_size wide and a "
+            f"position table of num_heads {arch.relative_bias_heads} columns, counted here, but its forward splits "
+            "them into heads of d_kv and runs only where d_kv divides hidden_size and num_heads is 1")
 
 
 def _first_block_table(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -31,8 +49,8 @@ SELF, CROSS, FFN = "self_attention.attention", "encoder_decoder_attention.attent
 # identical to T5's decoder except (Pix2StructTextModel, Pix2StructTextBlock, Pix2StructTextAttention):
 # - its names: decoder.layer.{i}, self_attention / encoder_decoder_attention (each .attention.{query,key,value,output}
 #   and .layer_norm), mlp.DenseReluDense.{wi_0,wi_1,wo} and mlp.layer_norm; the head decoder.lm_head;
-# - q, k, v and o are hidden_size × hidden_size whatever d_kv says (Pix2StructTextAttention), and the forward
-#   splits them into num_heads × d_kv: only d_kv × num_heads = hidden_size is counted (rules.heads_fill_hidden);
+# - q, k, v and o are hidden_size × hidden_size whatever d_kv says (Pix2StructTextAttention), the relative table
+#   num_heads wide (_hidden_wide: a note says where its forward cannot run);
 # - the feed-forward is always gated (Pix2StructTextDenseGatedActDense, dense_act_fn); no shared table, no encoder
 #   of its own parts; untied by default (Pix2StructConfig's tie_word_embeddings).
 TEXT = derived_from(
@@ -60,9 +78,7 @@ TEXT = derived_from(
     switches={**T5.switches, "mlp_gated": True, "tie_word_embeddings": False},
     count_neutral=(COUNT_NEUTRAL - {"num_layers", "dense_act_fn", "feed_forward_proj", "is_gated_act",
                                     "scale_decoder_outputs"}) | {"add_cross_attention", "layer_norm_epsilon"},
-    derive=(rules.heads_fill_hidden("Pix2StructTextAttention's q, k, v and o are hidden_size wide and its forward "
-                                    "splits them into num_heads × d_kv"),
-            _first_block_table),
+    derive=(_hidden_wide, _first_block_table), explain=(_forward_note,),
     seq2seq=None)
 
 WHOLE = Whole({"model_type": "pix2struct_vision_model"}, no_projector, vision_prefix="encoder.",

@@ -31,10 +31,11 @@ class RelativeBiasAttention(NamedTuple):
     attention: Attention  # the layer's self-attention (num_heads × head_dim wide: T5's n_heads × d_kv)
     num_buckets: int  # relative_bias_num_buckets (T5's relative_attention_num_buckets)
     global_table: bool = False  # relative_bias_global: a second table for the global tokens (LongT5's transient-global)
+    heads: int | None = None  # relative_bias_heads: the table's columns, where not the attention's heads
 
     def tensors(self, c: Collector) -> None:
         self.attention.tensors(c)
-        rows = (self.num_buckets, self.attention.num_heads)
+        rows = (self.num_buckets, self.heads or self.attention.num_heads)
         c.add(c.naming.relative_bias + ".weight", rows, "positions")
         if self.global_table:  # LongT5TransientGlobalAttention.global_relative_attention_bias, after the first
             c.add(c.naming.global_relative_bias + ".weight", rows, "positions")
@@ -46,6 +47,9 @@ class Keys:
     relative_bias_layers: tuple[int, ...] = ()
     relative_bias_num_buckets: int | None = None
     relative_bias_global: bool = False  # each table layer holds a global-token table too (LongT5 transient-global)
+    # the table's columns where they are not the attention's heads (Pix2Struct's num_heads beside a q, k, v and o
+    # hidden_size wide whatever d_kv says: families/pix2struct.py); None: the attention's num_attention_heads
+    relative_bias_heads: int | None = None
 
 
 class Names:
@@ -56,7 +60,7 @@ class Names:
 def _build(arch: Any) -> RelativeBiasAttention:
     # the attention local_attention builds from the design's attention keys
     return _new(RelativeBiasAttention, (LOCAL_ATTENTION.build(arch).attention, arch.relative_bias_num_buckets,
-                                        arch.relative_bias_global))
+                                        arch.relative_bias_global, arch.relative_bias_heads))
 
 
 _into_plain_attention = plain_attention_only("relative_bias_layers")
@@ -66,7 +70,7 @@ def _check(arch: Any, where: str | None) -> None:
     if arch.relative_bias_layers and arch.relative_bias_num_buckets is None:
         raise ArchitectureError("relative_bias_layers", "set without relative_bias_num_buckets (the table's rows)",
                                 where)
-    for key in ("relative_bias_num_buckets", "relative_bias_global"):
+    for key in ("relative_bias_num_buckets", "relative_bias_global", "relative_bias_heads"):
         if getattr(arch, key) not in (None, False) and not arch.relative_bias_layers:
             raise ArchitectureError(key, "set without relative_bias_layers (the layers whose attention holds the "
                                     "table)", where)
@@ -75,5 +79,5 @@ def _check(arch: Any, where: str | None) -> None:
 
 MIXER = MixerKind("relative_bias_layers", Keys, Names, _build,
                   lambda arch: (bool(arch.relative_bias_layers) or arch.relative_bias_num_buckets is not None
-                                or arch.relative_bias_global),
-                  _check, positive_or_null=("relative_bias_num_buckets",))
+                                or arch.relative_bias_global or arch.relative_bias_heads is not None),
+                  _check, positive_or_null=("relative_bias_num_buckets", "relative_bias_heads"))
