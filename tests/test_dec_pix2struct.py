@@ -51,8 +51,17 @@ def test_the_defaults_with_another_d_kv_count_and_say_the_forward_cannot_run():
     arch = paramledger.load({"model_type": "pix2struct", "text_config": {"d_kv": 32}})
     assert paramledger.inventory(arch).total == paramledger.inventory(paramledger.load(
         {"model_type": "pix2struct", "text_config": {"d_kv": 64}})).total
-    assert any("num_heads × d_kv is not hidden_size" in note and "num_heads 12 columns" in note for note in arch.notes)
+    assert any("cannot run it: num_heads 12 × d_kv 32 is not hidden_size 768" in note for note in arch.notes)
     assert not any("d_kv" in note for note in paramledger.load({"model_type": "pix2struct"}).notes)
+
+
+@pytest.mark.parametrize(("d_kv", "heads", "hidden", "runs"), [
+    (1, 1, 4, True), (2, 1, 6, True), (3, 1, 4, False), (2, 2, 6, False), (1, 3, 2, False)])
+def test_the_note_says_where_the_forward_fails_as_measured(d_kv, heads, hidden, runs):
+    """Measured with Pix2StructTextModel's forward (eager, 3 tokens over 2 encoder states): it runs only with one
+    head whose d_kv divides hidden_size (the (1, 1, q, k) position bias broadcasts over hidden_size / d_kv heads)."""
+    arch = paramledger.load(_with_text(_smallest("pix2struct"), d_kv=d_kv, num_heads=heads, hidden_size=hidden))
+    assert (arch.forward_fails is None) == runs
 
 
 @st.composite

@@ -76,9 +76,7 @@ class Architecture:
     # The share of head_dim RoPE rotates (on sliding layers, where it differs: Laguna): sizes its buffers.
     partial_rotary_factor: float = 1.0
     sliding_partial_rotary_factor: float | None = None
-    # rope_parameters' rope_type, where a learned tensor is as long as inv_freq (Mistral Large 4's rotary alpha:
-    # families/even_rotary.inv_freq_length); other designs hold "default", read by nothing
-    rope_type: str = "default"
+    rope_type: str = "default"  # sizes a learned tensor as long as inv_freq (Mistral Large 4's rotary alpha) only
     tie_word_embeddings: bool = True
     output_vocab_size: int | None = None  # LM-head rows when the head is pruned below vocab_size (Apertus 1.5)
     # Mixture of experts (num_experts = 0: dense).
@@ -173,6 +171,8 @@ class Architecture:
     frozen: tuple[str, ...] = ()
     model_type: str = DESIGN_MODEL_TYPE  # the family whose tensor names the inventory uses
     tokenizer: str | None = None  # the vocabulary the table's rows belong to (count-neutral)
+    # Why transformers builds this design but cannot run it (a rule's finding, a note: rules.forward_fails_note)
+    forward_fails: str | None = None
     # Where the design came from and what the loader noticed (a text_config was used, a config key
     # it did not understand).  Not part of the design: equal designs from two sources compare equal.
     source: str | None = field(default=None, compare=False)

@@ -280,3 +280,11 @@ def window_required(full: Callable[[int, Mapping[str, Any]], bool], always: bool
         return pattern(config)
 
     return rule
+
+
+def forward_fails_note(arch: Any) -> str | None:
+    """(a Family.explain) The note where a rule found that transformers builds the design but cannot run it: the
+    count is what it builds (issue #15: Falcon's layouts, Pix2Struct's d_kv)."""
+    if arch.forward_fails is None:
+        return None
+    return f"transformers 5.24.0 builds this and it is counted so, but its forward cannot run it: {arch.forward_fails}"

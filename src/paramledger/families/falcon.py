@@ -15,43 +15,42 @@ from . import _rules as rules
 from ._family import Family, same
 
 
-def _refuse(key: str, why: str):
-    from .._exceptions import ArchitectureError
-
-    return ArchitectureError(key, f"{why}; transformers 5.24.0 builds it but cannot run it, so it is not counted")
-
-
 def falcon_layout(config):
     """Falcon's KV heads, norms, positions and biases (FalconAttention, FalconDecoderLayer).
 
     From new_decoder_architecture, multi_query, num_kv_heads, parallel_attn,
-    num_ln_in_parallel_attn, alibi and bias."""
+    num_ln_in_parallel_attn, alibi and bias.  Four layouts transformers 5.24.0 builds but cannot run are counted
+    as built, with a note (forward_fails; each forward measured to fail)."""
     heads = config["num_attention_heads"]
     kv_given = config.get("num_kv_heads")
     new = bool(config.get("new_decoder_architecture"))
     parallel = bool(config.get("parallel_attn"))
     norms = config.get("num_ln_in_parallel_attn")
+    fails = None
     if new:
         kv_heads = kv_given if kv_given is not None else heads
         if norms is None:  # FalconDecoderLayer: None means 2 in the new decoder
             norms = 2
-        if not parallel:
-            raise _refuse("parallel_attn", "false with new_decoder_architecture builds input_layernorm and "
-                          "post_attention_layernorm, but the new decoder's forward reads ln_attn")
-        if norms not in (1, 2):
-            raise _refuse("num_ln_in_parallel_attn", f"{norms} with new_decoder_architecture builds one "
-                          "input_layernorm, but the new decoder's forward only runs with 1 or 2")
+        if not parallel:  # (modeling_falcon.py lines 555-557 build these; 581-585 and 608-613 read the others)
+            fails = ("parallel_attn false with new_decoder_architecture builds input_layernorm and "
+                     "post_attention_layernorm, but the new decoder's forward reads ln_attn (num_ln_in_parallel_attn "
+                     "2) or leaves the MLP's input unset")
+        elif norms not in (1, 2):  # (line 565 builds one input_layernorm; lines 608-613 set the MLP's input at 1)
+            fails = (f"num_ln_in_parallel_attn {norms} with new_decoder_architecture builds one input_layernorm, but "
+                     "the new decoder's forward sets the MLP's input only with 1 or 2")
+            norms = 1
     else:
         if config.get("multi_query"):
             kv_heads = 1
         else:
             kv_heads = heads
-            if kv_given is not None and kv_given != heads:
-                raise _refuse("num_kv_heads", f"{kv_given} != num_attention_heads={heads} without multi_query "
-                              "or new_decoder_architecture builds query_key_value for every head")
-        if parallel and norms == 2:
-            raise _refuse("num_ln_in_parallel_attn", "2 without new_decoder_architecture builds ln_attn and "
-                          "ln_mlp, but the old decoder's forward reads input_layernorm")
+            if kv_given is not None and kv_given != heads:  # (FalconAttention: 3 × hidden_size, every head)
+                fails = (f"num_kv_heads {kv_given} != num_attention_heads {heads} without multi_query or "
+                         "new_decoder_architecture builds query_key_value for every head, which the forward splits "
+                         "into num_kv_heads groups")
+        if parallel and norms == 2:  # (lines 559-563 build ln_attn and ln_mlp; line 585 reads input_layernorm)
+            fails = ("num_ln_in_parallel_attn 2 without new_decoder_architecture builds ln_attn and ln_mlp, but the "
+                     "old decoder's forward reads input_layernorm")
     if not parallel:
         placement = "pre"
     else:
@@ -59,7 +58,7 @@ def falcon_layout(config):
     bias = bool(config.get("bias"))
     return {"num_key_value_heads": kv_heads, "norm_placement": placement,
             "position_embedding_type": "alibi" if config.get("alibi") else "rope",
-            "attention_bias": bias, "attention_output_bias": bias, "mlp_bias": bias}
+            "attention_bias": bias, "attention_output_bias": bias, "mlp_bias": bias, "forward_fails": fails}
 
 
 # FalconModel builds its rotary whatever alibi says (FalconRotaryEmbedding, unused under ALiBi)
@@ -91,6 +90,6 @@ FAMILIES = [
         # carries apply_residual_connection_post_layernorm, which FalconConfig 5.24.0 does not read.
         count_neutral=frozenset({"new_decoder_architecture", "multi_query", "parallel_attn",
                                  "num_ln_in_parallel_attn", "alibi", "apply_residual_connection_post_layernorm"}),
-        derive=(falcon_layout, rules.no_sliding),
+        derive=(falcon_layout, rules.no_sliding), explain=(rules.forward_fails_note,),
     ),
 ]

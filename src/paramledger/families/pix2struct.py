@@ -15,28 +15,27 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..towers import Whole, no_projector
+from . import _rules as rules
 from ._family import derived_from, multimodal
 from .t5 import COUNT_NEUTRAL, T5
-
 
 
 def _hidden_wide(config: Mapping[str, Any]) -> dict[str, Any]:
     """num_heads × d_kv ≠ hidden_size: Pix2StructTextAttention still builds q, k, v and o hidden_size × hidden_size
     (modeling_pix2struct.py lines 604-607) and the first block's table (buckets, num_heads) (line 610), counted as one
     hidden_size-wide head beside a table of num_heads columns (the cache is hidden_size wide too: the forward views
-    k and v as heads of d_kv, line 727)."""
+    k and v as heads of d_kv, line 727).  That forward runs only where d_kv divides hidden_size and num_heads is 1
+    (the position bias then broadcasts; measured): elsewhere a note says it fails."""
     heads, hidden = config["num_attention_heads"], config["hidden_size"]
-    if (config.get("head_dim") or hidden // heads) * heads == hidden:
+    d_kv = config.get("head_dim") or hidden // heads
+    if d_kv * heads == hidden:
         return {}
-    return {"num_attention_heads": 1, "head_dim": hidden, "relative_bias_heads": heads}
-
-
-def _forward_note(arch: Any) -> str | None:
-    if arch.relative_bias_heads is None:
-        return None
-    return (f"num_heads × d_kv is not hidden_size: transformers 5.24.0 builds q, k, v and o hidden_size wide and a "
-            f"position table of num_heads {arch.relative_bias_heads} columns, counted here, but its forward splits "
-            "them into heads of d_kv and runs only where d_kv divides hidden_size and num_heads is 1")
+    runs = heads == 1 and hidden % d_kv == 0
+    return {"num_attention_heads": 1, "head_dim": hidden, "relative_bias_heads": heads,
+            "forward_fails": None if runs else (
+                f"num_heads {heads} × d_kv {d_kv} is not hidden_size {hidden}: q, k, v and o are hidden_size wide, "
+                "viewed as heads of d_kv (which must divide hidden_size) beside a position bias of num_heads (which "
+                "must then be 1)")}
 
 
 def _first_block_table(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -78,7 +77,7 @@ TEXT = derived_from(
     switches={**T5.switches, "mlp_gated": True, "tie_word_embeddings": False},
     count_neutral=(COUNT_NEUTRAL - {"num_layers", "dense_act_fn", "feed_forward_proj", "is_gated_act",
                                     "scale_decoder_outputs"}) | {"add_cross_attention", "layer_norm_epsilon"},
-    derive=(_hidden_wide, _first_block_table), explain=(_forward_note,),
+    derive=(_hidden_wide, _first_block_table), explain=(rules.forward_fails_note,),
     seq2seq=None)
 
 WHOLE = Whole({"model_type": "pix2struct_vision_model"}, no_projector, vision_prefix="encoder.",
