@@ -1,5 +1,5 @@
-"""Pix2Struct's text attention with num_heads × d_kv ≠ hidden_size (issue #15, helper dec): transformers 5.24.0 builds
-q, k, v and o hidden_size × hidden_size whatever d_kv says and the first block's relative table (buckets, num_heads)
+"""Pix2Struct's text attention with num_heads × d_kv ≠ hidden_size (issue #15, helper dec): transformers 5.24.0
+builds q, k, v and o hidden_size × hidden_size whatever d_kv says and the first block's relative table (buckets, num_heads)
 (modeling_pix2struct.py Pix2StructTextAttention, lines 604-610).  paramledger refused it (rules.heads_fill_hidden);
 it now counts what transformers builds and says in a note that the forward runs only where d_kv divides hidden_size
 and num_heads is 1 (the position bias broadcasts).  Random configs draw the three sizes apart, checked against

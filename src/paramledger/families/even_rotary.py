@@ -139,13 +139,89 @@ def given_rope_problem(model_type: str, rope: Any, head_dim: Any, layer_types: A
            "refuses it)"
 
 
+def _mixer_types(arch: Any, other: str, other_key: str, attention: str = "full_attention") -> list[str]:
+    """``other`` for the layers ``other_key`` lists (a mixer kind's layers), ``attention`` for the rest."""
+    listed = set(getattr(arch, other_key))
+    return list(dict.fromkeys(other if i in listed else attention for i in range(arch.num_hidden_layers)))
+
+
+def _nemotron_h_types(arch: Any) -> list[str]:
+    """NemotronHConfig.layers_block_type (its layer_types: attribute_map), legacy names remapped: linear_attention for
+    a Mamba layer, moe or mlp for a layer of an FFN alone, full_attention for an attention layer."""
+    mamba, bare = set(arch.mamba_layers), set(arch.layers_without_mixer)
+    dense = set(arch.mlp_only_layers) if arch.num_experts else set(range(arch.num_hidden_layers))
+    return list(dict.fromkeys("linear_attention" if i in mamba else ("mlp" if i in dense else "moe") if i in bare
+                              else "full_attention" for i in range(arch.num_hidden_layers)))
+
+
+def _inkling_types(arch: Any) -> list[str]:
+    """Inkling's layer_types: hybrid for a full-attention layer, hybrid_sliding for a sliding one."""
+    kinds = arch.layer_types or ("sliding_attention" if arch.sliding_window else "full_attention",)
+    return list(dict.fromkeys("hybrid_sliding" if kind == "sliding_attention" else "hybrid" for kind in kinds))
+
+
+# the layer types each NO_ROPE_FIELD_LAYER_TYPED class's config declares (a rope_parameters key among them is read
+# layer-typed: nested_rope_parameter_keys), off the design; measured against transformers' layer_types on random
+# configs (scripts/rope_parity.py's mixed-factor probe, docs/notes/helper-dec.md)
+NO_ROPE_FIELD_TYPES: dict[str, Any] = {
+    **dict.fromkeys(("mamba", "mamba2", "falcon_mamba"), lambda arch: ["linear_attention"]),  # (a property)
+    "jamba": lambda arch: _mixer_types(arch, "linear_attention", "mamba_layers"),
+    "kimi_linear": lambda arch: _mixer_types(arch, "linear_attention", "kda_layers"),
+    "zamba": lambda arch: _mixer_types(arch, "hybrid", "shared_block_layers", "linear_attention"),
+    "nemotron_h": _nemotron_h_types,
+    **dict.fromkeys(("inkling_text", "inkling2_text", "inkling2_loop_text"), _inkling_types),
+}
+
+
+# of the NO_ROPE_FIELD classes, those whose config has no max_position_embeddings (yarn's and llama3's validation read
+# it) and those with no hidden_size or num_attention_heads (longrope's reads hidden_size // num_attention_heads, even
+# beside a head_dim): AttributeError as the config is made (measured on each type's smallest config)
+NO_POSITIONS = frozenset({"bloom", "falcon_mamba", "longt5", "mamba", "mamba2", "mpt", "mt5", "t5", "t5gemma",
+                          "t5gemma2", "umt5", "xlstm"})
+NO_HEAD_SPLIT = frozenset({"falcon_mamba", "fnet", "mamba", "mamba2", "perceiver", "rwkv", "t5gemma", "t5gemma2",
+                           "xlstm"})
+NEEDS_ATTRIBUTES = {**dict.fromkeys(("yarn", "llama3"), ("max_position_embeddings", NO_POSITIONS)),
+                    "longrope": ("hidden_size and num_attention_heads", NO_HEAD_SPLIT)}
+
+
+def given_rope_keys_problem(model_type: str, rope: Any, declared: Any) -> str | None:
+    """Why a class that declares no rope_parameters (NO_ROPE_FIELD: nothing standardizes the dict given) refuses it
+    as validate_rope reads it (layer-typed where a key is among ``declared``, else flat): an entry whose rope_type
+    lacks a key its _validate_*_rope_parameters requires (KeyError; rope_theta and original_max_position_embeddings
+    are not filled in here), or an entry whose validation reads an attribute the config does not have
+    (NEEDS_ATTRIBUTES: AttributeError)."""
+    if not isinstance(rope, Mapping) or not rope:
+        return None
+    typed = [key for key in rope if key in declared]
+    readings = {key: rope[key] for key in typed} if typed else {"": rope}
+    for name, entry in readings.items():
+        if not isinstance(entry, Mapping):
+            continue
+        kind = entry.get("rope_type", entry.get("type", "default"))
+        if kind not in ROPE_REQUIRES:
+            continue  # (validate_rope only warns; no rotary of these classes reads it)
+        needed = (*ROPE_REQUIRES[kind], *(("original_max_position_embeddings",) if kind in (
+            "yarn", "llama3", "longrope") else ()), *(("rope_theta",) if kind in ("llama3", "proportional") else ()))
+        missing = [key for key in needed if key not in entry]
+        said = f" for {name}" if name else ""
+        if missing:
+            return (f"rope_type {kind!r}{said} requires {', '.join(missing)} (transformers' validate_rope refuses it "
+                    "without: this config class fills none of them in)")[:300]
+        attributes, lacking = NEEDS_ATTRIBUTES.get(kind, ("", ()))
+        if model_type in lacking:
+            return (f"rope_type {kind!r}{said} is validated against {attributes}, which {model_type}'s config class "
+                    "does not have (transformers refuses the config)")
+    return None
+
+
 def odd_rotary_problem(model_type: str, merged: Mapping[str, Any], arch: Any, spelt: str = "head_dim",
                        layer_types: Any = None) -> str | None:
     """Why transformers refuses the config's head_dim, ``spelt`` in the config (None: it makes the config).
     ``layer_types``: the layer types the config declares, under the names its rope_parameters gives them."""
     if model_type in NO_ROPE_FIELD:
+        typed = NO_ROPE_FIELD_TYPES.get(model_type)
         return given_rope_problem(model_type, merged.get("rope_parameters"), merged.get(spelt),
-                                  None if model_type in NO_ROPE_FIELD_LAYER_TYPED else ())
+                                  () if typed is None else typed(arch))
     if model_type in AS_GIVEN:
         if model_type in GEMMA4_LINE and not ("per_layer_config" in merged and merged["per_layer_config"] is None):
             return None  # (heterogeneous)
@@ -184,8 +260,8 @@ def check_odd_rotary(model_type: str, merged: Mapping[str, Any], arch: Any, key:
 # _validate_*_rope_parameters requires (lines 921-1125) that standardize_rope_params does not fill in itself (rope_type,
 # rope_theta and, for llama3, yarn and longrope, original_max_position_embeddings: lines 779-866)
 ROPE_REQUIRES = {"default": (), "linear": ("factor",), "dynamic": ("factor",), "yarn": ("factor",),
-                 "longrope": ("short_factor", "long_factor"), "llama3": ("factor", "low_freq_factor", "high_freq_factor"),
-                 "proportional": ()}
+                 "longrope": ("short_factor", "long_factor"),
+                 "llama3": ("factor", "low_freq_factor", "high_freq_factor"), "proportional": ()}
 
 
 def inv_freq_length(rope_type: str, head_dim: Any, factor: float, default_whole: bool = False) -> Any:

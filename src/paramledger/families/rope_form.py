@@ -35,6 +35,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from .._exceptions import ArchitectureError
+from .even_rotary import NO_ROPE_FIELD, NO_ROPE_FIELD_TYPES, given_rope_keys_problem
 
 NESTED_REFUSED = frozenset({
     "afmoe", "axk2", "bailing_hybrid", "bamba", "cohere2", "cohere2_moe", "cwm", "deepseek_v32", "dots1", "exaone4",
@@ -236,6 +237,11 @@ def check_rope_form(model_type: str, config: Mapping[str, Any], merged: Mapping[
     """Refuse, naming ``key`` (rope_parameters where the config holds it), a rope_parameters whose form transformers
     does not build for ``model_type``."""
     rope = config.get("rope_parameters")
+    if rope is not None and model_type in NO_ROPE_FIELD:  # (nothing standardizes it: its entries as given)
+        typed = NO_ROPE_FIELD_TYPES.get(model_type)
+        if (problem := given_rope_keys_problem(model_type, rope, () if typed is None else typed(arch))) is not None:
+            raise ArchitectureError(key, problem, where)
+        return
     if rope is None or (model_type not in NESTED_REFUSED and model_type not in FLAT_REFUSED
                         and model_type not in NEEDS and model_type not in EVERY_ENTRY):
         return
