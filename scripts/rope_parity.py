@@ -7,8 +7,10 @@ checks those), then families/rope_form.py's sets as transformers' outcomes say, 
 config (a whole model's text family): NESTED_REFUSED (flat builds, one entry per layer type does not), FLAT_REFUSED
 (the reverse), EVERY_TYPE (of those, one missing a layer type the config uses is not built either).
 
-Run: cd tests && PYTHONPATH=../src:. python ../scripts/rope_parity.py [--examples N] [model_type ...]
-(--examples N: each type's first N random configs as well as its smallest.)
+Run: cd tests && PYTHONPATH=../src:. python ../scripts/rope_parity.py [--examples N] [--mixed] [model_type ...]
+(--examples N: each type's first N random configs as well as its smallest; --mixed: instead, the classes that declare
+no rope field (families/even_rotary.py NO_ROPE_FIELD) given layer-typed dicts that mix types and factors
+(tests/_rope_parity.py mixed_variants), with their head size as drawn, 5 and 6: disagreements only.)
 """
 
 from __future__ import annotations
@@ -18,14 +20,31 @@ import warnings
 
 from paramledger import families
 
-from _rope_parity import agree, examples, paramledger_outcome, transformers_outcome, variants
-from test_padding_idx import _reader
+from _rope_parity import agree, examples, mixed_variants, paramledger_outcome, transformers_outcome, variants
+from test_even_rotary import _spelt, _with
+from test_padding_idx import _reader, _smallest
 
 warnings.filterwarnings("ignore")
 
 args = sys.argv[1:]
 count = int(args[args.index("--examples") + 1]) if "--examples" in args else 0
-types = [arg for arg in args if not arg.isdigit() and arg != "--examples"] or families.supported()
+types = [arg for arg in args if not arg.isdigit() and not arg.startswith("--")] or families.supported()
+if "--mixed" in args:
+    from paramledger.families.even_rotary import NO_ROPE_FIELD
+
+    for model_type in types:
+        base = _smallest(model_type)
+        reader, nested = _reader(base)
+        if reader not in NO_ROPE_FIELD:
+            continue
+        for size in (None, 5, 6):
+            sized = base if size is None else _with(base, nested, **{_spelt(reader): size})
+            for name, config in mixed_variants(model_type, sized).items():
+                theirs, ours = transformers_outcome(config), paramledger_outcome(config)
+                if not agree(theirs, ours):
+                    print(f"{model_type} [{name}, head {size}]: transformers {theirs[:160]} | paramledger {ours[:160]}",
+                          flush=True)
+    sys.exit(0)
 sets: dict[str, set[str]] = {"NESTED_REFUSED": set(), "FLAT_REFUSED": set(), "EVERY_TYPE": set(), "BOTH": set()}
 for model_type in types:
     try:

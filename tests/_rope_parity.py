@@ -95,6 +95,31 @@ def variants(model_type: str, config: dict | None = None) -> dict[str, dict]:
     return out
 
 
+def mixed_variants(model_type: str, config: dict | None = None) -> dict[str, dict]:
+    """Layer-typed rope_parameters that mix rope_types and factors (helper dec): entries under the layer types the
+    config uses (and full/sliding), a factor beside them, a yarn entry without its keys, each at the config's own head
+    size; for the classes that declare layer_types but no rope field (families/even_rotary.py NO_ROPE_FIELD)."""
+    config = _smallest(model_type) if config is None else config
+    paths = sections(model_type, config)
+    used = layer_types(config, paths)
+    first, second = (used + ["full_attention", "sliding_attention"])[:2] if used else ATTENTION_PAIR
+    half = {**DEFAULT, "partial_rotary_factor": 0.5}
+    yarn = {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 2.0, "original_max_position_embeddings": 16}
+    dicts = {"factor beside an entry": {"partial_rotary_factor": 0.5, first: {}},
+             "entries of two factors": {first: half, second: dict(DEFAULT)},
+             "entries of two factors, reversed": {first: dict(DEFAULT), second: half},
+             "entries of two types": {first: dict(DEFAULT), second: yarn},
+             "a yarn entry at half": {first: {**yarn, "partial_rotary_factor": 0.5}, second: dict(DEFAULT)},
+             "a yarn entry without factor": {first: {"rope_type": "yarn"}, second: dict(DEFAULT)},
+             "full and sliding mixed": {"full_attention": half, "sliding_attention": yarn},
+             **{f"only {kind} at half": {other: half if other == kind else dict(DEFAULT) for other in used}
+                for kind in used}}
+    return {name: with_rope(config, paths, rope) for name, rope in dicts.items()}
+
+
+ATTENTION_PAIR = ("full_attention", "sliding_attention")
+
+
 def transformers_outcome(config: dict) -> str:
     """"builds N", "refuses: ..." (its config class refuses it) or "fails: ..." (a traceback building the model)."""
     family = families.get(config["model_type"])
