@@ -45,6 +45,22 @@ EVEN_ROTARY = frozenset({
     "cosmos3_edge",  # (head_dim 7 with its class mrope_section [1, 1, 1]: 5 is refused for the sections first)
 })
 
+# Those whose config sets its head_dim attribute to qk_rope_head_dim (MLA: DeepseekV3Config.__post_init__ and its kin)
+# before validate_rope reads it: an odd qk_rope_head_dim > 4 rotated whole is refused (measured by the smallest config
+# of each type that spells qk_rope_head_dim, at 5 and 7; Mistral Large 4's own rule says it, families/mistral_large4.py)
+QK_ROPE_HEAD = frozenset({"axk1", "bailing_hybrid", "deepseek_v2", "deepseek_v3", "glm4_moe_lite", "minicpm3",
+                          "sarvam_mla", "youtu"})
+# of those, where a head_dim given wins: no field of the class, set from the kwargs after __post_init__ (AXK1,
+# DeepSeek-V3, Youtu), or GLM-4-MoE-Lite's attribute_map onto qk_rope_head_dim (configuration_glm4_moe_lite.py line 78)
+HEAD_DIM_WINS = frozenset({"axk1", "deepseek_v3", "glm4_moe_lite", "youtu"})
+
+
+def rope_head_key(model_type: str, merged: Mapping[str, Any], spelt: str) -> str:
+    """The config key whose value validate_rope reads as head_dim: ``spelt``, or qk_rope_head_dim (QK_ROPE_HEAD)."""
+    if model_type in QK_ROPE_HEAD and not (model_type in HEAD_DIM_WINS and merged.get(spelt) is not None):
+        return "qk_rope_head_dim"
+    return spelt
+
 # Those whose config, given no head_dim, sets the attribute to hidden_size // num_attention_heads before validate_rope
 # reads it (LlamaConfig.__post_init__): measured so with hidden_size = 5 × num_attention_heads.  Other classes give
 # head_dim a default of their own (Qwen3's 128) or set it after the check.
@@ -228,9 +244,11 @@ def odd_rotary_problem(model_type: str, merged: Mapping[str, Any], arch: Any, sp
         rope = merged.get("rope_parameters")
         rope = CLASS_ROPE[model_type] if rope is None or not isinstance(rope, Mapping) else rope
         return given_rope_problem(model_type, rope, merged.get(spelt), layer_types, rope == CLASS_ROPE[model_type])
+    spelt = rope_head_key(model_type, merged, spelt)
     head_dim, said = merged.get(spelt), ""  # the config's attribute: given, else hidden_size // heads
     if head_dim is not None:
-        if type(head_dim) is not int or head_dim <= 4 or head_dim % 2 == 0 or model_type not in EVEN_ROTARY:
+        if type(head_dim) is not int or head_dim <= 4 or head_dim % 2 == 0 or (
+                model_type not in EVEN_ROTARY and model_type not in QK_ROPE_HEAD):
             return None  # (most configs: an even head_dim, one look)
     elif model_type not in DERIVED:
         return None
@@ -252,6 +270,8 @@ def odd_rotary_problem(model_type: str, merged: Mapping[str, Any], arch: Any, sp
 def check_odd_rotary(model_type: str, merged: Mapping[str, Any], arch: Any, key: str, where: str,
                      spelt: str = "head_dim", layer_types: Any = None) -> None:
     if (problem := odd_rotary_problem(model_type, merged, arch, spelt, layer_types)) is not None:
+        if (read := rope_head_key(model_type, merged, spelt)) != spelt:  # (the config's head_dim is qk_rope_head_dim)
+            key = key.replace(spelt, read)
         raise ArchitectureError(key, problem, where)
 
 
