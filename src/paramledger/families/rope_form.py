@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from .._exceptions import ArchitectureError
-from .even_rotary import NO_ROPE_FIELD, NO_ROPE_FIELD_TYPES, given_rope_keys_problem
+from .even_rotary import NO_ROPE_FIELD, NO_ROPE_FIELD_TYPES, ROPE_REQUIRES, given_rope_keys_problem
 
 NESTED_REFUSED = frozenset({
     "afmoe", "axk2", "bailing_hybrid", "bamba", "cohere2", "cohere2_moe", "cwm", "deepseek_v32", "dots1", "exaone4",
@@ -79,6 +79,12 @@ EVERY_ENTRY = frozenset({"dots3_note_text"})
 NEEDS = {"cosmos3_edge": "mrope_section", "cohere2_moe": "rope_theta"}
 
 # what a configuration class refuses as the config is made; the others fail building the model
+# the classes whose config replaces or fills a flat rope_parameters before validate_rope reads it (Gemma 3's and
+# Gemma 3n's spread it over their layer types with their own defaults, OLMo 3's and Step 3.7's likewise): a rope_type
+# without its keys still builds there (measured: every supported type given yarn and linear without factor and
+# llama3 without its frequency factors, flat; every other refuses it with KeyError)
+FILLS_FLAT = frozenset({"gemma3_text", "gemma3n", "gemma3n_text", "olmo3", "step3p7"})
+
 CONFIG_REFUSES = frozenset({"granite_swa", "granitemoe_swa", "cosmos3_edge", *LAYER_TYPED_FIELD, *EVERY_ENTRY})
 ATTENTION_TYPES = ("full_attention", "sliding_attention")
 
@@ -237,13 +243,22 @@ def check_rope_form(model_type: str, config: Mapping[str, Any], merged: Mapping[
     """Refuse, naming ``key`` (rope_parameters where the config holds it), a rope_parameters whose form transformers
     does not build for ``model_type``."""
     rope = config.get("rope_parameters")
-    if rope is not None and model_type in NO_ROPE_FIELD:  # (nothing standardizes it: its entries as given)
+    if rope is None:
+        return  # (most configs: one look)
+    if model_type in NO_ROPE_FIELD:  # (nothing standardizes it: its entries as given)
         typed = NO_ROPE_FIELD_TYPES.get(model_type)
         if (problem := given_rope_keys_problem(model_type, rope, () if typed is None else typed(arch))) is not None:
             raise ArchitectureError(key, problem, where)
         return
-    if rope is None or (model_type not in NESTED_REFUSED and model_type not in FLAT_REFUSED
-                        and model_type not in NEEDS and model_type not in EVERY_ENTRY):
+    if (isinstance(rope, Mapping) and model_type not in FILLS_FLAT
+            and not any(isinstance(value, Mapping) for value in rope.values())):  # (flat: read as given)
+        kind = rope.get("rope_type", rope.get("type", "default"))
+        missing = [name for name in ROPE_REQUIRES.get(kind, ()) if name not in rope] if isinstance(kind, str) else ()
+        if missing:
+            raise ArchitectureError(key, f"rope_type {kind!r} requires {', '.join(missing)} (transformers' "
+                                    "validate_rope refuses it without)"[:300], where)
+    if (model_type not in NESTED_REFUSED and model_type not in FLAT_REFUSED and model_type not in NEEDS
+            and model_type not in EVERY_ENTRY):
         return
     if model_type in GIVEN_LAYER_TYPES_ONLY and config.get("layer_types") is None:
         return
