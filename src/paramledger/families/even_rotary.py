@@ -61,6 +61,7 @@ def rope_head_key(model_type: str, merged: Mapping[str, Any], spelt: str) -> str
         return "qk_rope_head_dim"
     return spelt
 
+
 # Those whose config, given no head_dim, sets the attribute to hidden_size // num_attention_heads before validate_rope
 # reads it (LlamaConfig.__post_init__): measured so with hidden_size = 5 × num_attention_heads.  Other classes give
 # head_dim a default of their own (Qwen3's 128) or set it after the check.

@@ -14,6 +14,7 @@ from .even_rotary import rope_width_problem
 
 DEEPSEEK_V3 = next(family for family in DEEPSEEK if family.model_type == "deepseek_v3")
 
+
 def mistral4_rope(config: Mapping[str, Any]) -> dict[str, Any]:
     """A rotary transformers cannot make refused (Mistral4Config.__post_init__, configuration_mistral4.py lines 110-134:
     YaRN by default, head_dim qk_nope_head_dim + qk_rope_head_dim rotated by qk_rope_head_dim / head_dim unless the
