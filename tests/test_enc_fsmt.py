@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import paramledger
 from paramledger._exceptions import ArchitectureError
+from paramledger.towers import text_only
 
 from _family_configs import CONFIGS
 from _rope_parity import transformers_outcome
@@ -47,6 +48,18 @@ def test_the_smallest_config_counts_its_position_rows(pad, rows):
     deeper = paramledger.load(config).replace(num_hidden_layers=2)  # a copy keeps the config's rows
     assert {t.name: t.shape for t in paramledger.inventory(deeper).tensors}["model.encoder.embed_positions.weight"] \
         == (rows, 2)
+
+
+@pytest.mark.parametrize("pad, rows", [(0, 2), (3, 5)])
+def test_the_decoder_alone_counts_the_same_rows(pad, rows):
+    """--text-only (the decoder alone, towers.text_only) sizes its position table by pad_token_id as the whole
+    model does: the design's position_offset, not the naming's BART offset of 2."""
+    config = {**_smallest("fsmt"), "pad_token_id": pad}
+    whole = paramledger.inventory(paramledger.load(config))
+    alone = paramledger.inventory(text_only(paramledger.load(config)))
+    shapes = {t.name: t.shape for t in alone.tensors}
+    assert shapes["model.decoder.embed_positions.weight"] == (rows, 2)
+    assert {t.name: t.shape for t in whole.tensors}["model.decoder.embed_positions.weight"] == (rows, 2)
 
 
 @pytest.mark.parametrize("pad", [-2, -3])

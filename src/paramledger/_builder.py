@@ -38,7 +38,8 @@ def build(arch: Architecture, naming: Naming, source: str | None = None) -> Inve
         c.add(n.mask_embedding, (1, 1, d), "attention")
     if arch.position_embedding_type == "learned" and not arch.axial_pos_embds_dim:  # (Reformer's: learned, by axes)
         across = d // arch.num_attention_heads if n.positions_head_wide else d if n.positions_hidden_wide else width
-        c.add(n.positions + ".weight", (arch.max_position_embeddings + n.position_offset, across), "positions")
+        offset = n.position_offset if arch.position_offset is None else arch.position_offset
+        c.add(n.positions + ".weight", (arch.max_position_embeddings + offset, across), "positions")
     for axis, across in enumerate(arch.axial_pos_embds_dim):  # a ParameterList: HF's non-embedding count keeps it
         shape = tuple(rows if a == axis else 1 for a, rows in enumerate(arch.axial_pos_shape))
         c.add(f"{n.axial_positions}.weights.{axis}", (*shape, across), "positions")  # (Reformer's axes)

@@ -72,6 +72,7 @@ class Architecture:
     final_norm: bool = True
     position_embedding_type: str = "rope"
     max_position_embeddings: int = 2048  # rows of a learned position table; 0 parameters otherwise
+    position_offset: int | None = None  # rows past those a config sets (FSMT's pad_token_id + 1); None: the naming's
     layernorm_embedding: bool = True  # False: no norm on the embeddings where the family names one (TrOCR's key)
     # The share of head_dim RoPE rotates (on sliding layers, where it differs: Laguna): sizes its buffers.
     partial_rotary_factor: float = 1.0

@@ -42,21 +42,15 @@ def _position_offset(config: Mapping[str, Any]) -> int | None:
 
 
 def _padding_rows(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The decoder's side of FSMT's pad_token_id: refused where transformers cannot build the tables
-    (_position_offset); its rows are named by both stacks' position_offset (_positions)."""
-    _position_offset(config)
-    return {}
-
-
-def _positions(merged: Mapping[str, Any], where: str | None) -> dict[str, Any]:
     """Both stacks' position tables at the config's pad_token_id: max_position_embeddings + pad_token_id + 1 rows
-    (Seq2Seq.naming_changes; the family's naming holds BART's 2, right at FSMTConfig's pad_token_id 1)."""
-    offset = _position_offset(merged)
-    return {} if offset is None or offset == 2 else {"naming_changes": (("position_offset", offset),)}
+    (the design's position_offset, which the encoder's design keeps; the family's naming holds BART's 2, right at
+    FSMTConfig's pad_token_id 1), refused where transformers cannot build them (_position_offset)."""
+    offset = _position_offset(config)
+    return {} if offset is None or offset == 2 else {"position_offset": offset}
 
 
 WHOLE_FSMT = _seq2seq("FSMTForConditionalGeneration", 12, 4096, 16, shared="model.encoder.embed_tokens",
-                      shared_if_tied=True, head_buffers=(), encoder_variant=_positions)
+                      shared_if_tied=True, head_buffers=())
 WHOLE_FSMT = WHOLE_FSMT._replace(keys={**WHOLE_FSMT.keys, "src_vocab_size": "vocab_size"},  # the encoder's table
                                  defaults={**WHOLE_FSMT.defaults, "src_vocab_size": 42024, "tie_word_embeddings": False})
 

@@ -64,10 +64,6 @@ class Seq2Seq(NamedTuple):
     encoder_towers: Any = None
     # the whole model's top modules registered between the shared table and the encoder (UDOP's patch_embed)
     after_shared: tuple[str, ...] = ()
-    # both stacks' names where a config value changes them from the family's (FSMT's position tables of
-    # max_position_embeddings + pad_token_id + 1 rows: position_offset, set by ``encoder_variant``): (Naming field,
-    # value) pairs
-    naming_changes: tuple[tuple[str, Any], ...] = ()
 
 
 class EncoderStack(NamedTuple):
@@ -123,7 +119,6 @@ def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str |
     merged = {**spec.defaults, **config}
     if spec.encoder_variant is not None:
         spec = spec._replace(**spec.encoder_variant(merged, where))
-    naming = family.naming if not spec.naming_changes else _changed_naming(family.naming, spec.naming_changes)
     tied = merged.get(spec.tie_key)
     tied = arch.tie_word_embeddings if tied is None else tied  # null: the class default
     if not isinstance(tied, bool):
@@ -138,7 +133,7 @@ def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str |
         shared_keys = {key: getattr(arch, family.keys[key]) for key in spec.defaults if key in family.keys}
         stack = _made(spec, {**merged, **shared_keys}, where)
     else:
-        stack = _stack(_encoder_design(arch, spec, merged, where), naming, spec, tied, shared)
+        stack = _stack(_encoder_design(arch, spec, merged, where), family.naming, spec, tied, shared)
     note = (f"{arch.model_type} is an encoder-decoder: counting the whole model ({spec.whole_class}: the encoder, "
             f"the decoder{' and the shared table' if shared else ''})" + ("" if spec.decoder_alone_refused else
             f"; --text-only counts the decoder alone ({family.causal_lm_class})"))
@@ -149,7 +144,7 @@ def with_encoder(arch: Any, family: Any, config: Mapping[str, Any], where: str |
         {**merged, **{key: getattr(arch, name) for key, name in family.keys.items()}},
         arch.hidden_size, where)
     towers = Towers((stack, *more), family.model_type, arch.tie_word_embeddings,
-                    whole_naming(naming, spec, tied, shared))
+                    whole_naming(family.naming, spec, tied, shared))
     notes = (note, *arch.notes)
     if not spec.tie_key and config.get("tie_word_embeddings") is False:  # no key ties: the class ties always (T5)
         notes = (*notes, tied_head_note(arch, f"5.24.0's {spec.whole_class} ties it whatever tie_word_embeddings "
@@ -246,11 +241,6 @@ def _buffers(encoder: Any, names: Naming) -> tuple[Buffer, ...]:
     return tuple(Buffer(name, tuple(size(term) for term in shape), dtype, persistent)
                  for name, shape, dtype, persistent, *needs in names.model_buffers
                  if "{layer}" not in name and (not needs or getattr(encoder, needs[0])))
-
-
-@lru_cache(maxsize=16)
-def _changed_naming(naming: Naming, changes: tuple[tuple[str, Any], ...]) -> Naming:
-    return dataclasses.replace(naming, **dict(changes))
 
 
 def encoder_naming(naming: Naming, spec: Seq2Seq) -> Naming:
