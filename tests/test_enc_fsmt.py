@@ -75,3 +75,15 @@ def test_a_pad_token_id_outside_the_position_tables_is_refused_in_one_line(pad):
 def test_a_pad_token_id_that_is_no_whole_number_is_refused():
     with pytest.raises(ArchitectureError, match="pad_token_id: must be a whole number, got 'x'"):
         paramledger.load({**_smallest("fsmt"), "pad_token_id": "x"})
+
+
+@pytest.mark.parametrize("overrides, said", [
+    (("position_embedding_type=learned", "position_offset=-5000"),
+     "position_offset: -5,000 leaves a learned position table of -2,952 rows"),
+    (("rope_type=zzz",), "rope_type: 'zzz' is not a rope_type transformers 5.24.0 makes"),
+])
+def test_the_designs_table_offset_and_rope_type_are_checked_when_set(cli, overrides, said):
+    """The design fields FSMT's pad_token_id and Mistral Large 4's rope_type set are a design's too (--set, spec
+    files): a table of no rows, or a rope_type no init function makes, is refused in one line, exit status 2."""
+    status, out, err = cli("count", "seed-baseline", *(arg for pair in overrides for arg in ("--set", pair)))
+    assert status == 2 and not out and said in err and err.strip().count("\n") == 0, err

@@ -19,6 +19,16 @@ if TYPE_CHECKING:
 def check_structure(arch: Architecture, where: str | None) -> None:
     """Per-layer heads, the indexer, a pruned head, sub-norms and a learned activation."""
     check_per_layer_ffn_and_inputs(arch, where)
+    if arch.position_offset is not None and arch.max_position_embeddings + arch.position_offset < 1:
+        raise ArchitectureError("position_offset", f"{arch.position_offset:,} leaves a learned position table of "
+                                f"{arch.max_position_embeddings + arch.position_offset:,} rows (max_position_embeddings"
+                                f"={arch.max_position_embeddings:,} plus it)", where)
+    if arch.rope_type != "default":
+        from ..families.even_rotary import ROPE_REQUIRES  # (transformers' ROPE_INIT_FUNCTIONS and "default")
+
+        if arch.rope_type not in ROPE_REQUIRES:
+            raise ArchitectureError("rope_type", f"{arch.rope_type!r} is not a rope_type transformers 5.24.0 makes "
+                                    f"({', '.join(ROPE_REQUIRES)})"[:300], where)
     engaged, sublayers = engaged_kinds(arch)
     for sublayer in sublayers:
         sublayer.check(arch, where)
