@@ -9,7 +9,7 @@ from typing import Any
 from . import families
 from ._exceptions import ArchitectureError, OptionError, SourceError, UnsupportedFamilyError
 from .architecture import _FIELD_TYPES, Architecture
-from .families import accepted_values, divisors, learned_activations
+from .families import accepted_values, attribute_maps, divisors, learned_activations
 from .families.even_rotary import AS_GIVEN, TOP_NO_ROPE_FIELD, given_rope_problem
 from .families.even_rotary import check_odd_rotary as _check_odd_rotary
 from .families.rope_form import check_rope_form, used_layer_types
@@ -56,6 +56,11 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     whole, counted_as = family.whole, family.model_type
     if whole is not None:  # the text decoder is read by its own family's table
         family = _text_family(family, text, where)
+    aliased = attribute_maps.resolved(family.model_type, config, family.defaults)  # (a given alias wins: T5's d_model)
+    if aliased is not config:
+        if (said := attribute_maps.note(family.model_type, config, family.defaults)) is not None:
+            notes.append(said)
+        config = aliased
     try:
         arch = _decoder(family, config, top, notes, model_type, counted_as, whole, pad_key, where, bundled)
     except ArchitectureError as error:  # a key of the decoder's section, named where it sits (text_config.hidden_size)
@@ -103,6 +108,8 @@ def _decoder(family: families.Family, config: Mapping[str, Any], top: Mapping[st
     if whole is not None:  # the whole family's own count-neutral text_config keys (PaliGemma's num_image_tokens)
         understood = understood | families.get(counted_as).count_neutral
     not_understood = [key for key in config if key not in understood]
+    if not_understood and (renamed := attribute_maps.MAPS.get(family.model_type)):  # (read as their keys)
+        not_understood = [key for key in not_understood if key not in renamed]
     for key, usual in family.expects.items():
         value = config.get(key, usual)
         if not (value == usual or isinstance(value, list) and all(item == usual for item in value)):

@@ -1,0 +1,208 @@
+"""The attribute_map of each config class paramledger reads a decoder's section with (transformers 5.24.0): an alias
+key the class maps onto another (T5Config's hidden_size onto d_model, BartConfig's num_hidden_layers onto
+encoder_layers).  PreTrainedConfig sets a keyword that is no dataclass field after the class's own __post_init__
+(configuration_utils.py lines 499-506), through __setattr__'s attribute_map, so a given alias wins over its target:
+T5 given hidden_size 2 beside d_model builds 56 where d_model alone built 29.  ``resolved`` writes each given alias
+over its target before the family's table reads the section (issue #15; tests/test_attribute_maps.py checks this
+table against transformers' classes and the counts against its builds).  Keyed by the reading family's model_type."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+MAPS: dict[str, dict[str, str]] = {
+    "axk1": {"num_local_experts": "n_routed_experts"},
+    "axk2": {"num_local_experts": "n_routed_experts"},
+    "bailing_hybrid": {"max_position_embeddings": "model_max_length", "n_group": "num_expert_group",
+        "n_shared_experts": "num_shared_experts", "norm_topk_prob": "moe_renormalize",
+        "num_experts_per_tok": "num_experts_per_token", "num_local_experts": "num_experts",
+        "num_mtp_layers": "num_nextn_predict_layers"},
+    "bamba": {"layer_types": "layers_block_type"},
+    "bart": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
+        "num_hidden_layers": "encoder_layers"},
+    "bigbird_pegasus": {"attention_probs_dropout_prob": "attention_dropout", "hidden_size": "d_model",
+        "num_attention_heads": "encoder_attention_heads", "num_hidden_layers": "encoder_layers"},
+    "blenderbot": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
+        "num_hidden_layers": "encoder_layers"},
+    "blenderbot-small": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
+        "num_hidden_layers": "encoder_layers"},
+    "bloom": {"num_attention_heads": "n_head", "num_hidden_layers": "n_layer"},
+    "codegen": {"hidden_size": "n_embd", "max_position_embeddings": "n_positions", "num_attention_heads": "n_head",
+        "num_hidden_layers": "n_layer"},
+    "ctrl": {"hidden_size": "n_embd", "max_position_embeddings": "n_positions", "num_attention_heads": "n_head",
+        "num_hidden_layers": "n_layer"},
+    # (DBRX's hidden_size is left to families/dbrx.py: DbrxConfig sizes its ffn_config by d_model before the alias)
+    "dbrx": {"max_position_embeddings": "max_seq_len", "num_attention_heads": "n_heads",
+             "num_hidden_layers": "n_layers"},
+    "deepseek_ocr2": {"num_experts": "n_routed_experts"},
+    "deepseek_v2": {"num_experts": "n_routed_experts"},
+    "deepseek_v3": {"num_local_experts": "n_routed_experts", "num_mtp_layers": "num_nextn_predict_layers"},
+    "deepseek_v32": {"num_local_experts": "n_routed_experts"},
+    "deepseek_v4": {"intermediate_size": "moe_intermediate_size", "num_local_experts": "n_routed_experts"},
+    "distilbert": {"hidden_size": "dim", "num_attention_heads": "n_heads", "num_hidden_layers": "n_layers"},
+    "dots1": {"num_local_experts": "n_routed_experts"},
+    "dots3_note_text": {"num_local_experts": "n_routed_experts"},
+    "ernie4_5_moe": {"num_experts": "moe_num_experts", "num_experts_per_tok": "moe_k"},
+    "ernie4_5_vl_moe": {"num_experts": "moe_num_experts", "num_experts_per_tok": "moe_k"},
+    "exaone": {"activation_function": "hidden_act", "layer_norm_epsilon": "rms_norm_eps",
+        "num_layers": "num_hidden_layers"},
+    "falcon_h1": {"layer_types": "layers_block_type"},
+    "flaubert": {"bos_index": "bos_token_id", "eos_index": "eos_token_id", "hidden_size": "emb_dim",
+        "n_words": "vocab_size", "num_attention_heads": "n_heads", "num_hidden_layers": "n_layers",
+        "pad_index": "pad_token_id"},
+    "flex_olmo": {"num_local_experts": "num_experts"},
+    "fsmt": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
+        "num_hidden_layers": "encoder_layers", "vocab_size": "tgt_vocab_size"},
+    "funnel": {"hidden_size": "d_model", "num_attention_heads": "n_head"},
+    "glm4_moe": {"num_local_experts": "n_routed_experts", "num_mtp_layers": "num_nextn_predict_layers"},
+    "glm4_moe_lite": {"head_dim": "qk_rope_head_dim", "num_local_experts": "n_routed_experts"},
+    "glm4v_moe": {"num_local_experts": "n_routed_experts"},
+    "glm5_next": {"num_local_experts": "n_routed_experts"},
+    "glm_moe_dsa": {"num_local_experts": "n_routed_experts"},
+    "gpt-sw3": {"hidden_size": "n_embd", "max_position_embeddings": "n_positions", "num_attention_heads": "n_head",
+        "num_hidden_layers": "n_layer"},
+    "gpt2": {"hidden_size": "n_embd", "max_position_embeddings": "n_positions", "num_attention_heads": "n_head",
+        "num_hidden_layers": "n_layer"},
+    "gpt_bigcode": {"hidden_size": "n_embd", "max_position_embeddings": "n_positions", "num_attention_heads": "n_head",
+        "num_hidden_layers": "n_layer"},
+    "gpt_neo": {"num_attention_heads": "num_heads", "num_hidden_layers": "num_layers"},
+    "gpt_oss": {"num_experts": "num_local_experts"},
+    "gptj": {"hidden_size": "n_embd", "max_position_embeddings": "n_positions", "num_attention_heads": "n_head",
+        "num_hidden_layers": "n_layer"},
+    "granitemoehybrid": {"layers_block_type": "layer_types"},
+    "hunyuan_v1_moe": {"num_experts_per_tok": "moe_topk", "num_local_experts": "num_experts"},
+    "hunyuan_vl": {"attention_head_dim": "head_dim", "org_vocab_size": "vocab_size", "pad_id": "pad_token_id"},
+    "hy_v3": {"num_local_experts": "num_experts"},
+    "hy_v4": {"num_local_experts": "n_routed_experts"},
+    "hy_v4_vl": {"num_local_experts": "n_routed_experts"},
+    "inkling2_loop_text": {"intermediate_size": "moe_intermediate_size", "model_max_length": "max_position_embeddings",
+        "num_local_experts": "n_routed_experts", "routed_scaling_factor": "route_scale",
+        "sconv_kernel_size": "conv_kernel_size", "sliding_window": "sliding_window_size"},
+    "inkling2_text": {"intermediate_size": "moe_intermediate_size", "model_max_length": "max_position_embeddings",
+        "num_local_experts": "n_routed_experts", "routed_scaling_factor": "route_scale",
+        "sconv_kernel_size": "conv_kernel_size", "sliding_window": "sliding_window_size"},
+    "inkling_text": {"embedding_multiplier": "logits_mup_width_multiplier",
+        "model_max_length": "max_position_embeddings", "num_local_experts": "n_routed_experts",
+        "sconv_kernel_size": "conv_kernel_size", "sliding_window": "sliding_window_size"},
+    "internlm3": {"bias": "mlp_bias", "qkv_bias": "attention_bias"},
+    "jamba": {"num_local_experts": "num_experts"},
+    "jetmoe": {"head_dim": "kv_channels"},
+    "kimi_linear": {"max_position_embeddings": "model_max_length", "n_group": "num_expert_group",
+        "n_shared_experts": "num_shared_experts", "norm_topk_prob": "moe_renormalize",
+        "num_experts_per_tok": "num_experts_per_token", "num_local_experts": "num_experts"},
+    "kolibri1": {"num_experts": "num_local_experts"},
+    "kosmos-2": {"hidden_size": "embed_dim", "num_attention_heads": "attention_heads", "num_hidden_layers": "layers"},
+    "kosmos-2.5": {"hidden_size": "embed_dim", "num_attention_heads": "attention_heads",
+        "num_hidden_layers": "layers"},
+    "led": {"attention_probs_dropout_prob": "attention_dropout", "hidden_size": "d_model",
+        "initializer_range": "init_std", "num_attention_heads": "encoder_attention_heads",
+        "num_hidden_layers": "encoder_layers"},
+    "lfm3": {"rms_norm_eps": "norm_eps"},
+    "longcat_flash": {"intermediate_size": "ffn_hidden_size", "moe_intermediate_size": "expert_ffn_hidden_size",
+        "num_experts_per_tok": "moe_topk", "num_local_experts": "n_routed_experts"},
+    "longt5": {"head_dim": "d_kv", "hidden_size": "d_model", "num_attention_heads": "num_heads",
+        "num_hidden_layers": "num_layers"},
+    "m2m_100": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
+        "num_hidden_layers": "encoder_layers"},
+    "marian": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
+        "num_hidden_layers": "encoder_layers"},
+    "mbart": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
+        "num_hidden_layers": "encoder_layers"},
+    "mellum": {"num_experts": "num_local_experts", "num_mtp_layers": "num_nextn_predict_layers"},
+    "mimo_v2_flash": {"num_local_experts": "n_routed_experts"},
+    "minimax": {"num_experts": "num_local_experts"},
+    "minimax_m2": {"num_experts": "num_local_experts"},
+    "minimax_m3_vl_text": {"num_experts": "num_local_experts"},
+    "mistral4": {"num_local_experts": "n_routed_experts"},
+    "mistral_large4": {"num_local_experts": "n_routed_experts"},
+    "mixtral": {"num_experts": "num_local_experts"},
+    "molmo2": {"layer_norm_eps": "rms_norm_eps", "qkv_bias": "attention_bias"},
+    "mpt": {"hidden_size": "d_model", "num_attention_heads": "n_heads", "num_hidden_layers": "n_layers"},
+    "mt5": {"head_dim": "d_kv", "hidden_size": "d_model", "num_attention_heads": "num_heads",
+        "num_hidden_layers": "num_layers"},
+    "mvp": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
+        "num_hidden_layers": "encoder_layers"},
+    "nemotron_h": {"layer_types": "layers_block_type", "num_local_experts": "n_routed_experts"},
+    "nllb-moe": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
+        "num_hidden_layers": "encoder_layers"},
+    "olmoe": {"num_local_experts": "num_experts"},
+    "openai-gpt": {"hidden_size": "n_embd", "max_position_embeddings": "n_positions", "num_attention_heads": "n_head",
+        "num_hidden_layers": "n_layer"},
+    "pegasus": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
+        "num_hidden_layers": "encoder_layers"},
+    "pegasus_x": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
+        "num_hidden_layers": "encoder_layers"},
+    "pix2struct": {"decoder_attention_heads": "num_heads", "decoder_layers": "num_layers",
+        "encoder_attention_heads": "num_heads", "encoder_layers": "num_layers", "num_attention_heads": "num_heads",
+        "num_hidden_layers": "num_layers"},
+    "plbart": {"hidden_size": "d_model", "initializer_range": "init_std",
+        "num_attention_heads": "encoder_attention_heads", "num_hidden_layers": "encoder_layers"},
+    "pp_formulanet": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
+        "num_hidden_layers": "encoder_layers"},
+    "prophetnet": {"num_attention_heads": "num_encoder_attention_heads"},
+    "qwen3_moe": {"num_experts": "num_local_experts"},
+    "qwen3_vl_moe": {"num_experts": "num_local_experts"},
+    "recurrent_gemma": {"layer_types": "layers_block_type", "sliding_window": "attention_window_size"},
+    "rwkv": {"max_position_embeddings": "context_length"},
+    "sarvam_mla": {"num_experts": "n_routed_experts", "num_local_experts": "n_routed_experts",
+        "num_mtp_layers": "num_nextn_predict_layers", "num_shared_experts": "n_shared_experts"},
+    "sarvam_moe": {"num_experts": "n_routed_experts", "num_local_experts": "n_routed_experts",
+        "num_mtp_layers": "num_nextn_predict_layers", "num_shared_experts": "n_shared_experts",
+        "use_qkv_bias": "attention_bias"},
+    "seamless_m4t": {"num_attention_heads": "decoder_attention_heads", "num_hidden_layers": "decoder_layers"},
+    "seamless_m4t_v2": {"num_attention_heads": "decoder_attention_heads", "num_hidden_layers": "decoder_layers"},
+    "solar_open": {"num_local_experts": "n_routed_experts"},
+    "step3p7": {"moe_num_experts": "n_routed_experts", "moe_top_k": "num_experts_per_tok",
+        "num_attention_groups": "num_key_value_heads", "num_local_experts": "n_routed_experts",
+        "num_mtp_layers": "num_nextn_predict_layers", "share_expert_dims": "share_expert_dim"},
+    "switch_transformers": {"hidden_size": "d_model", "num_attention_heads": "num_heads",
+        "num_hidden_layers": "num_layers"},
+    "t5": {"head_dim": "d_kv", "hidden_size": "d_model", "num_attention_heads": "num_heads",
+        "num_hidden_layers": "num_layers"},
+    "t5gemma2": {"eoi_token_id": "eoi_token_index", "image_token_id": "image_token_index"},
+    "trocr": {"hidden_size": "d_model", "num_attention_heads": "decoder_attention_heads",
+        "num_hidden_layers": "decoder_layers"},
+    "udop": {"hidden_size": "d_model", "num_attention_heads": "num_heads", "num_hidden_layers": "num_layers"},
+    "umt5": {"head_dim": "d_kv", "hidden_size": "d_model", "num_attention_heads": "num_heads",
+        "num_hidden_layers": "num_layers"},
+    "whisper": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
+        "num_hidden_layers": "encoder_layers", "num_key_value_heads": "encoder_attention_heads"},
+    "xglm": {"hidden_size": "d_model", "num_attention_heads": "attention_heads", "num_hidden_layers": "num_layers"},
+    "xlm": {"bos_index": "bos_token_id", "eos_index": "eos_token_id", "hidden_size": "emb_dim",
+        "n_words": "vocab_size", "num_attention_heads": "n_heads", "num_hidden_layers": "n_layers",
+        "pad_index": "pad_token_id"},
+    "xlnet": {"hidden_size": "d_model", "n_token": "vocab_size", "num_attention_heads": "n_head",
+        "num_hidden_layers": "n_layer"},
+    "zamba": {"head_dim": "attention_head_dim", "layer_types": "layers_block_type"},
+    "zamba2": {"head_dim": "attention_head_dim", "layer_types": "layers_block_type"},
+}
+
+
+# what a class's own __post_init__ derives from a target before the alias is set: (derived key, its source), the
+# derived key keeping the source's value from before the alias (T5Config: num_decoder_layers from num_layers, so T5
+# given num_hidden_layers 2 beside num_layers 1 builds 2 encoder layers and 1 decoder layer)
+DERIVED_FIRST = {model_type: (("num_decoder_layers", "num_layers"),)
+                 for model_type in ("t5", "mt5", "umt5", "longt5", "udop")}
+
+
+def resolved(model_type: str, config: Mapping[str, Any], defaults: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``config`` with each alias it gives written over its target, as transformers' config class sets it
+    (``config`` itself where it gives none: most configs, one look a key of the class's map); ``defaults``: the
+    class defaults a derived key reads where the config gives no source."""
+    renamed = MAPS.get(model_type)
+    if renamed is None or not any(alias in config for alias in renamed):
+        return config
+    written = {target: config[alias] for alias, target in renamed.items() if alias in config}
+    for derived, source in DERIVED_FIRST.get(model_type, ()):
+        if source in written and config.get(derived) is None:
+            written[derived] = config.get(source, defaults.get(source))
+    return {**config, **written}
+
+
+def note(model_type: str, config: Mapping[str, Any], defaults: Mapping[str, Any]) -> str | None:
+    """What ``resolved`` changed, said once: each alias the config gives with another value than its key would
+    have (None where each agrees with it: bart-large's num_hidden_layers beside encoder_layers, both 12)."""
+    said = ", ".join(f"{alias}={config[alias]!r} as {target}" for alias, target in MAPS[model_type].items()
+                     if alias in config and config[alias] != config.get(target, defaults.get(target)))
+    return f"read as {model_type}'s config class maps them: {said} (a given alias wins over its key)" if said else None

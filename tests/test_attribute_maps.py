@@ -1,0 +1,66 @@
+"""A config class's attribute_map alias given beside its target (issue #15): transformers 5.24.0 sets the alias after
+the class's own __post_init__, so it wins (families/attribute_maps.py).  The table is checked against each supported
+type's config class, and the counts against transformers' builds on the meta device."""
+
+from __future__ import annotations
+
+import pytest
+
+from paramledger import families
+from paramledger.families.attribute_maps import DERIVED_FIRST, MAPS
+
+from _flag_parity import base, with_keys
+from _rope_parity import agree, paramledger_outcome, transformers_outcome
+from test_padding_idx import _reader, _smallest
+
+
+def test_the_table_is_each_reading_familys_config_class_map():
+    declared: dict[str, dict[str, str]] = {}
+    for model_type in families.supported():
+        _, _, section = base(model_type)
+        amap = {alias: target for alias, target in (getattr(type(section), "attribute_map", {}) or {}).items()
+                if alias != target}
+        if amap:
+            declared.setdefault(_reader(_smallest(model_type))[0], amap)
+    declared["dbrx"] = {k: v for k, v in declared["dbrx"].items() if k != "hidden_size"}  # (families/dbrx.py's)
+    assert MAPS == declared
+
+
+# (type, alias, value): each built by transformers inside the test; before the table, each was counted as if the
+# alias were absent (T5 given hidden_size 2: 29 where transformers builds 56)
+CASES = [
+    *((t, alias, 2) for t in ("t5", "mt5", "umt5", "longt5") for alias in
+      ("hidden_size", "num_attention_heads", "num_hidden_layers", "head_dim")),
+    ("udop", "hidden_size", 2), ("udop", "num_hidden_layers", 2),
+    *((t, "num_hidden_layers", 2) for t in ("bart", "mbart", "marian", "pegasus", "plbart", "mvp", "led", "fsmt",
+                                             "blenderbot", "blenderbot-small", "bigbird_pegasus", "pegasus_x")),
+    ("m2m_100", "num_hidden_layers", 3), ("nllb-moe", "num_hidden_layers", 3),
+    ("m2m_100", "num_attention_heads", 3), ("fsmt", "vocab_size", 8), ("switch_transformers", "hidden_size", 2),
+    ("switch_transformers", "num_hidden_layers", 2), ("glm4_moe_lite", "head_dim", 4), ("jetmoe", "head_dim", 4),
+    ("longcat_flash", "num_local_experts", 2), ("longcat_flash", "intermediate_size", 2),
+    ("minimax_m3_vl_text", "num_experts", 2), ("minimax_m3_vl", "num_experts", 2),
+    ("pix2struct", "decoder_layers", 2), ("pix2struct", "encoder_attention_heads", 2),
+    ("xlnet", "n_token", 8), ("xlnet", "num_hidden_layers", 2),
+]
+
+
+@pytest.mark.parametrize("model_type, alias, value", CASES, ids=[f"{t}-{a}={v}" for t, a, v in CASES])
+def test_a_given_alias_counts_as_transformers_builds_it(model_type, alias, value):
+    config, paths, _ = base(model_type)
+    config = with_keys(config, paths, alias, value)
+    theirs, ours = transformers_outcome(config), paramledger_outcome(config)
+    assert agree(theirs, ours), (theirs, ours)
+
+
+def test_t5s_decoder_keeps_the_depth_num_layers_had_before_the_alias():
+    assert set(DERIVED_FIRST) == {"t5", "mt5", "umt5", "longt5", "udop"}
+
+
+def test_an_alias_that_changes_a_value_is_said_once_and_not_listed_as_not_understood():
+    import paramledger
+
+    notes = paramledger.load({"model_type": "t5", "hidden_size": 512, "d_model": 768}).notes
+    assert "read as t5's config class maps them: hidden_size=512 as d_model (a given alias wins over its key)" in notes
+    assert not any("not understood" in note for note in notes)
+    # an alias equal to its key (bart-large's num_hidden_layers 12 beside encoder_layers 12): nothing said
+    assert not any(note.startswith("read as") for note in paramledger.load("bart-large").notes)
