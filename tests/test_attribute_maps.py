@@ -41,6 +41,8 @@ CASES = [
     ("minimax_m3_vl_text", "num_experts", 2), ("minimax_m3_vl", "num_experts", 2),
     ("pix2struct", "decoder_layers", 2), ("pix2struct", "encoder_attention_heads", 2),
     ("xlnet", "n_token", 8), ("xlnet", "num_hidden_layers", 2),
+    # (Florence-2's BART encoder is read from the raw text_config: families/florence2.py resolves it too)
+    ("florence2", "num_hidden_layers", 2), ("florence2", "hidden_size", 4),
 ]
 
 

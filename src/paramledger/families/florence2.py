@@ -24,6 +24,7 @@ from ..towers import Whole, whole_naming
 from ..towers.davit import FLORENCE_VISION_DEFAULTS, projector, projector_buffers
 from ..towers.encoder import _encoder_design, _stack
 from ._family import multimodal
+from .attribute_maps import resolved
 from .bart import BART
 
 LM = "model.language_model"
@@ -73,6 +74,8 @@ def language_encoder(config: Mapping[str, Any], where: str | None, decoder: Any)
     with text_config's tie_word_embeddings false, the encoder's and the decoder's embed_tokens are tables of their own
     beside shared, which lm_head still ties to (by the whole config's key)."""
     text = config.get("text_config") or {}
+    if isinstance(text, Mapping):  # (BartConfig's aliases, num_hidden_layers for encoder_layers, win as for the decoder)
+        text = resolved("bart", text, BART.defaults)
     tied = text.get("tie_word_embeddings", True)
     tied = True if tied is None else tied  # (null: BartConfig's default)
     if not isinstance(tied, bool):
