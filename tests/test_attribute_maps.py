@@ -43,6 +43,10 @@ CASES = [
     ("xlnet", "n_token", 8), ("xlnet", "num_hidden_layers", 2),
     # (Florence-2's BART encoder is read from the raw text_config: families/florence2.py resolves it too)
     ("florence2", "num_hidden_layers", 2), ("florence2", "hidden_size", 4),
+    # GPT-Neo's depth, alias or not, against the layers attention_types expands to: both refuse (was counted 88)
+    ("gpt_neo", "num_hidden_layers", 2), ("gpt_neo", "num_layers", 2), ("gpt_neo", "num_layers", 1),
+    # XLNet's d_head is derived from d_model // n_head before the alias: a new width or head count refused by both
+    ("xlnet", "hidden_size", 4), ("xlnet", "num_attention_heads", 2), ("xlnet", "d_model", 4), ("xlnet", "n_head", 2),
 ]
 
 
@@ -54,8 +58,8 @@ def test_a_given_alias_counts_as_transformers_builds_it(model_type, alias, value
     assert agree(theirs, ours), (theirs, ours)
 
 
-def test_t5s_decoder_keeps_the_depth_num_layers_had_before_the_alias():
-    assert set(DERIVED_FIRST) == {"t5", "mt5", "umt5", "longt5", "udop"}
+def test_what_a_class_derives_before_the_alias_keeps_its_value():
+    assert set(DERIVED_FIRST) == {"t5", "mt5", "umt5", "longt5", "udop", "xlnet"}
 
 
 def test_an_alias_that_changes_a_value_is_said_once_and_not_listed_as_not_understood():

@@ -199,6 +199,10 @@ def gpt_neo_window(config: Mapping[str, Any]) -> dict[str, Any]:
     for pattern, repeat in config.get("attention_types") or [[["global", "local"], 12]]:
         for _ in range(repeat):
             kinds.extend(pattern)
+    layers = config.get("num_hidden_layers")
+    if type(layers) is int and layers != len(kinds):  # (GPTNeoConfig.validate_architecture)
+        raise ArchitectureError("attention_types", f"expands to {len(kinds):,} layers, not num_layers={layers:,} "
+                                "(GPTNeoConfig refuses the config)")
     return layer_pattern(config.get("window_size"), [kind == "local" for kind in kinds])
 
 

@@ -179,11 +179,18 @@ MAPS: dict[str, dict[str, str]] = {
 }
 
 
-# what a class's own __post_init__ derives from a target before the alias is set: (derived key, its source), the
-# derived key keeping the source's value from before the alias (T5Config: num_decoder_layers from num_layers, so T5
-# given num_hidden_layers 2 beside num_layers 1 builds 2 encoder layers and 1 decoder layer)
-DERIVED_FIRST = {model_type: (("num_decoder_layers", "num_layers"),)
-                 for model_type in ("t5", "mt5", "umt5", "longt5", "udop")}
+# what a class's own __post_init__ derives from a target before the alias is set: (derived key, its sources, how),
+# the derived key keeping the value from before the alias (T5Config: num_decoder_layers from num_layers, so T5 given
+# num_hidden_layers 2 beside num_layers 1 builds 2 encoder layers and 1 decoder layer; XLNetConfig: d_head from
+# d_model // n_head, which its validate_architecture then holds against the alias's width: refused)
+def _floor_ratio(width: Any, heads: Any) -> Any:
+    return width // heads if type(width) is int and type(heads) is int and heads > 0 else None
+
+
+DERIVED_FIRST: dict[str, tuple[tuple[str, tuple[str, ...], Any], ...]] = {
+    **{model_type: (("num_decoder_layers", ("num_layers",), lambda layers: layers),)
+       for model_type in ("t5", "mt5", "umt5", "longt5", "udop")},
+    "xlnet": (("d_head", ("d_model", "n_head"), _floor_ratio),)}
 
 
 def resolved(model_type: str, config: Mapping[str, Any], defaults: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -194,9 +201,9 @@ def resolved(model_type: str, config: Mapping[str, Any], defaults: Mapping[str, 
     if renamed is None or not any(alias in config for alias in renamed):
         return config
     written = {target: config[alias] for alias, target in renamed.items() if alias in config}
-    for derived, source in DERIVED_FIRST.get(model_type, ()):
-        if source in written and config.get(derived) is None:
-            written[derived] = config.get(source, defaults.get(source))
+    for derived, sources, how in DERIVED_FIRST.get(model_type, ()):
+        if any(source in written for source in sources) and config.get(derived) is None:
+            written[derived] = how(*(config.get(source, defaults.get(source)) for source in sources))
     return {**config, **written}
 
 
