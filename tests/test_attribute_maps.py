@@ -70,3 +70,15 @@ def test_an_alias_that_changes_a_value_is_said_once_and_not_listed_as_not_unders
     assert not any("not understood" in note for note in notes)
     # an alias equal to its key (bart-large's num_hidden_layers 12 beside encoder_layers 12): nothing said
     assert not any(note.startswith("read as") for note in paramledger.load("bart-large").notes)
+
+
+@pytest.mark.parametrize("pairs", [(("encoder_layers", 2), ("decoder_layers", 3)),
+                                   (("decoder_layers", 3), ("encoder_layers", 2))],
+                         ids=["decoder-last", "encoder-last"])
+def test_of_two_aliases_of_one_key_the_later_in_the_config_wins(pairs):
+    """Pix2Struct's text config maps both onto num_layers; transformers sets them in the config's order (67 and 53)."""
+    config, paths, _ = base("pix2struct")
+    for alias, value in pairs:
+        config = with_keys(config, paths, alias, value)
+    theirs, ours = transformers_outcome(config), paramledger_outcome(config)
+    assert agree(theirs, ours), (theirs, ours)

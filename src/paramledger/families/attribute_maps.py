@@ -200,7 +200,8 @@ def resolved(model_type: str, config: Mapping[str, Any], defaults: Mapping[str, 
     renamed = MAPS.get(model_type)
     if renamed is None or not any(alias in config for alias in renamed):
         return config
-    written = {target: config[alias] for alias, target in renamed.items() if alias in config}
+    # in the config's order: of two aliases of one key (Pix2Struct's encoder_layers and decoder_layers), the later wins
+    written = {renamed[key]: value for key, value in config.items() if key in renamed}
     for derived, sources, how in DERIVED_FIRST.get(model_type, ()):
         if any(source in written for source in sources) and config.get(derived) is None:
             written[derived] = how(*(config.get(source, defaults.get(source)) for source in sources))
