@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+# (without the hybrids' layer_types/layers_block_type aliases: a list their config classes read in __post_init__
+# before the alias (Zamba 2's hybrid_layer_ids), which the families' own rules read or refuse as before)
 MAPS: dict[str, dict[str, str]] = {
     "axk1": {"num_local_experts": "n_routed_experts"},
     "axk2": {"num_local_experts": "n_routed_experts"},
@@ -18,7 +20,6 @@ MAPS: dict[str, dict[str, str]] = {
         "n_shared_experts": "num_shared_experts", "norm_topk_prob": "moe_renormalize",
         "num_experts_per_tok": "num_experts_per_token", "num_local_experts": "num_experts",
         "num_mtp_layers": "num_nextn_predict_layers"},
-    "bamba": {"layer_types": "layers_block_type"},
     "bart": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
         "num_hidden_layers": "encoder_layers"},
     "bigbird_pegasus": {"attention_probs_dropout_prob": "attention_dropout", "hidden_size": "d_model",
@@ -47,7 +48,6 @@ MAPS: dict[str, dict[str, str]] = {
     "ernie4_5_vl_moe": {"num_experts": "moe_num_experts", "num_experts_per_tok": "moe_k"},
     "exaone": {"activation_function": "hidden_act", "layer_norm_epsilon": "rms_norm_eps",
         "num_layers": "num_hidden_layers"},
-    "falcon_h1": {"layer_types": "layers_block_type"},
     "flaubert": {"bos_index": "bos_token_id", "eos_index": "eos_token_id", "hidden_size": "emb_dim",
         "n_words": "vocab_size", "num_attention_heads": "n_heads", "num_hidden_layers": "n_layers",
         "pad_index": "pad_token_id"},
@@ -70,7 +70,6 @@ MAPS: dict[str, dict[str, str]] = {
     "gpt_oss": {"num_experts": "num_local_experts"},
     "gptj": {"hidden_size": "n_embd", "max_position_embeddings": "n_positions", "num_attention_heads": "n_head",
         "num_hidden_layers": "n_layer"},
-    "granitemoehybrid": {"layers_block_type": "layer_types"},
     "hunyuan_v1_moe": {"num_experts_per_tok": "moe_topk", "num_local_experts": "num_experts"},
     "hunyuan_vl": {"attention_head_dim": "head_dim", "org_vocab_size": "vocab_size", "pad_id": "pad_token_id"},
     "hy_v3": {"num_local_experts": "num_experts"},
@@ -123,7 +122,7 @@ MAPS: dict[str, dict[str, str]] = {
         "num_hidden_layers": "num_layers"},
     "mvp": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
         "num_hidden_layers": "encoder_layers"},
-    "nemotron_h": {"layer_types": "layers_block_type", "num_local_experts": "n_routed_experts"},
+    "nemotron_h": {"num_local_experts": "n_routed_experts"},
     "nllb-moe": {"hidden_size": "d_model", "num_attention_heads": "encoder_attention_heads",
         "num_hidden_layers": "encoder_layers"},
     "olmoe": {"num_local_experts": "num_experts"},
@@ -143,7 +142,7 @@ MAPS: dict[str, dict[str, str]] = {
     "prophetnet": {"num_attention_heads": "num_encoder_attention_heads"},
     "qwen3_moe": {"num_experts": "num_local_experts"},
     "qwen3_vl_moe": {"num_experts": "num_local_experts"},
-    "recurrent_gemma": {"layer_types": "layers_block_type", "sliding_window": "attention_window_size"},
+    "recurrent_gemma": {"sliding_window": "attention_window_size"},
     "rwkv": {"max_position_embeddings": "context_length"},
     "sarvam_mla": {"num_experts": "n_routed_experts", "num_local_experts": "n_routed_experts",
         "num_mtp_layers": "num_nextn_predict_layers", "num_shared_experts": "n_shared_experts"},
@@ -174,8 +173,8 @@ MAPS: dict[str, dict[str, str]] = {
         "pad_index": "pad_token_id"},
     "xlnet": {"hidden_size": "d_model", "n_token": "vocab_size", "num_attention_heads": "n_head",
         "num_hidden_layers": "n_layer"},
-    "zamba": {"head_dim": "attention_head_dim", "layer_types": "layers_block_type"},
-    "zamba2": {"head_dim": "attention_head_dim", "layer_types": "layers_block_type"},
+    "zamba": {"head_dim": "attention_head_dim"},
+    "zamba2": {"head_dim": "attention_head_dim"},
 }
 
 
