@@ -108,8 +108,6 @@ def _decoder(family: families.Family, config: Mapping[str, Any], top: Mapping[st
     if whole is not None:  # the whole family's own count-neutral text_config keys (PaliGemma's num_image_tokens)
         understood = understood | families.get(counted_as).count_neutral
     not_understood = [key for key in config if key not in understood]
-    if not_understood and (renamed := attribute_maps.MAPS.get(family.model_type)):  # (read as their keys)
-        not_understood = [key for key in not_understood if key not in renamed]
     for key, usual in family.expects.items():
         value = config.get(key, usual)
         if not (value == usual or isinstance(value, list) and all(item == usual for item in value)):

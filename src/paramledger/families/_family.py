@@ -96,9 +96,13 @@ class Family:
     @cached_property
     def understood(self) -> frozenset[str]:
         """Every config key this family reads, checks or knows to be count-neutral: a key
-        outside it is reported as not understood."""
+        outside it is reported as not understood.  Its config class's aliases are read as their keys
+        (attribute_maps.resolved)."""
+        from .attribute_maps import MAPS
+
         return (frozenset(self.keys) | frozenset(self.requires) | frozenset(self.expects) | self.count_neutral
-                | COUNT_NEUTRAL | (NO_CROSS_ATTENTION if self.model_type not in READ_CROSS_ATTENTION else frozenset()))
+                | COUNT_NEUTRAL | (NO_CROSS_ATTENTION if self.model_type not in READ_CROSS_ATTENTION else frozenset())
+                | frozenset(MAPS.get(self.model_type, ())))
 
     @cached_property
     def head_dim_key(self) -> str:
