@@ -120,33 +120,43 @@ def candidates(key: str, value: Any, config_class: type, seen: set) -> list:
     return sorted(other for other in others if other != value)
 
 
+# refused as inconsistent where transformers builds (docs/notes/flag-parity.md: refused on purpose)
+DELIBERATE = ("does not divide num_attention_heads", "heads do not divide hidden_size", "must be between 1 and num_experts")
+
+
 def bad_size(value: Any, ours: str) -> bool:
     """A size of 0 that paramledger refuses as bad input (docs/limits.md) where transformers builds something."""
     return value == 0 and ours.startswith("refuses: ") and (
         "positive" in ours or "between 1 and" in ours or "set without" in ours or "from 1" in ours)
 
 
-def probe(model_type: str, name: str, value: Any, variant: dict, timeout: int, everything: bool) -> None:
-    """Count ``variant`` (``name`` set to ``value``) and build it with transformers within ``timeout`` seconds; print
-    the disagreement with its severity (a size of 0 paramledger refuses as bad input: built only with --all)."""
+def probe(model_type: str, name: str, value: Any, variant: dict, timeout: int, everything: bool,
+          more: dict | None = None) -> None:
+    """Count ``variant`` (``name`` set to ``value``, and each key of ``more`` to its value) and build it with
+    transformers within ``timeout`` seconds; print the disagreement with its severity (a size of 0 paramledger refuses
+    as bad input, or the
+    inconsistent sizes DELIBERATE names: built only with --all)."""
     import signal
 
     from _rope_parity import agree, paramledger_outcome, transformers_outcome
 
+    changes = {name: value, **(more or {})}
+    said = ", ".join(f"{key}={given!r}" for key, given in changes.items())
     try:
         signal.alarm(timeout)
         ours = paramledger_outcome(variant)
-        if bad_size(value, ours) and not everything:
+        if not everything and (any(bad_size(given, ours) for given in changes.values())
+                               or any(reason in ours for reason in DELIBERATE)):
             return
         theirs = transformers_outcome(variant)
     except TimedOut:
-        print(f"TIMEOUT {model_type} [{name}={value!r}]", flush=True)
+        print(f"TIMEOUT {model_type} [{said}]", flush=True)
         return
     except Exception as error:  # (the probe's own failure on one variant: said, not fatal)
-        print(f"ERROR {model_type} [{name}={value!r}]: {type(error).__name__}: {error}"[:300], flush=True)
+        print(f"ERROR {model_type} [{said}]: {type(error).__name__}: {error}"[:300], flush=True)
         return
     finally:
         signal.alarm(0)
     if not agree(theirs, ours):
-        print(f"{severity(theirs, ours)} {model_type} [{name}={value!r}]: transformers {theirs[:160]} | "
+        print(f"{severity(theirs, ours)} {model_type} [{said}]: transformers {theirs[:160]} | "
               f"paramledger {ours[:200]}", flush=True)

@@ -9,7 +9,7 @@ from typing import Any
 from . import families
 from ._exceptions import ArchitectureError, OptionError, SourceError, UnsupportedFamilyError
 from .architecture import _FIELD_TYPES, Architecture
-from .families import accepted_values, attribute_maps, divisors, learned_activations
+from .families import accepted_values, attribute_maps, divisors, head_multiple, learned_activations
 from .families.even_rotary import AS_GIVEN, TOP_NO_ROPE_FIELD, given_rope_problem
 from .families.even_rotary import check_odd_rotary as _check_odd_rotary
 from .families.rope_form import check_rope_form, used_layer_types
@@ -137,6 +137,7 @@ def _decoder(family: families.Family, config: Mapping[str, Any], top: Mapping[st
             raise ArchitectureError(key, f"{big(merged[key])} is beyond the bound of {MAX_INTEGER:,} "
                                          "(docs/limits.md)", where)
     check_pad_token_id(family, merged, pad_key, where)  # (families/padding_idx.py: nn.Embedding's padding_idx)
+    head_multiple.check(family.model_type, values, lambda name: _key_of(family, name, merged), where)
     rule_input = {**merged, **values}
     for derive in family.derive:
         try:

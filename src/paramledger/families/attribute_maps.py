@@ -126,6 +126,19 @@ MAPS: dict[str, dict[str, str]] = {
 }
 
 
+# the aliases that are dataclass fields of their class (set by its __init__, before the keywords that are none): of an
+# alias and its target both given, the target wins there (Qwen3MoeConfig given num_experts 5 and num_local_experts 7
+# has 7 experts), and the alias alone still sets the target
+_BAILING_FIELDS = frozenset({"max_position_embeddings", "n_group", "n_shared_experts", "norm_topk_prob",
+                             "num_experts_per_tok", "num_local_experts"})
+TARGET_WINS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("kolibri1", "qwen3_moe", "qwen3_vl_moe"), frozenset({"num_experts"})),
+    "mellum": frozenset({"num_experts", "num_mtp_layers"}),
+    **dict.fromkeys(("deepseek_v3", "glm4_moe", "sarvam_mla", "sarvam_moe"), frozenset({"num_mtp_layers"})),
+    "bailing_hybrid": _BAILING_FIELDS | {"num_mtp_layers"}, "kimi_linear": _BAILING_FIELDS,
+}
+
+
 # what a class's own __post_init__ derives from a target before the alias is set: (derived key, its sources, how),
 # the derived key keeping the value from before the alias (T5Config: num_decoder_layers from num_layers, so T5 given
 # num_hidden_layers 2 beside num_layers 1 builds 2 encoder layers and 1 decoder layer; XLNetConfig: d_head from
@@ -148,7 +161,10 @@ def resolved(model_type: str, config: Mapping[str, Any], defaults: Mapping[str, 
     if renamed is None or not any(alias in config for alias in renamed):
         return config
     # in the config's order: of two aliases of one key (Pix2Struct's encoder_layers and decoder_layers), the later wins
-    written = {renamed[key]: value for key, value in config.items() if key in renamed}
+    fields = TARGET_WINS.get(model_type, ())
+    written = {renamed[key]: value for key, value in config.items() if key in renamed
+               and not (key in fields and renamed[key] in config)}
+    written.update({alias: config[renamed[alias]] for alias in fields if alias in config and renamed[alias] in config})
     for derived, sources, how in DERIVED_FIRST.get(model_type, ()):
         if any(source in written for source in sources) and config.get(derived) is None:
             written[derived] = how(*(config.get(source, defaults.get(source)) for source in sources))
@@ -158,6 +174,13 @@ def resolved(model_type: str, config: Mapping[str, Any], defaults: Mapping[str, 
 def note(model_type: str, config: Mapping[str, Any], defaults: Mapping[str, Any]) -> str | None:
     """What ``resolved`` changed, said once: each alias the config gives with another value than its key would
     have (None where each agrees with it: bart-large's num_hidden_layers beside encoder_layers, both 12)."""
-    said = ", ".join(f"{alias}={config[alias]!r} as {target}" for alias, target in MAPS[model_type].items()
-                     if alias in config and config[alias] != config.get(target, defaults.get(target)))
-    return f"read as {model_type}'s config class maps them: {said} (a given alias wins over its key)" if said else None
+    fields = TARGET_WINS.get(model_type, ())
+    differs = [(alias, target) for alias, target in MAPS[model_type].items()
+               if alias in config and config[alias] != config.get(target, defaults.get(target))]
+    wins = [f"{alias}={config[alias]!r} as {target}" for alias, target in differs
+            if not (alias in fields and target in config)]
+    kept = [f"{target}={config[target]!r} over {alias}={config[alias]!r}" for alias, target in differs
+            if alias in fields and target in config]
+    said = "; ".join(([", ".join(wins) + " (a given alias wins over its key)"] if wins else []) +
+                     ([", ".join(kept) + " (the alias is a field of the class: its key wins)"] if kept else []))
+    return f"read as {model_type}'s config class maps them: {said}" if said else None
