@@ -26,11 +26,12 @@ def run(args: argparse.Namespace) -> int:
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"paramledger: warning: listening on {args.host}: other machines can reach the page",
               file=sys.stderr)
-    print(f"paramledger: serving the calculator on {server.url} (Ctrl-C to stop)", flush=True)
     # Ctrl-C stops it even where the parent left SIGINT ignored (a child inherits SIG_IGN, and Python then installs
-    # no KeyboardInterrupt: a backgrounded job, or the test suite's process after some test left it so)
+    # no KeyboardInterrupt: a backgrounded job, or the test suite's process after some test left it so); put back
+    # before the line that says it serves, so a Ctrl-C sent on reading that line is not lost (a loaded CI's race)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
+        print(f"paramledger: serving the calculator on {server.url} (Ctrl-C to stop)", flush=True)
         server.serve_forever()
     except KeyboardInterrupt:
         pass
