@@ -9,7 +9,7 @@ from typing import Any
 from . import families
 from ._exceptions import ArchitectureError, OptionError, SourceError, UnsupportedFamilyError
 from .architecture import _FIELD_TYPES, Architecture
-from .families import accepted_values, attribute_maps, divisors, head_multiple, learned_activations
+from .families import accepted_values, attribute_maps, divisors, head_multiple, learned_activations, read_only
 from .families.even_rotary import AS_GIVEN, TOP_NO_ROPE_FIELD, given_rope_problem
 from .families.even_rotary import check_odd_rotary as _check_odd_rotary
 from .families.rope_form import check_rope_form, used_layer_types
@@ -104,6 +104,7 @@ def _decoder(family: families.Family, config: Mapping[str, Any], top: Mapping[st
     learned_activations.check(merged, counted_as, family.model_type, where)  # (prelu, xielu: issue #15)
     divisors.check(config, family.model_type, where)
     accepted_values.check(merged, counted_as, family.model_type, where)
+    read_only.check(config, family.model_type, where)
     understood = family.understood  # a local: read once, not once per key
     if whole is not None:  # the whole family's own count-neutral text_config keys (PaliGemma's num_image_tokens)
         understood = understood | families.get(counted_as).count_neutral

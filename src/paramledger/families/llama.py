@@ -39,7 +39,8 @@ FAMILIES = [
         model_type="qwen2",
         causal_lm_class="Qwen2ForCausalLM",
         source=TF.format("qwen2"),
-        keys={**DECODER_KEYS},
+        # Qwen2Config declares no head_dim, but Qwen2Attention is getattr(config, "head_dim", hidden // heads) wide
+        keys={**DECODER_KEYS, **same("head_dim")},
         defaults={"vocab_size": 151936, "hidden_size": 4096, "intermediate_size": 22016, "num_hidden_layers": 32,
                   "num_attention_heads": 32, "num_key_value_heads": 32, "hidden_act": "silu",
                   "max_position_embeddings": 32768, "tie_word_embeddings": False, "use_sliding_window": False,

@@ -33,8 +33,9 @@ FAMILIES = [
         # One shared expert of its own width behind a sigmoid gate; qkv_bias biases q, k, v (never o);
         # layers in mlp_only_layers or off the decoder_sparse_step grid are dense (intermediate_size).
         naming=Naming(shared_expert="mlp.shared_expert"),
-        keys={**MOE_KEYS, **same("num_experts", "moe_intermediate_size", "shared_expert_intermediate_size"),
-              "qkv_bias": "attention_bias"},
+        # (no head_dim declared: Qwen2MoeAttention is getattr(config, "head_dim", hidden // heads) wide, as Qwen2's)
+        keys={**MOE_KEYS, **same("num_experts", "moe_intermediate_size", "shared_expert_intermediate_size",
+                                 "head_dim"), "qkv_bias": "attention_bias"},
         defaults={"vocab_size": 151936, "hidden_size": 2048, "intermediate_size": 5632, "num_hidden_layers": 24,
                   "num_attention_heads": 16, "num_key_value_heads": 16, "hidden_act": "silu",
                   "max_position_embeddings": 32768, "tie_word_embeddings": False, "use_sliding_window": False,

@@ -60,7 +60,7 @@ FAMILIES = [] if "rglru" not in MIXER_MODULES else [
         source=TF,
         naming=NAMING,
         keys=same("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads",
-                  "attention_bias", "tie_word_embeddings", "lru_width", "conv1d_width",
+                  "attention_bias", "tie_word_embeddings", "lru_width", "conv1d_width", "head_dim",
                   hidden_activation="hidden_act"),
         defaults={"num_hidden_layers": 26, "vocab_size": 256000, "hidden_size": 2560, "intermediate_size": 3 * 2560,
                   "num_attention_heads": 10, "lru_width": None, "attention_window_size": 2048, "conv1d_width": 4,
@@ -70,8 +70,9 @@ FAMILIES = [] if "rglru" not in MIXER_MODULES else [
         # o_proj is always biased (RecurrentGemmaAttention, line 217), the MLP's three projections too (line 481)
         switches={"mlp_gated": True, "mlp_bias": True, "attention_output_bias": True, "norm_type": "rmsnorm",
                   "norm_placement": "pre", "position_embedding_type": "rope"},
-        # head_dim is always hidden_size // num_attention_heads (__post_init__); the rest is numerics
-        count_neutral=frozenset({"intermediate_size", "block_types", "attention_window_size", "head_dim",
+        # (__post_init__ sets head_dim to hidden_size // num_attention_heads before the keywords, so a given head_dim
+        # wins: the attention is that wide); the rest is numerics
+        count_neutral=frozenset({"intermediate_size", "block_types", "attention_window_size",
                                  "logits_soft_cap", "w_init_variance_scale", "final_w_init_variance_scale",
                                  "embeddings_scale_by_sqrt_dim"}),
         # The releases spell the pattern _block_types, which RecurrentGemmaConfig does not read (it builds block_types,
