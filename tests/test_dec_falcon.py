@@ -73,7 +73,7 @@ def _any_layout(draw) -> dict:
     return config
 
 
-@settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(config=_any_layout())
 def test_random_layouts_against_transformers(config):
     check(config)

@@ -61,7 +61,7 @@ def _drawn(draw) -> dict:
     return _width(config, draw(st.integers(1, 8)), draw(st.sampled_from((None, None, 0.5, 1.0))))
 
 
-@settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(config=_drawn())
 def test_random_widths_against_transformers(config):
     check(config)

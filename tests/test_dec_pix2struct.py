@@ -72,7 +72,7 @@ def _apart(draw) -> dict:
                       hidden_size=draw(st.integers(1, 8)), num_layers=text.get("num_layers", 1))
 
 
-@settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(config=_apart())
 def test_random_d_kv_heads_and_widths_against_transformers(config):
     check(config)

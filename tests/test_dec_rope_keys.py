@@ -50,7 +50,7 @@ def _drawn(draw) -> dict:
     return _given(draw(CONFIGS[model_type]), model_type, LACKING[draw(st.sampled_from(sorted(LACKING)))])
 
 
-@settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(config=_drawn())
 def test_random_types_and_configs_against_transformers(config):
     check(config, buffers=False)

@@ -92,7 +92,7 @@ def _mixed(draw) -> dict:
     return with_rope(config, paths, rope)
 
 
-@settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(config=_mixed())
 def test_random_mixed_dicts_against_transformers(config):
     theirs, ours = outcome(config)

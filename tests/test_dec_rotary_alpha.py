@@ -118,7 +118,7 @@ def _rope_config(draw) -> dict:
     return large4(text, width, given, factor)
 
 
-@settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(config=_rope_config())
 def test_random_rope_types_and_widths_against_transformers(config):
     check(config)
@@ -140,7 +140,7 @@ def _mistral4_config(draw) -> dict:
     return config
 
 
-@settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(config=_mistral4_config())
 def test_mistral4_random_rope_types_and_widths_against_transformers(config):
     check(config, buffers=False)

@@ -163,7 +163,7 @@ def test_a_bad_key_exits_2_with_one_line(cli, tmp_path):
     assert err.count("\n") == 1 and "ple_layer_ids: layer 4 is not a linear_attention layer" in err
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(config=PLE_TEXT)
 def test_random_small_configs_with_ple_match_transformers(config):
     """The decoder alone with PLE layers (test_families' qwen4_exp_text strategy draws none), tensor by tensor."""

@@ -37,7 +37,7 @@ def _disentangled(draw) -> dict:
     return config
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(_disentangled())
 def test_the_attention_matches_transformers(config):
     assert_matches_reference(config)

@@ -32,7 +32,7 @@ def _padded(draw) -> dict:
     return config
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(_padded())
 def test_position_tables_follow_pad_token_id_as_transformers_builds_them(config):
     assert_matches_reference(config)

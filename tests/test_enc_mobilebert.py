@@ -28,7 +28,7 @@ def _given_width(draw) -> dict:
     return config
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(_given_width())
 def test_a_given_true_hidden_size_matches_transformers(config):
     assert_matches_reference(config)

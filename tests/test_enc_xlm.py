@@ -37,7 +37,7 @@ def _adaptive(draw, model_type: str) -> dict:
 
 @pytest.mark.parametrize("model_type", ["xlm", "flaubert"])
 def test_the_adaptive_softmax_head_matches_transformers(model_type):
-    @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
     @given(_adaptive(model_type))
     def check(config):
         assert_matches_reference(config)

@@ -22,7 +22,7 @@ from test_padding_idx import _smallest
 
 @pytest.mark.parametrize("model_type", sorted(CONFIGS_REQ1))
 def test_the_flag_drawn_matches_transformers(model_type):
-    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
     @given(CONFIGS_REQ1[model_type])
     def check(config):
         assert_matches_reference(config)
