@@ -9,7 +9,8 @@ from typing import Any
 from . import families
 from ._exceptions import ArchitectureError, OptionError, SourceError, UnsupportedFamilyError
 from .architecture import _FIELD_TYPES, Architecture
-from .families import accepted_values, attribute_maps, divisors, head_multiple, learned_activations, read_only
+from .families import (accepted_values, attribute_maps, divisors, head_multiple, layer_lists, learned_activations,
+                       read_only)
 from .families.even_rotary import AS_GIVEN, TOP_NO_ROPE_FIELD, given_rope_problem
 from .families.even_rotary import check_odd_rotary as _check_odd_rotary
 from .families.rope_form import check_rope_form, used_layer_types
@@ -139,6 +140,7 @@ def _decoder(family: families.Family, config: Mapping[str, Any], top: Mapping[st
                                          "(docs/limits.md)", where)
     check_pad_token_id(family, merged, pad_key, where)  # (families/padding_idx.py: nn.Embedding's padding_idx)
     head_multiple.check(family.model_type, values, lambda name: _key_of(family, name, merged), where)
+    layer_lists.check(config, values.get("num_hidden_layers"), family.model_type, where)
     rule_input = {**merged, **values}
     for derive in family.derive:
         try:
