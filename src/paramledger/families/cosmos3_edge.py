@@ -6,6 +6,10 @@ then the projector ("model.projector", registered after the decoder) and the hea
 (Cosmos3EdgeForConditionalGeneration's _tied_weights_keys is empty, whatever either tie_word_embeddings says)."""
 
 import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import ArchitectureError
 
 from ..naming import Naming
 from ..towers import Whole
@@ -15,15 +19,30 @@ from ._projector_last import projector_last
 from .llama import FAMILIES as LLAMA_LINE
 
 LLAMA = next(family for family in LLAMA_LINE if family.model_type == "llama")
-# Cosmos3EdgeTextConfig (models/cosmos3_edge/configuration_cosmos3_edge.py); rope_parameters' mrope_section
-# (checked against head_dim by transformers) changes no count.
+
+
+def mrope_fits(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Cosmos3EdgeTextConfig.validate_architecture: rope_parameters' mrope_section is three sections whose sum is half
+    of head_dim (it sizes nothing, but transformers loads no config where it is not)."""
+    rope, width = config.get("rope_parameters"), config.get("head_dim")
+    section = rope.get("mrope_section") if isinstance(rope, Mapping) else None
+    if isinstance(section, list) and type(width) is int and (
+            len(section) != 3 or not all(type(part) is int for part in section) or sum(section) != width // 2):
+        raise ArchitectureError("rope_parameters.mrope_section", f"must be three sections whose sum is half of "
+                                f"head_dim={width}, got {section!r}"[:200] + " (transformers 5.24.0 refuses it)")
+    return {}
+
+
+# Cosmos3EdgeTextConfig (models/cosmos3_edge/configuration_cosmos3_edge.py); rope_parameters' mrope_section changes no
+# count (mrope_fits holds it to head_dim, as transformers does).
 TEXT = dataclasses.replace(
     LLAMA, model_type="cosmos3_edge", naming=Naming(up="mlp.fc1", down="mlp.fc2"),
     switches={**LLAMA.switches, "mlp_gated": False},
     defaults={"vocab_size": 131072, "hidden_size": 2048, "intermediate_size": 9216, "num_hidden_layers": 28,
               "num_attention_heads": 16, "num_key_value_heads": 8, "hidden_act": "relu2",
               "max_position_embeddings": 131072, "tie_word_embeddings": False, "attention_bias": False,
-              "mlp_bias": False, "head_dim": 128})
+              "mlp_bias": False, "head_dim": 128},
+    derive=(*LLAMA.derive, mrope_fits))
 
 FAMILIES = [projector_last(
     multimodal(TEXT, "cosmos3_edge", "transformers 5.24.0 models/cosmos3_edge/configuration_cosmos3_edge.py "
