@@ -1,8 +1,10 @@
-"""mlp_layer_types held to the depth (issue #15): PreTrainedConfig.validate_layer_type (configuration_utils.py lines
-703-718, @strict) refuses a config whose mlp_layer_types does not list one entry per layer, wherever the class also
-has layer_types.  paramledger's rules for some families read the list by index and counted such a config (Mistral
-Large 4, AXK2, Cohere2-MoE, DeepSeek-V3.2, EXAONE-MoE, GLM-MoE-DSA, MiniMax-M3); it is now refused in one line.
-The classes that do not hold it (AXK1: no layer_types, so the check returns first; DeepSeek-V4: its own
+"""layer_types and mlp_layer_types held to the depth (issue #15): PreTrainedConfig.validate_layer_type
+(configuration_utils.py lines 703-718, @strict) refuses a config whose layer_types, or mlp_layer_types where the
+class also has layer_types, does not list one entry per layer.  paramledger read the lists by index and counted such
+a config (a longer layer_types in 62 supported types, Gemma 2 and 3, Qwen2 and 3, Llama 4, ...; a longer
+mlp_layer_types in Mistral Large 4, AXK2, Cohere2-MoE, DeepSeek-V3.2, EXAONE-MoE, GLM-MoE-DSA, MiniMax-M3); it is
+now refused in one line.
+For mlp_layer_types, the classes that do not hold it (AXK1: no layer_types, so the check returns first; DeepSeek-V4: its own
 validate_layer_type; HY-V3, GLM-4 MoE Lite, DeepSeek-OCR 2, ERNIE 4.5 VL) index the list layer by layer: one shorter
 than the depth is an IndexError there (refused), one longer builds (counted, or refused by the family's own rule).
 
@@ -17,20 +19,25 @@ from typing import Any
 
 from .._exceptions import ArchitectureError
 
-KEY = "mlp_layer_types"
+KEY, ATTENTION_KEY = "mlp_layer_types", "layer_types"
+# the classes whose layer_types another rule holds (their own validate_layer_type, or a hybrid's pattern)
+ATTENTION_NOT_HELD = frozenset({"deepseek_v4"})  # (DeepseekV4Config's own validate_layer_type builds a longer one)
 NOT_HELD = frozenset({"axk1", "deepseek_v4", "hy_v3", "glm4_moe_lite", "deepseek_ocr2_text", "deepseek_ocr2",
                       "ernie4_5_vl_moe", "ernie4_5_vl_moe_text",
                       "step3p7"})  # (its list also covers the MTP layers: families/step3p7.py holds it to both)
 
 
 def check(config: Mapping[str, Any], layers: Any, model_type: str, where: str | None) -> None:
-    """Refuse a given mlp_layer_types list that is not ``layers`` (the depth, a positive int) long."""
-    kinds = config.get(KEY)
-    if not isinstance(kinds, list) or type(layers) is not int or len(kinds) == layers:
+    """Refuse a given layer_types or mlp_layer_types list that is not ``layers`` (the depth, a positive int) long."""
+    if type(layers) is not int:
         return
-    if model_type not in NOT_HELD:
-        raise ArchitectureError(KEY, f"lists {len(kinds)} layers, not num_hidden_layers={layers}: transformers "
-                                     "5.24.0 refuses it (PreTrainedConfig.validate_layer_type)", where)
-    if len(kinds) < layers:
-        raise ArchitectureError(KEY, f"lists {len(kinds)} layers, not num_hidden_layers={layers}: transformers "
-                                     "5.24.0 cannot build it (each layer indexes the list: IndexError)", where)
+    for key, not_held in ((ATTENTION_KEY, ATTENTION_NOT_HELD), (KEY, NOT_HELD)):
+        kinds = config.get(key)
+        if not isinstance(kinds, list) or len(kinds) == layers:
+            continue
+        if model_type not in not_held:
+            raise ArchitectureError(key, f"lists {len(kinds)} layers, not num_hidden_layers={layers}: transformers "
+                                         "5.24.0 refuses it (PreTrainedConfig.validate_layer_type)", where)
+        if len(kinds) < layers and key == KEY:
+            raise ArchitectureError(key, f"lists {len(kinds)} layers, not num_hidden_layers={layers}: transformers "
+                                         "5.24.0 cannot build it (each layer indexes the list: IndexError)", where)
