@@ -20,20 +20,40 @@ from typing import Any
 from .._exceptions import ArchitectureError
 
 KEY, ATTENTION_KEY = "mlp_layer_types", "layer_types"
-# the classes whose layer_types another rule holds (their own validate_layer_type, or a hybrid's pattern)
-ATTENTION_NOT_HELD = frozenset({"deepseek_v4"})  # (DeepseekV4Config's own validate_layer_type builds a longer one)
+# configuration_utils.py lines 66-99: ALLOWED_ATTN_LAYER_TYPES, ALLOWED_MLP_LAYER_TYPES, and the legacy names
+# remap_legacy_layer_types renames in layer_types before the check (tests/test_layer_lists.py holds them)
+ALLOWED = {ATTENTION_KEY: ("full_attention", "sliding_attention", "chunked_attention", "window_attention",
+                           "indexed_attention", "compressed_sparse_attention", "heavily_compressed_attention",
+                           "minimax_m3_sparse", "conv", "moe", "hybrid", "hybrid_sliding",
+                           "reference_sliding_attention", "linear_attention"),
+           KEY: ("sparse", "dense")}
+LEGACY = {ATTENTION_KEY: ("mamba", "attention", "deepseek_sparse_attention", "qwen_sparse_attention"), KEY: ()}
+# the classes that do not hold layer_types to the depth and the known kinds (DeepseekV4Config's own validate_layer_type
+# builds a longer one; the Gemma 4 classes build any kind, as they do a kind they know; Step 3.7's lists also cover its
+# MTP layers, held to both by families/step3p7.py)
+ATTENTION_NOT_HELD = frozenset({"deepseek_v4", "gemma4_text", "gemma4_assistant", "gemma4_unified_text",
+                                "gemma4_unified_assistant", "diffusion_gemma", "step3p7"})
 NOT_HELD = frozenset({"axk1", "deepseek_v4", "hy_v3", "glm4_moe_lite", "deepseek_ocr2_text", "deepseek_ocr2",
                       "ernie4_5_vl_moe", "ernie4_5_vl_moe_text",
-                      "step3p7"})  # (its list also covers the MTP layers: families/step3p7.py holds it to both)
+                      "step3p7"})
+OWN_KINDS = frozenset({"deepseek_v4"})  # (its mlp_layer_types names hash_moe layers: families/deepseek_v4.py)
 
 
 def check(config: Mapping[str, Any], layers: Any, model_type: str, where: str | None) -> None:
-    """Refuse a given layer_types or mlp_layer_types list that is not ``layers`` (the depth, a positive int) long."""
+    """Refuse a given layer_types or mlp_layer_types list that is not ``layers`` (the depth, a positive int) long, or
+    that names a kind transformers does not know."""
     if type(layers) is not int:
         return
     for key, not_held in ((ATTENTION_KEY, ATTENTION_NOT_HELD), (KEY, NOT_HELD)):
         kinds = config.get(key)
-        if not isinstance(kinds, list) or len(kinds) == layers:
+        if not isinstance(kinds, list) or model_type in not_held and (key == ATTENTION_KEY or model_type in OWN_KINDS):
+            continue
+        unknown = next((kind for kind in kinds if kind not in ALLOWED[key] and kind not in LEGACY[key]), None)
+        if unknown is not None:  # (where the class does not hold it, each layer not "sparse" is built dense)
+            raise ArchitectureError(key, f"{unknown!r}"[:80] + f" is not one of {', '.join(ALLOWED[key])}: " + (
+                "transformers 5.24.0 refuses it (PreTrainedConfig.validate_layer_type)" if model_type not in not_held
+                else "transformers 5.24.0 builds a dense layer for it, refused here as a misspelt kind"), where)
+        if len(kinds) == layers:
             continue
         if model_type not in not_held:
             raise ArchitectureError(key, f"lists {len(kinds)} layers, not num_hidden_layers={layers}: transformers "
