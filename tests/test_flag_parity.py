@@ -27,7 +27,8 @@ AGREE = [
     ("recurrent_gemma", "head_dim", 4),
     # Qwen2Config declares no head_dim; Qwen2Attention reads getattr(config, "head_dim", ...) (was 50, built 72)
     ("qwen2", "head_dim", 4), ("qwen2_moe", "head_dim", 4), ("audioflamingo3", "head_dim", 4),
-    ("cosmos3_edge", "head_dim", 1),  # its mrope_section no longer sums to half of head_dim: both refuse (was 63)  # RecurrentGemmaConfig too (was read as count-neutral, scripts/combo_parity.py)
+    ("cosmos3_edge", "head_dim", 1),
+    ("zamba2", "attention_head_dim", 5),  # odd and rotated whole: validate_rope reads it as head_dim (was counted 55)  # its mrope_section no longer sums to half of head_dim: both refuse (was 63)  # RecurrentGemmaConfig too (was read as count-neutral, scripts/combo_parity.py)
     # transformers cannot build these: refused in one line
     *((model_type, "use_bidirectional_attention", True) for model_type in ("gemma3", "gemma3_text", "shieldgemma2")),
     ("laguna", "moe_apply_router_weight_on_input", True), ("nystromformer", "inv_coeff_init_option", True),

@@ -221,6 +221,9 @@ def check_odd_rotary(family: Any, merged: Mapping[str, Any], arch: Architecture,
     """(head_dim under the config's own name: JetMoE's kv_channels; the layer types the config declares, under the
     names its rope_parameters gives them, for a class that validates a given one as given)"""
     spelt = family.head_dim_key
+    if spelt == "head_dim" and "head_dim" not in family.keys and "head_dim" not in merged:
+        # a class's own name for it, where the config does not give the alias (Zamba 2's attention_head_dim)
+        spelt = attribute_maps.MAPS.get(family.model_type, {}).get("head_dim", spelt)
     if family.aliased:  # the key that wins, as _decoder reads the field (HunYuan-VL's attention_head_dim over head_dim)
         spelt = next((key for key in reversed(list(merged)) if family.keys.get(key) == "head_dim"), spelt)
     types = None

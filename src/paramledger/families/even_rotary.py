@@ -70,6 +70,7 @@ DERIVED = frozenset({
     "glmasr", "hyperclovax", "jais2", "kyutai_speech_to_text", "llama", "mistral", "moshi", "nomic_bert",
     "qwen3_vl_moe", "ultrabert", "unlimited_ocr",
     "deepseek_ocr2",
+    "zamba2",  # (its attention_head_dim, 2 × hidden_size // num_attention_heads: the attention reads both halves)
 })
 
 
@@ -255,7 +256,9 @@ def odd_rotary_problem(model_type: str, merged: Mapping[str, Any], arch: Any, sp
         return None
     if head_dim is None:
         head_dim = arch.head_dim or arch.hidden_size // arch.num_attention_heads
-        said = f" (hidden_size {arch.hidden_size:,} // num_attention_heads {arch.num_attention_heads:,})"
+        said = (f" (hidden_size {arch.hidden_size:,} // num_attention_heads {arch.num_attention_heads:,})"
+                if head_dim == arch.hidden_size // arch.num_attention_heads else
+                f" (derived from hidden_size {arch.hidden_size:,} and num_attention_heads {arch.num_attention_heads:,})")
     if type(head_dim) is not int or head_dim <= 4 or head_dim % 2 == 0:
         return None
     factors = [arch.partial_rotary_factor]
