@@ -37,6 +37,10 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     if family is None:
         raise UnsupportedFamilyError(where, str(model_type), families.supported(), families.transformers_types())
     top = config  # the dtype and quantization_config of a multimodal model are the whole model's
+    for section in family.whole.typed_sections if family.whole is not None else ():
+        if isinstance(config.get(section), Mapping) and "model_type" not in config[section]:
+            raise ArchitectureError(f"{section}.model_type", "missing (required: the config class reads it unguarded, "
+                                    "transformers 5.24.0 cannot load the config without it)", where)
     pad_key = "pad_token_id"
     if family.text_config:
         if not (family.whole is not None and family.whole.text_at_top and config.get("text_config") is None):

@@ -132,5 +132,6 @@ def _time_rotary(config: Mapping[str, Any], tower: Any) -> list[tuple[str, tuple
 MUSICFLAMINGO = _last(multimodal(QWEN2, "musicflamingo", TF.format("musicflamingo", "MusicFlamingoConfig"),
                                  Whole({}, projectors.audioflamingo3,
                                        audio_config={"model_type": "audioflamingo3_encoder"}, text_types=("qwen2",),
-                                       model_buffers=_time_rotary, **NEVER_TIED),
+                                       model_buffers=_time_rotary, typed_sections=("audio_config",),  # (line 82)
+                                       **NEVER_TIED),
                                  "MusicFlamingoForConditionalGeneration"))

@@ -20,7 +20,7 @@ FAMILIES = [dataclasses.replace(
     multimodal(EXAONE4, "exaone4_5", "transformers 5.24.0 models/exaone4_5/configuration_exaone4_5.py "
                "(Exaone4_5_Config)",
                Whole({"model_type": "exaone4_5_vision"}, none, vision_prefix="model.visual.", tie_word_embeddings=False,
-                     vision_kind="exaone4_5_vision"),
+                     vision_kind="exaone4_5_vision", typed_sections=("text_config",)),  # (configuration line 79)
                "Exaone4_5_ForConditionalGeneration"),
     count_neutral=EXAONE4.count_neutral | MTP_KEYS),
 ]

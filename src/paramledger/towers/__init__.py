@@ -104,6 +104,9 @@ class Whole(NamedTuple):
     # thinker_config): its tie_keys tie the head and its text_config holds the decoder's keys (pad_token_id refused
     # under it); "": the whole config itself
     inner_section: str = ""
+    # The sub-configs whose model_type the whole config's class reads unguarded when one is given as a dict
+    # (Exaone4_5Config.__post_init__'s text_config["model_type"]): a KeyError without it, so refused
+    typed_sections: tuple[str, ...] = ()
 
     @property
     def parts_said(self) -> str:
