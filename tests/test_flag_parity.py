@@ -27,6 +27,7 @@ AGREE = [
     ("recurrent_gemma", "head_dim", 4),
     # Qwen2Config declares no head_dim; Qwen2Attention reads getattr(config, "head_dim", ...) (was 50, built 72)
     ("qwen2", "head_dim", 4), ("qwen2_moe", "head_dim", 4), ("audioflamingo3", "head_dim", 4),
+    ("qwen2_vl", "head_dim", 8), ("qwen2_5_vl", "head_dim", 8),  # (their attention does not: only their rotary)
     ("cosmos3_edge", "head_dim", 1),
     ("zamba2", "attention_head_dim", 5),  # odd and rotated whole: validate_rope reads it as head_dim (was counted 55)  # its mrope_section no longer sums to half of head_dim: both refuse (was 63)  # RecurrentGemmaConfig too (was read as count-neutral, scripts/combo_parity.py)
     # transformers cannot build these: refused in one line

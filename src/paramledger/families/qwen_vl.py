@@ -58,7 +58,9 @@ def _qwen2_vl(model_type: str, cls: str, configs: str) -> Family:
     """Qwen2-VL and Qwen2.5-VL (identical but for their names and towers): Qwen2's decoder, read from the top level
     of a flat release config; a pre-v5 config's text_config.tie_word_embeddings ties the whole model
     (Qwen2VLConfig.__post_init__)."""
+    # (not Qwen2's head_dim: Qwen2VLAttention is hidden_size // num_heads wide, only its rotary reads a given one)
     return multimodal(_text(QWEN2, model_type, cls, defaults=QWEN2_VL_TEXT,
+                            keys={key: name for key, name in QWEN2.keys.items() if key != "head_dim"},
                             count_neutral=QWEN2.count_neutral | FLAT_TOKEN_IDS),
                       model_type, TF.format(model_type, configs),
                       Whole({"model_type": f"{model_type}_vision"}, none, vision_prefix="model.visual.",
