@@ -144,8 +144,7 @@ def _decoder(family: families.Family, config: Mapping[str, Any], top: Mapping[st
                                          "(docs/limits.md)", where)
     check_pad_token_id(family, merged, pad_key, where)  # (families/padding_idx.py: nn.Embedding's padding_idx)
     head_multiple.check(family.model_type, values, lambda name: _key_of(family, name, merged), where)
-    layer_lists.check(config, values.get("num_hidden_layers"), family.model_type, where)
-    rule_input = {**merged, **values}
+    rule_input, depth = {**merged, **values}, values.get("num_hidden_layers")  # (the depth read, before the rules)
     for derive in family.derive:
         try:
             values.update(derive(rule_input))
@@ -157,6 +156,8 @@ def _decoder(family: families.Family, config: Mapping[str, Any], top: Mapping[st
             rule = (derive.__doc__ or derive.__name__).strip().splitlines()[0]
             raise ArchitectureError("config", f"a value does not fit the {model_type} rule \"{rule}\" "
                                     f"({error.__class__.__name__}: {error})", where) from None
+    # (after the rules: a family's own refusal of its lists says more, its kinds and their count)
+    layer_lists.check(config, depth, family.model_type, where)
     values.update(family.switches)
     for field_name, factor in _rotary_factors(merged).items():
         values.setdefault(field_name, factor)
