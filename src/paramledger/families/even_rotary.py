@@ -258,7 +258,8 @@ def odd_rotary_problem(model_type: str, merged: Mapping[str, Any], arch: Any, sp
         head_dim = arch.head_dim or arch.hidden_size // arch.num_attention_heads
         said = (f" (hidden_size {arch.hidden_size:,} // num_attention_heads {arch.num_attention_heads:,})"
                 if head_dim == arch.hidden_size // arch.num_attention_heads else
-                f" (derived from hidden_size {arch.hidden_size:,} and num_attention_heads {arch.num_attention_heads:,})")
+                f" (derived from hidden_size {arch.hidden_size:,} and num_attention_heads "
+                f"{arch.num_attention_heads:,})")
     if type(head_dim) is not int or head_dim <= 4 or head_dim % 2 == 0:
         return None
     factors = [arch.partial_rotary_factor]

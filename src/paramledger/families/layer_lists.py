@@ -1,14 +1,16 @@
-"""layer_types and mlp_layer_types held to the depth (issue #15): PreTrainedConfig.validate_layer_type
-(configuration_utils.py lines 703-718, @strict) refuses a config whose layer_types, or mlp_layer_types where the
-class also has layer_types, does not list one entry per layer.  paramledger read the lists by index and counted such
-a config (a longer layer_types in 62 supported types, Gemma 2 and 3, Qwen2 and 3, Llama 4, ...; a longer
-mlp_layer_types in Mistral Large 4, AXK2, Cohere2-MoE, DeepSeek-V3.2, EXAONE-MoE, GLM-MoE-DSA, MiniMax-M3); it is
-now refused in one line.
-For mlp_layer_types, the classes that do not hold it (AXK1: no layer_types, so the check returns first; DeepSeek-V4: its own
-validate_layer_type; HY-V3, GLM-4 MoE Lite, DeepSeek-OCR 2, ERNIE 4.5 VL) index the list layer by layer: one shorter
-than the depth is an IndexError there (refused), one longer builds (counted, or refused by the family's own rule).
+"""layer_types and mlp_layer_types held to the depth and to the kinds transformers knows (issue #15):
+PreTrainedConfig.validate_layer_type (configuration_utils.py lines 703-718, @strict) refuses a config whose layer_types,
+or mlp_layer_types where the class also has layer_types, does not list one known kind per layer.  paramledger read the
+lists by index and counted such a config (a longer layer_types in 62 supported types: Gemma 2 and 3, Qwen2 and 3,
+Llama 4, ...; a longer mlp_layer_types in Mistral Large 4, AXK2, Cohere2-MoE, DeepSeek-V3.2, EXAONE-MoE, GLM-MoE-DSA,
+MiniMax-M3; an unknown kind in 70 types); it is now refused in one line.
 
-Found by scripts/combo_parity.py; tests/test_layer_lists.py holds every supported type with the list against
+For mlp_layer_types, the classes that do not hold it (AXK1: no layer_types, so the check returns first; DeepSeek-V4:
+its own validate_layer_type; HY-V3, GLM-4 MoE Lite, DeepSeek-OCR 2, ERNIE 4.5 VL) index the list layer by layer: one
+shorter than the depth is an IndexError there (refused), one longer builds (counted, or refused by the family's own
+rule), and a kind other than "sparse" is built dense (refused as a misspelling).
+
+Found by scripts/combo_parity.py; tests/test_layer_lists.py holds every supported type with a list against
 transformers.
 """
 
