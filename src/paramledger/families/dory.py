@@ -52,6 +52,9 @@ def _check_sections(layers: int, sections: list, loops: Any, halved: bool) -> No
                                 "it (DoryConfig.validate_architecture)")
 
 
+DORY_KINDS = ("full_attention", "sliding_attention")
+
+
 def dory_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     """DoryConfig.__post_init__: a layer_types listing "mlp" blocks (released configs) names each layer twice
     (attention, then mlp): every other entry, half the layers; absent, layer i is full when (i + 1) % 4 == 0."""
@@ -61,6 +64,14 @@ def dory_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     if halved:
         types, layers = list(types[::2]), layers // 2
     _check_sections(layers, sections, config.get("n_recurrent_loops", 2), halved)
+    if isinstance(types, (list, tuple)):  # (as PreTrainedConfig.validate_layer_type then holds the list it keeps)
+        if len(types) != layers:
+            raise ArchitectureError("layer_types", f"lists {len(types)} layers, not num_hidden_layers={layers}"
+                                    + (" (halved: an attention and an mlp entry a layer)" if halved else "")
+                                    + ": transformers 5.24.0 refuses it (PreTrainedConfig.validate_layer_type)")
+        if (unknown := next((kind for kind in types if kind not in DORY_KINDS), None)) is not None:
+            raise ArchitectureError("layer_types", f"{unknown!r}"[:80] + " is not full_attention or sliding_attention"
+                                    ": transformers 5.24.0 cannot build it (DoryConfig gives each kind a rope_theta)")
     given = {"layer_types": types, "num_hidden_layers": layers}
     return {"num_hidden_layers": layers,
             **rules.sliding_every(None, 4)({**config, **given})}

@@ -30,11 +30,12 @@ ALLOWED = {ATTENTION_KEY: ("full_attention", "sliding_attention", "chunked_atten
                            "reference_sliding_attention", "linear_attention"),
            KEY: ("sparse", "dense")}
 LEGACY = {ATTENTION_KEY: ("mamba", "attention", "deepseek_sparse_attention", "qwen_sparse_attention"), KEY: ()}
-# the classes that do not hold layer_types to the depth and the known kinds (DeepseekV4Config's own validate_layer_type
-# builds a longer one; the Gemma 4 classes build any kind, as they do a kind they know; Step 3.7's lists also cover its
-# MTP layers, held to both by families/step3p7.py)
-ATTENTION_NOT_HELD = frozenset({"deepseek_v4", "gemma4_text", "gemma4_assistant", "gemma4_unified_text",
-                                "gemma4_unified_assistant", "diffusion_gemma", "step3p7"})
+# the classes that do not hold layer_types to the depth and the known kinds as given: their own validate_layer_type
+# (DeepSeek-V4's builds a longer one; NeoMME's and Nemotron-H's kinds are their own), a layout their __post_init__
+# rewrites first (Dory's released one interleaves "mlp" entries it drops), any kind built (the Gemma 4 classes), or
+# lists that also cover MTP layers (Step 3.7's): each family's own rules read them
+ATTENTION_NOT_HELD = frozenset({"deepseek_v4", "neomme", "nemotron_h", "dory", "gemma4_text", "gemma4_assistant",
+                                "gemma4_unified_text", "gemma4_unified_assistant", "diffusion_gemma", "step3p7"})
 NOT_HELD = frozenset({"axk1", "deepseek_v4", "hy_v3", "glm4_moe_lite", "deepseek_ocr2_text", "deepseek_ocr2",
                       "ernie4_5_vl_moe", "ernie4_5_vl_moe_text",
                       "step3p7"})

@@ -24,9 +24,16 @@ SPARSE = "minimax_m3_sparse"
 _LEGACY_INDEX = {"sparse_num_index_heads": "block_index_heads", "sparse_index_dim": "block_index_head_dim"}
 
 
-def _per_layer(config: Mapping[str, Any], key: str, legacy: Any, values: tuple[str, str], fallback: str) -> list:
+def _per_layer(config: Mapping[str, Any], key: str, legacy: Any, legacy_key: str, values: tuple[str, str],
+               fallback: str) -> list:
+    """``key``'s list, else one made from the legacy flags (``legacy``, named ``legacy_key``), else ``fallback`` on
+    every layer; a made list one entry a layer, as validate_layer_type then holds it (a given one: layer_lists.py)."""
     given = config.get(key)
     if given is None and legacy is not None:
+        if not isinstance(legacy, (list, tuple)) or len(legacy) != config["num_hidden_layers"]:
+            raise ArchitectureError(legacy_key, f"must list one flag a layer, for num_hidden_layers="
+                                    f"{config['num_hidden_layers']}, got {legacy!r}"[:200] + " (transformers 5.24.0 "
+                                    f"refuses the {key} it makes: PreTrainedConfig.validate_layer_type)")
         given = [values[0] if flag else values[1] for flag in legacy]
     if given is None:
         given = [fallback] * config["num_hidden_layers"]
@@ -43,8 +50,10 @@ def m3_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(sparse_config, Mapping):
         raise ArchitectureError("sparse_attention_config", f"must be an object, got {sparse_config!r}")
     attention = _per_layer(config, "layer_types", sparse_config.get("sparse_attention_freq"),
-                           (SPARSE, "full_attention"), "full_attention")
-    mlp = _per_layer(config, "mlp_layer_types", config.get("moe_layer_freq"), ("sparse", "dense"), "sparse")
+                           "sparse_attention_config.sparse_attention_freq", (SPARSE, "full_attention"),
+                           "full_attention")
+    mlp = _per_layer(config, "mlp_layer_types", config.get("moe_layer_freq"), "moe_layer_freq", ("sparse", "dense"),
+                     "sparse")
     out = {field: sparse_config[legacy] for legacy, field in _LEGACY_INDEX.items() if legacy in sparse_config}
     return {**out, "block_indexer_layers": tuple(i for i, kind in enumerate(attention) if kind == SPARSE),
             "mlp_only_layers": tuple(i for i, kind in enumerate(mlp) if kind != "sparse")}
