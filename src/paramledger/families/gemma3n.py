@@ -61,8 +61,18 @@ def built_whatever(config: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def sparsity_per_layer(config: Mapping[str, Any]) -> dict[str, Any]:
+    """activation_sparsity_pattern (it sizes nothing): Gemma3nTextConfig.__post_init__ (configuration_gemma3n.py lines
+    151-155) takes len() of a given one and refuses any length but num_hidden_layers (a number has none)."""
+    pattern, layers = config.get("activation_sparsity_pattern"), config["num_hidden_layers"]
+    if pattern is not None and not (isinstance(pattern, (list, tuple)) and len(pattern) == layers):
+        raise ArchitectureError("activation_sparsity_pattern", f"must list one value for each of the {layers} layers, "
+                                f"got {pattern!r}"[:200] + " (transformers 5.24.0 refuses another)")
+    return {}
+
+
 RULES = (rules.output_bias_follows("attention_bias"), rules.sliding_every(None, 5, True), ffn_widths,
-         built_whatever)
+         built_whatever, sparsity_per_layer)
 SOURCE = "transformers 5.24.0 models/gemma3n/configuration_gemma3n.py"
 
 # Gemma3nTextAttention registers q_norm after q_proj and k_norm after v_proj; Gemma3nTextModel registers the

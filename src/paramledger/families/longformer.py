@@ -15,13 +15,14 @@ from .roberta import ROBERTA, roberta_naming
 def attention_windows(config: Mapping[str, Any], layers_key: str = "num_hidden_layers") -> dict[str, Any]:
     """Each layer's window even and positive (LongformerModel asserts it of one int, LongformerSelfAttention of each
     layer's, modeling_longformer.py lines 1300-1302, 470-476; LED's encoder the same, modeling_led.py lines
-    113-119): transformers builds nothing otherwise."""
+    113-119), and a list one window a layer, no more (lines 1305-1307; LED's 1275-1278): transformers builds nothing
+    otherwise."""
     windows = config.get("attention_window", 512)
     layers = config[layers_key]
     if type(layers) is not int or layers <= 0:
         return {}  # refused under its own key by the size checks (LED's encoder_layers: towers/encoder.py)
     listed = windows if isinstance(windows, (list, tuple)) else [windows] * layers
-    if len(listed) < layers or any(type(window) is not int or window <= 0 or window % 2 for window in listed[:layers]):
+    if len(listed) != layers or any(type(window) is not int or window <= 0 or window % 2 for window in listed[:layers]):
         raise ArchitectureError("attention_window", f"must be an even positive whole number (or one for each of the "
                                 f"{layers} layers), got {windows!r}: transformers 5.24.0 cannot build it"[:300])
     return {}
