@@ -8,6 +8,9 @@ outside: both refuse), and a type the table does not list builds with any pad_to
 
 from __future__ import annotations
 
+import copy
+import functools
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 
@@ -25,6 +28,13 @@ FAR = 10**6  # beyond every small config's tables
 
 
 def _smallest(model_type: str) -> dict:
+    """The type's first random config (a copy: the draw is made once a process, for the many tests that start
+    from it)."""
+    return copy.deepcopy(_first_draw(model_type))
+
+
+@functools.cache
+def _first_draw(model_type: str) -> dict:
     found: list[dict] = []
 
     @settings(max_examples=1, database=None, derandomize=True, suppress_health_check=list(HealthCheck))

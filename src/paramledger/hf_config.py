@@ -10,7 +10,7 @@ from . import families
 from ._exceptions import ArchitectureError, OptionError, SourceError, UnsupportedFamilyError
 from .architecture import _FIELD_TYPES, Architecture
 from .families import (accepted_values, attribute_maps, divisors, head_multiple, layer_lists, learned_activations,
-                       read_only)
+                       read_only, strict_nulls)
 from .families.even_rotary import AS_GIVEN, TOP_NO_ROPE_FIELD, given_rope_problem
 from .families.even_rotary import check_odd_rotary as _check_odd_rotary
 from .families.rope_form import check_rope_form, used_layer_types
@@ -61,12 +61,14 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
     whole, counted_as = family.whole, family.model_type
     if whole is not None:  # the text decoder is read by its own family's table
         family = _text_family(family, text, where)
+    given = config  # (@strict checks the fields as given, before an alias is set over one)
     aliased = attribute_maps.resolved(family.model_type, config, family.defaults)  # (a given alias wins: T5's d_model)
     if aliased is not config:
         if (said := attribute_maps.note(family.model_type, config, family.defaults)) is not None:
             notes.append(said)
         config = aliased
     try:
+        strict_nulls.check(given, family.model_type, where)
         arch = _decoder(family, config, top, notes, model_type, counted_as, whole, pad_key, where, bundled)
     except ArchitectureError as error:  # a key of the decoder's section, named where it sits (text_config.hidden_size)
         section = pad_key.removesuffix("pad_token_id")
