@@ -35,3 +35,24 @@ def test_a_null_counts_as_transformers_reads_it(model_type, key):
     if not theirs.startswith("builds "):
         assert ours.endswith(f"{key}: null, where its config class takes none: transformers 5.24.0 refuses it (the "
                              "field's type admits no None)"), ours
+
+
+def _build_fails() -> list[tuple[str, str]]:
+    from paramledger.families.strict_nulls import BUILD_FAILS
+
+    from test_padding_idx import _reader, _smallest
+    from paramledger import families
+
+    first = {}
+    for model_type in families.supported():
+        first.setdefault(_reader(_smallest(model_type))[0], model_type)
+    return [(first[table], key) for table, keys in sorted(BUILD_FAILS.items()) for key in sorted(keys)]
+
+
+@pytest.mark.parametrize("model_type, key", _build_fails(), ids=[f"{t}-{k}" for t, k in _build_fails()])
+def test_a_null_its_model_cannot_be_built_with_is_refused(model_type, key):
+    config = case(model_type, key, None)
+    theirs, ours = transformers_outcome(config), paramledger_outcome(config)
+    assert not theirs.startswith("builds "), theirs
+    assert ours.endswith(f"{key}: null: its config class takes it, but transformers 5.24.0 cannot build the model "
+                         "(its code reckons with the value)"), ours

@@ -21,6 +21,27 @@ from typing import Any
 from .._exceptions import ArchitectureError
 
 
+_KV = frozenset({"num_key_value_heads"})
+_DENSE = frozenset({"first_k_dense_replace"})
+# Nulls the class takes (its annotation admits None) but its model cannot be built with: the modeling code does
+# arithmetic on the value (TypeError, ZeroDivisionError).  Found by setting each key of every supported type's smallest
+# config to null (docs/notes/flag-parity.md); tests/test_strict_nulls.py builds each with transformers.
+BUILD_FAILS: dict[str, frozenset[str]] = {
+    "afmoe": frozenset({"global_attn_every_n_layers", "head_dim", "num_dense_layers"}),
+    "bart": frozenset({"decoder_ffn_dim"}),
+    **dict.fromkeys(("chameleon", "emu3_text_model", "ernie4_5_moe", "ernie4_5_vl_moe", "evolla", "qwen2_moe"), _KV),
+    **dict.fromkeys(("deepseek_v3", "dots1", "sarvam_mla"), _DENSE),
+    "mistral4": _DENSE | {"head_dim"},
+    "diffllama": frozenset({"lambda_std_dev"}),
+    "exaone4": frozenset({"sliding_window", "sliding_window_pattern"}),
+    **dict.fromkeys(("exaone_moe", "gemma3_text"), frozenset({"sliding_window_pattern"})),
+    **dict.fromkeys(("falcon_mamba", "mamba"), frozenset({"intermediate_size"})),
+    "glm": _KV | {"head_dim"}, "olmoe": frozenset({"head_dim"}),
+    "granitemoehybrid": frozenset({"num_local_experts"}),
+    "step3p7": frozenset({"num_nextn_predict_layers"}),
+}
+
+
 @cache
 def _table() -> dict[str, frozenset[str]]:
     text = importlib.resources.files(__package__).joinpath("strict_nulls.json").read_text(encoding="utf-8")
@@ -31,8 +52,12 @@ def check(config: Mapping[str, Any], model_type: str, where: str | None) -> None
     """Refuse a null ``config`` (the section the table ``model_type`` reads) gives a field its class takes no null in."""
     if None not in config.values():  # (most configs: one scan, the table never read)
         return
-    table = _table()
+    table, fails = _table(), BUILD_FAILS.get(model_type, frozenset())
     fields = table["*"] | table.get(model_type, frozenset())
-    if (key := next((key for key, value in config.items() if value is None and key in fields), None)) is not None:
-        raise ArchitectureError(key, "null, where its config class takes none: transformers 5.24.0 refuses it "
-                                     "(the field's type admits no None)", where)
+    for key, value in config.items():
+        if value is None and key in fields:
+            raise ArchitectureError(key, "null, where its config class takes none: transformers 5.24.0 refuses it "
+                                         "(the field's type admits no None)", where)
+        if value is None and key in fails:
+            raise ArchitectureError(key, "null: its config class takes it, but transformers 5.24.0 cannot build the "
+                                         "model (its code reckons with the value)", where)
