@@ -38,7 +38,8 @@ BUILD_FAILS: dict[str, frozenset[str]] = {
     **dict.fromkeys(("falcon_mamba", "mamba"), frozenset({"intermediate_size"})),
     "glm": _KV | {"head_dim"}, "olmoe": frozenset({"head_dim"}),
     "granitemoehybrid": frozenset({"num_local_experts"}),
-    "step3p7": frozenset({"num_nextn_predict_layers"}),
+    **dict.fromkeys(("step3p7", "bailing_hybrid"), frozenset({"num_nextn_predict_layers"})),
+    "gpt_neo": frozenset({"attention_layers"}),  # (GPTNeoConfig.validate_architecture takes its len())
 }
 
 
