@@ -16,6 +16,9 @@ CASES = [
     ("mellum", 1, {"attention_bias": True, "num_key_value_heads": 2, "num_local_experts": 2, "hidden_size": 3}),
     # RecurrentGemmaConfig's head_dim, derived before the keywords: a given one wins (5,736 where 6,152 built)
     ("recurrent_gemma", 1, {"num_key_value_heads": 2, "lru_width": 3, "head_dim": 3}),
+    # BailingHybridConfig derives the KDA's sizes before the keywords: a given one wins (112 where 100 built)
+    ("bailing_hybrid", 0, {"layer_group_size": 2, "linear_conv_kernel_dim": 1, "num_attention_heads": 2}),
+    ("bailing_hybrid", 0, {"layer_group_size": 2, "linear_head_dim": 4, "linear_num_heads": 2}),
     # refused by transformers, counted before
     ("arcee", 1, {"head_dim": 1, "num_key_value_heads": 2, "hidden_size": 1}),  # head_multiple.py
     ("exaone_moe", 2, {"num_hidden_layers": 2, "num_shared_experts": 2}),  # mlp_layer_types off the depth

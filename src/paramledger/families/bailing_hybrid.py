@@ -26,9 +26,14 @@ def bailing_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     if types is None:
         group = rules.positive("layer_group_size", config.get("layer_group_size", 6))
         types = [FULL if (i + 1) % group == 0 else LINEAR for i in range(layers)]
-    flat = {**config, "layer_types": types, "linear_attn_config": None,
-            "linear_num_heads": config["num_attention_heads"], "linear_head_dim": config.get("head_dim", 128),
-            "linear_conv_kernel_dim": config.get("short_conv_kernel_size", 4),
+    # BailingHybridConfig.__post_init__ derives the KDA's heads, width and conv kernel before the keywords are set: a
+    # given one wins (each refused under the key it came from)
+    linear = {}
+    for key, source, default in (("linear_num_heads", "num_attention_heads", None), ("linear_head_dim", "head_dim", 128),
+                                 ("linear_conv_kernel_dim", "short_conv_kernel_size", 4)):
+        named = key if config.get(key) is not None else source
+        linear[key] = rules.positive(named, config.get(named, default))
+    flat = {**config, "layer_types": types, "linear_attn_config": None, **linear,
             "first_k_dense_replace": config.get("first_k_dense_replace", 2)}
     out = kimi_layers(flat)
     out["kda_full_rank_gates"] = bool(out["kda_layers"])  # the layout means nothing without KDA layers
