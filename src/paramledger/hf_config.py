@@ -68,8 +68,8 @@ def architecture_from_config(config: Mapping[str, Any], where: str = "config.jso
             notes.append(said)
         config = aliased
     try:
-        strict_nulls.check(given, family.model_type, where)
         arch = _decoder(family, config, top, notes, model_type, counted_as, whole, pad_key, where, bundled)
+        strict_nulls.check(given, family.model_type, where)  # (after the family's own refusals, which say more)
     except ArchitectureError as error:  # a key of the decoder's section, named where it sits (text_config.hidden_size)
         section = pad_key.removesuffix("pad_token_id")
         first = error.key.partition(".")[0]
