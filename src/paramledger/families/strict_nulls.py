@@ -7,7 +7,8 @@ reading (the class derives it, or the family's rule says what null means there).
 strict_nulls.json (package data) lists, for each table that reads a decoder section (a whole model's text table), the
 fields its config class declares without None, PreTrainedConfig's own under "*": written by scripts/strict_nulls.py
 from transformers' classes and held against them by tests/test_strict_nulls.py.  It is read only when a config gives
-a null.
+a null, checked on the section as given (before an alias is set over a field, as @strict checks the fields first) and
+after the decoder's own refusals, which say what a null there breaks.
 """
 
 from __future__ import annotations
