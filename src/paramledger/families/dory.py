@@ -23,6 +23,7 @@ from ..naming import Naming
 from . import _rules as rules
 from ._family import Family, same
 from ._tables import DECODER_KEYS, LLAMA_SWITCHES
+from .layer_lists import VALIDATED, off_the_depth
 
 # DoryDecoderLayer's own lambda_1, lambda_2 first, then self_attn (its sqk, s_gate, then q, k, v, o and gate_proj),
 # then mlp (suv_gate, suv_up, then its projections); the norms hold nothing.  The head's weight, then logit_scale.
@@ -66,9 +67,8 @@ def dory_layers(config: Mapping[str, Any]) -> dict[str, Any]:
     _check_sections(layers, sections, config.get("n_recurrent_loops", 2), halved)
     if isinstance(types, (list, tuple)):  # (as PreTrainedConfig.validate_layer_type then holds the list it keeps)
         if len(types) != layers:
-            raise ArchitectureError("layer_types", f"lists {len(types)} layers, not num_hidden_layers={layers}"
-                                    + (" (halved: an attention and an mlp entry a layer)" if halved else "")
-                                    + ": transformers 5.24.0 refuses it (PreTrainedConfig.validate_layer_type)")
+            raise off_the_depth("layer_types", len(types), layers, VALIDATED,
+                                " (halved: an attention and an mlp entry a layer)" if halved else "")
         if (unknown := next((kind for kind in types if kind not in DORY_KINDS), None)) is not None:
             raise ArchitectureError("layer_types", f"{unknown!r}"[:80] + " is not full_attention or sliding_attention"
                                     ": transformers 5.24.0 cannot build it (DoryConfig gives each kind a rope_theta)")

@@ -59,8 +59,18 @@ def check(config: Mapping[str, Any], layers: Any, model_type: str, where: str | 
         if len(kinds) == layers:
             continue
         if model_type not in not_held:
-            raise ArchitectureError(key, f"lists {len(kinds)} layers, not num_hidden_layers={layers}: transformers "
-                                         "5.24.0 refuses it (PreTrainedConfig.validate_layer_type)", where)
+            raise off_the_depth(key, len(kinds), layers, VALIDATED, where=where)
         if len(kinds) < layers and key == KEY:
-            raise ArchitectureError(key, f"lists {len(kinds)} layers, not num_hidden_layers={layers}: transformers "
-                                         "5.24.0 cannot build it (each layer indexes the list: IndexError)", where)
+            raise off_the_depth(key, len(kinds), layers, "cannot build it (each layer indexes the list: IndexError)",
+                                where=where)
+
+
+VALIDATED = "refuses it (PreTrainedConfig.validate_layer_type)"
+
+
+def off_the_depth(key: str, count: int, layers: int, why: str, said: str = "",
+                  where: str | None = None) -> ArchitectureError:
+    """The refusal of a per-layer list of ``count`` entries for ``layers`` layers (``said``: how they were counted),
+    ``why`` transformers 5.24.0 builds nothing (its class's validation, VALIDATED, or the model's own failure)."""
+    return ArchitectureError(key, f"lists {count} layers, not num_hidden_layers={layers}{said}: transformers 5.24.0 "
+                                  f"{why}", where)
