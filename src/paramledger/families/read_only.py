@@ -39,8 +39,8 @@ READ_ONLY: dict[str, frozenset[str]] = {
 
 def check(config: Mapping[str, Any], model_type: str, where: str | None) -> None:
     """Refuse a key of ``config`` (the section the table ``model_type`` reads) that its class cannot set."""
-    for key in (EVERY, READ_ONLY.get(model_type, ())):
-        for name in key:
+    for names in (EVERY, READ_ONLY.get(model_type, ())):
+        for name in names:
             if name in config:
                 raise ArchitectureError(name, "is a read-only property of its config class: transformers 5.24.0 "
                                               "cannot load a config that gives it", where)
