@@ -10,6 +10,7 @@ paramledger's count.
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 import re
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from paramledger.reference import hf_config
 
 from _rope_parity import sections
-from test_padding_idx import _smallest
+from test_padding_idx import _reader, _smallest
 
 # keys of PreTrainedConfig that size nothing in any class (or that the probe must not flip: they pick another class)
 NEUTRAL = frozenset({
@@ -55,6 +56,25 @@ def base(model_type: str) -> tuple[dict, tuple[str, ...], Any]:
     config = _smallest(model_type)
     paths = sections(model_type, config)
     return config, paths, section_of(hf_config(copy.deepcopy(config)), paths[0])
+
+
+@functools.cache
+def decoder_sections() -> tuple[tuple[str, str, Any], ...]:
+    """Every supported type, the table that reads its decoder's section (a whole model's text table), and transformers'
+    config object of that section (base's): made once a process, for the tests that hold a table against the classes
+    (read them, never change them)."""
+    from paramledger import families
+
+    return tuple((model_type, _reader(_smallest(model_type))[0], base(model_type)[2])
+                 for model_type in families.supported())
+
+
+def first_of_each_table() -> dict[str, str]:
+    """Each reading table -> the first supported type it reads for."""
+    first: dict[str, str] = {}
+    for model_type, table, _ in decoder_sections():
+        first.setdefault(table, model_type)
+    return first
 
 
 def case(model_type: str, key: str, value: Any) -> dict:

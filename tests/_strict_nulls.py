@@ -10,7 +10,6 @@ import types
 import typing
 from typing import Any
 
-from paramledger import families
 
 
 def admits_none(hint: Any) -> bool:
@@ -36,17 +35,14 @@ def by_table() -> dict[str, list[str]]:
     fields of PreTrainedConfig itself that take no null under "*" (left out of each table's own)."""
     from transformers import PreTrainedConfig
 
-    from _flag_parity import base
-    from test_padding_idx import _reader, _smallest
+    from _flag_parity import decoder_sections
 
     common = non_nullable(PreTrainedConfig)
     found: dict[str, set[str]] = {}
-    for model_type in families.supported():
-        _, _, section = base(model_type)
+    for _, table, section in decoder_sections():
         if section is None or not dataclasses.is_dataclass(section):
             continue
         fields = non_nullable(type(section))
-        table = _reader(_smallest(model_type))[0]
         found[table] = found[table] & fields if table in found else fields
     out = {"*": sorted(common)}
     out.update({table: sorted(fields - common) for table, fields in sorted(found.items()) if fields - common})

@@ -6,22 +6,19 @@ from __future__ import annotations
 
 import pytest
 
-from paramledger import families
 from paramledger.families.attribute_maps import DERIVED_FIRST, MAPS, TARGET_WINS
 
-from _flag_parity import base, with_keys
+from _flag_parity import base, decoder_sections, with_keys
 from _rope_parity import agree, paramledger_outcome, transformers_outcome
-from test_padding_idx import _reader, _smallest
 
 
 def test_the_table_is_each_reading_familys_config_class_map():
     declared: dict[str, dict[str, str]] = {}
-    for model_type in families.supported():
-        _, _, section = base(model_type)
+    for _, table, section in decoder_sections():
         amap = {alias: target for alias, target in (getattr(type(section), "attribute_map", {}) or {}).items()
                 if alias != target}
         if amap:
-            declared.setdefault(_reader(_smallest(model_type))[0], amap)
+            declared.setdefault(table, amap)
     declared["dbrx"] = {k: v for k, v in declared["dbrx"].items() if k != "hidden_size"}  # (families/dbrx.py's)
     layer_lists = {"layer_types", "layers_block_type"}  # (the hybrids' own rules read them: attribute_maps.MAPS)
     declared = {t: kept for t, amap in declared.items()
@@ -33,15 +30,14 @@ def test_the_aliases_that_are_fields_of_their_class_are_the_ones_whose_given_tar
     import dataclasses
 
     declared: dict[str, frozenset[str]] = {}
-    for model_type in families.supported():
-        _, _, section = base(model_type)
+    for _, table, section in decoder_sections():
         if section is None or not dataclasses.is_dataclass(section):
             continue
         fields = {field.name for field in dataclasses.fields(section)}
         wins = frozenset(alias for alias, target in (getattr(type(section), "attribute_map", {}) or {}).items()
                          if alias != target and alias in fields and target not in fields)
         if wins:
-            declared.setdefault(_reader(_smallest(model_type))[0], wins)
+            declared.setdefault(table, wins)
     assert TARGET_WINS == declared
 
 

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from paramledger import families
 from paramledger.families.read_only import EVERY, READ_ONLY
 
-from _flag_parity import base, with_keys
+from _flag_parity import base, decoder_sections, with_keys
 from _rope_parity import paramledger_outcome, transformers_outcome
-from test_padding_idx import _reader, _smallest
 
 
 def _read_only(section) -> list[str]:
@@ -24,11 +22,10 @@ def _read_only(section) -> list[str]:
 def _tables() -> dict[str, str]:
     """Each reading table with a setter-less property of its own -> one type it reads for."""
     found: dict[str, str] = {}
-    for model_type in families.supported():
-        _, _, section = base(model_type)
+    for model_type, table, section in decoder_sections():
         if section is not None and [name for name in _read_only(section)
                                     if name not in ("num_labels", "output_attentions", "name_or_path")]:
-            found.setdefault(_reader(_smallest(model_type))[0], model_type)
+            found.setdefault(table, model_type)
     return found
 
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from _flag_parity import case
+from _flag_parity import case, first_of_each_table
 from _rope_parity import agree, paramledger_outcome, transformers_outcome
 from _strict_nulls import by_table
 
@@ -41,12 +41,7 @@ def test_a_null_counts_as_transformers_reads_it(model_type, key):
 def _build_fails() -> list[tuple[str, str]]:
     from paramledger.families.strict_nulls import BUILD_FAILS
 
-    from test_padding_idx import _reader, _smallest
-    from paramledger import families
-
-    first = {}
-    for model_type in families.supported():
-        first.setdefault(_reader(_smallest(model_type))[0], model_type)
+    first = first_of_each_table()
     return [(first[table], key) for table, keys in sorted(BUILD_FAILS.items()) for key in sorted(keys)]
 
 
