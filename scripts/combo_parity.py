@@ -43,10 +43,12 @@ SKIP = frozenset({"hidden_act", "hidden_activation", "activation_function", "afn
                   "hidden_dropout_prob", "attention_probs_dropout_prob", "vocab_size", "max_position_embeddings"})
 
 
-def others(key, value, config_class, seen):
-    if isinstance(value, bool) or isinstance(value, str):
-        if isinstance(value, str) and value in ACT2CLS:
-            return []
+def others(key: str, value: object, config_class: type, seen: set) -> list:
+    """The values a draw may set ``key`` to: flag_parity's for a bool or a str (none for an activation: probed alone),
+    1 or one more for a small int, half a float."""
+    if isinstance(value, str) and value in ACT2CLS:
+        return []
+    if isinstance(value, (bool, str)):
         return candidates(key, value, config_class, seen)
     if isinstance(value, int):
         return sorted({1, value + 1} - {value}) if 1 <= value <= 64 else []
